@@ -1,0 +1,23 @@
+"""nightsim — a fast, rule-complete Nightmarium simulator (base game + Legions of Horrors).
+
+    import nightsim
+    result = nightsim.play_game(nightsim.Rules(players=4), ["greedy", "random", "random", "random"], seed=1)
+"""
+from .actions import (
+    Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Scavenge, StartDiscard, StopDiscard, Take,
+)
+from .cards import ABILITIES, BODY_PARTS, LEGIONS, Card, load_cards, parse_cards
+from .engine import Creature, IllegalActionError, State, apply_action, legal_actions, new_game
+from .game import RULES_VERSION, GameResult, play_game
+from .observation import Observation, observe
+from .policies import AGGRESSOR, GREEDY, POLICIES, PURIST, HeuristicPolicy, RandomPolicy, Weights
+from .rules import Rules
+
+__all__ = [
+    "Rules", "Card", "load_cards", "parse_cards", "LEGIONS", "BODY_PARTS", "ABILITIES",
+    "State", "Creature", "new_game", "legal_actions", "apply_action", "observe", "Observation",
+    "play_game", "GameResult", "IllegalActionError", "RULES_VERSION",
+    "POLICIES", "RandomPolicy", "HeuristicPolicy", "Weights", "GREEDY", "PURIST", "AGGRESSOR",
+    "Draw", "StartDiscard", "DiscardCard", "StopDiscard", "Play", "PlaySeal", "Take", "Scavenge",
+    "Devour", "Decline", "PenaltyDiscard",
+]

@@ -1,0 +1,125 @@
+"""`play_game`, the only game loop, and `GameResult`, its plain-data record."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cards import ABILITIES, LEGIONS
+from .engine import IllegalActionError, _turn_actions, apply_legal, describe_action, legal_actions, new_game
+from .observation import Observation
+from .policies import POLICIES
+from .rules import Rules
+
+RULES_VERSION = "nightsim-1.0"
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game. `winner` is the winning seat, or None on a timeout."""
+
+    winner: int | None
+    seats: tuple[str, ...]
+    turns: int
+    decisions: int
+    timed_out: bool
+    scores: tuple[int, ...]          # complete creatures per seat at the end
+    stats: dict = field(default_factory=dict)  # name -> tuple per seat
+    seed: object = None
+    log: tuple | None = field(default=None, repr=False, compare=False)
+
+    def to_record(self) -> dict:
+        """One flat row: winner, turns, decisions, timed_out, seat{i}_policy/score/<stat>."""
+        row = {"winner": self.winner, "turns": self.turns, "decisions": self.decisions,
+               "timed_out": self.timed_out}
+        for i, name in enumerate(self.seats):
+            row[f"seat{i}_policy"] = name
+            row[f"seat{i}_score"] = self.scores[i]
+        for stat, values in self.stats.items():
+            for i, v in enumerate(values):
+                row[f"seat{i}_{stat}"] = v
+        return row
+
+    def format_log(self, rules: Rules | None = None) -> str:
+        """The event log as text a person can follow turn by turn (needs record=True)."""
+        if self.log is None:
+            raise ValueError("this GameResult has no log; play it with record=True")
+        from .log import format_events
+        return format_events(self.log, rules or Rules(players=len(self.seats)), self.seats)
+
+
+def resolve_policies(policies, players: int) -> list:
+    """Names from POLICIES or policy objects, one per seat."""
+    if isinstance(policies, (str, bytes)) or not hasattr(policies, "__len__"):
+        raise ValueError("policies must be a list with one policy (name or object) per seat")
+    if len(policies) != players:
+        raise ValueError(f"policies: {len(policies)} given for {players} players; give exactly one per seat")
+    out = []
+    for p in policies:
+        if isinstance(p, str):
+            if p not in POLICIES:
+                raise ValueError(f"policies: unknown policy {p!r}; known: {', '.join(sorted(POLICIES))}")
+            out.append(POLICIES[p])
+        elif callable(p):
+            out.append(p)
+        else:
+            raise ValueError(f"policies: {p!r} is neither a policy name nor callable")
+    return out
+
+
+def policy_name(p) -> str:
+    return getattr(p, "name", None) or repr(p)
+
+
+def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
+    """Play one game. A pure function of (rules, policies, seed).
+
+    The seed (int or SeedSequence) is split into one stream for chance (shuffles, draws)
+    and one per seat for that seat's policy, so changing one seat's policy never changes
+    the cards the others are dealt.
+    """
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a nightsim.Rules, got {type(rules).__name__}")
+    pols = resolve_policies(policies, rules.players)
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    children = ss.spawn(1 + rules.players)
+    chance = np.random.default_rng(children[0])
+    prngs = [np.random.default_rng(c) for c in children[1:]]
+    s = new_game(rules, chance, record=record)
+    while not s.is_terminal:
+        p = s.current_player
+        legal = _turn_actions(s) if not s.stack else legal_actions(s)
+        a = pols[p](Observation(s, p), legal, prngs[p])
+        if a not in legal:
+            raise IllegalActionError(
+                f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
+                f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
+                f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+            )
+        if s.log is not None:
+            s.log.append({"event": "decision", "turn": s.turns, "player": p, "decision": s.decision,
+                          "action": repr(a), "text": describe_action(s, a)})
+        apply_legal(s, a, chance)
+    stats = {k: tuple(v) for k, v in s.stats.items()}
+    for i, ab in enumerate(ABILITIES):
+        stats[f"ability_{ab.lower()}"] = tuple(a[i] for a in s.abilities)
+    for i, lg in enumerate(LEGIONS):
+        stats[f"played_{lg.lower()}"] = tuple(a[i] for a in s.legion_played)
+    return GameResult(
+        winner=s.winner,
+        seats=tuple(policy_name(p) for p in pols),
+        turns=s.turns,
+        decisions=s.decisions,
+        timed_out=s.timed_out,
+        scores=tuple(s.complete_count(p) for p in range(s.n)),
+        stats=stats,
+        seed=_seed_repr(seed),
+        log=tuple(s.log) if record else None,
+    )
+
+
+def _seed_repr(seed):
+    if isinstance(seed, np.random.SeedSequence):
+        return f"SeedSequence(entropy={seed.entropy}, spawn_key={seed.spawn_key})"
+    return seed
+

@@ -1,0 +1,166 @@
+"""Policies: `policy(observation, legal_actions, rng) -> action`.
+
+`RandomPolicy` picks uniformly. Every heuristic is one `HeuristicPolicy` scoring each legal
+action with a frozen `Weights` record; `greedy`, `purist` and `aggressor` are weight sets,
+and analyses can sweep any weight (`dataclasses.replace(GREEDY, pure=5.0)`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .actions import Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Scavenge, StartDiscard, StopDiscard, Take
+from .cards import ABILITIES
+
+
+class RandomPolicy:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def __call__(self, obs, legal, rng):
+        return legal[int(rng.random() * len(legal))]
+
+    def __repr__(self):
+        return "RandomPolicy()"
+
+
+@dataclass(frozen=True)
+class Weights:
+    """What a heuristic values; every field is a number analyses can sweep."""
+
+    complete: float = 10.0      # completing a creature
+    extend: float = 3.0         # adding a torso to a started creature
+    start: float = 1.0          # starting a new creature (legs)
+    same_legion: float = 0.5    # per card of the same legion already in the creature
+    mixed_legion: float = 0.0   # per card of another legion already in the creature
+    pure: float = 2.0           # completing a pure-legion creature
+    herald: float = 1.5         # ability values, counted when the creature is completed
+    weeper: float = 2.0
+    mocker: float = 1.0
+    executioner: float = 1.5
+    scavenger: float = 1.0
+    devourer: float = -1.0
+    draw: float = 0.5           # the draw action
+    discard: float = -1.0       # starting a discard action
+    target_leader: float = 1.0  # per complete creature of the victim (Executioner, Scavenger)
+    seal: float = 1.0           # playing a seal, plus the abilities it re-activates
+
+    def ability_values(self) -> tuple[float, ...]:
+        return (self.herald, self.weeper, self.mocker, self.executioner, self.scavenger, self.devourer)
+
+
+@dataclass(frozen=True)
+class HeuristicPolicy:
+    """Scores each legal action with `weights` and plays the best (random tie-break)."""
+
+    weights: Weights = field(default_factory=Weights)
+    name: str = "heuristic"
+
+    def __call__(self, obs, legal, rng):
+        if len(legal) == 1:
+            return legal[0]
+        ctx = _Context(obs, self.weights)
+        best, best_score = [], None
+        for a in legal:
+            sc = ctx.score(a)
+            if best_score is None or sc > best_score:
+                best, best_score = [a], sc
+            elif sc == best_score:
+                best.append(a)
+        return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+
+    def __repr__(self):
+        return f"HeuristicPolicy(name={self.name!r}, weights={self.weights!r})"
+
+
+class _Context:
+    """Per-decision facts the scoring needs, computed once."""
+
+    def __init__(self, obs, w: Weights):
+        self.obs, self.w = obs, w
+        t = obs.table
+        self.legion, self.ability, self.fits = t.legion, t.ability, t.fits
+        self.mine = obs.my_creatures()
+        self.abil = w.ability_values()
+        self._counts = None
+
+    def counts(self):
+        if self._counts is None:
+            self._counts = self.obs.complete_counts
+        return self._counts
+
+    def card_value(self, c: int) -> float:
+        """How much keeping card c is worth: its ability and whether it fits a creature now."""
+        ab = self.ability[c]
+        v = self.abil[ab] if ab >= 0 else 0.0
+        fits = self.fits[c]
+        if any(len(cards) < 3 and fits[len(cards)] for cards, _ in self.mine) or fits[0]:
+            v += 1.0
+        return v
+
+    def score(self, a) -> float:
+        t = type(a)
+        w = self.w
+        if t is Play:
+            return self.score_play(a)
+        if t is Draw:
+            return w.draw
+        if t is StartDiscard:
+            return w.discard
+        if t is DiscardCard:
+            return (1.0 if len(self.obs.discard_picked) < 2 else -1.0) - 0.01 * self.card_value(a.card)
+        if t is StopDiscard:
+            return 0.0
+        if t is PenaltyDiscard:
+            return -self.card_value(a.card)
+        if t is Take:
+            return self.score_victim(a.owner, a.creature, complete_bonus=2.0)
+        if t is Scavenge:
+            return self.score_victim(a.owner, a.creature, complete_bonus=0.0)
+        if t is Devour:
+            cards, _ = self.mine[a.creature]
+            return -len(cards) - (5.0 if len(cards) == 3 else 0.0)
+        if t is PlaySeal:
+            cards, _ = self.obs.creatures[a.owner][a.creature]
+            lg = self.legion[a.card]
+            gain = sum(self.abil[self.ability[c]] for c in cards if self.legion[c] == lg and self.ability[c] >= 0)
+            return w.seal + gain - (0 if a.owner == self.obs.player else 3.0)
+        if t is Decline:
+            return 0.0
+        return 0.0
+
+    def score_play(self, a: Play) -> float:
+        w = self.w
+        lg = self.legion[a.card]
+        if a.creature is None:
+            return w.start
+        cards, _ = self.mine[a.creature]
+        same = sum(1 for c in cards if self.legion[c] == lg)
+        sc = w.same_legion * same + w.mixed_legion * (len(cards) - same)
+        if len(cards) == 2:
+            abil, ability = self.abil, self.ability
+            sc += w.complete + sum(abil[ability[c]] for c in (*cards, a.card) if ability[c] >= 0)
+            if same == 2:
+                sc += w.pure
+            return sc
+        return sc + w.extend
+
+    def score_victim(self, owner: int, k: int, complete_bonus: float) -> float:
+        cards, _ = self.obs.creatures[owner][k]
+        return (self.w.target_leader * self.counts()[owner] + len(cards)
+                + (complete_bonus if len(cards) == 3 else 0.0))
+
+
+GREEDY = Weights()
+PURIST = replace(GREEDY, same_legion=4.0, mixed_legion=-4.0, pure=8.0, draw=1.5, start=1.5)
+AGGRESSOR = replace(GREEDY, executioner=4.0, scavenger=4.0, target_leader=3.0)
+
+POLICIES = {
+    "random": RandomPolicy(),
+    "greedy": HeuristicPolicy(GREEDY, "greedy"),
+    "purist": HeuristicPolicy(PURIST, "purist"),
+    "aggressor": HeuristicPolicy(AGGRESSOR, "aggressor"),
+    "heuristic": HeuristicPolicy(Weights(), "heuristic"),
+}
+
+ABILITY_WEIGHT_FIELDS = tuple(a.lower() for a in ABILITIES)

@@ -1,0 +1,112 @@
+"""`Rules`: every rule knob of Nightmarium; the defaults are the published game.
+
+Each field that settles a gap of the seed names the gap in its comment; nightsim/RULES.md
+gives the reasoning. Change a field with `dataclasses.replace(Rules(), field=value)`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+
+from .cards import Card, CardTable, load_cards, make_seals
+
+_CHOICES = {
+    "penalty_timing": ("before_abilities", "after_abilities"),
+    "win_timing": ("immediate", "end_of_action"),
+    "seal_target": ("own", "any"),
+    "immunity": ("all_other_creatures", "opponents_only"),
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    # --- the published game -------------------------------------------------------------
+    players: int = 4                      # 2–5
+    hand_size: int = 5                    # "deal five cards to each player"
+    actions_per_turn: int = 2             # "you may take two actions"
+    creatures_to_win: int = 5             # "five complete creatures" (6, 7 as variants)
+    creature_limit: int | None = None     # None = creatures_to_win ("no more creatures than needed to win")
+    seals: bool = False                   # Legions of Horrors expansion
+    seals_per_legion: int = 3             # "12 extra cards, three for each legion"
+    cards: tuple[Card, ...] | None = None  # None = the 108 published cards (package data)
+    max_turns: int = 400                  # turn cap: reaching it ends the game as a timeout
+    # --- gaps in the seed, decided (see RULES.md) -----------------------------------------
+    penalty_timing: str = "before_abilities"  # pure-legion penalty before/after the abilities
+    win_timing: str = "immediate"             # win the moment the 5th creature is complete
+    scavenger_optional: bool = False          # "må" (may) vs "you must carry them out"
+    seal_target: str = "own"                  # seal on own completed creature only, or any
+    immunity: str = "all_other_creatures"     # incarnated: immune to every other creature
+    seal_counts_as_play: bool = True          # a seal is a played card for the legion restriction
+    herald_plays_seals: bool = False          # a seal turned over by a Herald is discarded
+    mocker_plays_seals: bool = False          # Mocker plays body parts only
+    min_discard: int = 1                      # discard action needs at least this many cards
+
+    def __post_init__(self):
+        _validate(self)
+
+    @property
+    def limit(self) -> int:
+        """Creatures a player may have in play (complete or not)."""
+        return self.creatures_to_win if self.creature_limit is None else self.creature_limit
+
+    @cached_property
+    def table(self) -> CardTable:
+        body = self.cards if self.cards is not None else _published()
+        deck = body + (make_seals(self.seals_per_legion, max(c.number for c in body) + 1) if self.seals else ())
+        return CardTable.build(deck)
+
+    def to_dict(self) -> dict:
+        """Plain-value view for metadata (the deck is summarised by its size)."""
+        d = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            d[f.name] = v if f.name != "cards" else (None if v is None else f"{len(v)} custom cards")
+        return d
+
+
+_PUBLISHED: tuple[Card, ...] | None = None
+
+
+def _published() -> tuple[Card, ...]:
+    global _PUBLISHED
+    if _PUBLISHED is None:
+        _PUBLISHED = load_cards()
+    return _PUBLISHED
+
+
+def _int_field(rules: Rules, name: str, lo: int, hi: int | None = None) -> None:
+    v = getattr(rules, name)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"Rules.{name} must be an integer, got {v!r}")
+    if v < lo or (hi is not None and v > hi):
+        allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise ValueError(f"Rules.{name}={v} is not allowed; allowed: {allowed}")
+
+
+def _validate(rules: Rules) -> None:
+    _int_field(rules, "players", 2, 5)
+    _int_field(rules, "hand_size", 0)
+    _int_field(rules, "actions_per_turn", 1)
+    _int_field(rules, "creatures_to_win", 1)
+    if rules.creature_limit is not None:
+        _int_field(rules, "creature_limit", rules.creatures_to_win)
+    _int_field(rules, "seals_per_legion", 0)
+    _int_field(rules, "max_turns", 1)
+    _int_field(rules, "min_discard", 1)
+    for name, allowed in _CHOICES.items():
+        if getattr(rules, name) not in allowed:
+            raise ValueError(f"Rules.{name}={getattr(rules, name)!r} is not allowed; allowed: {', '.join(allowed)}")
+    for name in ("seals", "scavenger_optional", "seal_counts_as_play", "herald_plays_seals", "mocker_plays_seals"):
+        if not isinstance(getattr(rules, name), bool):
+            raise ValueError(f"Rules.{name} must be True or False, got {getattr(rules, name)!r}")
+    if rules.cards is not None:
+        if not isinstance(rules.cards, tuple) or not all(isinstance(c, Card) for c in rules.cards):
+            raise ValueError("Rules.cards must be a tuple of nightsim.Card (use nightsim.load_cards(path) or parse_cards(rows))")
+        if any(c.seal for c in rules.cards):
+            raise ValueError("Rules.cards lists body cards only; seals come from Rules.seals")
+    n_cards = len(rules.cards) if rules.cards is not None else len(_published())
+    if n_cards < rules.players * rules.hand_size:
+        raise ValueError(
+            f"Rules.cards: {n_cards} cards are too few to deal {rules.hand_size} to each of "
+            f"{rules.players} players (need at least {rules.players * rules.hand_size})"
+        )
