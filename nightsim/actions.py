@@ -93,3 +93,21 @@ class PenaltyDiscard(NamedTuple):
 
 
 Action = Draw | StartDiscard | DiscardCard | StopDiscard | Play | PlaySeal | Take | Scavenge | Devour | Decline | PenaltyDiscard
+
+
+def _eq(self, other):
+    """Actions of different kinds never compare equal (plain tuples would: Draw() == StopDiscard())."""
+    return type(self) is type(other) and tuple.__eq__(self, other)
+
+
+def _ne(self, other):
+    return not _eq(self, other)
+
+
+def _hash(self):
+    return hash((type(self).__name__, tuple.__hash__(self)))
+
+
+ACTION_TYPES = (Draw, StartDiscard, DiscardCard, StopDiscard, Play, PlaySeal, Take, Scavenge, Devour, Decline, PenaltyDiscard)
+for _cls in ACTION_TYPES:
+    _cls.__eq__, _cls.__ne__, _cls.__hash__ = _eq, _ne, _hash

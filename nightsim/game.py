@@ -27,6 +27,7 @@ class GameResult:
     stats: dict = field(default_factory=dict)  # name -> tuple per seat
     seed: object = None
     log: tuple | None = field(default=None, repr=False, compare=False)
+    rules: Rules | None = field(default=None, repr=False, compare=False)  # kept with the log only
 
     def to_record(self) -> dict:
         """One flat row: winner, turns, decisions, timed_out, seat{i}_policy/score/<stat>."""
@@ -45,7 +46,7 @@ class GameResult:
         if self.log is None:
             raise ValueError("this GameResult has no log; play it with record=True")
         from .log import format_events
-        return format_events(self.log, rules or Rules(players=len(self.seats)), self.seats)
+        return format_events(self.log, rules or self.rules, self.seats)
 
 
 def resolve_policies(policies, players: int) -> list:
@@ -115,6 +116,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         stats=stats,
         seed=_seed_repr(seed),
         log=tuple(s.log) if record else None,
+        rules=rules if record else None,
     )
 
 

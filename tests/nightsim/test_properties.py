@@ -1,0 +1,118 @@
+"""Hypothesis properties over random legal action sequences, checked at every step."""
+import dataclasses
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import nightsim
+from nightsim.engine import apply_legal
+
+rules_strategy = st.builds(
+    nightsim.Rules,
+    players=st.integers(2, 5),
+    hand_size=st.integers(0, 7),
+    creatures_to_win=st.integers(3, 7),
+    seals=st.booleans(),
+    max_turns=st.integers(5, 150),
+    penalty_timing=st.sampled_from(["before_abilities", "after_abilities"]),
+    win_timing=st.sampled_from(["immediate", "end_of_action"]),
+    scavenger_optional=st.booleans(),
+    seal_target=st.sampled_from(["own", "any"]),
+    immunity=st.sampled_from(["all_other_creatures", "opponents_only"]),
+    seal_counts_as_play=st.booleans(),
+    herald_plays_seals=st.booleans(),
+    mocker_plays_seals=st.booleans(),
+)
+
+
+def check_invariants(s: nightsim.State) -> None:
+    table = s.table
+    # card conservation: deck + discard + hands + creatures + seals (+ Herald's revealed) = all cards
+    assert sorted(s.all_cards()) == list(range(len(table.cards)))
+    for p, crs in enumerate(s.creatures):
+        # creature limit held
+        assert len(crs) <= s.rules.limit
+        for cr in crs:
+            # anatomically valid: the card in build position i fits body-part slot i
+            assert 1 <= len(cr.cards) <= 3
+            for slot, card in enumerate(cr.cards):
+                assert not table.is_seal[card] and table.fits[card][slot]
+            if cr.seal >= 0:
+                assert table.is_seal[cr.seal]
+    assert s.actions_left >= 0
+    if not s.is_terminal:
+        # a non-terminal state always has a legal action
+        assert nightsim.legal_actions(s)
+
+
+def random_playout(rules, seed, check=True):
+    rng = np.random.default_rng(seed)
+    s = nightsim.new_game(rules, rng)
+    steps = 0
+    while not s.is_terminal:
+        legal = nightsim.legal_actions(s)
+        a = legal[int(rng.integers(len(legal)))]
+        apply_legal(s, a, rng)
+        steps += 1
+        if check:
+            check_invariants(s)
+        assert steps < 200_000, "game did not terminate"
+    return s
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rules_strategy, seed=st.integers(0, 2**32 - 1))
+def test_invariants_hold_at_every_step_and_game_ends(rules, seed):
+    s = random_playout(rules, seed)
+    # every game ends: a win or the turn cap
+    assert (s.winner is not None) != s.timed_out
+    if s.winner is not None:
+        assert s.complete_count(s.winner) >= rules.creatures_to_win
+    else:
+        assert s.turns == rules.max_turns
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), seals=st.booleans())
+def test_same_seed_same_result_and_log(seed, players, seals):
+    rules = nightsim.Rules(players=players, seals=seals)
+    pols = ["greedy", "random", "purist", "aggressor", "random"][:players]
+    a = nightsim.play_game(rules, pols, seed, record=True)
+    b = nightsim.play_game(rules, pols, seed, record=True)
+    assert a == b
+    assert a.log == b.log
+    assert a.format_log() == b.format_log()
+
+
+def test_clone_is_independent():
+    rules = nightsim.Rules(players=3, seals=True)
+    rng = np.random.default_rng(5)
+    s = nightsim.new_game(rules, rng)
+    for _ in range(60):
+        legal = nightsim.legal_actions(s)
+        apply_legal(s, legal[int(rng.integers(len(legal)))], rng)
+    c = s.clone()
+    before = repr(s), sorted(s.all_cards())
+    # play the clone to the end; the original is untouched
+    rng2 = np.random.default_rng(9)
+    while not c.is_terminal:
+        legal = nightsim.legal_actions(c)
+        apply_legal(c, legal[int(rng2.integers(len(legal)))], rng2)
+    assert (repr(s), sorted(s.all_cards())) == before
+    check_invariants(s)
+
+
+def test_policy_seat_streams_are_independent():
+    """Changing seat 3's policy must not change the cards seats 0–2 are dealt."""
+    rules = nightsim.Rules(players=4)
+    a = nightsim.play_game(rules, ["random"] * 4, seed=3, record=True)
+    b = nightsim.play_game(rules, ["random", "random", "random", "greedy"], seed=3, record=True)
+    assert a.log[0]["hands"][:3] == b.log[0]["hands"][:3]
+
+
+def test_seals_are_in_the_deck_only_with_the_expansion():
+    base = nightsim.Rules()
+    lo = dataclasses.replace(base, seals=True)
+    assert len(base.table.cards) == 108 and not any(base.table.is_seal)
+    assert len(lo.table.cards) == 120 and sum(lo.table.is_seal) == 12
+    assert sorted(c.legion for c in lo.table.cards if c.seal) == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]
