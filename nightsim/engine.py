@@ -115,7 +115,9 @@ class State:
 
     @property
     def decision(self) -> str:
-        """What the current decision is about, in the rulebook's words."""
+        """What the current decision is about, in the rulebook's words ("game over" at the end)."""
+        if self.is_terminal:
+            return "game over"
         return DECISION_NAMES[_decision_kind(self)]
 
     def card(self, card_id: int):
@@ -489,12 +491,13 @@ def _complete(s: State, p: int, cr: Creature) -> None:
     leg = s.table.legion
     a, b, c = cr.cards
     pure = leg[a] == leg[b] == leg[c]
+    if pure:
+        s.stats["pure_creatures"][p] += 1
     _event(s, "complete", owner=p, cards=cr.cards[:], pure=pure)
     if s.rules.win_timing == "immediate" and _check_win(s, p):
         return
     act = [F_ACT, p, cr, [a, b, c]]  # popped from the end: head, torso, legs
     if pure:
-        s.stats["pure_creatures"][p] += 1
         pen = [F_PENALTY, leg[a], [(p + i) % s.n for i in range(1, s.n)], 0, False]
         if s.rules.penalty_timing == "before_abilities":
             s.stack += (act, pen)
@@ -673,19 +676,20 @@ def _start_ability(s: State, p: int, cr: Creature, ab: int, rng) -> bool:
     if ab == WEEPER:  # "Draw two cards from the deck."
         return _draw_into_hand(s, p, 2, rng) > 0
     if ab == HERALD:  # "Turn over the top two cards of the common deck and play them"
-        revealed, turned = [], 0
+        revealed = []
         for _ in range(2):
             c = _draw_card(s, rng)
             if c < 0:
                 break
-            turned += 1
-            if s.table.is_seal[c] and not s.rules.herald_plays_seals:
-                s.discard.append(c)
-                _event(s, "herald_discard", cards=[c])
-            else:
-                revealed.append(c)
-        if not turned:
+            revealed.append(c)
+        if not revealed:
             return False
+        if not s.rules.herald_plays_seals:  # a seal is no body part: it cannot be played
+            seals = [c for c in revealed if s.table.is_seal[c]]
+            if seals:
+                revealed = [c for c in revealed if not s.table.is_seal[c]]
+                s.discard.extend(seals)
+                _event(s, "herald_discard", cards=seals)
         _event(s, "herald_reveal", cards=revealed[:])
         s.stack.append([F_HERALD, p, revealed])
         return True
