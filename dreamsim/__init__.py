@@ -1,0 +1,26 @@
+"""dreamsim — a fast, rule-complete Midnighters (Полуночники) simulator.
+
+    import dreamsim
+    result = dreamsim.play_game(dreamsim.Rules(players=4), ["runner", "random", "random", "random"], seed=1)
+    result.winner, result.stats["horror_won"]
+"""
+from .actions import (
+    Allow, Cancel, Count, Discard, DutchExtra, DutchReduce, Give, Hold, Intercept, Mix, Pass, SetTrap, Spring,
+    Star, Steal, StopTaking, Take, Target, To, TrapPartner, Vertigo, VertigoOp, Walk,
+)
+from .cards import COMPOSITION, KIND_NAMES, LOCATION_NAMES, N_CARDS
+from .engine import IllegalActionError, State, apply_action, apply_legal, legal_actions, new_game
+from .game import RULES_VERSION, GameResult, play_game
+from .observation import Observation, observe
+from .policies import BALANCED, HORROR, POLICIES, RUNNER, TRICKSTER, HeuristicPolicy, RandomPolicy, Weights
+from .rules import DEFAULT_LAYOUT, Rules
+
+__all__ = [
+    "Rules", "DEFAULT_LAYOUT", "State", "new_game", "legal_actions", "apply_action", "apply_legal", "observe",
+    "Observation", "play_game", "GameResult", "IllegalActionError", "RULES_VERSION",
+    "POLICIES", "RandomPolicy", "HeuristicPolicy", "Weights", "RUNNER", "TRICKSTER", "HORROR", "BALANCED",
+    "COMPOSITION", "KIND_NAMES", "LOCATION_NAMES", "N_CARDS",
+    "Walk", "Vertigo", "VertigoOp", "Star", "SetTrap", "TrapPartner", "DutchExtra", "DutchReduce", "Steal", "Pass",
+    "Cancel", "Intercept", "Allow", "Spring", "Hold", "Target", "To", "Take", "StopTaking", "Discard", "Give",
+    "Mix", "Count",
+]

@@ -1,0 +1,160 @@
+"""`play_game`, the only game loop, and `GameResult`, its plain-data record."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .board import distances_to
+from .cards import BRIDGE
+from .engine import IllegalActionError, apply_legal, describe_action, new_game
+from .observation import Observation
+from .policies import POLICIES
+from .rules import Rules
+
+RULES_VERSION = "dreamsim-1.0"
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game.
+
+    `winner` is the seat that woke on the Bridge, or the Horror's seat when the Midnight
+    Horror activated the Town Hall (every Midnighter loses), or None on a timeout.
+    `scores` is 1 for the winner and 0 for every other seat. `stats` maps a name to a tuple
+    (one value per seat) or to a plain value (per game): `woke` (seat or -1), `horror_won`,
+    `horror_seat` (-1: nobody became the Horror).
+    """
+
+    winner: int | None
+    seats: tuple[str, ...]
+    turns: int
+    decisions: int
+    timed_out: bool
+    scores: tuple[int, ...]
+    stats: dict = field(default_factory=dict)
+    seed: object = None
+    log: tuple | None = field(default=None, repr=False, compare=False)
+    rules: Rules | None = field(default=None, repr=False, compare=False)  # kept with the log only
+
+    @property
+    def woke(self) -> int:
+        return self.stats.get("woke", -1)
+
+    @property
+    def horror_won(self) -> bool:
+        return bool(self.stats.get("horror_won", False))
+
+    def to_record(self) -> dict:
+        """One flat row: winner, turns, decisions, timed_out, seat{i}_policy/score/<stat>, <game stat>."""
+        row = {"winner": self.winner, "turns": self.turns, "decisions": self.decisions,
+               "timed_out": self.timed_out}
+        for i, name in enumerate(self.seats):
+            row[f"seat{i}_policy"] = name
+            row[f"seat{i}_score"] = self.scores[i]
+        for stat, values in self.stats.items():
+            if isinstance(values, tuple):
+                for i, v in enumerate(values):
+                    row[f"seat{i}_{stat}"] = v
+            else:
+                row[stat] = values
+        return row
+
+    def format_log(self, rules: Rules | None = None) -> str:
+        """The event log as text a person can follow turn by turn (needs record=True)."""
+        if self.log is None:
+            raise ValueError("this GameResult has no log; play it with record=True")
+        from .log import format_events
+        return format_events(self.log, rules or self.rules, self.seats)
+
+
+def resolve_policies(policies, players: int) -> list:
+    """Names from POLICIES or policy objects, one per seat."""
+    if isinstance(policies, (str, bytes)) or not hasattr(policies, "__len__"):
+        raise ValueError("policies must be a list with one policy (name or object) per seat")
+    if len(policies) != players:
+        raise ValueError(f"policies: {len(policies)} given for {players} players; give exactly one per seat")
+    out = []
+    for p in policies:
+        if isinstance(p, str):
+            if p not in POLICIES:
+                raise ValueError(f"policies: unknown policy {p!r}; known: {', '.join(sorted(POLICIES))}")
+            out.append(POLICIES[p])
+        elif callable(p):
+            out.append(p)
+        else:
+            raise ValueError(f"policies: {p!r} is neither a policy name nor callable")
+    return out
+
+
+def policy_name(p) -> str:
+    return getattr(p, "name", None) or repr(p)
+
+
+def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
+    """Play one game. A pure function of (rules, policies, seed).
+
+    The seed (int or SeedSequence) is split into one stream for chance (shuffles, draws,
+    blind picks) and one per seat for that seat's policy, so changing one seat's policy
+    never changes the cards the others are dealt.
+    """
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a dreamsim.Rules, got {type(rules).__name__}")
+    pols = resolve_policies(policies, rules.players)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer, np.random.SeedSequence)):
+        raise ValueError(f"seed must be an int or a numpy SeedSequence, got {seed!r}")
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(int(seed))
+    children = ss.spawn(1 + rules.players)
+    chance = np.random.default_rng(children[0])
+    prngs = [np.random.default_rng(c) for c in children[1:]]
+    s = new_game(rules, chance, record=record)
+    log = s.log
+    while not s.is_terminal:
+        p = s.current_player
+        legal = s.legal
+        a = pols[p](Observation(s, p), legal, prngs[p])
+        for x in legal:  # interned actions: identity finds them without Python-level __eq__
+            if x is a:
+                break
+        else:
+            if a in legal:
+                a = legal[legal.index(a)]
+            else:
+                raise IllegalActionError(
+                    f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
+                    f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
+                    f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+                )
+        if log is not None:
+            log.append({"event": "decision", "turn": s.turns, "player": p, "decision": s.decision,
+                        "turn_player": s.turn_player, "action": repr(a), "text": describe_action(s, a)})
+        apply_legal(s, a, chance)
+    stats = {k: tuple(v) for k, v in s.stats.items()}
+    stats["bridge_distance"] = _bridge_distances(s)
+    stats["woke"] = s.woke
+    stats["horror_won"] = s.horror_won
+    stats["horror_seat"] = s.horror
+    return GameResult(
+        winner=s.winner,
+        seats=tuple(policy_name(p) for p in pols),
+        turns=s.turns,
+        decisions=s.decisions,
+        timed_out=s.timed_out,
+        scores=tuple(int(s.winner == i) for i in range(s.n)),
+        stats=stats,
+        seed=_seed_repr(seed),
+        log=tuple(log) if record else None,
+        rules=rules if record else None,
+    )
+
+
+def _bridge_distances(s) -> tuple[int, ...]:
+    """Dreamwalk steps from each avatar to the Bridge on the final board (99: no route)."""
+    dist = distances_to(s.grid, s.cell_of, s.rot, s.nb, BRIDGE, s.rules.dreamwalk_return_arrow)
+    return tuple(dist[loc] for loc in s.where)
+
+
+def _seed_repr(seed):
+    if isinstance(seed, np.random.SeedSequence):
+        return f"SeedSequence(entropy={seed.entropy}, spawn_key={seed.spawn_key})"
+    return int(seed)
