@@ -1,0 +1,51 @@
+"""`BattleRules`: every battle-rule knob of Conquest of Nerath; the defaults are the published game.
+
+Fields that settle a gap of the seed name the gap in their comment; RULES.md gives the
+reasoning. Change a field with ``dataclasses.replace(BattleRules(), castle_mode="never_hit")``.
+The full game's `Rules` (a later issue) embeds a `BattleRules`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .units import UnitTable
+
+#: bumped whenever battle behaviour changes; printed by the calculators.
+RULES_VERSION = "nerath-battles-1"
+
+CASTLE_MODES = ("absorbs_hit", "never_hit")
+
+
+@dataclass(frozen=True)
+class BattleRules:
+    # --- the published game ---------------------------------------------------------------
+    units: UnitTable = field(default_factory=UnitTable.published)  # seed price table + facts §1.1
+    hit_threshold: int = 6          # seed: "Man rammer ved at slå en 6'er eller mere"
+    # --- gaps in the seed, decided (see RULES.md) ------------------------------------------
+    castle_mode: str = "absorbs_hit"  # gap: how hits against a castle work
+    damaged_units_fight: bool = True  # gap: does a dragon on its side still roll?
+
+    def __post_init__(self):
+        if not isinstance(self.units, UnitTable):
+            raise ValueError(f"BattleRules.units must be a UnitTable, got {self.units!r}")
+        t = self.hit_threshold
+        if isinstance(t, bool) or not isinstance(t, int) or t < 1:
+            raise ValueError(f"BattleRules.hit_threshold must be a positive integer, got {t!r}")
+        if self.castle_mode not in CASTLE_MODES:
+            raise ValueError(f"BattleRules.castle_mode must be one of {', '.join(CASTLE_MODES)}, "
+                             f"got {self.castle_mode!r}")
+        if not isinstance(self.damaged_units_fight, bool):
+            raise ValueError(f"BattleRules.damaged_units_fight must be True or False, got {self.damaged_units_fight!r}")
+
+    def p_hit(self, unit_name: str) -> float:
+        """P(one die of this unit hits)."""
+        return self.units[unit_name].hit_probability(self.hit_threshold)
+
+    def to_dict(self) -> dict:
+        """Plain-value view for metadata (the unit table as {name: {field: value}})."""
+        return {
+            "units": {u.name: {k: v for k, v in vars(u).items() if k != "name"} for u in self.units.units},
+            "hit_threshold": self.hit_threshold,
+            "castle_mode": self.castle_mode,
+            "damaged_units_fight": self.damaged_units_fight,
+        }
