@@ -1,0 +1,124 @@
+"""Card and ability impact: how a seat's win rate differs with and without each per-seat stat.
+
+For every per-seat stat of a results table (``seat{i}_<stat>``: abilities activated, cards of a
+legion played, pure creatures, traps sprung, ...) the seats of the decided games are split in
+two groups — those where the stat happened (> 0) and those where it did not — and each group's
+win rate is given with its Wilson interval and n, the difference in points with a normal
+interval, and Fisher's exact test of the 2×2 table. When nearly every seat has the stat
+(or nearly none), "happened" carries no information, so the split is at the median instead
+(``split`` says which).
+
+This is association, not cause: a seat that completed more creatures both activated more
+abilities and was likelier to win. Compare within one policy (``policy=``) to remove the
+largest confounder, and use `analyses.sweep` (which changes the rules) for causal answers.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from .frames import decided, seat_count, seat_wins
+from .stats import proportions
+from .tables import Tables
+
+NOT_STATS = {"policy", "score", "faction"}
+CAVEAT = ("Association, not cause: seats that did more of anything also tended to get further in the game. "
+          "Differences within one policy remove the largest confounder.")
+_SEAT_STAT = re.compile(r"^seat(\d+)_(.+)$")
+
+
+@dataclasses.dataclass(frozen=True)
+class CardImpact(Tables):
+    impact: pd.DataFrame
+    means: pd.DataFrame
+
+
+def per_seat_stats(df: pd.DataFrame) -> list[str]:
+    """Names of the numeric per-seat stats present for seat 0 (e.g. 'ability_herald')."""
+    names = []
+    for column in df.columns:
+        m = _SEAT_STAT.match(str(column))
+        if m and m.group(1) == "0" and m.group(2) not in NOT_STATS and pd.api.types.is_numeric_dtype(df[column]):
+            names.append(m.group(2))
+    return names
+
+
+def long_seats(df: pd.DataFrame, stat_names: list[str]) -> pd.DataFrame:
+    """One row per (decided game, seat): policy, won, and each stat."""
+    games = df[decided(df)]
+    wins = seat_wins(games)
+    frames = []
+    for seat in range(seat_count(df)):
+        if f"seat{seat}_policy" not in games:
+            continue
+        block = {"seat": seat, "policy": games[f"seat{seat}_policy"].astype(str).to_numpy(), "won": wins[:, seat]}
+        for name in stat_names:
+            column = f"seat{seat}_{name}"
+            block[name] = games[column].to_numpy(dtype=float) if column in games else np.nan
+        frames.append(pd.DataFrame(block))
+    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    return out[out["policy"] != "nan"] if len(out) else out
+
+
+def card_impact(df: pd.DataFrame, stats: list[str] | None = None, policy: str | None = None,
+                confidence: float = 0.95) -> CardImpact:
+    """Win rate with vs without each per-seat stat (see the module docstring)."""
+    names = per_seat_stats(df) if stats is None else list(stats)
+    unknown = [n for n in names if f"seat0_{n}" not in df.columns]
+    if unknown:
+        raise ValueError(f"unknown per-seat stat(s) {unknown}; known: {', '.join(per_seat_stats(df))}")
+    seats = long_seats(df, names)
+    if policy is not None:
+        if policy not in set(seats["policy"]):
+            raise ValueError(f"policy {policy!r} sat in no decided game; known: {sorted(set(seats['policy']))}")
+        seats = seats[seats["policy"] == policy]
+    z = sps.norm.ppf(0.5 + confidence / 2)
+    rows, mean_rows = [], []
+    for name in names:
+        values = seats[name].to_numpy()
+        ok = ~np.isnan(values)
+        values, won = values[ok], seats["won"].to_numpy()[ok]
+        if not len(values):
+            continue
+        mean_rows.append(_means_row(name, values, won))
+        share = float(np.mean(values > 0))
+        if 0.05 <= share <= 0.95:
+            split, has = "> 0", values > 0
+        else:
+            median = float(np.median(values))
+            split, has = f"> {median:g} (median)", values > median
+        if has.all() or not has.any():
+            continue
+        rows.append(_impact_row(name, split, has, won, z, confidence))
+    impact = pd.DataFrame(rows)
+    if len(impact):
+        impact = impact.sort_values("diff_pp", ascending=False, ignore_index=True)
+    return CardImpact(impact=impact, means=pd.DataFrame(mean_rows))
+
+
+def _impact_row(name: str, split: str, has: np.ndarray, won: np.ndarray, z: float, confidence: float) -> dict:
+    k1, n1 = int(won[has].sum()), int(has.sum())
+    k0, n0 = int(won[~has].sum()), int((~has).sum())
+    rates = proportions([k1, k0], [n1, n0], confidence=confidence)
+    p1, p0 = k1 / n1, k0 / n0
+    se = np.sqrt(p1 * (1 - p1) / n1 + p0 * (1 - p0) / n0)
+    p_value = float(sps.fisher_exact([[k1, n1 - k1], [k0, n0 - k0]]).pvalue)
+    return {
+        "stat": name, "split": split,
+        "n_with": n1, "win_with": p1, "with_low": rates["ci_low"][0], "with_high": rates["ci_high"][0],
+        "n_without": n0, "win_without": p0, "without_low": rates["ci_low"][1], "without_high": rates["ci_high"][1],
+        "diff_pp": 100 * (p1 - p0), "diff_low": 100 * (p1 - p0 - z * se), "diff_high": 100 * (p1 - p0 + z * se),
+        "p_value": p_value,
+    }
+
+
+def _means_row(name: str, values: np.ndarray, won: np.ndarray) -> dict:
+    """Mean of the stat for winning and losing seats, with a Mann–Whitney test."""
+    w, l = values[won], values[~won]
+    p = float(sps.mannwhitneyu(w, l).pvalue) if len(w) and len(l) and np.ptp(values) > 0 else np.nan
+    return {"stat": name, "n_winners": len(w), "mean_winners": float(w.mean()) if len(w) else np.nan,
+            "n_losers": len(l), "mean_losers": float(l.mean()) if len(l) else np.nan, "p_value": p}

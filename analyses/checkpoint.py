@@ -1,0 +1,139 @@
+"""Long runs written to disk chunk by chunk, so an interrupted run can be finished.
+
+`simulate_to_file(..., out="runs/x.parquet")` keeps its progress in ``runs/x.parquet.parts/``:
+a ``run.json`` describing the run, and one ``part-<start>-<stop>.parquet`` per finished
+chunk of games, each written to a temporary file and renamed into place (a crash leaves
+either a whole part or none). When every game is done the parts are consolidated into the
+results file and the folder is removed. With ``resume=True`` an interrupted run plays only
+the games that have no part yet, so the final file equals that of an uninterrupted run.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import frames
+from .io import atomic_write, read_parquet_part, read_results, write_parquet, write_results
+from .metadata import jsonable, run_metadata
+from .runner import Executor, auto_chunk_size, chunk_ranges, positive_int, prepare_run, progress_bar
+
+MANIFEST = "run.json"
+_PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
+#: the metadata that must match for a run to be resumed (versions may differ)
+RUN_IDENTITY = ("game", "rules_version", "rules", "policies", "policy_reprs", "seed", "n_games", "seat_order")
+
+
+def parts_dir(out) -> Path:
+    """runs/x.parquet -> runs/x.parquet.parts"""
+    out = Path(out)
+    return out.with_name(out.name + ".parts")
+
+
+def simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed: int = 0, n_jobs: int = 1,
+                     backend: str | None = None, seat_order: str = "rotate", progress: bool = True,
+                     resume: bool = False, csv: bool | None = None, chunk_size: int | None = None,
+                     scheduler: str | None = None) -> pd.DataFrame:
+    """`simulate` that writes each chunk to disk as it finishes and returns the consolidated table.
+
+    resume=False refuses to touch the leftovers of an interrupted run; resume=True finishes
+    it (the settings must match the interrupted run's) or returns the finished file.
+    """
+    module, spec = prepare_run(game, rules, policies, seed, seat_order)
+    n_games = positive_int(n_games, "n_games")
+    chunk_size = None if chunk_size is None else positive_int(chunk_size, "chunk_size")
+    out = Path(out)
+    metadata = run_metadata(module, spec, n_games)
+    folder = parts_dir(out)
+    if not folder.exists() and resume and out.exists():
+        return _finished(out, metadata)
+    _open_folder(folder, metadata, resume)
+    with Executor(n_jobs, backend, scheduler) as executor:
+        todo = missing_ranges(done_ranges(folder), n_games)
+        size = chunk_size or auto_chunk_size(sum(b - a for a, b in todo), executor.workers)
+        ranges = [r for a, b in todo for r in chunk_ranges(a, b, size)]
+        with progress_bar(n_games, progress) as bar:
+            bar.update(n_games - sum(b - a for a, b in todo))
+            for frame in executor.run(spec, ranges):
+                write_part(folder, frame)
+                bar.update(len(frame))
+    df = consolidate(folder, n_games, metadata)
+    write_results(df, out, csv)
+    shutil.rmtree(folder)
+    return df
+
+
+def _finished(out: Path, metadata: dict) -> pd.DataFrame:
+    df = read_results(out)
+    _check_same_run(df.attrs, metadata, out)
+    return df
+
+
+def _open_folder(folder: Path, metadata: dict, resume: bool) -> None:
+    manifest = folder / MANIFEST
+    if folder.exists():
+        if not resume:
+            raise ValueError(f"{str(folder)!r} holds an unfinished run: pass --resume (resume=True) "
+                             "to finish it, or delete the folder")
+        try:
+            previous = json.loads(manifest.read_text())
+        except (OSError, ValueError):
+            raise ValueError(f"{str(folder)!r} has no readable {MANIFEST}; delete the folder to start over") from None
+        _check_same_run(previous, metadata, folder)
+        for stale in folder.glob("*.tmp"):
+            stale.unlink()
+        return
+    folder.mkdir(parents=True)
+    atomic_write(manifest, lambda tmp: tmp.write_text(json.dumps(metadata, indent=1)))
+
+
+def _check_same_run(previous: dict, metadata: dict, where: Path) -> None:
+    for key in RUN_IDENTITY:
+        if jsonable(previous.get(key)) != metadata.get(key):
+            raise ValueError(f"cannot resume {str(where)!r}: its {key} is {previous.get(key)!r}, "
+                             f"this run's is {metadata.get(key)!r}")
+
+
+def part_path(folder: Path, start: int, stop: int) -> Path:
+    return folder / f"part-{start:012d}-{stop:012d}.parquet"
+
+
+def write_part(folder: Path, frame: pd.DataFrame) -> Path:
+    """Write one chunk of games atomically; its file name records which games it holds."""
+    start, stop = int(frame["game"].iloc[0]), int(frame["game"].iloc[-1]) + 1
+    path = part_path(folder, start, stop)
+    atomic_write(path, lambda tmp: write_parquet(frame, tmp))
+    return path
+
+
+def done_ranges(folder: Path) -> list[tuple[int, int]]:
+    """(start, stop) of every finished part, sorted."""
+    found = (_PART.match(p.name) for p in folder.iterdir())
+    return sorted((int(m.group(1)), int(m.group(2))) for m in found if m)
+
+
+def missing_ranges(done: list[tuple[int, int]], n_games: int) -> list[tuple[int, int]]:
+    """The game ranges in 0..n_games-1 that no finished part covers."""
+    todo, position = [], 0
+    for start, stop in sorted(done):
+        if start > position:
+            todo.append((position, start))
+        position = max(position, stop)
+    if position < n_games:
+        todo.append((position, n_games))
+    return todo
+
+
+def consolidate(folder: Path, n_games: int, metadata: dict) -> pd.DataFrame:
+    """All parts as one table in game order; checks that every game is there exactly once."""
+    parts = [read_parquet_part(part_path(folder, a, b)) for a, b in done_ranges(folder)]
+    df = frames.concat_frames(parts)
+    if len(df) != n_games or not np.array_equal(df["game"].to_numpy(), np.arange(n_games)):
+        raise ValueError(f"{str(folder)!r}: the parts do not hold games 0..{n_games - 1} exactly once; "
+                         "delete the folder and run again")
+    df.attrs = metadata
+    return df

@@ -1,0 +1,72 @@
+"""`balancelab report`: the all-games balance report, the project's main job.
+
+    balancelab report                                  # every installed game, defaults
+    balancelab report --games 8000 --jobs 2 --out balance-report.html --save runs/study
+    balancelab report --from runs/study                # rebuild from stored runs, no simulation
+
+Simulation and analysis live in `analyses.study`; `reports.build` only renders.
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from .study import PLANS, analyse_study, load_study_runs, simulate_study
+
+EXAMPLES = """\
+examples:
+  balancelab report
+  balancelab report --games 8000 --jobs 2 --out balance-report.html --save runs/study
+  balancelab report --games 500 --only nightsim,dreamsim
+  balancelab report --from runs/study --out again.html
+"""
+DEFAULT_GAMES = 3000
+
+
+def add_subcommands(subparsers) -> None:
+    """Register `report` on an argparse subparsers object."""
+    rep = subparsers.add_parser(
+        "report", help="simulate every game and write the HTML balance report (the main job)",
+        description="Simulate every installed game with its standard line-ups, analyse, and write one "
+                    "self-contained HTML balance report.", epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    rep.add_argument("--games", type=int, default=DEFAULT_GAMES,
+                     help=f"games in each game's main run (other runs scale with it; default {DEFAULT_GAMES})")
+    rep.add_argument("--jobs", type=int, default=2, help="parallel workers (default 2, -1 = all cores)")
+    rep.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    rep.add_argument("--out", type=Path, default=Path("balance-report.html"), help="report file")
+    rep.add_argument("--only", default=None, help=f"comma-separated games (default all: {','.join(PLANS)})")
+    rep.add_argument("--save", type=Path, default=None, metavar="DIR", help="also store every run's results here")
+    rep.add_argument("--from", dest="source", type=Path, default=None, metavar="DIR",
+                     help="build from stored runs (written by --save) instead of simulating")
+    rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
+    rep.set_defaults(func=run_report, command=run_report)
+
+
+def run_report(args) -> int:
+    import reports
+
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games}")
+    games = [g.strip() for g in args.only.split(",")] if args.only else None
+    command = "balancelab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "balancelab report"
+    t0 = time.perf_counter()
+    if args.source is not None:
+        runs, skipped = load_study_runs(args.source), {}
+        if games:
+            runs = {g: r for g, r in runs.items() if g in games}
+    else:
+        runs, skipped = simulate_study(args.games, games=games, seed=args.seed, n_jobs=args.jobs,
+                                       out_dir=args.save, progress=args.progress)
+    if not runs:
+        raise ValueError("no game could be simulated: " + "; ".join(f"{g}: {w}" for g, w in skipped.items()))
+    study = analyse_study(runs, skipped, command=command, seed=args.seed, n_games=args.games)
+    path = reports.build(study, args.out)
+    print(f"wrote {path} — {len(study.games)} game(s), {study.games_played:,} games played, "
+          f"{time.perf_counter() - t0:.0f} s")
+    for game, why in skipped.items():
+        print(f"  not in the report: {game} ({why})")
+    return 0

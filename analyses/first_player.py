@@ -1,0 +1,60 @@
+"""First-player advantage: does the seat you sit in change your chance of winning?
+
+For each player count and lineup (the policies at the table) in the results:
+- `seats`: each seat's win rate over decided games with its Wilson interval, the effect
+  against the fair share (1/players when one seat wins) in percentage points, and the
+  exact binomial p-value;
+- `summary`: games, decided games, timeouts (rate and interval), the chi-square test that all seats win equally
+  often, Ludii-style Balance (1 - (highest - lowest seat win rate)), AdvantageP1 (seat 0's
+  win rate over decided games), and the decided games a binomial test would need to detect
+  a seat that wins `delta` (default 1 point) more than its fair share (alpha 0.05, power 0.8).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from . import frames
+from .stats import games_needed, seat_uniformity, wilson_interval
+from .tables import Tables, front, stack
+from .win_rates import GameView
+
+
+@dataclass(frozen=True)
+class FirstPlayerAdvantage(Tables):
+    summary: pd.DataFrame
+    seats: pd.DataFrame
+
+
+def first_player_advantage(df: pd.DataFrame, confidence: float = 0.95, delta: float = 0.01,
+                           alpha: float = 0.05, power: float = 0.8) -> FirstPlayerAdvantage:
+    """Per-seat win rates against the fair share, by player count and lineup."""
+    keys = [frames.players(df), frames.lineup(df)]
+    summaries, seat_tables = [], []
+    for (n_players, lineup), games in df.groupby(keys, sort=True, observed=True):
+        view = GameView(games, int(n_players))
+        seats = view.by_seat(confidence).assign(lineup=lineup).pipe(front, ["players", "lineup", "seat"])
+        seat_tables.append(seats)
+        summaries.append(_summary(games, view, seats, lineup, delta, alpha, power, confidence))
+    return FirstPlayerAdvantage(summary=stack(summaries), seats=stack(seat_tables))
+
+
+def _summary(games: pd.DataFrame, view: GameView, seats: pd.DataFrame, lineup: str,
+             delta: float, alpha: float, power: float, confidence: float) -> pd.DataFrame:
+    decided = len(view.df)
+    timeouts = int(games["timed_out"].astype(bool).sum())
+    timeout_low, timeout_high = wilson_interval(timeouts, len(games), confidence)
+    chi2, chi2_p = seat_uniformity(seats["wins"])
+    rates = seats["win_rate"]
+    needed = games_needed(delta, view.expected, alpha, power) if 0 < view.expected + delta < 1 else np.nan
+    return pd.DataFrame([{
+        "players": view.n_players, "lineup": lineup, "games": len(games), "decided": decided,
+        "timeouts": timeouts, "timeout_rate": timeouts / len(games),
+        "timeout_ci_low": timeout_low, "timeout_ci_high": timeout_high,
+        "chi2": chi2, "chi2_p": chi2_p,
+        "balance": 1 - (rates.max() - rates.min()) if decided else np.nan,
+        "advantage_p1": rates.iloc[0] if decided else np.nan,
+        f"games_to_detect_{100 * delta:g}pp": needed,
+    }])

@@ -1,0 +1,149 @@
+"""Results tables: compact dtypes for game records, and reading seats and winners back.
+
+A results DataFrame has one row per game: ``game, deal, game_seed`` followed by the game's
+`to_record()` columns (``winner, turns, decisions, timed_out, seat{i}_policy, seat{i}_score,
+seat{i}_<stat>, <stat>``). Dtypes are compact so a million games fit in a few hundred MB:
+policy names are categorical, winners nullable ``Int8`` (strings such as ``"0+2"`` when a
+team won), counts the smallest signed integer of 16, 32 or 64 bits that holds them.
+Choosing dtypes per chunk and concatenating gives the dtypes of the whole run, so the table
+does not depend on chunking.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+FIXED_DTYPES = {"game": "int64", "deal": "int64", "game_seed": "int64", "turns": "int32", "decisions": "int32",
+                "timed_out": "bool"}
+_POLICY_COLUMN = re.compile(r"^seat(\d+)_policy$")
+
+
+def records_frame(index_columns: dict, records: list[dict]) -> pd.DataFrame:
+    """One compact DataFrame from the index columns and the games' `to_record()` rows."""
+    names = list(dict.fromkeys(name for record in records[:1] for name in record))
+    if any(record.keys() != records[0].keys() for record in records):  # rare: rows with different stats
+        names = list(dict.fromkeys(name for record in records for name in record))
+    columns = {**index_columns, **{name: [record.get(name) for record in records] for name in names}}
+    return pd.DataFrame({name: _compact(name, values) for name, values in columns.items()}, copy=False)
+
+
+def _compact(name: str, values: list):
+    """The column `name` as a compact array (see the module docstring for the dtype rules)."""
+    if name == "winner":
+        return winner_column(pd.Series(values, dtype=object)).array
+    if name in FIXED_DTYPES:
+        return np.asarray(values, dtype=FIXED_DTYPES[name])
+    array = np.asarray(values)
+    if _POLICY_COLUMN.match(name) or array.dtype.kind in "OUS":
+        if array.dtype.kind == "O" and all(v is None or isinstance(v, (int, float)) for v in values):
+            return pd.array(values, dtype="Float64").to_numpy(dtype="float64", na_value=np.nan)
+        return pd.Categorical(values)
+    if array.dtype.kind == "i":
+        return array.astype(_small_int(array), copy=False)
+    return array
+
+
+def _small_int(array: np.ndarray) -> str:
+    lo, hi = (int(array.min()), int(array.max())) if len(array) else (0, 0)
+    for dtype in ("int16", "int32"):
+        info = np.iinfo(dtype)
+        if info.min <= lo and hi <= info.max:
+            return dtype
+    return "int64"
+
+
+def winner_column(column: pd.Series) -> pd.Series:
+    """Winners as nullable Int8 seats, or as strings ("0", "0+2") when any team won."""
+    values = column.tolist()
+    if any(isinstance(v, str) for v in values):
+        return pd.Series([None if _missing(v) else str(v) for v in values], index=column.index,
+                         dtype="string", name=column.name)
+    return pd.Series([None if _missing(v) else int(v) for v in values], index=column.index,
+                     dtype="Int8", name=column.name)
+
+
+def _missing(value) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
+
+
+def concat_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Concatenate chunk frames in game order, uniting categories and winner types."""
+    frames = sorted((f for f in frames if len(f)), key=lambda f: int(f["game"].iloc[0]))
+    if not frames:
+        return pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in FIXED_DTYPES.items()})
+    united = _united_categories(frames)
+    result = pd.concat([_recode(f, united) for f in frames], ignore_index=True)
+    for name in result.columns:  # a column typed differently in some chunk
+        if result[name].dtype == object:
+            result[name] = winner_column(result[name]) if name == "winner" else result[name].astype("category")
+    return result
+
+
+def _recode(frame: pd.DataFrame, categories: dict[str, list]) -> pd.DataFrame:
+    """`frame` with its categorical columns re-coded to the given (shared) categories."""
+    frame = frame.copy(deep=False)
+    for name, values in categories.items():
+        if name in frame.columns and isinstance(frame[name].dtype, pd.CategoricalDtype):
+            frame[name] = frame[name].cat.set_categories(values)
+    return frame
+
+
+def _united_categories(frames: list[pd.DataFrame]) -> dict[str, list]:
+    """Sorted union of the categories of each categorical column over all frames."""
+    united: dict[str, set] = {}
+    for frame in frames:
+        for name, dtype in frame.dtypes.items():
+            if isinstance(dtype, pd.CategoricalDtype):
+                united.setdefault(name, set()).update(dtype.categories)
+    return {name: sorted(categories) for name, categories in united.items()}
+
+
+# --- reading tables back ----------------------------------------------------------------
+
+def seat_count(df: pd.DataFrame) -> int:
+    """The largest number of seats in the table (columns seat{i}_policy)."""
+    seats = [int(m.group(1)) for c in df.columns if (m := _POLICY_COLUMN.match(str(c)))]
+    if not seats:
+        raise ValueError("not a results table: no seat{i}_policy columns")
+    return max(seats) + 1
+
+
+def players(df: pd.DataFrame) -> pd.Series:
+    """Number of seats in each game (non-missing seat{i}_policy columns)."""
+    return df[policy_columns(df)].notna().sum(axis=1).astype("int16").rename("players")
+
+
+def policy_columns(df: pd.DataFrame) -> list[str]:
+    return [f"seat{i}_policy" for i in range(seat_count(df))]
+
+
+def seat_wins(df: pd.DataFrame) -> np.ndarray:
+    """Boolean (games x seats) matrix: did seat s win game g (a member of a winning team counts)."""
+    n_seats = seat_count(df)
+    winner = df["winner"]
+    if pd.api.types.is_integer_dtype(winner.dtype):
+        seats = winner.to_numpy(dtype="float64", na_value=np.nan)
+        return seats[:, None] == np.arange(n_seats)[None, :]
+    wins = np.zeros((len(df), n_seats), dtype=bool)
+    for g, value in enumerate(winner.tolist()):
+        if not _missing(value):
+            for seat in str(value).split("+"):
+                wins[g, int(seat)] = True
+    return wins
+
+
+def decided(df: pd.DataFrame) -> pd.Series:
+    """True for games that someone won (not timed out, not without a winner)."""
+    return df["winner"].notna() & ~df["timed_out"].astype(bool)
+
+
+def lineup(df: pd.DataFrame) -> pd.Series:
+    """The policies at the table regardless of seat, e.g. 'greedy+random+random' (sorted)."""
+    columns = policy_columns(df)
+    table_id = df.groupby(columns, observed=True, dropna=False, sort=False).ngroup().to_numpy()
+    _, first_row = np.unique(table_id, return_index=True)
+    names = [df[columns].iloc[row].tolist() for row in first_row]
+    keys = np.array(["+".join(sorted(v for v in row if isinstance(v, str))) for row in names], dtype=object)
+    return pd.Series(pd.Categorical(keys[table_id]), index=df.index, name="lineup")

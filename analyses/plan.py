@@ -1,0 +1,81 @@
+"""What game number `i` of a run is: its deal, its seat lineup and its seed.
+
+Game `i` is a pure function of (run seed, i), never of how games are chunked or spread over
+workers, so a run is a prefix of one infinite, reproducible sequence of games.
+
+Seat orders:
+- ``"fixed"``: every game uses the lineup as given.
+- ``"rotate"``: game `i` is rotation `i % k` of deal `i // k`, where `k` is the number of
+  distinct rotations of the lineup (`players` for distinct policies, 1 when every seat plays
+  the same policy: identical rotations would replay the same game). Rotation `r` moves the
+  policy of base seat `s` to seat `(s + r) % players`. All rotations of a deal share one game
+  seed (paired games), so every policy meets the same luck in every seat.
+- ``"random"``: each game shuffles the lineup with its own generator.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+SEAT_ORDERS = ("rotate", "random", "fixed")
+_SEED_STREAM, _SHUFFLE_STREAM = 0, 1
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything a worker needs to play any game of a run; plain, picklable values."""
+
+    game: str          # importable module name of the game
+    rules: object      # the game's Rules instance
+    lineup: tuple      # base policy per seat: names from POLICIES or policy objects
+    seed: int
+    seat_order: str = "rotate"
+
+    def __post_init__(self):
+        if self.seat_order not in SEAT_ORDERS:
+            raise ValueError(f"seat_order must be one of {', '.join(SEAT_ORDERS)}, got {self.seat_order!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+
+    @cached_property
+    def rotations(self) -> int:
+        """Games per deal: the number of distinct rotations of the lineup under 'rotate', else 1."""
+        if self.seat_order != "rotate":
+            return 1
+        return distinct_rotations(self.lineup)
+
+    def deal(self, index: int) -> int:
+        """The deal (seed group) that game `index` belongs to."""
+        return index // self.rotations
+
+    def seats(self, index: int) -> tuple:
+        """The policy entry in each seat for game `index`."""
+        lineup = self.lineup
+        if self.seat_order == "fixed":
+            return lineup
+        if self.seat_order == "rotate":
+            r = index % self.rotations
+            return lineup[-r:] + lineup[:-r] if r else lineup
+        rng = np.random.default_rng(np.random.SeedSequence(int(self.seed), spawn_key=(index, _SHUFFLE_STREAM)))
+        return tuple(lineup[j] for j in rng.permutation(len(lineup)))
+
+    def game_seed(self, index: int) -> int:
+        """The int seed `play_game` gets for game `index` (63 bits, so it fits an int64 column)."""
+        return deal_seed(int(self.seed), self.deal(index))
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """Seed of deal `deal`: derived from (seed, deal) alone with numpy's SeedSequence."""
+    sequence = np.random.SeedSequence(seed, spawn_key=(deal, _SEED_STREAM))
+    return int(sequence.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def distinct_rotations(lineup: tuple) -> int:
+    """Smallest k >= 1 such that rotating `lineup` by k seats gives the same lineup."""
+    n = len(lineup)
+    for k in range(1, n):
+        if n % k == 0 and lineup[k:] + lineup[:k] == lineup:
+            return k
+    return n

@@ -1,0 +1,230 @@
+"""`simulate`: many games of one setup, fanned out over joblib, as one tidy DataFrame.
+
+Games are played in chunks of consecutive game numbers (a single game is far below
+joblib's per-task overhead). Each chunk comes back as a compact DataFrame as soon as it is
+done (``return_as="generator_unordered"``); chunks are put back in game order at the end, so
+the result is identical for any `n_jobs`, chunk size and backend.
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import numbers
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+import pandas as pd
+from joblib import Parallel, delayed, parallel_config
+from tqdm.auto import tqdm
+
+from . import frames
+from .games import load_game, make_rules, resolve_policies
+from .metadata import run_metadata
+from .plan import RunSpec, deal_seed
+from .stats import wilson_interval
+
+BACKENDS = ("loky", "threading", "dask")  # those that can stream results back unordered
+SCHEDULER_ENV = "BALANCELAB_DASK_SCHEDULER"
+MAX_CHUNK = 1000
+TASKS_PER_WORKER = 8
+
+
+def prepare_run(game, rules=None, policies=None, seed=0, seat_order="rotate"):
+    """Check a setup and return (game module, RunSpec). Bad input raises ValueError."""
+    module = load_game(game)
+    rules = make_rules(module, rules)
+    lineup = tuple(resolve_policies(module, policies, rules.players))
+    return module, RunSpec(module.__name__, rules, lineup, seed, seat_order)
+
+
+def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_jobs: int = 1,
+             backend: str | None = None, seat_order: str = "rotate", progress: bool = True,
+             until=None, chunk_size: int | None = None, scheduler: str | None = None) -> pd.DataFrame:
+    """Play `n_games` games and return one row per game, with the run's metadata in `df.attrs`.
+
+    game: registered name ('nightsim', 'nightmarium', ...), dotted module path or module.
+    rules: None (the published game), a Rules instance or a dict of fields to change.
+    policies: one name/object for every seat, a comma-separated string or one per seat.
+    seed: game `i` is played with a seed derived from (seed, deal of i) only.
+    n_jobs, backend: joblib workers and backend ('loky' by default, 'threading' or 'dask');
+        with 'dask', `scheduler` (or $BALANCELAB_DASK_SCHEDULER) is the address of a
+        running scheduler, else the current dask Client, else a LocalCluster on loopback.
+    seat_order: 'rotate' (paired games, every policy in every seat), 'random' or 'fixed'.
+    until: optional stopping rule; `n_games` is then the batch size. A dict such as
+        {"ci_width": 0.01, "max_games": 200000} or a StopWhen, or any callable df -> bool
+        (with an optional `max_games` attribute). Batches continue the game sequence.
+    """
+    module, spec = prepare_run(game, rules, policies, seed, seat_order)
+    n_games = positive_int(n_games, "n_games")
+    chunk_size = None if chunk_size is None else positive_int(chunk_size, "chunk_size")
+    rule = None if until is None else stopping_rule(until)
+    with Executor(n_jobs, backend, scheduler) as executor:
+        if rule is None:
+            df = executor.collect(spec, 0, n_games, chunk_size, progress)
+        else:
+            df = _run_until(executor, spec, n_games, rule, chunk_size, progress)
+    df.attrs = run_metadata(module, spec, len(df))
+    return df
+
+
+def _run_until(executor, spec: RunSpec, batch: int, rule, chunk_size, progress) -> pd.DataFrame:
+    """Play batches of `batch` games (whole deals) until `rule(df)` or its game budget says stop."""
+    batch = math.ceil(batch / spec.rotations) * spec.rotations
+    budget = getattr(rule, "max_games", None)
+    df = frames.concat_frames([])
+    while True:
+        stop = len(df) + batch if budget is None else min(len(df) + batch, budget)
+        df = frames.concat_frames([df, executor.collect(spec, len(df), stop, chunk_size, progress)])
+        if rule(df) or (budget is not None and len(df) >= budget):
+            return df
+
+
+@dataclass(frozen=True)
+class StopWhen:
+    """Stopping rule: every seat's win-rate interval narrower than `ci_width`, or `max_games` played.
+
+    The headline intervals are the Wilson intervals of each seat's win rate over decided games.
+    """
+
+    ci_width: float | None = None
+    max_games: int | None = None
+    confidence: float = 0.95
+
+    def __post_init__(self):
+        if self.ci_width is None and self.max_games is None:
+            raise ValueError("until: give ci_width, max_games or both")
+        if self.ci_width is not None and not 0 < self.ci_width < 1:
+            raise ValueError(f"until: ci_width must be in (0, 1), got {self.ci_width!r}")
+        if self.max_games is not None:
+            positive_int(self.max_games, "until: max_games")
+
+    def __call__(self, df: pd.DataFrame) -> bool:
+        if self.ci_width is None:
+            return False
+        return headline_width(df, self.confidence) < self.ci_width
+
+
+def headline_width(df: pd.DataFrame, confidence: float = 0.95) -> float:
+    """Widest Wilson interval among the seats' win rates over decided games (1.0 if none)."""
+    won = frames.seat_wins(df)[frames.decided(df).to_numpy()]
+    if len(won) == 0:
+        return 1.0
+    widths = [hi - lo for lo, hi in (wilson_interval(int(k), len(won), confidence) for k in won.sum(axis=0))]
+    return max(widths)
+
+
+def stopping_rule(until) -> Callable[[pd.DataFrame], bool]:
+    """A StopWhen from a dict, or `until` itself when it is already callable."""
+    if isinstance(until, dict):
+        return StopWhen(**until)
+    if callable(until):
+        return until
+    raise ValueError(f"until must be a dict, a StopWhen or a callable, got {until!r}")
+
+
+# --- execution --------------------------------------------------------------------------
+
+def play_chunk(spec: RunSpec, start: int, stop: int) -> pd.DataFrame:
+    """Play games `start` .. `stop - 1` of a run (in a worker) and return their rows."""
+    module = load_game(spec.game)
+    games = range(start, stop)
+    deals = [spec.deal(i) for i in games]
+    seeds_by_deal = {deal: deal_seed(int(spec.seed), deal) for deal in dict.fromkeys(deals)}
+    seeds = [seeds_by_deal[deal] for deal in deals]
+    records = [module.play_game(spec.rules, list(spec.seats(i)), seed).to_record() for i, seed in zip(games, seeds)]
+    return frames.records_frame({"game": list(games), "deal": deals, "game_seed": seeds}, records)
+
+
+def chunk_ranges(start: int, stop: int, chunk_size: int) -> Iterator[tuple[int, int]]:
+    """Consecutive (start, stop) ranges of at most `chunk_size` games covering start..stop."""
+    for a in range(start, stop, chunk_size):
+        yield a, min(a + chunk_size, stop)
+
+
+def auto_chunk_size(n_games: int, workers: int) -> int:
+    """Enough tasks to balance the workers, few enough that per-task overhead is negligible."""
+    return max(1, min(MAX_CHUNK, math.ceil(n_games / (TASKS_PER_WORKER * max(workers, 1)))))
+
+
+class Executor:
+    """A joblib setup (backend, workers, dask client) kept open across batches of chunks."""
+
+    def __init__(self, n_jobs: int = 1, backend: str | None = None, scheduler: str | None = None):
+        if backend is not None and backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
+            raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
+        self.n_jobs, self.backend, self.scheduler = int(n_jobs), backend, scheduler
+        self._stack = contextlib.ExitStack()
+
+    def __enter__(self) -> Executor:
+        if self.backend == "dask":
+            client = self._stack.enter_context(dask_client(self.scheduler, self.n_jobs))
+            self.workers = max(1, sum(client.nthreads().values()))
+            self._stack.enter_context(parallel_config(backend="dask"))
+            self.n_jobs = -1
+        else:
+            self.workers = self.n_jobs if self.n_jobs > 0 else max(1, (os.cpu_count() or 1) + 1 + self.n_jobs)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.close()
+
+    def run(self, spec: RunSpec, ranges: Iterable[tuple[int, int]]) -> Iterator[pd.DataFrame]:
+        """Chunk frames in completion order (not game order)."""
+        backend = None if self.backend == "dask" else self.backend
+        parallel = Parallel(n_jobs=self.n_jobs, backend=backend, return_as="generator_unordered")
+        return parallel(delayed(play_chunk)(spec, a, b) for a, b in ranges)
+
+    def collect(self, spec: RunSpec, start: int, stop: int, chunk_size: int | None = None,
+                progress: bool = True) -> pd.DataFrame:
+        """Games start..stop-1 as one DataFrame in game order."""
+        size = chunk_size or auto_chunk_size(stop - start, self.workers)
+        with progress_bar(stop - start, progress) as bar:
+            parts = []
+            for frame in self.run(spec, chunk_ranges(start, stop, size)):
+                parts.append(frame)
+                bar.update(len(frame))
+        return frames.concat_frames(parts)
+
+
+def progress_bar(total: int, enabled: bool = True):
+    """A tqdm bar counting games (a no-op object when `enabled` is False)."""
+    return tqdm(total=total, disable=not enabled, unit="game", smoothing=0.1, dynamic_ncols=True)
+
+
+@contextlib.contextmanager
+def dask_client(scheduler: str | None = None, n_workers: int = -1):
+    """The dask Client to run on: `scheduler` address, $BALANCELAB_DASK_SCHEDULER, the current
+    client, or (closed afterwards) a LocalCluster of `n_workers` processes on 127.0.0.1."""
+    try:
+        from dask.distributed import Client, LocalCluster, get_client
+    except ImportError:
+        raise ValueError("backend 'dask' needs dask.distributed: pip install 'balancelab[distributed]'") from None
+    address = scheduler or os.environ.get(SCHEDULER_ENV)
+    if address:
+        with Client(address) as client:
+            yield client
+        return
+    current = _current_client(get_client)
+    if current is not None:
+        yield current
+        return
+    workers = n_workers if n_workers > 0 else None
+    with LocalCluster(host="127.0.0.1", n_workers=workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        yield client
+
+
+def _current_client(get_client):
+    try:
+        return get_client()
+    except ValueError:  # no client in this process
+        return None
+
+
+def positive_int(value, label: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{label} must be a positive integer, got {value!r}")
+    return int(value)

@@ -1,0 +1,115 @@
+"""Sweeps: vary one Rules field (or one policy parameter) and measure the effect.
+
+Every variant plays the same game numbers with the same seeds (common random numbers), so
+game `i` of one variant is paired with game `i` of every other, and the differences against
+the first value are paired differences: much narrower intervals than independent runs give.
+
+The effect table has one row per value and metric:
+- ``seat0_win_rate``: seat 0's wins per game (a timeout is not a win), Wilson interval;
+- ``<policy>_win_rate`` (policy-parameter sweeps): that policy's per-seat win rate;
+- ``turns``: mean turns per game, bootstrap interval;
+- ``timeout_rate``: share of games that timed out, Wilson interval;
+with ``diff`` (against the first value), its paired t interval and p-value.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+
+from . import frames
+from .games import load_game, make_rules, resolve_policies, with_parameter
+from .runner import simulate
+from .stats import mean_interval, paired_difference, wilson_interval
+from .tables import Tables, front
+
+
+@dataclasses.dataclass(frozen=True)
+class Sweep(Tables):
+    effects: pd.DataFrame
+    runs: dict = dataclasses.field(default_factory=dict, repr=False, metadata={"table": False})
+
+
+def sweep(game, field: str, values, n_games: int, rules=None, policies=None, seed: int = 0,
+          n_jobs: int = 1, backend: str | None = None, seat_order: str = "rotate",
+          policy_param: str | None = None, progress: bool = True, scheduler: str | None = None,
+          chunk_size: int | None = None, confidence: float = 0.95) -> Sweep:
+    """Simulate `n_games` for each value of `field` with the same seeds and tabulate the effects.
+
+    field: a Rules field, or with `policy_param="greedy"` a parameter of that registered
+    policy (dotted for nested dataclasses, e.g. "weights.pure"); string values are converted
+    to the field's type. `Sweep.runs` maps each value to its results DataFrame.
+    """
+    module = load_game(game)
+    values = list(values)
+    if not values:
+        raise ValueError("sweep: give at least one value")
+    runs = {}
+    for value in values:
+        label, variant_rules, variant_policies = _variant(module, rules, policies, field, value, policy_param)
+        if label in runs:
+            raise ValueError(f"sweep: value {value!r} is given twice")
+        runs[label] = simulate(module, n_games, rules=variant_rules, policies=variant_policies, seed=seed,
+                               n_jobs=n_jobs, backend=backend, seat_order=seat_order, progress=progress,
+                               scheduler=scheduler, chunk_size=chunk_size)
+    return Sweep(effects=effects(runs, confidence, seed, policy_param), runs=runs)
+
+
+def _variant(module, rules, policies, field, value, policy_param):
+    """(value as converted, rules, policies) of one variant."""
+    base = make_rules(module, rules)
+    if policy_param is None:
+        variant = make_rules(module, base, **{field: value})
+        return getattr(variant, field), variant, policies
+    lineup = resolve_policies(module, policies, base.players)
+    if policy_param not in lineup:
+        raise ValueError(f"policy_param {policy_param!r} is not among the policies {', '.join(map(str, lineup))}")
+    changed = with_parameter(module.POLICIES[policy_param], field, value)
+    label = changed
+    for attr in field.split("."):
+        label = getattr(label, attr)
+    return label, base, [changed if entry == policy_param else entry for entry in lineup]
+
+
+def effects(runs: dict, confidence: float = 0.95, seed: int = 0, policy: str | None = None) -> pd.DataFrame:
+    """Effect table of paired runs {value: results}, differences against the first value.
+
+    With `policy`, also that policy's per-seat win rate (``<policy>_win_rate``).
+    """
+    base = _metrics(next(iter(runs.values())), policy)
+    rows = []
+    for i, (value, df) in enumerate(runs.items()):
+        for metric, per_game in _metrics(df, policy).items():
+            low, high = _interval(metric, per_game, confidence, seed)
+            row = {"value": value, "metric": metric, "n": len(per_game), "estimate": per_game.mean(),
+                   "ci_low": low, "ci_high": high}
+            if i:
+                paired = min(len(per_game), len(base[metric]))
+                diff = paired_difference(per_game[:paired], base[metric][:paired], confidence)
+                row.update({"diff": diff["diff"], "diff_ci_low": diff["ci_low"], "diff_ci_high": diff["ci_high"],
+                            "diff_p": diff["p_value"]})
+            rows.append(row)
+    table = pd.DataFrame(rows).reindex(columns=[*rows[0], "diff", "diff_ci_low", "diff_ci_high", "diff_p"])
+    return front(table, ["value", "metric"])
+
+
+def _metrics(df: pd.DataFrame, policy: str | None) -> dict[str, np.ndarray]:
+    """Per-game values of each metric (paired across variants by game number)."""
+    won = frames.seat_wins(df) & ~df["timed_out"].to_numpy(dtype=bool)[:, None]
+    metrics = {"seat0_win_rate": won[:, 0].astype(float)}
+    if policy is not None:
+        seats = (df[frames.policy_columns(df)].astype(object) == policy).to_numpy()
+        with np.errstate(invalid="ignore"):
+            metrics[f"{policy}_win_rate"] = (won & seats).sum(axis=1) / seats.sum(axis=1)
+    metrics["turns"] = df["turns"].to_numpy(dtype=float)
+    metrics["timeout_rate"] = df["timed_out"].to_numpy(dtype=float)
+    return metrics
+
+
+def _interval(metric: str, per_game: np.ndarray, confidence: float, seed: int) -> tuple[float, float]:
+    """Wilson for 0/1 outcomes, bootstrap (`mean_interval`) for other per-game values."""
+    if np.isin(per_game, (0.0, 1.0)).all():
+        return wilson_interval(int(per_game.sum()), len(per_game), confidence)
+    return mean_interval(per_game, confidence, seed)
+

@@ -1,0 +1,130 @@
+"""The HTML report: structure, escaping, headline numbers, and a real browser."""
+import dataclasses
+import os
+import re
+import shutil
+from html.parser import HTMLParser
+
+import pytest
+
+import reports
+from analyses.study import analyse_study, load_study_runs, simulate_study
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    runs_dir = tmp_path_factory.mktemp("runs")
+    runs, skipped = simulate_study(n_games=80, games=["nightsim"], seed=3, out_dir=runs_dir, progress=False)
+    return analyse_study(runs, skipped, command="balancelab report --games 80 --seed 3", seed=3, n_games=80), runs_dir
+
+
+@pytest.fixture(scope="module")
+def report(study, tmp_path_factory):
+    path = tmp_path_factory.mktemp("report") / "report.html"
+    reports.build(study[0], path)
+    return path
+
+
+class _Collect(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.imgs, self.urls, self.keys, self._key = [], [], {}, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "img":
+            self.imgs.append(a)
+        for name in ("src", "href"):
+            if name in a:
+                self.urls.append(a[name])
+        self._key = a.get("data-key")
+
+    def handle_data(self, data):
+        if self._key:
+            self.keys.setdefault(self._key, []).append(data.strip())
+            self._key = None
+
+
+def parse(path):
+    p = _Collect()
+    p.feed(path.read_text(encoding="utf-8"))
+    return p
+
+
+def test_report_is_self_contained(report):
+    p = parse(report)
+    assert len(p.imgs) >= 6
+    assert all(img["src"].startswith("data:image/png;base64,") for img in p.imgs)
+    assert all(img.get("alt") for img in p.imgs)
+    external = [u for u in p.urls if re.match(r"^(https?:)?//", u)]
+    assert external == []
+    assert "<script" not in report.read_text(encoding="utf-8")
+
+
+def test_headline_numbers_equal_the_dataframes(study, report):
+    g = study[0].games["nightsim"]
+    h = reports.headline(g)
+    seat0 = g.fpa_seats[g.fpa_seats["seat"] == 0].iloc[0]
+    assert h["effect_pp"] == pytest.approx(seat0["effect_pp"])
+    keys = parse(report).keys
+    assert keys["fpa"] == [f"{seat0['effect_pp']:+.1f} pts"]
+    assert keys["fpa_p"] == [f"{seat0['p_value']:.3g}"]
+    assert keys["balance"] == [f"{g.fpa_summary.iloc[0]['balance']:.3f}"]
+    assert keys["games"] == [f"{g.runs['main']:,}"]
+
+
+def test_methodology_and_reproduce_sections(study, report):
+    text = report.read_text(encoding="utf-8")
+    assert "balancelab report --games 80 --seed 3" in text
+    assert "nightsim-1.0" in text
+    assert "G2" in text and "Immediately" in text  # a RULES.md decision is listed
+    assert study[0].git_commit in text
+
+
+def test_rebuild_from_stored_runs_gives_the_same_numbers(study, tmp_path):
+    runs = load_study_runs(study[1])
+    again = analyse_study(runs, command="x")
+    assert reports.headline(again.games["nightsim"]) == reports.headline(study[0].games["nightsim"])
+
+
+def test_user_text_is_escaped(study, tmp_path):
+    g = study[0].games["nightsim"]
+    evil = dataclasses.replace(g, policy_reprs={"<b>x</b>": "<script>alert(1)</script>"},
+                               rules={**g.rules, "note": "<img src=x onerror=alert(1)>"})
+    s = dataclasses.replace(study[0], games={"nightsim": evil}, command="<script>bad()</script>")
+    text = reports.build(s, tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "<script" not in text and "<img src=x" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+
+
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
+REQUIRED = os.environ.get("BALANCELAB_REQUIRE_BROWSER") == "1"
+
+
+@pytest.mark.skipif(not BROWSER and not REQUIRED, reason="no chromium here (CI installs it and requires this test)")
+def test_report_in_headless_chromium(study, report, tmp_path):
+    if REQUIRED:
+        from playwright import sync_api
+    else:
+        sync_api = pytest.importorskip("playwright.sync_api")
+    args = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"]
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=BROWSER, args=args)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        problems = []
+        page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+        page.goto(report.as_uri())
+        page.wait_for_load_state("load")
+        sizes = page.evaluate("Array.from(document.images).map(i => [i.complete, i.naturalWidth, "
+                              "i.getBoundingClientRect().width, i.getBoundingClientRect().height])")
+        shown = page.evaluate("document.querySelector('[data-key=fpa]').innerText")
+        page.screenshot(path=str(tmp_path / "first-screen.png"))
+        browser.close()
+    assert problems == []
+    assert sizes and all(done and nat > 0 and w > 0 and h > 0 for done, nat, w, h in sizes)
+    seat0 = study[0].games["nightsim"].fpa_seats.query("seat == 0").iloc[0]
+    assert shown == f"{seat0['effect_pp']:+.1f} pts"
+    assert (tmp_path / "first-screen.png").stat().st_size > 10_000
