@@ -25,7 +25,7 @@ def reference():
     {"n_jobs": 2},
     {"n_jobs": 2, "backend": "loky", "chunk_size": 7},
     {"n_jobs": 2, "backend": "threading", "chunk_size": 13},
-    {"n_jobs": 1, "chunk_size": 1},  # one game per task
+    {"n_jobs": 1, "chunk_size": 2},
     {"n_jobs": -1, "chunk_size": 100},
 ])
 def test_same_dataframe_for_any_workers_chunks_and_backend(reference, options):
@@ -107,7 +107,7 @@ def test_fixed_and_random_seat_orders():
 
 
 def test_game_seeds_do_not_depend_on_the_run_length():
-    short, long = run(n_games=30), run(n_games=90)
+    short, long = run(n_games=30, chunk_size=1), run(n_games=90)
     assert_frame_equal(short, long.iloc[:30])
     assert not run(n_games=30, seed=12)["game_seed"].equals(short["game_seed"])
 

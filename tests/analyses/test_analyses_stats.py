@@ -117,7 +117,7 @@ def test_bradley_terry_two_policies_closed_form():
     assert table["comparisons"].tolist() == [40, 40] and table["wins"].tolist() == [30, 10]
 
 
-def hunter_mm(w, iterations=20_000):
+def hunter_mm(w, iterations=2_000):
     """Zermelo/Hunter MM iteration for Bradley–Terry, as an independent reference."""
     p = np.ones(len(w))
     games = w + w.T
