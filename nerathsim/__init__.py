@@ -25,3 +25,8 @@ __all__ = [
     "default_plan", "battle_odds", "BattleOdds", "EndTable", "exact_battle", "monte_carlo_battle",
     "attacker_win_chance",
 ]
+
+from ._game_api import *  # noqa: E402,F401,F403  — the full game (issue 5)
+from ._game_api import __all__ as _game_all  # noqa: E402
+
+__all__ = __all__ + [n for n in _game_all if n not in __all__]

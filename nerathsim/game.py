@@ -1,0 +1,218 @@
+"""`play_game`, the only game loop, and `GameResult`, its plain-data record."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import engine as E
+from .game_rules import Rules
+from .maps import REALMS
+from .observation import Observation
+from .policies import POLICIES
+
+#: bumped whenever the full game's behaviour changes
+RULES_VERSION = "nerath-game-1.0"
+#: seat -> realm in the four-player game (the seed's table); `seat_factions(rules)` for 2 and 3 players
+FACTIONS = REALMS
+
+
+def seat_factions(rules: Rules) -> tuple[str, ...]:
+    """Faction name per seat: 'karkoth', or 'karkoth+iron_circle' for a seat playing two realms."""
+    return tuple("+".join(REALMS[p] for p in realms) for realms in rules.seating)
+
+
+class LegalActions(Sequence):
+    """The legal actions of the current decision, listed only when asked.
+
+    `action in legal` is answered by the engine's rule check (no list is built), so a policy that
+    plans its moves pays nothing for the hundreds of move actions it does not look at;
+    `len`, indexing and iteration list them (`engine.legal_actions`).
+    """
+
+    __slots__ = ("_s", "_list")
+
+    def __init__(self, state: E.State):
+        self._s = state
+        self._list = None
+
+    def _get(self) -> list:
+        if self._list is None:
+            self._list = E.legal_actions(self._s)
+        return self._list
+
+    def __len__(self):
+        return len(self._get())
+
+    def __getitem__(self, i):
+        return self._get()[i]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __contains__(self, a):
+        return E.is_legal(self._s, a)
+
+    def by_kind(self) -> list:
+        """The actions grouped by kind (EndPhase, Move, Buy, ...), kinds in order of first appearance,
+        each group in listing order; moves are decoded on demand."""
+        if self._list is not None:
+            kinds: dict = {}
+            for a in self._list:
+                kinds.setdefault(type(a), []).append(a)
+            return list(kinds.values())
+        return E.legal_by_kind(self._s)
+
+    def __repr__(self):
+        return repr(self._get())
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game.
+
+    winner: the winning seat; a tuple of seats when a team of several seats wins (alliance play
+    with 3 or 4 players); None on a timeout. scores: VP per seat. stats: per-seat tuples (the sum
+    over the seat's realms) and per-game numbers, including every per-realm figure as
+    '<realm>_<stat>' (e.g. 'karkoth_vp', 'nerath_luck', 'vailin_spent_dragon')."""
+
+    winner: int | tuple | None
+    seats: tuple[str, ...]
+    turns: int
+    decisions: int
+    timed_out: bool
+    scores: tuple[int, ...]
+    factions: tuple[str, ...] = ()
+    stats: dict = field(default_factory=dict)
+    realm_stats: dict = field(default_factory=dict)   # stat -> (karkoth, vailin, iron_circle, nerath)
+    seed: object = None
+    log: tuple | None = field(default=None, repr=False, compare=False)
+    rules: Rules | None = field(default=None, repr=False, compare=False)
+
+    def to_record(self) -> dict:
+        """One flat row: winner ("0+2" for a team), turns, decisions, timed_out, seat{i}_policy,
+        seat{i}_faction, seat{i}_score, seat{i}_<stat>, and the per-game / per-realm numbers."""
+        w = self.winner
+        if isinstance(w, tuple):
+            w = "+".join(str(x) for x in w)
+        row = {"winner": w, "turns": self.turns, "decisions": self.decisions, "timed_out": self.timed_out}
+        for i, name in enumerate(self.seats):
+            row[f"seat{i}_policy"] = name
+            row[f"seat{i}_faction"] = self.factions[i] if self.factions else ""
+            row[f"seat{i}_score"] = self.scores[i]
+        for stat, values in self.stats.items():
+            if isinstance(values, tuple):
+                for i, v in enumerate(values):
+                    row[f"seat{i}_{stat}"] = v
+            else:
+                row[stat] = values
+        return row
+
+    def format_log(self, rules: Rules | None = None) -> str:
+        """The event log as text a person can follow turn by turn (needs record=True)."""
+        if self.log is None:
+            raise ValueError("this GameResult has no log; play it with record=True")
+        from .log import format_events
+        return format_events(self.log, rules or self.rules, self.seats)
+
+
+def resolve_policies(policies, players: int) -> list:
+    """Names from POLICIES or policy objects, one per seat."""
+    if isinstance(policies, (str, bytes)) or not hasattr(policies, "__len__"):
+        raise ValueError("policies must be a list with one policy (name or object) per seat")
+    if len(policies) != players:
+        raise ValueError(f"policies: {len(policies)} given for {players} players; give exactly one per seat")
+    out = []
+    for p in policies:
+        if isinstance(p, str):
+            if p not in POLICIES:
+                raise ValueError(f"policies: unknown policy {p!r}; known: {', '.join(sorted(POLICIES))}")
+            out.append(POLICIES[p])
+        elif callable(p):
+            out.append(p)
+        else:
+            raise ValueError(f"policies: {p!r} is neither a policy name nor callable")
+    return out
+
+
+def policy_name(p) -> str:
+    return getattr(p, "name", None) or repr(p)
+
+
+def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
+    """Play one game. A pure function of (rules, policies, seed).
+
+    The seed (int or SeedSequence) is split into one stream for chance (event decks, dice) and one
+    per seat for that seat's policy, so changing one seat's policy never changes the others' dice
+    streams at the start of the game.
+    """
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a nerathsim Rules, got {type(rules).__name__}")
+    pols = resolve_policies(policies, rules.players)
+    if isinstance(seed, np.random.SeedSequence):
+        ss = seed
+    else:
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
+        ss = np.random.SeedSequence(int(seed))
+    children = ss.spawn(1 + rules.players)
+    chance = np.random.default_rng(children[0])
+    prngs = [np.random.default_rng(c) for c in children[1:]]
+    s = E.new_game(rules, chance, record=record)
+    while not s.is_terminal:
+        p = s.current_player
+        legal = LegalActions(s)
+        a = pols[p](Observation(s, p), legal, prngs[p])
+        if not E.is_legal(s, a):
+            raise E.IllegalActionError(
+                f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
+                f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {legal!r}. "
+                f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+            )
+        if s.log is not None:
+            s.log.append({"event": "decision", "round": s.round + 1, "turn_realm": REALMS[s.realm], "seat": p,
+                          "realm": REALMS[s.decider], "decision": s.decision, "action": repr(a),
+                          "text": E.describe_action(s, a)})
+        E.apply_legal(s, a, chance)
+    return _result(s, rules, pols, seed, record)
+
+
+def _result(s: E.State, rules: Rules, pols: list, seed, record: bool) -> GameResult:
+    t = s.tab
+    realm_stats = {"vp": tuple(s.vp), "regions": tuple(s.regions_held(p) for p in range(4)),
+                   "gold": tuple(s.gold)}
+    for k, v in s.stats.items():
+        realm_stats[k] = tuple(round(x, 6) if isinstance(x, float) else x for x in v)
+    realm_stats["units_left"] = tuple(sum(s.total_units(p)) - s.total_units(p)[t.castle_u] for p in range(4))
+    for u in range(t.U):
+        realm_stats[f"spent_{t.names[u]}"] = tuple(s.spent[p][u] for p in range(4))
+    seating = rules.seating
+    stats: dict = {}
+    for k, v in realm_stats.items():
+        stats[k] = tuple(type(v[0])(sum(v[p] for p in realms)) if not isinstance(v[0], float)
+                         else round(sum(v[p] for p in realms), 6) for realms in seating)
+    for k, v in realm_stats.items():
+        for p, name in enumerate(REALMS):
+            stats[f"{name}_{k}"] = v[p]
+    stats["rounds"] = s.round if s.is_terminal else s.round + 1
+    return GameResult(
+        winner=s.winner,
+        seats=tuple(policy_name(p) for p in pols),
+        turns=s.turns,
+        decisions=s.decisions,
+        timed_out=s.timed_out,
+        scores=tuple(sum(s.vp[p] for p in realms) for realms in seating),
+        factions=seat_factions(rules),
+        stats=stats,
+        realm_stats=realm_stats,
+        seed=_seed_repr(seed),
+        log=tuple(s.log) if record else None,
+        rules=rules if record else None,
+    )
+
+
+def _seed_repr(seed):
+    if isinstance(seed, np.random.SeedSequence):
+        return f"SeedSequence(entropy={seed.entropy}, spawn_key={seed.spawn_key})"
+    return seed

@@ -1,0 +1,370 @@
+"""Battles inside the full game: the battles module's procedure on small integer arrays.
+
+`combat.fight_round` is the reference implementation of the seed's steps 1–3 (first strike,
+other attacks, take damage). A whole game fights hundreds of rounds, so the engine plays the
+same steps here on plain lists: an army is, per unit type (table order), a list of counts by
+damage taken, the last slot holding *silenced* castles (damage = hits_to_kill, kept to be
+captured). Casualty choices are the battles module's `CasualtyPlan`s (built once per battle
+by `combat.default_plan` / `combat.CasualtyOrder`) compiled to index lists.
+
+With one army per side and the same Generator, `fight_round` here and `combat.fight_round`
+draw the same numbers and reach the same casualties; tests/nerathsim/test_game_battle.py
+checks it. Allied defenders (two realms in one region) roll separately — the dice are
+independent, so the hit distribution is the same — and split the hits they take as the seed
+says (`split_hits`).
+"""
+from __future__ import annotations
+
+import weakref
+from functools import lru_cache
+
+import numpy as np
+
+from .combat import DAMAGE_PREFIX, Army, CasualtyOrder, Situation, default_plan
+from .rules import BattleRules
+from .units import hit_probability
+
+CASUALTY_ORDERS = ("cheapest", "weakest")
+"""Casualty orders a side may choose at the start of a battle (decision `Casualties`):
+
+cheapest — the battles module's default plan: free first hits on dragons, then cheapest first,
+           ties by weaker dice (land units drown cheapest first);
+weakest  — fewest expected hits per round first (keeps the strongest dice), ties cheapest first.
+"""
+
+
+class SideTable:
+    """Per-unit facts of one role (attacker/defender) on one battlefield (land/sea)."""
+
+    __slots__ = ("U", "names", "dice", "die", "p", "htk", "captured", "capacity", "land", "cost", "fights",
+                 "takes", "fs", "take_idx", "roll_idx", "land_idx", "fight_cap_idx", "never_hit", "dmg_fight",
+                 "at_sea", "role", "situation", "strength", "plans")
+
+    def __init__(self, brules: BattleRules, role: str, at_sea: bool):
+        table = brules.units
+        sit = Situation(role, at_sea, brules)
+        self.situation = sit
+        self.role, self.at_sea = role, at_sea
+        us = table.units
+        self.U = len(us)
+        self.names = table.names
+        self.dice = [u.dice(role, at_sea) for u in us]
+        self.die = [u.die for u in us]
+        self.p = [hit_probability(u.die, brules.hit_threshold) for u in us]
+        self.htk = [u.hits_to_kill for u in us]
+        self.captured = [u.captured for u in us]
+        self.capacity = [u.capacity for u in us]
+        self.land = [u.domain == "land" for u in us]
+        self.cost = [u.cost for u in us]
+        self.fights = [sit.fights(u) for u in us]
+        self.takes = [sit.takes_hits(u) for u in us]
+        self.fs = [u.first_strike for u in us]
+        self.take_idx = [i for i in range(self.U) if self.takes[i]]
+        self.roll_idx = {first: [i for i in range(self.U) if self.fs[i] == first and self.fights[i] and self.dice[i]]
+                         for first in (True, False)}
+        self.land_idx = [i for i in range(self.U) if self.land[i]]
+        self.fight_cap_idx = [i for i in range(self.U) if self.fights[i] and self.capacity[i]]
+        self.never_hit = brules.castle_mode == "never_hit"
+        self.dmg_fight = brules.damaged_units_fight
+        self.strength = [sit.strength(u) for u in us]
+        self.plans = {}
+
+
+_PER_RULES: dict = {}   # id(BattleRules) -> (weakref, {"tables": {...}, "fingerprint": str})
+
+
+def _rules_cache(brules: BattleRules) -> dict:
+    """Derived data kept per BattleRules object, outside the object (so it is never pickled and
+    no slow dataclass hash is needed)."""
+    key = id(brules)
+    got = _PER_RULES.get(key)
+    if got is not None and got[0]() is brules:
+        return got[1]
+    if len(_PER_RULES) > 256:
+        for k in [k for k, (ref, _c) in _PER_RULES.items() if ref() is None]:
+            del _PER_RULES[k]
+    cache = {"tables": {}, "fingerprint": None}
+    _PER_RULES[key] = (weakref.ref(brules), cache)
+    return cache
+
+
+def side_table(brules: BattleRules, role: str, at_sea: bool) -> SideTable:
+    """The SideTable of (role, battlefield) for these battle rules (cached)."""
+    tables = _rules_cache(brules)["tables"]
+    key = (role, at_sea)
+    t = tables.get(key)
+    if t is None:
+        t = tables[key] = SideTable(brules, role, at_sea)
+    return t
+
+
+def fingerprint(brules: BattleRules) -> str:
+    """A string equal for equal BattleRules (a cache key across games), computed once per object."""
+    cache = _rules_cache(brules)
+    if cache["fingerprint"] is None:
+        cache["fingerprint"] = repr(brules.to_dict())
+    return cache["fingerprint"]
+
+
+# ---------------------------------------------------------------------------------------
+# Armies: list (per unit type) of lists (count per damage level, last = silenced)
+# ---------------------------------------------------------------------------------------
+def new_army(t: SideTable, counts) -> list:
+    """An undamaged army from a per-unit count list (table order)."""
+    return [[c] + [0] * t.htk[u] for u, c in enumerate(counts)]
+
+
+def copy_army(army: list) -> list:
+    return [row[:] for row in army]
+
+
+def health(t: SideTable, army: list) -> int:
+    """Hits the side can still take (combat.health)."""
+    h = 0
+    for u in t.take_idx:
+        row = army[u]
+        k = t.htk[u]
+        if k == 1:
+            h += row[0]
+        else:
+            for d in range(k):
+                h += (k - d) * row[d]
+    return h
+
+
+def present(t: SideTable, army: list, keep_silenced: bool = False) -> list:
+    """Units on the field per type (not silenced, unless keep_silenced) — healed counts."""
+    out = []
+    for u in range(t.U):
+        row = army[u]
+        k = t.htk[u]
+        out.append(sum(row) if keep_silenced else sum(row[:k]))
+    return out
+
+
+def size(army: list) -> int:
+    return sum(sum(row) for row in army)
+
+
+def pool(t: SideTable, army: list, first: bool, alive: bool) -> dict:
+    """{die: dice} rolled in the first-strike (first=True) or other-attacks step (combat.dice_pool)."""
+    out: dict[int, int] = {}
+    for u in t.roll_idx[first]:
+        row = army[u]
+        k = t.htk[u]
+        n = row[0] if k == 1 else (sum(row[:k]) if t.dmg_fight else row[0])
+        if not n:
+            continue
+        if t.never_hit and t.captured[u] and not alive:
+            continue
+        die = t.die[u]
+        out[die] = out.get(die, 0) + n * t.dice[u]
+    return out
+
+
+def roll(t: SideTable, army: list, rng: np.random.Generator, first: bool, threshold: int) -> int:
+    """combat.roll_hits: one binomial draw per die size, smallest die first."""
+    pl = pool(t, army, first, not t.never_hit or health(t, army) > 0)
+    if not pl:
+        return 0
+    hits = 0
+    for die in sorted(pl):
+        hits += int(rng.binomial(pl[die], hit_probability(die, threshold)))
+    return hits
+
+
+class Plan:
+    """A compiled `CasualtyPlan`: hits = [(is_damage_token, unit index)], drown = [unit index]."""
+
+    __slots__ = ("hits", "drown", "source")
+
+    def __init__(self, hits, drown, source=None):
+        self.hits = hits
+        self.drown = drown
+        self.source = source
+
+
+def compile_plan(t: SideTable, counts, order: str = "cheapest") -> Plan:
+    """The side's casualty plan for this battle, built by the battles module from its army (cached)."""
+    key = (tuple(counts), order)
+    got = t.plans.get(key)
+    if got is None:
+        if len(t.plans) > 20000:
+            t.plans.clear()
+        got = t.plans[key] = _compile_plan(t, counts, order)
+    return got
+
+
+def _compile_plan(t: SideTable, counts, order: str) -> Plan:
+    army = Army.of({t.names[u]: c for u, c in enumerate(counts) if c})
+    if order == "cheapest":
+        plan = default_plan(army, t.situation)
+    elif order == "weakest":
+        names = [t.names[u] for u in sorted((u for u in range(t.U) if counts[u]),
+                                            key=lambda u: (t.strength[u], t.cost[u], u))]
+        plan = CasualtyOrder(tuple(names)).plan(army, t.situation)
+    else:
+        raise ValueError(f"unknown casualty order {order!r}; orders: {', '.join(CASUALTY_ORDERS)}")
+    index = {n: i for i, n in enumerate(t.names)}
+    hits = []
+    for tok in plan.hits:
+        if tok.startswith(DAMAGE_PREFIX):
+            hits.append((True, index[tok[len(DAMAGE_PREFIX):]]))
+        elif t.takes[index[tok]]:
+            hits.append((False, index[tok]))
+    return Plan(hits, [index[n] for n in plan.drown], plan)
+
+
+def _one_hit(t: SideTable, army: list, plan: Plan) -> None:
+    for dmg, u in plan.hits:
+        row = army[u]
+        k = t.htk[u]
+        if dmg:
+            for d in range(k - 1):
+                if row[d]:
+                    row[d] -= 1
+                    row[d + 1] += 1
+                    return
+            continue
+        d = k - 1
+        while d >= 0 and not row[d]:
+            d -= 1
+        if d < 0:
+            continue
+        if d + 1 < k:
+            row[d] -= 1
+            row[d + 1] += 1
+            return
+        row[d] -= 1
+        if t.captured[u]:
+            row[k] += 1          # silenced, stays to be captured
+            return
+        if t.capacity[u] and t.at_sea:
+            drown(t, army, plan)
+        return
+    raise ValueError("casualty plan leaves no unit to hit")
+
+
+def drown(t: SideTable, army: list, plan: Plan) -> None:
+    """combat.drown_cargo: land units beyond the surviving warships' capacity drown, plan's drown order."""
+    aboard = sum(sum(army[u]) for u in t.land_idx)
+    cap = 0
+    for u in t.fight_cap_idx:
+        cap += t.capacity[u] * sum(army[u][:t.htk[u]])
+    excess = aboard - cap
+    for u in plan.drown:
+        if excess <= 0:
+            break
+        row = army[u]
+        for d in range(len(row) - 1, -1, -1):
+            if excess <= 0:
+                break
+            k = min(row[d], excess)
+            row[d] -= k
+            excess -= k
+
+
+def assign(t: SideTable, army: list, hits: int, plan: Plan) -> None:
+    """combat.assign_hits with a plan, in place: hits one at a time until the side is wiped out."""
+    h = health(t, army)
+    for _ in range(hits):
+        if h <= 0:
+            break
+        _one_hit(t, army, plan)
+        h = health(t, army)
+
+
+def split_hits(hits: int, healths: list, troops: list, owner_first: int, mode: str) -> list:
+    """How `hits` against allied defenders are shared (seed, Alliance).
+
+    equal: "fordeles skaden ligeligt mellem jer. I tilfælde af et ulige tal får spilleren med flest
+    tropper på feltet størst skade. Hvis din alliancepartner mister alle sine tropper, og stadig har
+    skade tilbage, fordeles den ud på dine tropper." Ties in troops: the region's holder takes the odd hit.
+    region_owner_first: the region's holder takes every hit until wiped out, then the ally.
+    """
+    k = len(healths)
+    if k == 1:
+        return [hits]
+    a, b = 0, 1
+    if mode == "region_owner_first":
+        big = owner_first
+    else:
+        big = a if (troops[a], a == owner_first) >= (troops[b], b == owner_first) else b
+    small = 1 - big
+    out = [0, 0]
+    if mode == "region_owner_first":
+        out[big] = min(hits, healths[big])
+        out[small] = min(hits - out[big], healths[small])
+        return out
+    out[big] = (hits + 1) // 2
+    out[small] = hits // 2
+    for x, y in ((small, big), (big, small)):
+        if out[x] > healths[x]:
+            out[y] += out[x] - healths[x]
+            out[x] = healths[x]
+    out[big] = min(out[big], healths[big])
+    out[small] = min(out[small], healths[small])
+    return out
+
+
+def gold_value(t: SideTable, army: list) -> int:
+    """Gold of the units still alive (silenced castles excluded: they are not lost)."""
+    g = 0
+    for u in range(t.U):
+        row = army[u]
+        g += t.cost[u] * sum(row[:t.htk[u]])
+    return g
+
+
+def lost_value(t: SideTable, army: list) -> int:
+    """Gold of the units alive or silenced (units destroyed are what is missing from this)."""
+    return sum(t.cost[u] * sum(army[u]) for u in range(t.U))
+
+
+# ---------------------------------------------------------------------------------------
+# Exact expectations for the luck figure
+# ---------------------------------------------------------------------------------------
+@lru_cache(maxsize=65536)
+def pool_pmf(items: tuple) -> np.ndarray:
+    """P(k hits) for ((p, dice), ...): the convolution of binomials (battle_exact's Poisson binomial)."""
+    from .battle_exact import poisson_binomial_pmf
+    return poisson_binomial_pmf(items)
+
+
+def pmf_of(t: SideTable, armies: list, first: bool, threshold: int) -> np.ndarray:
+    """Distribution of the hits one side (one or several allied armies) scores in a step."""
+    total: dict[int, int] = {}
+    for army in armies:
+        alive = not t.never_hit or health(t, army) > 0
+        for die, n in pool(t, army, first, alive).items():
+            total[die] = total.get(die, 0) + n
+    return pool_pmf(tuple((hit_probability(die, threshold), total[die]) for die in sorted(total)))
+
+
+def expected_loss(t: SideTable, armies: list, plans: list, pmf: np.ndarray, allot) -> float:
+    """E[gold destroyed] of the target side when it takes hits ~ pmf, allotted by `allot(hits) -> list`."""
+    if len(pmf) <= 1:
+        return 0.0
+    before = sum(lost_value(t, a) for a in armies)
+    e = 0.0
+    if len(armies) == 1:
+        army = copy_army(armies[0])
+        plan = plans[0]
+        prev = 0
+        h = health(t, army)
+        for k in range(1, len(pmf)):
+            if h > 0:
+                _one_hit(t, army, plan)
+                h = health(t, army)
+            prev = before - lost_value(t, army)
+            e += pmf[k] * prev
+        return float(e)
+    for k in range(1, len(pmf)):
+        shares = allot(k)
+        lost = 0
+        for army, plan, s in zip(armies, plans, shares):
+            a = copy_army(army)
+            assign(t, a, s, plan)
+            lost += lost_value(t, army) - lost_value(t, a)
+        e += pmf[k] * lost
+    return float(e)

@@ -1,0 +1,67 @@
+"""Render the structured event log (GameResult.log) as text a person can follow.
+
+Each event is a dict with at least `event`, `round`, `turn_realm`; the kinds and their fields
+are listed in nerathsim/RULES.md (Part II) ("Event log").
+"""
+from __future__ import annotations
+
+from .game_rules import Rules
+
+
+def format_events(events, rules: Rules, seats) -> str:
+    names = rules.board.names
+
+    def reg(i):
+        return names[i] if isinstance(i, int) and i >= 0 else str(i)
+
+    def units(d):
+        return ", ".join(f"{c} {u}" for u, c in d.items()) or "nothing"
+
+    unit_names = rules.units.names
+
+    def cargo(lst):
+        return ", ".join(unit_names[u] for u in lst) or "nothing"
+
+    lines = []
+    for e in events:
+        kind = e["event"]
+        if kind == "decision":
+            continue   # the engine events below say what happened; decisions are kept for replays
+        text = {
+            "setup": lambda: f"setup: gold {e['gold']}, event cards in hand {e['hands']}",
+            "turn": lambda: f"== round {e['round']}: {e['realm']} (gold {e['gold']}, {e['vp']} VP) ==",
+            "draw": lambda: f"{e['realm']} draws event card {e['card']} (placeholder, no effect)",
+            "reshuffle": lambda: f"{e['realm']} shuffles {e['cards']} used event cards into a new deck",
+            "move": lambda: f"  move {e['count']} {e['unit']}: {reg(e['src'])} -> {reg(e['dst'])}",
+            "embark": lambda: f"  {e['unit']} at {reg(e['src'])} boards warship {e['ship']} in {reg(e['sea'])}",
+            "sail": lambda: f"  warship {e['ship']} sails {reg(e['src'])} -> {reg(e['dst'])}",
+            "unload": lambda: (f"  warship {e['ship']} lands {cargo(e['units'])} from {reg(e['sea'])} on "
+                               f"{reg(e['dst'])}{' (after the sea battle)' if e.get('landing') else ''}"),
+            "landing_declared": lambda: (f"  warship {e['ship']} will land {cargo(e['units'])} on {reg(e['dst'])} "
+                                         f"if the sea battle in {reg(e['sea'])} is won"),
+            "end_movement": lambda: "  (movement ends)",
+            "dungeon": lambda: f"  heroes explore {reg(e['region'])}: no guardian yet (dungeons are a later issue)",
+            "battle": lambda: (f"  BATTLE at {reg(e['region'])}{' (sea)' if e['at_sea'] else ''}: "
+                               f"{units(e['attacker'])} against "
+                               + "; ".join(f"{k}: {units(v)}" for k, v in e['defenders'].items())),
+            "casualty_order": lambda: f"    {e['realm']} takes casualties {e['order']} first",
+            "press_on": lambda: "    the attacker presses on",
+            "retreat": lambda: f"    {e['realm']} retreats {units(e['units'])} to {reg(e['dst'])}",
+            "battle_end": lambda: (f"    -> {e['outcome'].replace('_', ' ')} after {e['rounds']} round(s); "
+                                   f"attacker left: {units(e['attacker'])}; luck {e['luck']:+.2f} gold"),
+            "capture": lambda: (f"  {e['realm']} takes {reg(e['region'])} from {e['from_realm']}"
+                                f"{' for ' + e['to_realm'] if e['to_realm'] != e['realm'] else ''}"
+                                f" ({e['how'].replace('_', ' ')}){', +%d VP' % e['vp'] if e['vp'] else ''}"),
+            "amok": lambda: f"  a {e['unit']} runs amok from {reg(e['src'])} into {reg(e['dst'])}",
+            "amok_declined": lambda: "  no (more) running amok",
+            "flyers_lost": lambda: f"  {e['count']} {e['unit']} at {reg(e['region'])} find no friendly land and are lost",
+            "end_regroup": lambda: "  (regroup ends)",
+            "buy": lambda: f"  buys a {e['unit']} at {reg(e['at'])} (gold left {e['gold']})",
+            "cargo_lost": lambda: f"  land units aboard at {reg(e['region'])} are lost: {cargo(e['units'])}",
+            "income": lambda: f"  {e['realm']} collects {e['gold']} gold (now {e['total']})",
+            "tie": lambda: f"-- tie on victory points between {e['vp']}: one more full round --",
+            "win": lambda: f"== {' + '.join(e['realms'])} (seat {'+'.join(map(str, e['seats']))}) WIN with VP {e['vp']} ==",
+            "timeout": lambda: f"== the round cap ({e['rounds']} rounds) is reached: no winner ==",
+        }.get(kind, lambda: f"{kind} {e}")()
+        lines.append(text)
+    return "\n".join(lines)

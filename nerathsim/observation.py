@@ -1,0 +1,203 @@
+"""What one seat may see: the whole board (a war game hides nothing on the table), its own
+event hands, and counts of the other hands.
+
+`observe(state, seat)` is cheap (nothing is copied until asked), because it is built once per
+decision. Lists returned by `units` and `mobile` are the engine's own: read them, do not
+change them. Policies must use only these methods.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from . import engine as E
+from .maps import REALMS
+
+
+class ShipView(NamedTuple):
+    id: int
+    owner: int          # realm index
+    region: int
+    moves: int          # moves left this turn (the current realm's ships)
+    unloaded: bool
+    cargo: tuple        # unit names aboard
+    landing: int        # region of a declared landing from a hostile sea, -1 none
+    capacity: int
+    unit: str           # its unit type (the warship)
+
+
+class BattleView(NamedTuple):
+    region: int
+    at_sea: bool
+    attacker: int                   # realm index
+    round: int                      # rounds fought so far
+    attacker_units: dict            # {unit: count} still fighting (damaged dragons included)
+    defender_units: dict            # {realm index: {unit: count}}
+    attacker_damaged: dict          # {unit: units with damage}
+
+
+class Observation:
+    __slots__ = ("_s", "player")
+
+    def __init__(self, state: E.State, player: int):
+        self._s = state
+        self.player = player
+
+    # --- the decision -------------------------------------------------------------------------
+    @property
+    def decision(self) -> str:
+        return self._s.decision
+
+    @property
+    def phase(self) -> int:
+        return self._s.phase
+
+    @property
+    def realm(self) -> int:
+        """The realm this decision is for (a seat may play two realms; a defender decides out of turn)."""
+        return self._s.decider
+
+    @property
+    def turn_realm(self) -> int:
+        return self._s.realm
+
+    @property
+    def round(self) -> int:
+        """Full rounds completed (0 during the first round)."""
+        return self._s.round
+
+    @property
+    def turns(self) -> int:
+        return self._s.turns
+
+    @property
+    def rules(self):
+        return self._s.rules
+
+    @property
+    def board(self):
+        return self._s.board
+
+    @property
+    def tables(self) -> E.Tables:
+        """Unit facts by unit index: names, move, cost, land/flyer/ship/hero flags, capacity."""
+        return self._s.tab
+
+    @property
+    def memo(self) -> dict:
+        """This seat's private notebook, kept with the game (a policy may store its plans here)."""
+        return self._s.memo[self.player]
+
+    # --- the board ------------------------------------------------------------------------------
+    @property
+    def owner(self) -> list:
+        return self._s.owner
+
+    def units(self, region: int, realm: int) -> list:
+        """Counts per unit type (table order) of `realm` standing in `region` (cargo not included)."""
+        return self._s.units[region][realm]
+
+    def army(self, region: int, realm: int) -> list:
+        """Counts per unit type of `realm` at `region`, at sea with its warships and their cargo."""
+        return E._army_counts(self._s, region, realm)
+
+    @property
+    def ships(self) -> list:
+        t = self._s.tab
+        return [ShipView(sh.id, sh.owner, sh.region, sh.moves, sh.unloaded, tuple(t.names[u] for u in sh.cargo),
+                         sh.landing, t.capacity[sh.utype], t.names[sh.utype]) for sh in self._s.ships]
+
+    def friends(self, realm: int) -> frozenset:
+        """The realm and, in alliance play, its partner."""
+        return self._s.friends[realm]
+
+    def hostile(self, region: int) -> bool:
+        """For the realm whose turn it is: enemy land, or a sea holding enemy units."""
+        return self._s.hostile[region]
+
+    def friendly_land(self, region: int) -> bool:
+        return self._s.fr_land[region]
+
+    @property
+    def gold(self) -> list:
+        return self._s.gold
+
+    @property
+    def vp(self) -> list:
+        return self._s.vp
+
+    def income(self, realm: int) -> int:
+        """What `realm` would collect at the end of its turn if the board stayed as it is."""
+        return E.income(self._s, realm)
+
+    @property
+    def hand(self) -> tuple:
+        """The deciding realm's event cards (placeholders in this version)."""
+        return tuple(self._s.hands[self._s.decider])
+
+    @property
+    def hand_sizes(self) -> tuple:
+        return tuple(len(h) for h in self._s.hands)
+
+    def seat_of(self, realm: int) -> int:
+        return self._s.seat_of[realm]
+
+    # --- the current phase ----------------------------------------------------------------------
+    def mobile(self, region: int) -> dict:
+        """{(unit index, moves left): count} of the current realm's units that may move in this phase."""
+        return self._s.mob.get(region, {})
+
+    def mobile_regions(self) -> list:
+        return [r for r, g in self._s.mob.items() if any(m > 0 and c > 0 for (_u, m), c in g.items())]
+
+    def destinations(self, src: int, unit: str) -> dict:
+        """{dst: (cost, stops there, units able)} for the current realm's `unit` at `src` now."""
+        return E.destinations(self._s, src, unit)
+
+    def ship_destinations(self, ship_id: int) -> dict:
+        s = self._s
+        sh = s.ship(ship_id)
+        if sh is None or sh.moves <= 0 or sh.unloaded:
+            return {}
+        return {dst: (c, st) for dst, c, st in E._reach(s, sh.region, E.C_SHIP, sh.moves, s.mode)}
+
+    def placement_spots(self) -> dict:
+        """{"castles": {region: limit or None}, "fallback": [regions]} for the buying realm."""
+        return E.placement_spots(self._s)
+
+    def placed(self, castle: int) -> int:
+        return self._s.placed.get(castle, 0)
+
+    @property
+    def battle_sites(self) -> list:
+        return list(self._s.sites)
+
+    @property
+    def battle(self) -> BattleView | None:
+        bt = self._s.battle
+        if bt is None:
+            return None
+        t = self._s.tab
+        from . import game_battle as gb
+
+        def named(counts):
+            return {t.names[u]: c for u, c in enumerate(counts) if c}
+
+        att = bt.att
+        damaged = {t.names[u]: sum(att.army[u][1:att.t.htk[u]])
+                   for u in range(t.U) if att.t.htk[u] > 1 and sum(att.army[u][1:att.t.htk[u]])}
+        return BattleView(bt.region, bt.at_sea, bt.attacker, bt.round, named(gb.present(att.t, att.army)),
+                          {d.realm: named(gb.present(d.t, d.army)) for d in bt.defs if d.health > 0}, damaged)
+
+    def retreat_options(self) -> list:
+        return E.retreat_options(self._s)
+
+    def amok_targets(self) -> list:
+        return E.amok_targets(self._s)
+
+    def __repr__(self):
+        return (f"Observation(seat={self.player}, realm={REALMS[self.realm]}, decision={self.decision!r}, "
+                f"round={self.round + 1}, vp={self.vp}, gold={self.gold})")
+
+
+def observe(state: E.State, player: int) -> Observation:
+    return Observation(state, player)

@@ -1,0 +1,153 @@
+"""Shared helpers for the full-game tests (imported by tests/nerathsim/test_game_*.py)."""
+from __future__ import annotations
+
+import numpy as np
+
+from nerathsim import engine as E
+from nerathsim.game_rules import Rules
+from nerathsim.maps import REALMS
+from nerathsim.scenario import act, build_state, region, units_at  # noqa: F401  (re-exported)
+
+K, V, I, N = range(4)
+FFA = Rules(map="small", mode="free_for_all")
+ALLY = Rules(map="small", mode="alliance")
+
+
+def rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+def dests(s, src, unit):
+    """{region name: (cost, stops)} the current realm's unit at src may move to."""
+    d = E.destinations(s, region(s, src), unit)
+    return {s.board.names[r]: (c, st) for r, (c, st, _able) in d.items()}
+
+
+def kinds(s):
+    return sorted({type(a).__name__ for a in E.legal_actions(s)})
+
+
+def names(s, regions):
+    return sorted(s.board.names[r] for r in regions)
+
+
+def end_phase(s, seed=0):
+    E.apply_action(s, E.END_PHASE, rng(seed))
+
+
+def default_action(s):
+    """A neutral choice for driving a scenario: first battle, cheapest casualties, press on, no amok, end phases."""
+    from nerathsim.game_actions import Casualties, Fight, Pass, PressOn
+    ph = s.phase
+    if ph == E.PH_COMBAT:
+        return Fight(s.sites[0])
+    if ph == E.PH_CASUALTY:
+        return Casualties("cheapest")
+    if ph == E.PH_PRESS:
+        return PressOn()
+    if ph == E.PH_AMOK:
+        return Pass()
+    return E.END_PHASE
+
+
+def drive(s, until=lambda s: False, seed=0, limit=10_000):
+    """Apply default choices until `until(s)` holds or the current realm's turn is over."""
+    r = rng(seed)
+    realm, turns = s.realm, s.turns
+    for _ in range(limit):
+        if s.is_terminal or until(s) or s.turns != turns:
+            return s
+        E.apply_action(s, default_action(s), r)
+    raise AssertionError("drive did not stop")
+
+
+def events(s, kind):
+    return [e for e in (s.log or []) if e["event"] == kind]
+
+
+def start_counts(rules):
+    b = rules.board
+    t = E.tables(rules)
+    tot = [[0] * t.U for _ in range(4)]
+    for r in range(b.n):
+        if b.castle[r]:
+            tot[b.owner[r]][t.castle_u] += 1
+        for p, name, c in b.units[r]:
+            tot[p][t.idx[name]] += c
+    return tot
+
+
+def check_invariants(s, start=None):
+    """Units and gold accounted for, no unit where it may not stand, ownership consistent."""
+    b, t = s.board, s.tab
+    F = s.friends
+    mid_combat = (E.PH_MOVE, E.PH_COMBAT, E.PH_CASUALTY, E.PH_PRESS, E.PH_AMOK)
+    for r in range(b.n):
+        present = {q for q in range(4) if any(s.units[r][q])} | {sh.owner for sh in s.ships if sh.region == r}
+        for q1 in present:
+            for q2 in present:
+                if q2 not in F[q1]:
+                    # enemies share a region only while the current realm's attack is unresolved, or (with
+                    # Rules.flyers_capture False) while its flyers, which cannot take the region, regroup
+                    flyers_only = all(not c or t.flyer[u] for u, c in enumerate(s.units[r][s.realm]))
+                    assert s.realm in (q1, q2) and (s.phase in mid_combat or (
+                        s.phase == E.PH_REGROUP and flyers_only and not s.rules.flyers_capture)), \
+                        (b.names[r], q1, q2, s.decision)
+        if b.is_sea[r]:
+            assert s.owner[r] == -1
+            for q in range(4):
+                for u in range(t.U):
+                    if s.units[r][q][u]:
+                        assert t.flyer[u], f"{t.names[u]} standing at sea in {b.names[r]}"
+        else:
+            assert not any(sh.region == r for sh in s.ships), f"warship on land {b.names[r]}"
+            for q in range(4):
+                for u in range(t.U):
+                    if s.units[r][q][u] and t.flyer[u]:
+                        pass
+            if b.is_dungeon[r]:
+                assert s.owner[r] == -1
+                for q in range(4):
+                    for u in range(t.U):
+                        if s.units[r][q][u]:
+                            assert t.land[u] and (t.hero[u] or s.rules.dungeon_entry == "all_land"), \
+                                f"{t.names[u]} in dungeon {b.names[r]}"
+            else:
+                assert s.owner[r] >= 0
+                for q in range(4):
+                    if s.units[r][q][t.castle_u]:
+                        assert q == s.owner[r], f"castle of {REALMS[q]} on {b.names[r]} held by {s.owner[r]}"
+    for sh in s.ships:
+        assert b.is_sea[sh.region] and len(sh.cargo) <= t.capacity[sh.utype]
+        assert all(t.land[u] for u in sh.cargo)
+    for p in range(4):
+        assert s.gold[p] >= 0
+        assert s.gold[p] == b.realm_gold[p] + s.stats["gold_earned"][p] - s.stats["gold_spent"][p]
+        assert s.vp[p] >= 0
+    if start is not None:
+        for p in range(4):
+            tot = s.total_units(p)
+            bought = [s.spent[p][u] // t.cost[u] if t.cost[u] else 0 for u in range(t.U)]
+            have = sum(tot[u] for u in range(t.U) if u != t.castle_u)
+            expect = sum(start[p][u] + bought[u] for u in range(t.U) if u != t.castle_u) - s.stats["units_lost"][p]
+            assert have == expect, (REALMS[p], have, expect)
+        castles = sum(s.total_units(p)[t.castle_u] for p in range(4))
+        assert castles == sum(start[p][t.castle_u] + s.spent[p][t.castle_u] // t.cost[t.castle_u] for p in range(4))
+    if s.phase in (E.PH_MOVE, E.PH_REGROUP, E.PH_REINFORCE):
+        for r, g in s.mob.items():
+            for u in range(t.U):
+                assert sum(c for (uu, _m), c in g.items() if uu == u) <= s.units[r][s.realm][u]
+    if s.phase in (E.PH_BUY, E.PH_REINFORCE):
+        # after the regroup phase: flyers where they may end, nobody on enemy land
+        for r in range(b.n):
+            for q in range(4):
+                for u in range(t.U):
+                    if not s.units[r][q][u]:
+                        continue
+                    if b.is_sea[r]:
+                        assert t.sea_ender[u] or (q == s.realm and s.phase == E.PH_REINFORCE and False) \
+                            or not t.flyer[u] or q != s.realm, f"{t.names[u]} of {REALMS[q]} at sea"
+                    elif not b.is_dungeon[r]:
+                        assert s.owner[r] in F[q], f"{t.names[u]} of {REALMS[q]} on enemy land {b.names[r]}"
+    if not s.is_terminal:
+        assert E.legal_actions(s), "a live state must offer a decision"
