@@ -19,6 +19,7 @@ from .metadata import rules_dict
 from .plan import SEAT_ORDERS
 from .runner import BACKENDS, simulate
 from .sweep import sweep
+from .tables import format_table
 from .win_rates import win_rates
 
 PROG = "balancelab"
@@ -81,6 +82,9 @@ def build_parser() -> Parser:
         sub = _command(commands, name, help_text, handler)
         _simulation_options(sub, game_required=False)
         sub.add_argument("--in", dest="input", type=Path, metavar="RESULTS", help="analyse a results file instead")
+        if name == "winrates":
+            sub.add_argument("--by", type=_comma_list, default=None, metavar="TABLES",
+                             help="only these tables: outcomes, seat, policy, faction, matrix, ratings")
 
     sw = _command(commands, "sweep", "vary one rules field (or policy parameter) with common random numbers",
                   run_sweep)
@@ -136,8 +140,23 @@ def run_fpa(args) -> int:
     return _report(args, first_player_advantage)
 
 
+WINRATE_TABLES = {"outcomes": "outcomes", "seat": "by_seat", "policy": "by_policy", "faction": "by_faction",
+                  "matrix": "matrix", "ratings": "ratings"}
+
+
 def run_winrates(args) -> int:
-    return _report(args, win_rates)
+    if args.by is None:
+        return _report(args, win_rates)
+    unknown = [b for b in args.by if b not in WINRATE_TABLES]
+    if unknown:
+        raise ValueError(f"--by: unknown table(s) {', '.join(unknown)}; allowed: {', '.join(WINRATE_TABLES)}")
+    df = _results(args)
+    print(_header(df) + "\n")
+    tables = win_rates(df).tables()
+    for by in args.by:
+        table = tables[WINRATE_TABLES[by]]
+        print(f"== {WINRATE_TABLES[by]} ==\n{format_table(table) if len(table) else '(none for this game)'}\n")
+    return 0
 
 
 def run_length(args) -> int:

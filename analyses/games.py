@@ -168,11 +168,13 @@ def _type_hints(cls) -> dict:
 def resolve_policies(module, policies, players: int) -> list:
     """One policy entry (a name from POLICIES or a policy object) per seat.
 
-    `policies` may be None (every seat plays 'random', or the first registered policy),
+    `policies` may be None (every seat plays the game's DEFAULT_POLICY if it names one, else
+    'random', else the first registered policy),
     a comma-separated string, a single name or object (fills every seat), or a list.
     """
     if policies is None:
-        policies = "random" if "random" in module.POLICIES else next(iter(module.POLICIES))
+        policies = getattr(module, "DEFAULT_POLICY", None) or (
+            "random" if "random" in module.POLICIES else next(iter(module.POLICIES)))
     if isinstance(policies, str):
         policies = [p.strip() for p in policies.split(",")]
     elif callable(policies):

@@ -37,10 +37,12 @@ def win_rates(df: pd.DataFrame, factions=None, confidence: float = 0.95) -> WinR
     factions: seat -> faction name (dict or sequence); by default the game's FACTIONS, if
     the game named in df.attrs has one.
     """
-    factions = factions if factions is not None else _game_factions(df)
+    module_factions = _game_factions(df) if factions is None else factions
     parts = {name: [] for name in WinRates.__dataclass_fields__}
     for n_players, games in df.groupby(frames.players(df), sort=True):
         view = GameView(games, int(n_players))
+        factions = module_factions if factions is not None else (
+            _recorded_factions(games, int(n_players)) or _fitting(module_factions, int(n_players)))
         parts["outcomes"].append(outcomes(games, confidence).assign(players=view.n_players).pipe(front, ["players"]))
         parts["by_seat"].append(view.by_seat(confidence))
         parts["by_policy"].append(view.by_policy(confidence))
@@ -146,6 +148,20 @@ class GameView:
             table[column] = table[column] / seats
         table = table.rename(columns={"n": "games", "rate": "win_rate"}).assign(seats=seats, **keys)
         return table.assign(players=self.n_players).pipe(front, ["players", *keys, "seats"])
+
+
+def _recorded_factions(games: pd.DataFrame, n_players: int):
+    """seat -> faction from the games' seat{i}_faction columns (the most common value per seat)."""
+    columns = [f"seat{i}_faction" for i in range(n_players)]
+    if not all(c in games.columns for c in columns):
+        return None
+    return [str(games[c].mode(dropna=True).iloc[0]) if games[c].notna().any() else f"seat {i}"
+            for i, c in enumerate(columns)]
+
+
+def _fitting(factions, n_players: int):
+    """The game's FACTIONS when they name every seat of this player count, else None."""
+    return factions if factions is not None and len(factions) == n_players else None
 
 
 def _game_factions(df: pd.DataFrame):

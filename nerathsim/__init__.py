@@ -30,3 +30,6 @@ from ._game_api import *  # noqa: E402,F401,F403  — the full game (issue 5)
 from ._game_api import __all__ as _game_all  # noqa: E402
 
 __all__ = __all__ + [n for n in _game_all if n not in __all__]
+
+#: the policy analyses use when none is given: 'random' never finishes a Nerath game (round cap)
+DEFAULT_POLICY = "balanced"
