@@ -247,8 +247,15 @@ def game_extras(name: str, main: pd.DataFrame) -> dict:
         extras["Midnighters outcomes"] = table
     if name == "nerathsim":
         from . import unit_cost
-        extras["Unit efficiency (exact)"] = unit_cost.unit_efficiency()
-        extras["Break-even prices against footsoldiers (exact)"] = unit_cost.break_even_prices()
+        extras["Unit efficiency (exact)"] = unit_cost.unit_efficiency().reset_index()
+        duels = unit_cost.duel_matrix()
+        for budget in unit_cost.BUDGETS:
+            extras[f"Equal-budget duels, {budget} gold: attacker's win chance (exact)"] = (
+                unit_cost.duel_pivot(duels, budget).reset_index())
+        extras["Best 12-gold army on attack (exact)"] = unit_cost.best_army(12, role="attack").head(5)
+        extras["Best 12-gold army on defence (exact)"] = unit_cost.best_army(12, role="defence").head(5)
+        extras["Break-even prices against footsoldiers (exact)"] = unit_cost.break_even_prices().reset_index()
+        extras["Lanchester scaling (exact battles, fitted exponent)"] = unit_cost.lanchester_fits().reset_index()
     return extras
 
 

@@ -109,6 +109,15 @@ def _figures(g, h) -> list[Figure]:
         figs.append(Figure("sweep", f"Sweep of {g.sweep_field}: each seat's win rate minus its fair share (95% "
                            "intervals) and mean turns, same seeds for every value.",
                            figures.sweep_lines(g.sweep_seats, g.sweep, g.sweep_field, f"{g.title}: {g.sweep_field}"), 800))
+    efficiency = g.extra.get("Unit efficiency (exact)")
+    if efficiency is not None:
+        figs.append(Figure("unit efficiency", "Expected hits per gold on attack and defence, and hits absorbed "
+                           "per gold (exact, land battles).", figures.hits_per_gold(efficiency, "Unit cost efficiency"), 680))
+    duels = g.extra.get("Equal-budget duels, 12 gold: attacker's win chance (exact)")
+    if duels is not None:
+        figs.append(Figure("equal-budget duels", "Each unit type attacking each other with 12 gold of each: "
+                           "the attacker's exact win chance.",
+                           figures.pivot_heatmap(duels, "Equal-budget duels (12 gold)", "defender", "attacker"), 460))
     if len(g.impact):
         figs.append(Figure("card and ability impact", "Win rate of seats with vs without each event (main run). "
                            + g.impact_caveat, figures.impact_bars(g.impact, f"{g.title}: card and ability impact"), 600))

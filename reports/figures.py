@@ -50,7 +50,7 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, rate="win_rate", low=
     return to_data_uri(fig)
 
 
-def heatmap(matrix: pd.DataFrame, title: str, value="win_rate") -> str:
+def heatmap(matrix: pd.DataFrame, title: str, value="win_rate", xlabel="opponent", ylabel="policy") -> str:
     """Policy × opponent heat map of a win rate (row policy's rate against the column policy)."""
     pivot = matrix.pivot_table(index="policy", columns="opponent", values=value, observed=True)
     fig, ax = plt.subplots(figsize=(4.8, 3.8))
@@ -63,8 +63,8 @@ def heatmap(matrix: pd.DataFrame, title: str, value="win_rate") -> str:
             if not np.isnan(v):
                 ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8,
                         color="white" if abs(v - 0.5) > 0.3 else "black")
-    ax.set_xlabel("opponent")
-    ax.set_ylabel("policy")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     return to_data_uri(fig)
@@ -125,3 +125,27 @@ def impact_bars(impact: pd.DataFrame, title: str, top: int = 14) -> str:
     ax.set_title(title, fontsize=10)
     ax.spines[["top", "right"]].set_visible(False)
     return to_data_uri(fig)
+
+
+def hits_per_gold(efficiency: pd.DataFrame, title: str) -> str:
+    """Grouped bars: expected hits per gold on attack and on defence, and hits absorbed per gold."""
+    table = efficiency.set_index("unit") if "unit" in efficiency else efficiency
+    cols = [("attack_hits_per_gold", "attack"), ("defence_hits_per_gold", "defence"),
+            ("hits_absorbed_per_gold", "hits absorbed")]
+    fig, ax = plt.subplots(figsize=(7.2, 3.0))
+    x = np.arange(len(table))
+    for k, (col, label) in enumerate(cols):
+        ax.bar(x + (k - 1) * 0.27, table[col].fillna(0).to_numpy(float), width=0.27, label=label)
+    ax.set_xticks(x, table.index, rotation=30)
+    ax.set_ylabel("per gold")
+    ax.legend(fontsize=8, frameon=False)
+    ax.set_title(title, fontsize=10)
+    ax.spines[["top", "right"]].set_visible(False)
+    return to_data_uri(fig)
+
+
+def pivot_heatmap(pivot: pd.DataFrame, title: str, xlabel: str, ylabel: str) -> str:
+    """Heat map of a ready pivot table (first column = row labels) of probabilities."""
+    table = pivot.set_index(pivot.columns[0])
+    return heatmap(table.stack().rename("value").reset_index().set_axis(["policy", "opponent", "value"], axis=1),
+                   title, value="value", xlabel=xlabel, ylabel=ylabel)
