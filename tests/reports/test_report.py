@@ -128,3 +128,15 @@ def test_report_in_headless_chromium(study, report, tmp_path):
     seat0 = study[0].games["nightsim"].fpa_seats.query("seat == 0").iloc[0]
     assert shown == f"{seat0['effect_pp']:+.1f} pts"
     assert (tmp_path / "first-screen.png").stat().st_size > 10_000
+
+
+def test_nerath_section_has_factions_and_unit_costs(tmp_path):
+    runs, skipped = simulate_study(n_games=20, games=["nerathsim"], seed=1, progress=False)
+    study = analyse_study(runs, skipped, command="x")
+    g = study.games["nerathsim"]
+    assert set(g.by_faction["faction"]) == {"karkoth", "vailin", "iron_circle", "nerath"}
+    eff = g.extra["Unit efficiency (exact)"].set_index("unit")
+    assert eff.loc["footsoldier", "attack_hits_per_gold"] == pytest.approx(1 / 6)  # d6, hit on 6, 1 gold
+    text = reports.build(study, tmp_path / "n.html").read_text(encoding="utf-8")
+    for alt in ("win rate by faction", "unit efficiency", "equal-budget duels"):
+        assert f'alt="{alt}"' in text
