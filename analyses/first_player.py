@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from . import frames
-from .stats import games_needed, seat_uniformity, wilson_interval
+from .stats import games_needed, proportions, seat_uniformity, wilson_interval
 from .tables import Tables, front, stack
 from .win_rates import GameView
 
@@ -26,6 +26,7 @@ from .win_rates import GameView
 class FirstPlayerAdvantage(Tables):
     summary: pd.DataFrame
     seats: pd.DataFrame
+    events: pd.DataFrame  # per-game yes/no outcomes of the game (e.g. the Midnight Horror won)
 
 
 def first_player_advantage(df: pd.DataFrame, confidence: float = 0.95, delta: float = 0.01,
@@ -38,7 +39,21 @@ def first_player_advantage(df: pd.DataFrame, confidence: float = 0.95, delta: fl
         seats = view.by_seat(confidence).assign(lineup=lineup).pipe(front, ["players", "lineup", "seat"])
         seat_tables.append(seats)
         summaries.append(_summary(games, view, seats, lineup, delta, alpha, power, confidence))
-    return FirstPlayerAdvantage(summary=stack(summaries), seats=stack(seat_tables))
+    return FirstPlayerAdvantage(summary=stack(summaries), seats=stack(seat_tables), events=game_events(df, confidence))
+
+
+def game_events(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+    """Rate of each per-game yes/no stat of the game (columns like `horror_won`, `woke`), with
+    its Wilson interval and n, by player count. Empty when the game records none."""
+    columns = [c for c in df.columns if df[c].dtype == bool and c != "timed_out" and not c.startswith("seat")]
+    tables = []
+    for n_players, games in df.groupby(frames.players(df), sort=True):
+        if columns:
+            table = proportions([int(games[c].sum()) for c in columns], len(games), confidence=confidence)
+            table.insert(0, "event", columns)
+            tables.append(table.rename(columns={"wins": "games_with"}).assign(players=int(n_players))
+                          .pipe(front, ["players", "event"]))
+    return stack(tables)
 
 
 def _summary(games: pd.DataFrame, view: GameView, seats: pd.DataFrame, lineup: str,

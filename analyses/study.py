@@ -226,25 +226,14 @@ def analyse_game(name: str, game_runs: dict) -> GameStudy:
         ratings=duel_rates.ratings if duel_rates else pd.DataFrame(),
         length=game_length(main).summary, turns=main["turns"].astype(int),
         sweep_field=sweep_field, sweep=sweep_table, sweep_seats=sweep_seats,
-        impact=impact, impact_caveat=CAVEAT, extra=game_extras(name, main),
+        impact=impact, impact_caveat=CAVEAT, extra=game_extras(name, main, fpa.events),
         assumptions=rules_assumptions(name), seed=int(main.attrs.get("seed", 0)),
     )
 
 
-def game_extras(name: str, main: pd.DataFrame) -> dict:
-    """Game-specific tables: the Midnight Horror's wins, Nerath's unit-cost efficiency."""
-    extras = {}
-    if "horror_won" in main.columns:
-        from .stats import proportions
-        n = len(main)
-        counts = [int(main["horror_won"].astype(bool).sum())]
-        labels = ["Midnight Horror won"]
-        if "woke" in main.columns:
-            counts.append(int(main["woke"].astype(bool).sum()))
-            labels.append("a Midnighter woke")
-        table = proportions(counts, n).rename(columns={"wins": "games_with"})
-        table.insert(0, "outcome", labels)
-        extras["Midnighters outcomes"] = table
+def game_extras(name: str, main: pd.DataFrame, events: pd.DataFrame) -> dict:
+    """Game-specific tables: per-game events (e.g. the Midnight Horror won), Nerath's unit costs."""
+    extras = {"Game events (main run)": events} if len(events) else {}
     if name == "nerathsim":
         from . import unit_cost
         extras["Unit efficiency (exact)"] = unit_cost.unit_efficiency().reset_index()

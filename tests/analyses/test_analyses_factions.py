@@ -18,3 +18,13 @@ def test_winrates_by_prints_only_the_chosen_tables(capsys):
     assert "== by_faction ==" in out and "karkoth" in out and "== by_seat ==" not in out
     assert main(["winrates", "nerathsim", "--games", "4", "--by", "bogus", "--no-progress"]) == 2
     assert "unknown table(s) bogus" in capsys.readouterr().err
+
+
+def test_fpa_reports_per_game_events_such_as_the_horror_winning(capsys):
+    df = analyses.simulate("dreamsim", 60, policies="heuristic", seed=5, progress=False)
+    events = analyses.first_player_advantage(df).events.set_index("event")
+    assert events.loc["horror_won", "games_with"] == int(df["horror_won"].sum())
+    assert events.loc["horror_won", "n"] == 60
+    assert events.loc["horror_won", "ci_low"] <= events.loc["horror_won", "rate"] <= events.loc["horror_won", "ci_high"]
+    assert main(["fpa", "dreamsim", "--games", "12", "--no-progress"]) == 0
+    assert "horror_won" in capsys.readouterr().out
