@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .cards import ARROWS, BRIDGE, CORRIDORS, FOREST, LETTER_OF, LETTERS, N_LOCATIONS
+from .cards import ARROW_MASK, ARROWS, BRIDGE, CORRIDORS, FOREST, LETTER_OF, LETTERS, N_LOCATIONS
 
 _TYPES_ORDER = {"F": FOREST, "S": FOREST + 1, "M": FOREST + 2, "R": FOREST + 3, "T": FOREST + 4, "B": BRIDGE}
 
@@ -122,6 +122,163 @@ def distances_to(grid, cell_of, rot, nb, target: int, return_arrow: bool) -> lis
                     nxt.append(p)
         frontier = nxt
     return dist
+
+
+class WalkGraph:
+    """The Dreamwalk graph of one board: `dist_to(goal)` gives the steps from every location to
+    `goal` (99 = no route), by a breadth-first search over the 12 locations done once per goal.
+    `relaxed_to(goal)` also lets a step go against the arrows at the price of one more action
+    (a Vertigo turning the location first). `after(loc, op)` is the board after a Vertigo
+    operation. Boards are immutable values here: get them from `walk_graph`, which keeps the
+    ones it has built (policies look at the same board, and at the same boards one Vertigo
+    away, decision after decision). `memo` is a scratch dict for callers that derive more from
+    the board."""
+
+    __slots__ = ("rows", "cols", "grid", "rot", "ret", "nb", "pred", "rpred", "dists", "relaxed", "afters",
+                 "memo")
+
+    def __init__(self, rows: int, cols: int, grid: tuple, rot: tuple, ret: bool):
+        self.rows, self.cols, self.grid, self.rot, self.ret = rows, cols, grid, rot, ret
+        self.nb = neighbours(rows, cols)
+        targets = _arrow_cells(rows, cols)
+        pred = [[], [], [], [], [], [], [], [], [], [], [], []]  # N_LOCATIONS lists
+        for cell, loc in enumerate(grid):
+            if loc >= 0:
+                for d, c2 in targets[cell][ARROW_MASK[loc][rot[loc]]]:
+                    t = grid[c2]
+                    if t >= 0 and (not ret or (d + 2) % 4 in ARROWS[t][rot[t]]):
+                        pred[t].append(loc)
+        # tuples hold no references the garbage collector would have to walk through
+        self.pred = tuple(map(tuple, pred))
+        self.rpred = None  # built by relaxed_to
+        self.dists = [None] * N_LOCATIONS
+        self.relaxed = [None] * N_LOCATIONS
+        self.afters = {}
+        self.memo = {}
+
+    def _relaxed_pred(self) -> list:
+        """Per target: (location, 1 along an arrow / 2 against one) for each orthogonal neighbour."""
+        grid, rot, nb, ret = self.grid, self.rot, self.nb, self.ret
+        rpred = [[] for _ in range(N_LOCATIONS)]
+        for cell, loc in enumerate(grid):
+            if loc < 0:
+                continue
+            arrows = ARROWS[loc][rot[loc]]
+            for d in range(4):
+                c2 = nb[cell][d]
+                if c2 < 0:
+                    continue
+                t = grid[c2]
+                if t < 0:
+                    continue
+                along = d in arrows and not (ret and (d + 2) % 4 not in ARROWS[t][rot[t]])
+                rpred[t].append((loc, 1 if along else 2))
+        return tuple(map(tuple, rpred))
+
+    def dist_to(self, goal: int) -> list[int]:
+        d = self.dists[goal]
+        if d is None:
+            d = [99] * N_LOCATIONS
+            d[goal] = 0
+            frontier, step, pred = [goal], 1, self.pred
+            while frontier:
+                nxt = []
+                for t in frontier:
+                    for p in pred[t]:
+                        if d[p] == 99:
+                            d[p] = step
+                            nxt.append(p)
+                frontier, step = nxt, step + 1
+            d = self.dists[goal] = tuple(d)
+        return d
+
+    def relaxed_to(self, goal: int) -> tuple[list[int], list[int]]:
+        """(actions, turns) from every location to `goal` when a step against the arrows costs
+        2 actions (turn the location with a Vertigo, then walk): the fewest actions, and among
+        those the fewest turns. 99 actions: not even so (gaps)."""
+        r = self.relaxed[goal]
+        if r is None:  # Dijkstra with a bucket per cost (edges cost 1 or 2)
+            cost, turns = [99] * N_LOCATIONS, [0] * N_LOCATIONS
+            cost[goal] = 0
+            buckets = [[goal]]
+            rpred = self.rpred
+            if rpred is None:
+                rpred = self.rpred = self._relaxed_pred()
+            c = 0
+            while c < len(buckets):
+                for v in buckets[c]:
+                    if cost[v] != c:
+                        continue
+                    n = turns[v]
+                    for u, e in rpred[v]:
+                        c2 = c + e
+                        if c2 < cost[u] or (c2 == cost[u] and n + e - 1 < turns[u]):
+                            cost[u], turns[u] = c2, n + e - 1
+                            while len(buckets) <= c2:
+                                buckets.append([])
+                            buckets[c2].append(u)
+                c += 1
+            r = self.relaxed[goal] = (tuple(cost), tuple(turns))
+        return r
+
+    def cell_of(self, loc: int) -> int:
+        return self.grid.index(loc)
+
+    def after(self, loc: int, op: int) -> "WalkGraph":
+        """The board after Vertigo operation `op` on `loc` (0-3 move that way, 4-6 rotate 1-3
+        quarter turns clockwise, anything else: unchanged)."""
+        key = (loc, op)
+        g = self.afters.get(key)
+        if g is None:
+            grid, rot = list(self.grid), list(self.rot)
+            if op < 4:
+                c1 = grid.index(loc)
+                c2 = self.nb[c1][op]
+                if c2 >= 0:
+                    grid[c1], grid[c2] = grid[c2], loc
+            elif op < 7:
+                rot[loc] = (rot[loc] + op - 3) % 4
+            g = self.afters[key] = walk_graph(self.rows, self.cols, tuple(grid), tuple(rot), self.ret)
+        return g
+
+
+@lru_cache(maxsize=None)
+def _arrow_cells(rows: int, cols: int) -> tuple:
+    """[cell][arrow mask] -> ((direction, neighbour cell), ...) for the arrows that stay on the grid."""
+    nb = neighbours(rows, cols)
+    return tuple(tuple(tuple((d, nb[cell][d]) for d in range(4) if (mask >> d) & 1 and nb[cell][d] >= 0)
+                       for mask in range(16)) for cell in range(rows * cols))
+
+
+_GRAPHS: dict = {}
+GRAPH_CACHE_SIZE = 12_000  # boards kept (a few kB each); the older half goes when it is full
+
+
+#: rotation & mask = the rotation that matters: a Corridor or the Town Hall turned half round has
+#: the same arrows, so those boards are one
+_ROT_MASK = tuple(1 if ARROWS[loc][0] == ARROWS[loc][2] else 3 for loc in range(N_LOCATIONS))
+
+
+def walk_graph(rows: int, cols: int, grid: tuple, rot: tuple, ret: bool) -> WalkGraph:
+    """The (cached) WalkGraph of a board given as tuples."""
+    rot = tuple(map(int.__and__, rot, _ROT_MASK))
+    key = (rows, cols, ret, grid, rot)
+    g = _GRAPHS.get(key)
+    if g is None:
+        if len(_GRAPHS) >= GRAPH_CACHE_SIZE:
+            _forget_older_half()
+        g = _GRAPHS[key] = WalkGraph(rows, cols, grid, rot, ret)
+    return g
+
+
+def _forget_older_half() -> None:
+    old = list(_GRAPHS)[: len(_GRAPHS) // 2]
+    for key in old:
+        del _GRAPHS[key]
+    for g in _GRAPHS.values():  # no board kept may point at a forgotten one
+        g.afters.clear()
+        for k in [k for k, v in g.memo.items() if type(v) is tuple and v and type(v[0]) is WalkGraph]:
+            del g.memo[k]
 
 
 def adjacent_locations(grid, cell_of, nb, loc: int) -> list[int]:

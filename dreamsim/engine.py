@@ -26,7 +26,7 @@ from .actions import (
     Cancel, Discard, DutchExtra, DutchReduce, Give, Hold, Mix, Pass, SetTrap, Star,
     Steal, StopTaking, Target, Vertigo, Walk,
 )
-from .board import adjacent_locations, walk_targets
+from .board import adjacent_locations
 from .cards import (
     ACTIVATABLE, ARROWS, BLACK, BLUE, BRIDGE, CATCHER, COLOURLESS, CORRIDORS, DREAMWALK, DUTCH, FOREST, KIND_NAMES,
     LOCATION_NAMES, MOTEL, MULTI, PURPLE, RED, RESTAURANT, SQUARE, STAR as STAR_CARD,
@@ -78,6 +78,7 @@ class State:
         "horror", "red", "blue", "speed", "speed_mask", "stack",
         "winner", "woke", "horror_won", "is_terminal", "timed_out", "turns", "decisions",
         "stats", "log", "legal", "n_traps",  # n_traps: traps other than Midnight Star ones (trap windows)
+        "geo",  # geo[loc]: cached (Dreamwalk actions, Vertigo actions) from loc; see board_changed()
     )
 
     def clone(self) -> "State":
@@ -96,7 +97,12 @@ class State:
         s.stats = {k: v[:] for k, v in self.stats.items()}
         s.log = None if self.log is None else self.log[:]
         s.legal = None
+        s.geo = self.geo[:]
         return s
+
+    def board_changed(self) -> None:
+        """Forget the cached moves of the board; call it after editing `grid`, `cell_of` or `rot`."""
+        self.geo = [None] * 12
 
     @property
     def decision(self) -> str:
@@ -167,6 +173,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
     s = State.__new__(State)
     s.rules, s.n, s.rows, s.cols, s.nb = rules, rules.players, rows, cols, nb
     s.grid, s.rot = grid[:], rot[:]
+    s.geo = [None] * 12
     if rules.shuffle_layout:
         cells = [c for c in range(len(grid)) if grid[c] >= 0]
         locs = [grid[c] for c in cells]
@@ -185,7 +192,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
         order = sorted(corridor_cells, key=lambda c: (-(c // cols), c % cols))
         s.where = [s.grid[order[i]] for i in range(s.n)]
     directors = director_cards()
-    s.deck = [directors[int(i)] for i in rng.permutation(len(directors))]
+    s.deck = rng.permutation(directors).tolist()
     s.hands = [[] for _ in range(s.n)]
     for _ in range(rules.hand_size):
         for p in range(s.n):
@@ -217,7 +224,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
 
 def _shuffle_in_nightmares(s: State, rng) -> None:
     deck = s.deck + s.reserve
-    s.deck = [deck[int(i)] for i in rng.permutation(len(deck))]
+    s.deck = rng.permutation(deck).tolist()
     s.reserve = []
     s.log is None or _event(s, "nightmares_in", deck=len(s.deck))
 
@@ -287,7 +294,7 @@ def _draw_card(s: State, rng) -> int:
         if s.rules.deck_exhaustion == "stop" or not s.discard:
             return -1
         pile = s.discard
-        s.deck = [pile[int(i)] for i in rng.permutation(len(pile))]
+        s.deck = rng.permutation(pile).tolist()
         s.discard = []
         s.log is None or _event(s, "reshuffle", cards=len(s.deck))
     return s.deck.pop()
@@ -307,52 +314,81 @@ def seats_from(s: State, first: int) -> tuple[int, ...]:
 _SU_OPTS = tuple(tuple(SET_TRAP[k + 1] for k in range(5, 11) if (bits >> (k - 5)) & 1) for bits in range(64))
 _DISCARD_OPTS = tuple(tuple(DISCARD[k] for k in range(11) if (bits >> k) & 1) for bits in range(2048))
 _REDUCE_OPTS = {n: tuple(tuple(DUTCH_REDUCE[t] for t in range(n) if t != p) for p in range(n)) for n in range(1, 7)}
+_OTHERS = {n: tuple(tuple(t for t in range(n) if t != p) for p in range(n)) for n in range(1, 7)}
+#: who may answer p's play: the others, clockwise from the one after p
+_ASK = {n: tuple(tuple((p + i) % n for i in range(1, n)) for p in range(n)) for n in range(1, 7)}
+#: (hand mask, may set a trap, may play a Dutch Angle, may discard, seat, players) -> the turn actions
+#: that depend on nothing else: Suspense traps, Dutch Angles, discards (in the legal-list order)
+_HAND_OPTS: dict = {}
+
+
+def _moves_from(s: State, loc: int) -> tuple:
+    """(Dreamwalk actions, Vertigo actions) from `loc` on the current board; cached in s.geo
+    until the board changes (Vertigo, a Vertigo trap)."""
+    nb, grid, rot = s.nb[s.cell_of[loc]], s.grid, s.rot
+    ret = s.rules.dreamwalk_return_arrow
+    walks = []
+    for d in ARROWS[loc][rot[loc]]:  # along the arrows of your location
+        c2 = nb[d]
+        if c2 >= 0:
+            t = grid[c2]
+            if t >= 0 and (not ret or (d + 2) % 4 in ARROWS[t][rot[t]]):
+                walks.append(WALK[d])
+    vertigos = [VERTIGO[loc]]  # your location or an adjacent one
+    for c2 in nb:
+        if c2 >= 0 and grid[c2] >= 0:
+            vertigos.append(VERTIGO[grid[c2]])
+    g = s.geo[loc] = (tuple(walks), tuple(vertigos))
+    return g
+
+
+def _hand_opts(m: int, trap_ok: bool, dutch_ok: bool, discard_ok: bool, p: int, n: int) -> tuple:
+    """The turn actions that depend on the hand and nothing else, in the legal-list order."""
+    out = []
+    if trap_ok and m & 0x7E0 and m & 31:  # a Suspense card and a partner for it
+        out.extend(_SU_OPTS[(m >> 5) & 63])
+    if dutch_ok and m & 8:
+        out.append(DUTCH_EXTRA)
+        out.extend(_REDUCE_OPTS[n][p])
+    if discard_ok:
+        out.extend(_DISCARD_OPTS[m & 0x7FF])
+    out = _HAND_OPTS[m, trap_ok, dutch_ok, discard_ok, p, n] = tuple(out)
+    return out
 
 
 def _turn_legal(s: State, f: list) -> list:
-    if s.actions_left <= 0:
+    al = s.actions_left
+    if al <= 0:
         return []
     p = s.turn_player
     f[1] = s.controller if s.controller >= 0 else p
-    hand = s.hands[p]
     rules = s.rules
-    m = 0
-    for k in hand:
+    m = 0  # the kinds in the hand, as bits
+    for k in s.hands[p]:
         m |= 1 << k
-    out = []
     loc = s.where[p]
-    if m & 1:  # Dreamwalk
-        nb, grid = s.nb[s.cell_of[loc]], s.grid
-        ret = rules.dreamwalk_return_arrow
-        for d in ARROWS[loc][s.rot[loc]]:
-            c2 = nb[d]
-            if c2 >= 0:
-                t = grid[c2]
-                if t >= 0 and (not ret or (d + 2) % 4 in ARROWS[t][s.rot[t]]):
-                    out.append(WALK[d])
-    if m & 2:  # Vertigo: your location or an adjacent one
-        out.append(VERTIGO[loc])
-        grid = s.grid
-        for c2 in s.nb[s.cell_of[loc]]:
-            if c2 >= 0 and grid[c2] >= 0:
-                out.append(VERTIGO[grid[c2]])
-    if m & 4 and _can_activate(s, p, loc):
-        out.append(STAR)
-    if m & 0x7E0 and m & 31 and s.actions_left >= rules.trap_actions and not (
-            p != s.horror and (s.red >> p) & 1):
-        out.extend(_SU_OPTS[(m >> 5) & 63])
-    if m & 8 and s.actions_left >= rules.dutch_angle_actions:
-        out.append(DUTCH_EXTRA)
-        out.extend(_REDUCE_OPTS[s.n][p])
-    if rules.discard_action:
-        out.extend(_DISCARD_OPTS[m & 0x7FF])
-    if m & 16 and s.actions_left >= rules.steal_actions:
+    if m & 3:
+        walks, vertigos = s.geo[loc] or _moves_from(s, loc)
+        if not m & 1:  # no Dreamwalk
+            walks = ()
+        if not m & 2:  # no Vertigo
+            vertigos = ()
+    else:
+        walks = vertigos = ()
+    star = (STAR,) if m & 4 and _can_activate(s, p, loc) else ()
+    key = (m & 0x7FF, al >= rules.trap_actions and not (p != s.horror and (s.red >> p) & 1),
+           al >= rules.dutch_angle_actions, rules.discard_action, p, s.n)
+    opts = _HAND_OPTS.get(key) or _hand_opts(*key)  # Suspense traps, Dutch Angles, discards
+    if m & 16 and al >= rules.steal_actions:  # Dreamcatcher: anyone with a card that may leave the hand
+        steals = []
         hands = s.hands
-        for t in range(s.n):
-            if t != p and hands[t] and (BLACK not in hands[t] or len(hands[t]) > 1):
-                out.append(STEAL[t])
-    out.append(PASS)
-    return out
+        for t in _OTHERS[s.n][p]:
+            h = hands[t]
+            if h and (len(h) > 1 or h[0] != BLACK):
+                steals.append(STEAL[t])
+    else:
+        steals = ()
+    return [*walks, *vertigos, *star, *opts, *steals, PASS]
 
 
 def _can_activate(s: State, p: int, loc: int) -> bool:
@@ -360,7 +396,7 @@ def _can_activate(s: State, p: int, loc: int) -> bool:
     Hall; the Bridge needs a hand without nightmares and is never for the Horror."""
     if not ACTIVATABLE[loc]:
         return False
-    if loc != TOWN_HALL and _affected(s.blue, s, p):
+    if loc != TOWN_HALL and (s.blue >> p) & 1 and p != s.horror:
         return False
     if loc == BRIDGE:
         return p != s.horror and not has_nightmare(s.hands[p])
@@ -382,21 +418,22 @@ def _turn_apply(s: State, f: list, a, rng) -> None:
     if t is Pass:
         s.actions_left = 0
         s.log is None or _event(s, "pass")
+        _turn_finish(s, f, rng)
         return
     s.stats["actions"][p] += 1
     if t is Discard:  # Rules.discard_action: not a card play, so nothing to react to
         s.actions_left -= 1
         s.hands[p].remove(a.kind)
         s.owed[p] += 1
-        _to_discard(s, a.kind)
+        s.discard.append(a.kind)  # a director card (_to_discard handles nightmares)
         s.stats["discards"][p] += 1
         s.log is None or _event(s, "discard_action", seat=p, card=KIND_NAMES[a.kind])
-        s.stack.append([F_PLAYDONE, p])
+        _play_done(s, p, rng)
         return
     if t is Walk:
         s.actions_left -= 1
         _play_card(s, p, DREAMWALK)
-        _start_play(s, p, [DREAMWALK], P_WALK, a.direction, 0)
+        _start_play(s, p, [DREAMWALK], P_WALK, a.direction, 0, rng)
     elif t is Vertigo:
         s.actions_left -= 1
         _play_card(s, p, VERTIGO_CARD)
@@ -404,7 +441,7 @@ def _turn_apply(s: State, f: list, a, rng) -> None:
     elif t is Star:
         s.actions_left -= 1
         _play_card(s, p, STAR_CARD)
-        _start_play(s, p, [STAR_CARD], P_STAR, s.where[p], 0)
+        _start_play(s, p, [STAR_CARD], P_STAR, s.where[p], 0, rng)
     elif t is SetTrap:
         s.actions_left -= s.rules.trap_actions
         _play_card(s, p, SUSPENSE_OF[a.location])
@@ -412,34 +449,42 @@ def _turn_apply(s: State, f: list, a, rng) -> None:
     elif t is DutchExtra:
         s.actions_left -= s.rules.dutch_angle_actions
         _play_card(s, p, DUTCH)
-        _start_play(s, p, [DUTCH], P_DEXTRA, 0, 0)
+        _start_play(s, p, [DUTCH], P_DEXTRA, 0, 0, rng)
     elif t is DutchReduce:
         s.actions_left -= s.rules.dutch_angle_actions
         _play_card(s, p, DUTCH)
-        _start_play(s, p, [DUTCH], P_DREDUCE, a.target, 0)
+        _start_play(s, p, [DUTCH], P_DREDUCE, a.target, 0, rng)
     elif t is Steal:
         s.actions_left -= s.rules.steal_actions
         _play_card(s, p, CATCHER)
-        _start_play(s, p, [CATCHER], P_STEAL, a.target, 0)
+        _start_play(s, p, [CATCHER], P_STEAL, a.target, 0, rng)
     else:
         raise AssertionError(a)
 
 
-def _start_play(s: State, p: int, cards: list, ptype: int, a1, a2, reactable: bool = True) -> None:
-    """Push: play-done, resolution, and (on top) the reaction window."""
+def _start_play(s: State, p: int, cards: list, ptype: int, a1, a2, rng, reactable: bool = True) -> None:
+    """A card play: the reaction window if anyone can answer it, then the resolution and the
+    play's end (refill, trap window). With nobody to answer, it resolves at once."""
     s.log is None or _event(s, "play", actor=p, play=PLAY_NAMES[ptype], arg=a1, arg2=a2)
     stack = s.stack
-    stack.append([F_PLAYDONE, p])
+    done = [F_PLAYDONE, p]
+    stack.append(done)
     res = [F_RESOLVE, p, ptype, a1, a2, cards, 0]
-    stack.append(res)
     if reactable:
         hands, c = s.hands, s.controller
-        ask = [q for q in seats_from(s, p + 1) if q != p and q != c]
+        ask = _ASK[s.n][p]
+        if c >= 0:
+            ask = tuple(q for q in ask if q != c)
         for q in ask:
             h = hands[q]
             if DUTCH in h or CATCHER in h:
+                stack.append(res)
                 stack.append([F_REACT, -1, [], ask, 0, res])
-                break
+                return
+    _resolve(s, res, rng)
+    if stack[-1] is done:  # the resolution asked for nothing more
+        stack.pop()
+        _play_done(s, p, rng)
 
 
 def _vop_legal(s: State, f: list) -> list:
@@ -455,7 +500,7 @@ def _vop_legal(s: State, f: list) -> list:
 
 def _vop_apply(s: State, f: list, a, rng) -> None:
     s.stack.pop()
-    _start_play(s, f[2], [VERTIGO_CARD], P_VERT, f[3], a.op)
+    _start_play(s, f[2], [VERTIGO_CARD], P_VERT, f[3], a.op, rng)
 
 
 def _partner_legal(s: State, f: list) -> list:
@@ -469,19 +514,22 @@ def _partner_apply(s: State, f: list, a, rng) -> None:
     s.hands[p].remove(a.kind)
     s.limbo.append(a.kind)
     s.owed[p] += 1
-    _start_play(s, p, [SUSPENSE_OF[f[3]], a.kind], P_TRAP, f[3], a.kind, s.rules.cancel_trap_setting)
+    _start_play(s, p, [SUSPENSE_OF[f[3]], a.kind], P_TRAP, f[3], a.kind, rng, s.rules.cancel_trap_setting)
 
 
 def _turn_finish(s: State, f: list, rng) -> None:
     """End of turn: the avatar tops up its hand, then the next turn starts."""
-    s.stack.pop()
+    stack = s.stack
+    stack.pop()
     p = s.turn_player
-    if len(s.hands[p]) >= s.rules.hand_size:  # fast path: nothing to draw
+    top = len(stack)
+    if len(s.hands[p]) >= s.rules.hand_size:  # nothing to draw
         s.owed[p] = 0
         _begin_turn(s, rng)
-        return
-    s.stack.append([F_NEXT])
-    s.stack.append([F_REFILL, p])
+    elif _refill(s, p, rng):
+        _begin_turn(s, rng)
+    else:  # a nightmare drawn opened a decision: the refill and the next turn wait under it
+        stack[top:top] = [[F_NEXT], [F_REFILL, p]]
 
 
 def _next_run(s: State, f: list, rng) -> None:
@@ -491,36 +539,39 @@ def _next_run(s: State, f: list, rng) -> None:
 
 def _begin_turn(s: State, rng) -> None:
     """Start the next turn: turn cap, nightmares entering, actions, sleep paralysis, traps."""
-    stack = s.stack
     rules = s.rules
-    if s.turns >= 0:
-        s.turn_player = (s.turn_player + 1) % s.n
-    s.turns += 1
-    if s.turns >= rules.max_turns:
-        s.is_terminal = s.timed_out = True
-        s.log is None or _event(s, "timeout")
-        return
-    if rules.nightmares == "after_first_round" and s.turns == s.n and s.reserve:
-        _shuffle_in_nightmares(s, rng)
-    p = s.turn_player
-    s.controller = -1
-    s.current_player = p
-    base = rules.actions_per_turn
-    if s.speed and p != s.horror and (s.speed_mask >> p) & 1:
-        base = rules.multicolour_actions if s.speed == MULTI else rules.colourless_actions
-    d = s.debt[p]
-    s.actions_left = base - d if d < base else 0
-    s.debt[p] = (d - base if d > base else 0) if rules.debt_carries_over else 0
-    if s.horror >= 0 and p != s.horror and s.where[p] == s.where[s.horror]:
-        s.stats["turns_skipped"][p] += 1
-        s.actions_left = 0
-        s.log is None or _event(s, "paralysed", seat=p)
-        stack.append([F_NEXT])
-        return
+    while True:
+        if s.turns >= 0:
+            s.turn_player = (s.turn_player + 1) % s.n
+        s.turns += 1
+        if s.turns >= rules.max_turns:
+            s.is_terminal = s.timed_out = True
+            s.log is None or _event(s, "timeout")
+            return
+        if s.reserve and s.turns == s.n and rules.nightmares == "after_first_round":
+            _shuffle_in_nightmares(s, rng)
+        p = s.turn_player
+        s.controller = -1
+        s.current_player = p
+        base = rules.actions_per_turn
+        if s.speed and p != s.horror and (s.speed_mask >> p) & 1:
+            base = rules.multicolour_actions if s.speed == MULTI else rules.colourless_actions
+        d = s.debt[p]
+        if d:
+            s.actions_left = base - d if d < base else 0
+            s.debt[p] = (d - base if d > base else 0) if rules.debt_carries_over else 0
+        else:
+            s.actions_left = base
+        if s.horror >= 0 and p != s.horror and s.where[p] == s.where[s.horror]:
+            s.stats["turns_skipped"][p] += 1  # sleep paralysis: the turn is skipped
+            s.actions_left = 0
+            s.log is None or _event(s, "paralysed", seat=p)
+            continue
+        break
     s.log is None or _event(s, "turn", seat=p, actions=s.actions_left)
-    stack.append([F_TURN, p])
+    s.stack.append([F_TURN, p])
     if s.n_traps:
-        stack.append([F_TRAPS, -1, [q for q in seats_from(s, p) if s.traps[q]], 0, True])
+        s.stack.append([F_TRAPS, -1, _trap_owners(s, p), 0, True])
 
 
 # -------------------------------------------------------------------------------------------
@@ -567,7 +618,7 @@ def _react_apply(s: State, f: list, a, rng) -> None:
     target = f[2][-1][0] if f[2] else f[5][1]
     s.log is None or _event(s, "cancel" if kind == DUTCH else "intercept", seat=q, against=target)
     f[2].append((q, kind))
-    f[3] = [r for r in seats_from(s, q + 1) if r != q]
+    f[3] = _ASK[s.n][q]
     f[4] = 0
 
 
@@ -645,6 +696,7 @@ def _move_location(s: State, loc: int, d: int) -> None:
     s.cell_of[loc] = c2
     if other >= 0:
         s.cell_of[other] = c1
+    s.geo = [None] * 12
 
 
 def _apply_vop(s: State, loc: int, op: int) -> None:
@@ -653,10 +705,16 @@ def _apply_vop(s: State, loc: int, op: int) -> None:
             _move_location(s, loc, op)
     elif op < 7:
         s.rot[loc] = (s.rot[loc] + op - 3) % 4
+        s.geo = [None] * 12
 
 
 def _resolve_run(s: State, f: list, rng) -> None:
     s.stack.pop()
+    _resolve(s, f, rng)
+
+
+def _resolve(s: State, f: list, rng) -> None:
+    """What a card play does (unless it was cancelled or intercepted)."""
     if f[6]:
         return  # cancelled or intercepted: its cards are already gone
     p, ptype, a1, a2, cards = f[1], f[2], f[3], f[4], f[5]
@@ -670,15 +728,14 @@ def _resolve_run(s: State, f: list, rng) -> None:
         s.stats["traps_set"][p] += 1
         s.log is None or _event(s, "trap_set", seat=p)
         return
-    for c in cards:
-        _to_discard(s, c)
+    s.discard += cards  # director cards
     if ptype == P_WALK:
-        loc = s.where[p]
-        for d, t in walk_targets(s.grid, s.cell_of, s.rot, s.nb, loc, s.rules.dreamwalk_return_arrow):
-            if d == a1:
-                s.where[p] = t
-                s.log is None or _event(s, "walk", seat=p, to=t)
-                break
+        # the arrow was checked when the Walk was offered; no answer to a play moves the board
+        c2 = s.nb[s.cell_of[s.where[p]]][a1]
+        t = s.grid[c2] if c2 >= 0 else -1
+        if t >= 0:
+            s.where[p] = t
+            s.log is None or _event(s, "walk", seat=p, to=t)
     elif ptype == P_VERT:
         _apply_vop(s, a1, a2)
         s.log is None or _event(s, "vertigo", seat=p, location=a1, op=a2)
@@ -709,36 +766,63 @@ def _resolve_run(s: State, f: list, rng) -> None:
 
 
 def _playdone_run(s: State, f: list, rng) -> None:
-    """After a play: its players draw back up to the hand size, then trap owners may act."""
+    s.stack.pop()
+    _play_done(s, f[1], rng)
+
+
+def _play_done(s: State, p: int, rng) -> None:
+    """After p's play: the players who played cards draw back up to the hand size (from p,
+    clockwise), then trap owners may act."""
     stack = s.stack
-    stack.pop()
     if s.n_traps:
-        stack.append([F_TRAPS, -1, [q for q in seats_from(s, s.turn_player) if s.traps[q]], 0, False])
+        stack.append([F_TRAPS, -1, _trap_owners(s, s.turn_player), 0, False])
     if s.rules.refill == "after_play":
         owed = s.owed
-        for q in reversed(seats_from(s, f[1])):
+        if sum(owed) == owed[p]:  # the usual case: only p played cards
+            if owed[p]:
+                top = len(stack)
+                if not _refill(s, p, rng):  # a nightmare opened a decision: the refill waits under it
+                    stack.insert(top, [F_REFILL, p])
+            return
+        order = _ORDERS[s.n][p]
+        i = 0
+        for q in order:
             if owed[q]:
-                stack.append([F_REFILL, q])
+                top = len(stack)
+                if not _refill(s, q, rng):
+                    # a nightmare opened a decision: the rest of the refill waits under it
+                    stack[top:top] = [[F_REFILL, r] for r in reversed(order[i:]) if owed[r]]
+                    return
+            i += 1
 
 
 def _refill_run(s: State, f: list, rng) -> None:
-    """Draw up to the hand size; a nightmare takes effect the moment it is drawn."""
-    p = f[1]
+    if _refill(s, f[1], rng):
+        s.stack.pop()  # else a decision was pushed above this frame; the refill resumes after it
+
+
+def _refill(s: State, p: int, rng) -> bool:
+    """Draw up to the hand size; a nightmare takes effect the moment it is drawn. False when
+    a nightmare pushed a decision (the refill is not finished)."""
     hand = s.hands[p]
     size = s.rules.hand_size
+    deck = s.deck
     while len(hand) < size:
-        c = _draw_card(s, rng)
-        if c < 0:
-            break
+        if deck:
+            c = deck.pop()
+        else:
+            c = _draw_card(s, rng)
+            if c < 0:
+                break
+            deck = s.deck
         hand.append(c)
         if c >= RED:
             s.stats["nightmares_drawn"][p] += 1
             if _nightmare_drawn(s, p, c, rng):
-                return  # a decision was pushed; the refill continues afterwards
+                return False
             hand = s.hands[p]  # the Purple Nightmare hands p someone else's hand
     s.owed[p] = 0
-    if s.stack[-1] is f:
-        s.stack.pop()
+    return True
 
 
 # -------------------------------------------------------------------------------------------
@@ -981,7 +1065,7 @@ def _consume_trap(s: State, q: int, loc: int, kind: int) -> None:
 
 
 def _springable(s: State, q: int, turnstart: bool) -> list:
-    if _affected(s.red, s, q):
+    if (s.red >> q) & 1 and q != s.horror:
         return []
     out = []
     where = s.where
@@ -1004,6 +1088,16 @@ def _springable(s: State, q: int, turnstart: bool) -> list:
             v = s.turn_player
             if turnstart and s.controller < 0 and v != q and where[v] == loc:
                 out.append(a)
+    return out
+
+
+def _trap_owners(s: State, first: int) -> list:
+    """Seats with prepared traps, clockwise from `first` (who a trap window asks)."""
+    traps = s.traps
+    out = []
+    for q in _ORDERS[s.n][first]:
+        if traps[q]:
+            out.append(q)
     return out
 
 

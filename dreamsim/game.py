@@ -7,7 +7,7 @@ import numpy as np
 
 from .board import distances_to
 from .cards import BRIDGE
-from .engine import IllegalActionError, apply_legal, describe_action, new_game
+from .engine import APPLY, IllegalActionError, _advance, describe_action, new_game
 from .observation import Observation
 from .policies import POLICIES
 from .rules import Rules
@@ -109,10 +109,12 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     prngs = [np.random.default_rng(c) for c in children[1:]]
     s = new_game(rules, chance, record=record)
     log = s.log
+    stack = s.stack
+    views = [Observation(s, p) for p in range(s.n)]  # live views: each reads the state when asked
     while not s.is_terminal:
         p = s.current_player
         legal = s.legal
-        a = pols[p](Observation(s, p), legal, prngs[p])
+        a = pols[p](views[p], legal, prngs[p])
         for x in legal:  # interned actions: identity finds them without Python-level __eq__
             if x is a:
                 break
@@ -128,7 +130,11 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         if log is not None:
             log.append({"event": "decision", "turn": s.turns, "player": p, "decision": s.decision,
                         "turn_player": s.turn_player, "action": repr(a), "text": describe_action(s, a)})
-        apply_legal(s, a, chance)
+        # engine.apply_legal, inlined: the hot loop
+        s.decisions += 1
+        f = stack[-1]
+        APPLY[f[0]](s, f, a, chance)
+        _advance(s, chance)
     stats = {k: tuple(v) for k, v in s.stats.items()}
     stats["bridge_distance"] = _bridge_distances(s)
     stats["woke"] = s.woke

@@ -72,6 +72,7 @@ def build_state(rules: Rules | None = None, *, where=None, hands=None, deck=(), 
                 s.cell_of[l] = c
     if rot is not None:
         s.rot = list(rot)
+    s.board_changed()
     if where is not None:
         s.where = [loc(w) for w in where]
     s.hands = [[card(c) for c in h] for h in (hands or [[] for _ in range(n)])]
