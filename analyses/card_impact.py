@@ -122,3 +122,38 @@ def _means_row(name: str, values: np.ndarray, won: np.ndarray) -> dict:
     p = float(sps.mannwhitneyu(w, l).pvalue) if len(w) and len(l) and np.ptp(values) > 0 else np.nan
     return {"stat": name, "n_winners": len(w), "mean_winners": float(w.mean()) if len(w) else np.nan,
             "n_losers": len(l), "mean_losers": float(l.mean()) if len(l) else np.nan, "p_value": p}
+
+
+def purchase_mix(df: pd.DataFrame, prefix: str = "spent_", total: str = "gold_spent",
+                 confidence: float = 0.95) -> pd.DataFrame:
+    """Share of the gold each seat spent on each unit type, winners against losers.
+
+    One row per unit type: mean share among winning seats and among losing seats of decided
+    games (each with its t interval and n), the difference in points and Welch's t-test p-value.
+    Association, not cause (see the module docstring). Empty when the game records no purchases.
+    """
+    names = [n for n in per_seat_stats(df) if n.startswith(prefix)]
+    if not names or f"seat0_{total}" not in df.columns:
+        return pd.DataFrame()
+    seats = long_seats(df, names + [total])
+    seats = seats[seats[total] > 0]
+    won = seats["won"].to_numpy(bool)
+    rows = []
+    for name in names:
+        share = (seats[name] / seats[total]).to_numpy(float)
+        w, l = share[won], share[~won]
+        if len(w) < 2 or len(l) < 2:
+            continue
+        (wl, wh), (ll, lh) = (_t_interval(x, confidence) for x in (w, l))
+        p = float(sps.ttest_ind(w, l, equal_var=False).pvalue) if np.ptp(share) > 0 else np.nan
+        rows.append({"unit": name[len(prefix):], "n_winners": len(w), "share_winners": float(w.mean()),
+                     "winners_low": wl, "winners_high": wh, "n_losers": len(l), "share_losers": float(l.mean()),
+                     "losers_low": ll, "losers_high": lh, "diff_pp": 100 * float(w.mean() - l.mean()), "p_value": p})
+    return pd.DataFrame(rows)
+
+
+def _t_interval(x: np.ndarray, confidence: float) -> tuple[float, float]:
+    if np.ptp(x) == 0:
+        return float(x[0]), float(x[0])
+    low, high = sps.t.interval(confidence, len(x) - 1, loc=x.mean(), scale=sps.sem(x))
+    return float(low), float(high)

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .card_impact import CAVEAT, card_impact
+from .card_impact import CAVEAT, card_impact, purchase_mix
 from .first_player import first_player_advantage
 from .game_length import game_length
 from .games import KNOWN_GAMES, load_game
@@ -234,6 +234,9 @@ def analyse_game(name: str, game_runs: dict) -> GameStudy:
 def game_extras(name: str, main: pd.DataFrame, events: pd.DataFrame) -> dict:
     """Game-specific tables: per-game events (e.g. the Midnight Horror won), Nerath's unit costs."""
     extras = {"Game events (main run)": events} if len(events) else {}
+    mix = purchase_mix(main)
+    if len(mix):
+        extras["Purchase mix: share of gold per unit type, winners vs losers (main run; association)"] = mix
     if name == "nerathsim":
         from . import unit_cost
         extras["Unit efficiency (exact)"] = unit_cost.unit_efficiency().reset_index()

@@ -46,3 +46,17 @@ def test_policy_filter_and_errors():
     with pytest.raises(ValueError, match="policy 'zzz'"):
         card_impact(table(), policy="zzz")
     assert per_seat_stats(table()) == ["ability_herald"]
+
+
+def test_purchase_mix_of_winners_and_losers():
+    from analyses.card_impact import purchase_mix
+    df = table()
+    df["seat0_gold_spent"], df["seat1_gold_spent"] = 10, 10
+    df["seat0_spent_dragon"] = [10] * 4 + [0] * 7      # seat0 bought dragons in games 0-3 (all won)
+    df["seat1_spent_dragon"] = [0] * 11
+    row = purchase_mix(df).set_index("unit").loc["dragon"]
+    # decided games 0-9: winners = seat0 in 0,1,2,3,8 (shares 1,1,1,1,0) and seat1 in 4,5,6,7,9 (0)
+    assert (row.n_winners, row.n_losers) == (10, 10)
+    assert row.share_winners == pytest.approx(0.4) and row.share_losers == pytest.approx(0.0)
+    assert row.diff_pp == pytest.approx(40.0)
+    assert purchase_mix(table()).empty  # no purchases recorded

@@ -138,5 +138,6 @@ def test_nerath_section_has_factions_and_unit_costs(tmp_path):
     eff = g.extra["Unit efficiency (exact)"].set_index("unit")
     assert eff.loc["footsoldier", "attack_hits_per_gold"] == pytest.approx(1 / 6)  # d6, hit on 6, 1 gold
     text = reports.build(study, tmp_path / "n.html").read_text(encoding="utf-8")
+    assert any(title.startswith("Purchase mix") for title in g.extra)
     for alt in ("win rate by faction", "unit efficiency", "equal-budget duels"):
         assert f'alt="{alt}"' in text
