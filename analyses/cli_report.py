@@ -23,7 +23,7 @@ examples:
   balancelab report --games 500 --only nightsim,dreamsim
   balancelab report --from runs/study --out again.html
 """
-DEFAULT_GAMES = 4000
+DEFAULT_GAMES = 3000
 
 
 def add_subcommands(subparsers) -> None:
