@@ -696,7 +696,19 @@ def _move_location(s: State, loc: int, d: int) -> None:
     s.cell_of[loc] = c2
     if other >= 0:
         s.cell_of[other] = c1
-    s.geo = [None] * 12
+    _forget_moves(s, (c1, c2))
+
+
+def _forget_moves(s: State, cells) -> None:
+    """The cached moves (s.geo) from the locations in and next to `cells` are stale."""
+    geo, grid, nb = s.geo, s.grid, s.nb
+    for c in cells:
+        loc = grid[c]
+        if loc >= 0:
+            geo[loc] = None
+        for c2 in nb[c]:
+            if c2 >= 0 and grid[c2] >= 0:
+                geo[grid[c2]] = None
 
 
 def _apply_vop(s: State, loc: int, op: int) -> None:
@@ -705,7 +717,10 @@ def _apply_vop(s: State, loc: int, op: int) -> None:
             _move_location(s, loc, op)
     elif op < 7:
         s.rot[loc] = (s.rot[loc] + op - 3) % 4
-        s.geo = [None] * 12
+        if s.rules.dreamwalk_return_arrow:  # walks into it need its arrows too
+            _forget_moves(s, (s.cell_of[loc],))
+        else:
+            s.geo[loc] = None
 
 
 def _resolve_run(s: State, f: list, rng) -> None:

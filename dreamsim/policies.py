@@ -1007,6 +1007,9 @@ HORROR = replace(RUNNER, paralyse=15.0, block_walk=4.0, hinder=5.0)
 BALANCED = replace(RUNNER, hinder=4.0, block_walk=3.0, trap=1.0, trap_star_bridge=20.0, trap_walk_bridge=10.0,
                    dutch_reduce=2.0, capture=5.0)
 
+#: policies whose choice is always an item of the legal list (play_game skips checking it)
+TRUSTED_POLICY_TYPES = (RandomPolicy, HeuristicPolicy)
+
 POLICIES = {
     "random": RandomPolicy(),
     "runner": HeuristicPolicy(RUNNER, "runner"),
