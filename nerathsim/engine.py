@@ -1181,7 +1181,7 @@ def _do_unload(s: State, a: Unload) -> None:
 # --- combat -----------------------------------------------------------------------------------
 def _start_combat(s: State, rng) -> None:
     """Seed phase 3: "Dog skal alle søslag afvikles inden landkampe (inklusiv forsøg på landgang)"."""
-    b, p, t = s.board, s.realm, s.tab
+    b, p = s.board, s.realm
     s.phase = PH_COMBAT
     s.mode = M_MOVE
     s.stage = "sea"
@@ -1243,7 +1243,7 @@ def _explore_dungeons(s: State, rng) -> None:
 
 
 def _start_land_stage(s: State) -> None:
-    b, p, t = s.board, s.realm, s.tab
+    b, p = s.board, s.realm
     _refresh_terrain(s)
     # landings from seas whose battle was won
     for sh in s.ships:

@@ -700,7 +700,6 @@ class _Planner:
     # regroup ------------------------------------------------------------------------------------
     def regroup(self) -> list:
         obs, b, t = self.obs, self.b, self.t
-        me = self.me
         out = []
         front = self.front_distance()
         for r in obs.mobile_regions():

@@ -238,12 +238,6 @@ def _placements(s: State, p: int, card: int, out: list) -> None:
         out.append(row[0][0])
 
 
-def _can_place(s: State, p: int, card: int) -> bool:
-    out = []
-    _placements(s, p, card, out)
-    return bool(out)
-
-
 def _seal_targets(s: State, p: int, card: int, out: list) -> None:
     """Seal: "placed on a completed nightmare creature, which is now incarnated"."""
     owners = range(s.n) if s.rules.seal_target == "any" else (p,)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .actions import Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Scavenge, StartDiscard, StopDiscard, Take
-from .cards import ABILITIES
 
 
 class RandomPolicy:
@@ -162,5 +161,3 @@ POLICIES = {
     "aggressor": HeuristicPolicy(AGGRESSOR, "aggressor"),
     "heuristic": HeuristicPolicy(Weights(), "heuristic"),
 }
-
-ABILITY_WEIGHT_FIELDS = tuple(a.lower() for a in ABILITIES)

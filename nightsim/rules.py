@@ -5,7 +5,7 @@ gives the reasoning. Change a field with `dataclasses.replace(Rules(), field=val
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from functools import cached_property
 
 from .cards import Card, CardTable, load_cards, make_seals
