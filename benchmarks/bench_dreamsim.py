@@ -8,26 +8,10 @@ Prints the best of 3 timed rounds (machines here are shared; the best round is t
 disturbed). For the ratio to OpenSpiel, run ../shared/bench/openspiel_hearts.py beside it.
 """
 import argparse
-import time
+
+from _throughput import measure
 
 import dreamsim
-
-
-def measure(rules, policies, seconds):
-    best = None
-    seed = 0
-    for _ in range(3):
-        t0 = time.perf_counter()
-        games = decisions = 0
-        while time.perf_counter() - t0 < seconds / 3:
-            r = dreamsim.play_game(rules, policies, seed)
-            seed += 1
-            games += 1
-            decisions += r.decisions
-        dt = time.perf_counter() - t0
-        rate = (games / dt, decisions / dt)
-        best = rate if best is None or rate[1] > best[1] else best
-    return best
 
 
 def main():
@@ -40,7 +24,7 @@ def main():
     rules = dreamsim.Rules(players=args.players)
     print(f"dreamsim {dreamsim.RULES_VERSION}, {args.players} players, one core")
     for name in args.policies:
-        g, d = measure(rules, [name] * args.players, args.seconds)
+        g, d = measure(dreamsim.play_game, rules, [name] * args.players, args.seconds)
         print(f"{name:>10}: {g:8.0f} games/s  {d:10.0f} decisions/s")
 
 

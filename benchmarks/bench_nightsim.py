@@ -8,26 +8,10 @@ Prints the best of 3 timed rounds (machines here are shared; the best round is t
 disturbed). For the ratio to OpenSpiel, run ../shared/bench/openspiel_hearts.py beside it.
 """
 import argparse
-import time
+
+from _throughput import measure
 
 import nightsim
-
-
-def measure(rules, policies, seconds):
-    best = None
-    seed = 0
-    for _ in range(3):
-        t0 = time.perf_counter()
-        games = decisions = 0
-        while time.perf_counter() - t0 < seconds / 3:
-            r = nightsim.play_game(rules, policies, seed)
-            seed += 1
-            games += 1
-            decisions += r.decisions
-        dt = time.perf_counter() - t0
-        rate = (games / dt, decisions / dt)
-        best = rate if best is None or rate[1] > best[1] else best
-    return best
 
 
 def main():
@@ -39,7 +23,7 @@ def main():
     rules = nightsim.Rules(players=args.players, seals=args.seals)
     print(f"nightsim {nightsim.RULES_VERSION}, {args.players} players, seals={args.seals}, one core")
     for name in ("random", "greedy"):
-        g, d = measure(rules, [name] * args.players, args.seconds)
+        g, d = measure(nightsim.play_game, rules, [name] * args.players, args.seconds)
         print(f"{name:>8}: {g:8.0f} games/s  {d:10.0f} decisions/s")
 
 
