@@ -141,15 +141,15 @@ class WalkGraph:
         self.rows, self.cols, self.grid, self.rot, self.ret = rows, cols, grid, rot, ret
         self.nb = neighbours(rows, cols)
         targets = _arrow_cells(rows, cols)
-        pred = [[], [], [], [], [], [], [], [], [], [], [], []]  # N_LOCATIONS lists
+        pred = [0] * N_LOCATIONS  # pred[t]: bit set of the locations with an arrow into t
         for cell, loc in enumerate(grid):
             if loc >= 0:
+                bit = 1 << loc
                 for d, c2 in targets[cell][ARROW_MASK[loc][rot[loc]]]:
                     t = grid[c2]
                     if t >= 0 and (not ret or (d + 2) % 4 in ARROWS[t][rot[t]]):
-                        pred[t].append(loc)
-        # tuples hold no references the garbage collector would have to walk through
-        self.pred = tuple(map(tuple, pred))
+                        pred[t] |= bit
+        self.pred = tuple(pred)
         self.rpred = None  # built by relaxed_to
         self.dists = [None] * N_LOCATIONS
         self.relaxed = [None] * N_LOCATIONS
@@ -180,15 +180,19 @@ class WalkGraph:
         if d is None:
             d = [99] * N_LOCATIONS
             d[goal] = 0
-            frontier, step, pred = [goal], 1, self.pred
-            while frontier:
-                nxt = []
+            pred, seen, frontier, step = self.pred, 1 << goal, (goal,), 1
+            while True:  # breadth first, a level at a time, on bit sets of locations
+                reach = 0
                 for t in frontier:
-                    for p in pred[t]:
-                        if d[p] == 99:
-                            d[p] = step
-                            nxt.append(p)
-                frontier, step = nxt, step + 1
+                    reach |= pred[t]
+                reach &= ~seen
+                if not reach:
+                    break
+                seen |= reach
+                frontier = _BITS[reach]
+                for p in frontier:
+                    d[p] = step
+                step += 1
             d = self.dists[goal] = tuple(d)
         return d
 
@@ -242,6 +246,10 @@ class WalkGraph:
         return g
 
 
+#: _BITS[mask] -> the locations in a bit set of locations
+_BITS = tuple(tuple(i for i in range(N_LOCATIONS) if (m >> i) & 1) for m in range(1 << N_LOCATIONS))
+
+
 @lru_cache(maxsize=None)
 def _arrow_cells(rows: int, cols: int) -> tuple:
     """[cell][arrow mask] -> ((direction, neighbour cell), ...) for the arrows that stay on the grid."""
@@ -251,7 +259,8 @@ def _arrow_cells(rows: int, cols: int) -> tuple:
 
 
 _GRAPHS: dict = {}
-GRAPH_CACHE_SIZE = 12_000  # boards kept (a few kB each); the older half goes when it is full
+#: boards kept, with what the policies derived from them (~10 kB each); the older half goes when full
+GRAPH_CACHE_SIZE = 8_000
 
 
 #: rotation & mask = the rotation that matters: a Corridor or the Town Hall turned half round has

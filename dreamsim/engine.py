@@ -352,8 +352,7 @@ def _hand_opts(m: int, trap_ok: bool, dutch_ok: bool, discard_ok: bool, p: int, 
         out.extend(_REDUCE_OPTS[n][p])
     if discard_ok:
         out.extend(_DISCARD_OPTS[m & 0x7FF])
-    out = _HAND_OPTS[m, trap_ok, dutch_ok, discard_ok, p, n] = tuple(out)
-    return out
+    return tuple(out)
 
 
 def _turn_legal(s: State, f: list) -> list:
@@ -378,7 +377,9 @@ def _turn_legal(s: State, f: list) -> list:
     star = (STAR,) if m & 4 and _can_activate(s, p, loc) else ()
     key = (m & 0x7FF, al >= rules.trap_actions and not (p != s.horror and (s.red >> p) & 1),
            al >= rules.dutch_angle_actions, rules.discard_action, p, s.n)
-    opts = _HAND_OPTS.get(key) or _hand_opts(*key)  # Suspense traps, Dutch Angles, discards
+    opts = _HAND_OPTS.get(key)  # Suspense traps, Dutch Angles, discards
+    if opts is None:
+        opts = _HAND_OPTS[key] = _hand_opts(*key)
     if m & 16 and al >= rules.steal_actions:  # Dreamcatcher: anyone with a card that may leave the hand
         steals = []
         hands = s.hands

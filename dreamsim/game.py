@@ -7,7 +7,7 @@ import numpy as np
 
 from .board import distances_to
 from .cards import BRIDGE
-from .engine import APPLY, IllegalActionError, _advance, describe_action, new_game
+from .engine import APPLY, AUTO, FINISH, LEGAL, IllegalActionError, describe_action, new_game
 from .observation import Observation
 from .policies import POLICIES, TRUSTED_POLICY_TYPES
 from .rules import Rules
@@ -133,11 +133,24 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         if log is not None:
             log.append({"event": "decision", "turn": s.turns, "player": p, "decision": s.decision,
                         "turn_player": s.turn_player, "action": repr(a), "text": describe_action(s, a)})
-        # engine.apply_legal, inlined: the hot loop
+        # engine.apply_legal and engine._advance, inlined: this is the hot loop
         s.decisions += 1
         f = stack[-1]
         APPLY[f[0]](s, f, a, chance)
-        _advance(s, chance)
+        while not s.is_terminal:  # run what needs no decision, up to the next decision
+            f = stack[-1]
+            k = f[0]
+            auto = AUTO[k]
+            if auto is not None:
+                auto(s, f, chance)
+                continue
+            legal = LEGAL[k](s, f)
+            if legal:
+                s.legal = legal
+                s.current_player = f[1]
+                break
+            FINISH[k](s, f, chance)
+    s.legal = []
     stats = {k: tuple(v) for k, v in s.stats.items()}
     stats["bridge_distance"] = _bridge_distances(s)
     stats["woke"] = s.woke

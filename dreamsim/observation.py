@@ -1,7 +1,8 @@
 """What one player may see: own hand, the board, everything public, counts of hidden things.
 
-`observe(state, player)` is cheap (nothing is copied until a property is read), because it
-is built once per decision. Policies must use only these properties.
+`observe(state, player)` is cheap: nothing is copied until a property is read, and every
+property reads the state as it is then (`play_game` gives each seat one view for the whole
+game). Policies must use only these properties.
 
 Hidden: other hands (only their sizes), the deck, the discard pile (its size and top card;
 the whole pile only while you take from it at the Square), face-down traps (others' trap

@@ -25,6 +25,7 @@ them, so scoring every candidate of a decision costs a few table look-ups.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import count
 
 from .actions import (
     NO_MOVE, Allow, Cancel, Count, Discard, DutchExtra, DutchReduce, Give, Hold, Intercept, Mix, Pass, SetTrap,
@@ -32,8 +33,8 @@ from .actions import (
 )
 from .board import walk_graph
 from .cards import (
-    COMPOSITION, N_CARDS, N_KINDS, BLACK, BLUE, BRIDGE, CATCHER, COLOURLESS, CORRIDORS, DREAMWALK, DUTCH, FOREST, MOTEL, PURPLE, RED, RESTAURANT,
-    SQUARE, STAR as STAR_CARD, TOWN_HALL, VERTIGO as VERTIGO_CARD,
+    BLACK, BLUE, BRIDGE, CATCHER, COLOURLESS, COMPOSITION, CORRIDORS, DREAMWALK, DUTCH, FOREST, MOTEL, N_CARDS,
+    N_KINDS, PURPLE, RED, RESTAURANT, SQUARE, STAR as STAR_CARD, SUSPENSE_OF, TOWN_HALL, VERTIGO as VERTIGO_CARD,
 )
 from .engine import P_STAR, P_WALK, S_ANY
 
@@ -117,7 +118,8 @@ class HeuristicPolicy:
     name: str = "heuristic"
 
     def __post_init__(self):
-        object.__setattr__(self, "_cv", self.weights.card_values() + ({},))  # {}: the last board seen
+        # (card values, mean value of a card drawn, cache token, {rows: the last board seen})
+        object.__setattr__(self, "_tables", self.weights.card_values() + ({},))
 
     def __call__(self, obs, legal, rng):
         if len(legal) == 1:
@@ -126,7 +128,7 @@ class HeuristicPolicy:
             score = self._reaction_scorer(obs)
             ctx = None
         else:
-            ctx = _Context(obs, self.weights, *self._cv)
+            ctx = _Context(obs, self.weights, *self._tables)
             score = None
         best, best_score = [], None
         dig, dig_score = None, None
@@ -154,7 +156,7 @@ class HeuristicPolicy:
 
         def leader_ctx():
             if not full:
-                full.append(_Context(obs, w, *self._cv))
+                full.append(_Context(obs, w, *self._tables))
             return full[0]
 
         threat = play_threat(obs, w, me, horror, ctx, leader_ctx)
@@ -198,7 +200,7 @@ def _shape(nb) -> tuple[int, int]:
 # The plan cost
 # -------------------------------------------------------------------------------------------
 _KEY_IDS: dict = {}   # plan-cost key -> id
-_NEXT_ID = [0]        # ids are never reused, so memos keyed by an id stay right after a clear
+_NEXT_ID = count()    # ids are never reused, so memos keyed by an id stay right after a clear
 
 
 def key_id(key: tuple) -> int:
@@ -210,8 +212,7 @@ def key_id(key: tuple) -> int:
             _ADDED.clear()
             _STRICT.clear()
             _FREE.clear()
-        i = _KEY_IDS[key] = _NEXT_ID[0]
-        _NEXT_ID[0] += 1
+        i = _KEY_IDS[key] = next(_NEXT_ID)
     return i
 
 
@@ -258,7 +259,7 @@ def key_free(k: tuple) -> tuple:
     """k with no cost for missing cards (its plan cost counts the actions alone)."""
     k2 = _FREE.get(k[0])
     if k2 is None:
-        key2 = (0.0, 0.0) + k[1][2:]
+        key2 = (0.0, 0.0, 0.0) + k[1][3:]
         k2 = _FREE[k[0]] = (key_id(key2), key2)
     return k2
 
@@ -493,7 +494,8 @@ class _Context:
     def profile(self, hand, nightmares_gone: int = 0, blue_gone: bool = False) -> tuple:
         """(key id, plan-cost key) of the actor holding `hand` (see plan_cost)."""
         horror = self.actor == self.horror
-        if not nightmares_gone and (horror or (max(hand, default=0) < RED and not (self.eff["blue"] >> self.actor) & 1)):
+        if not nightmares_gone and (
+                horror or (max(hand, default=0) < RED and not (self.eff["blue"] >> self.actor) & 1)):
             ck = (hand, self.token, horror)  # no nightmare and no Blue: the key depends on these alone
             k = _PROFILES.get(ck)
             if k is None:
@@ -861,7 +863,7 @@ class _Context:
     def best_partner(self, loc: int):
         """(value, kind) of the best partner card for a trap on `loc` (kind -1: none)."""
         hand = self.hand
-        su = self.cv[_SUSPENSE_OF[loc]]
+        su = self.cv[SUSPENSE_OF[loc]]
         best, bv = -1, -1e9
         for k in (DREAMWALK, VERTIGO_CARD, STAR_CARD, DUTCH, CATCHER):
             if k in hand:
@@ -876,11 +878,11 @@ class _Context:
         actor = self.actor
         if actor != self.me:
             return -5.0
-        _, key = self.profile(self.without(self.hand, DUTCH))
+        k = self.profile(self.without(self.hand, DUTCH))
         x = self.where[actor]
-        cost = plan_cost(self.g, key, x)
+        cost = _plan_cost(self.g, k, x)
         have = self.obs.actions_left
-        complete = plan_cost(self.g, (0.0, 0.0) + key[2:], x) == cost  # no card missing
+        complete = _plan_cost(self.g, key_free(k), x) == cost  # no card missing
         if complete and have < cost <= have + 1:
             return w.win * 0.3
         return w.dutch_extra
@@ -973,8 +975,6 @@ class _Context:
         return 1.0 if any(self.is_rival(q) for q in near) else -1.0
 
 
-from .cards import SUSPENSE_OF as _SUSPENSE_OF  # noqa: E402
-
 #: action type -> scoring function (context, action) -> score
 _SCORE = {
     Pass: lambda c, a: 0.0, Allow: lambda c, a: 0.0, Hold: lambda c, a: 0.0, StopTaking: lambda c, a: 0.0,
@@ -1006,6 +1006,17 @@ TRICKSTER = replace(RUNNER, progress=8.0, hinder=6.0, block_walk=6.0, trap=4.0, 
 HORROR = replace(RUNNER, paralyse=15.0, block_walk=4.0, hinder=5.0)
 BALANCED = replace(RUNNER, hinder=4.0, block_walk=3.0, trap=1.0, trap_star_bridge=20.0, trap_walk_bridge=10.0,
                    dutch_reduce=2.0, capture=5.0)
+
+def clear_caches() -> None:
+    """Forget every board, plan cost and hand profile the heuristics keep (memory; tests)."""
+    from . import board
+    board._GRAPHS.clear()
+    for d in (_KEY_IDS, _ADDED, _STRICT, _FREE, _PROFILES):
+        d.clear()
+    for pol in POLICIES.values():
+        if isinstance(pol, HeuristicPolicy):
+            pol._tables[3].clear()
+
 
 #: policies whose choice is always an item of the legal list (play_game skips checking it)
 TRUSTED_POLICY_TYPES = (RandomPolicy, HeuristicPolicy)

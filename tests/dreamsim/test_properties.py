@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import dreamsim
 from dreamsim import cards as C
-from dreamsim.engine import apply_legal
+from dreamsim.engine import _moves_from, apply_legal
 
 ALL = Counter(C.director_cards() + list(C.NIGHTMARES))
 
@@ -55,6 +55,11 @@ def check_invariants(s: dreamsim.State) -> None:
     if not s.is_terminal:
         # a non-terminal state always has a legal action
         assert dreamsim.legal_actions(s)
+    # the engine's cache of the moves from each location agrees with the board
+    for loc, moves in enumerate(s.geo):
+        if moves is not None:
+            s.geo[loc] = None
+            assert _moves_from(s, loc) == moves, loc
 
 
 def random_playout(rules, seed, check=True):
