@@ -7,6 +7,8 @@ the first value are paired differences: much narrower intervals than independent
 The effect table has one row per value and metric:
 - ``seat0_win_rate``: seat 0's wins per game (a timeout is not a win), Wilson interval;
 - ``<policy>_win_rate`` (policy-parameter sweeps): that policy's per-seat win rate;
+- ``<faction>_win_rate`` (games that record seat{i}_faction, e.g. Nerath's realms): that faction's wins
+  per game, Wilson interval (in alliance play both partners of a winning team win);
 - ``turns``: mean turns per game, bootstrap interval;
 - ``timeout_rate``: share of games that timed out, Wilson interval;
 with ``diff`` (against the first value), its paired t interval and p-value.
@@ -102,9 +104,27 @@ def _metrics(df: pd.DataFrame, policy: str | None) -> dict[str, np.ndarray]:
         seats = (df[frames.policy_columns(df)].astype(object) == policy).to_numpy()
         with np.errstate(invalid="ignore"):
             metrics[f"{policy}_win_rate"] = (won & seats).sum(axis=1) / seats.sum(axis=1)
+    metrics.update(_faction_metrics(df, won))
     metrics["turns"] = df["turns"].to_numpy(dtype=float)
     metrics["timeout_rate"] = df["timed_out"].to_numpy(dtype=float)
     return metrics
+
+
+def _faction_metrics(df: pd.DataFrame, won: np.ndarray) -> dict[str, np.ndarray]:
+    """``<faction>_win_rate`` for every faction seated in every game (from the seat{i}_faction columns):
+    per game 1 when a seat playing it won (a team win counts for each of its factions)."""
+    n = won.shape[1]
+    columns = [f"seat{i}_faction" for i in range(n)]
+    if not all(c in df.columns for c in columns):
+        return {}
+    seated = df[columns].astype(object).to_numpy()
+    out = {}
+    for faction in sorted({f for f in np.unique(seated.astype(str)) if f and f != "nan"}):
+        here = seated == faction
+        if not here.any(axis=1).all():
+            continue
+        out[f"{faction}_win_rate"] = (won & here).any(axis=1).astype(float)
+    return out
 
 
 def _interval(metric: str, per_game: np.ndarray, confidence: float, seed: int) -> tuple[float, float]:

@@ -5,11 +5,12 @@
     print(res.winner, res.scores, res.to_record()["seat0_faction"])
 """
 from .engine import IllegalActionError, State, apply_action, legal_actions, new_game
-from .events import EventCard
+from .cards import Card, CardSet, Effect, Guardian, cards_frame, load_cards
+from .dungeons import fight_odds
 from .game import FACTIONS, GameResult, LegalActions, play_game, seat_factions
 from .game import RULES_VERSION as _GAME_VERSION
 from .game_actions import (
-    Amok, Buy, Casualties, Embark, EndPhase, Fight, Move, Pass, PressOn, RetreatTo, Sail, Unload,
+    Amok, Buy, Casualties, Embark, EndPhase, Fight, Move, Pass, PlayCard, PressOn, RetreatTo, Sail, Unload,
 )
 from .game_battle import CASUALTY_ORDERS
 from .game_rules import SEATING, TEAMS, TURN_ORDERS, Rules
@@ -25,7 +26,7 @@ __all__ = [
     "Rules", "new_game", "legal_actions", "apply_action", "observe", "play_game", "POLICIES", "GameResult",
     "IllegalActionError", "RULES_VERSION", "FACTIONS", "State", "Observation", "LegalActions", "seat_factions",
     "REALMS", "SEATING", "TEAMS", "TURN_ORDERS", "Board", "MapError", "load_map", "parse_map", "describe_map",
-    "WarPolicy", "Purchase", "RandomPolicy", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "EventCard", "CASUALTY_ORDERS",
+    "WarPolicy", "Purchase", "RandomPolicy", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "CASUALTY_ORDERS",
     "EndPhase", "Move", "Embark", "Sail", "Unload", "Fight", "Casualties", "PressOn", "RetreatTo", "Amok", "Pass",
-    "Buy",
+    "Buy", "PlayCard", "Card", "CardSet", "Effect", "Guardian", "load_cards", "cards_frame", "fight_odds",
 ]

@@ -69,7 +69,7 @@ def poisson_binomial_pmf(pool: tuple[tuple[float, int], ...]) -> np.ndarray:
 
 def hits_pmf(army: Army, situation: Situation, first_strike: bool) -> np.ndarray:
     """Distribution of the hits this side scores in one step (first strike or other attacks)."""
-    threshold = situation.rules.hit_threshold
+    threshold = situation.rules.threshold(situation.role)
     pool = dice_pool(army, situation, first_strike)
     return poisson_binomial_pmf(tuple((hit_probability(die, threshold), pool[die]) for die in sorted(pool)))
 

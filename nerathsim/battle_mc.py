@@ -216,7 +216,7 @@ def compile_side(army, plan: CasualtyPlan, situation: Situation) -> CompiledSide
         for die in sorted(by_die):
             rows, cond = by_die[die]
             n_max = int(sum(start[i] * w for i, w in rows + cond))
-            out.append(_Dice(hit_probability(die, rules.hit_threshold), rows, cond, n_max))
+            out.append(_Dice(hit_probability(die, rules.threshold(situation.role)), rows, cond, n_max))
         return StepSampler(out)
 
     unit_rows = np.zeros((len(names), S), dtype=np.int64)

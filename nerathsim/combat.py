@@ -157,7 +157,7 @@ class Situation:
 
     def strength(self, unit: Unit) -> float:
         """Expected hits per round of one such unit in this role and battlefield ('weaker dice')."""
-        return unit.dice(self.role, self.at_sea) * unit.hit_probability(self.rules.hit_threshold)
+        return unit.dice(self.role, self.at_sea) * unit.hit_probability(self.rules.threshold(self.role))
 
 
 def health(army: Army, situation: Situation) -> int:
@@ -215,7 +215,7 @@ def roll_hits(army: Army, situation: Situation, rng: np.random.Generator, first_
     One binomial draw per die size, smallest die first (so a seed replays the same battle).
     """
     pool = dice_pool(army, situation, first_strike)
-    threshold = situation.rules.hit_threshold
+    threshold = situation.rules.threshold(situation.role)
     return sum(int(rng.binomial(pool[die], hit_probability(die, threshold))) for die in sorted(pool))
 
 

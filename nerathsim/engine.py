@@ -27,20 +27,21 @@ from collections import deque
 
 import numpy as np
 
-from . import events as ev
+from . import dungeons as dg
+from . import effects as ef
 from . import game_battle as gb
 from .game_actions import (
-    Amok, Buy, Casualties, Embark, EndPhase, Fight, Move, Pass, PressOn, RetreatTo, Sail, Unload,
+    Amok, Buy, Casualties, Embark, EndPhase, Fight, Move, Pass, PlayCard, PressOn, RetreatTo, Sail, Unload,
 )
 from .game_rules import Rules
 from .maps import REALMS
 
 # phases (decision kinds)
-PH_MOVE, PH_COMBAT, PH_CASUALTY, PH_PRESS, PH_AMOK, PH_REGROUP, PH_BUY, PH_REINFORCE, PH_OVER = range(9)
+PH_MOVE, PH_COMBAT, PH_CASUALTY, PH_PRESS, PH_AMOK, PH_REGROUP, PH_BUY, PH_REINFORCE, PH_OVER, PH_EVENT = range(10)
 DECISION_NAMES = {
     PH_MOVE: "movement", PH_COMBAT: "battle order", PH_CASUALTY: "casualty order", PH_PRESS: "press or retreat",
     PH_AMOK: "run amok", PH_REGROUP: "regroup", PH_BUY: "reinforcements: buy", PH_REINFORCE: "reinforcements: move",
-    PH_OVER: "game over",
+    PH_OVER: "game over", PH_EVENT: "play cards",
 }
 # movement modes
 M_MOVE, M_REGROUP, M_REINFORCE = 0, 1, 2
@@ -51,7 +52,9 @@ END_PHASE, PRESS_ON, PASS = EndPhase(), PressOn(), Pass()
 
 #: per-realm statistics collected in state.stats (each a list of 4 numbers)
 REALM_STATS = ("gold_earned", "gold_spent", "units_bought", "battles_fought", "battles_won", "attacks", "attacks_won",
-               "units_lost", "gold_lost", "luck", "conquests", "amok_conquests", "flyers_lost", "regions_lost")
+               "units_lost", "gold_lost", "luck", "conquests", "amok_conquests", "flyers_lost", "regions_lost",
+               "events_played", "treasures_played", "cards_cancelled", "card_gold", "card_units", "card_vp",
+               "dungeons_explored", "dungeons_won", "treasures", "treasure_vp", "guardian_gold")
 
 
 class IllegalActionError(ValueError):
@@ -159,7 +162,8 @@ class ArmyChain:
 
 
 class Battle:
-    __slots__ = ("region", "at_sea", "attacker", "att", "defs", "round", "queue", "retreated", "luck", "owner0")
+    __slots__ = ("region", "at_sea", "attacker", "att", "defs", "round", "queue", "retreated", "luck", "owner0",
+                 "windows", "dungeon")
 
     def __repr__(self):
         return (f"Battle(region={self.region}, at_sea={self.at_sea}, attacker={REALMS[self.attacker]}, "
@@ -176,6 +180,9 @@ class State:
         "capital_held_start", "owner_start", "placed", "spots", "stage", "sites", "battle", "amok", "explored",
         "conquered", "stats", "spent", "memo", "log", "is_terminal", "winner", "timed_out", "turns",
         "decisions", "_legal",
+        # cards and dungeons (Part III)
+        "cards", "must_play", "kept", "treasure_deck", "guardians", "supply", "dungeon_given", "revealed",
+        "window", "pending", "win_done", "card_plays",
     )
 
     def clone(self) -> "State":
@@ -183,8 +190,14 @@ class State:
         for name in ("rules", "board", "tab", "n", "seat_of", "friends", "ally", "next_ship", "round", "turn_pos",
                      "realm", "phase", "current_player", "decider", "mode", "n_castles_start", "capital_held_start",
                      "stage", "is_terminal", "winner", "timed_out", "turns", "decisions", "reach", "reach_land",
-                     "reach_store"):
+                     "reach_store", "cards", "window"):
             setattr(s, name, getattr(self, name))
+        s.must_play, s.kept = [m[:] for m in self.must_play], [k[:] for k in self.kept]
+        s.treasure_deck, s.supply = self.treasure_deck[:], self.supply[:]
+        s.guardians = {r: g[:] for r, g in self.guardians.items()}
+        s.dungeon_given, s.revealed = dict(self.dungeon_given), set(self.revealed)
+        s.pending = None if self.pending is None else [x[:] if isinstance(x, list) else x for x in self.pending]
+        s.win_done, s.card_plays = set(self.win_done), self.card_plays[:]
         s.owner = self.owner[:]
         s.hostile, s.fr_land = self.hostile[:], self.fr_land[:]
         s.units = [[row[:] for row in reg] for reg in self.units]
@@ -261,7 +274,7 @@ def _copy_battle(b):
         chains[id(ch)] = n
     c.att = chains[id(b.att)]
     c.defs = [chains[id(d)] for d in b.defs]
-    c.queue, c.luck = list(b.queue), list(b.luck)
+    c.queue, c.luck, c.windows = list(b.queue), list(b.luck), list(b.windows)
     return c
 
 
@@ -308,12 +321,20 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
                     ship.cargo.append(u)
     for p in range(4):
         s.gold[p] = b.realm_gold[p]
-        deck = [p * rules.event_deck_size + k for k in range(rules.event_deck_size)]
-        s.decks[p] = [deck[i] for i in rng.permutation(len(deck))]
-        for _ in range(rules.starting_hand):
-            if s.decks[p]:
-                s.hands[p].append(s.decks[p].pop())
-    _event(s, "setup", realm=-1, gold=list(s.gold), hands=[len(h) for h in s.hands])
+        if rules.events:
+            deck = list(s.cards.decks[p])
+            s.decks[p] = [deck[i] for i in rng.permutation(len(deck))]
+            for _ in range(rules.starting_hand):
+                _draw_event(s, p, rng)
+    if rules.dungeons:
+        cs = s.cards
+        s.treasure_deck = [cs.treasures[i] for i in rng.permutation(len(cs.treasures))]
+        s.supply = [cs.supply[i] for i in rng.permutation(len(cs.supply))]
+        for r in range(b.n):
+            if b.is_dungeon[r]:
+                _place_guardians(s, r, rules.starting_guardians)
+    _event(s, "setup", realm=-1, gold=list(s.gold), hands=[len(h) for h in s.hands],
+           guardians={b.names[r]: len(g) for r, g in s.guardians.items()})
     _start_turn(s, rng)
     _advance(s, rng)
     return s
@@ -354,6 +375,11 @@ def _blank_state(rules: Rules, record: bool) -> State:
     s.spent = [[0] * s.tab.U for _ in range(4)]
     s.memo = [dict() for _ in range(s.n)]
     s.log = [] if record else None
+    s.cards = rules.cards if (rules.events or rules.dungeons) else None
+    s.must_play, s.kept = [[] for _ in range(4)], [[] for _ in range(4)]
+    s.treasure_deck, s.supply, s.guardians, s.dungeon_given, s.revealed = [], [], {}, {}, set()
+    s.window, s.pending, s.win_done = None, None, set()
+    s.card_plays = [0] * (len(s.cards.cards) if s.cards is not None else 0)
     s.is_terminal, s.winner, s.timed_out = False, None, False
     s.turns, s.decisions = 0, 0
     s._legal = None
@@ -628,10 +654,12 @@ def _start_turn(s: State, rng) -> None:
     s.capital_held_start = s.owner[b.capitals[p]] == p
     s.owner_start = s.owner[:]
     s.placed, s.spots, s.explored = {}, None, set()
+    s.win_done = set()
     s.current_player = s.decider = s.seat_of[p]
     _event(s, "turn", realm=REALMS[p], gold=s.gold[p], vp=s.vp[p])
     # phase 1
-    _draw_event(s, p, rng)
+    if s.rules.events:
+        _draw_event(s, p, rng)
     # phase 2
     s.phase, s.mode = PH_MOVE, M_MOVE
     _refresh_terrain(s)
@@ -644,10 +672,13 @@ def _start_turn(s: State, rng) -> None:
     for sh in s.ships:
         if sh.owner == p:
             sh.moves, sh.unloaded, sh.landing, sh.new = t.move[sh.utype], False, -1, False
+    _turn_windows(s)
 
 
 def _draw_event(s: State, p: int, rng) -> None:
-    """Seed phase 1: draw an event card; an empty deck is rebuilt from the shuffled used cards."""
+    """Seed phase 1: draw an event card; an empty deck is rebuilt from the shuffled used cards
+    ("Hvis bunken løber tør for kort, blander du blot de brugte kort"). An immediate card must be
+    played at once ("om det skal spilles med det samme")."""
     if not s.decks[p] and s.used[p]:
         s.decks[p] = [s.used[p][i] for i in rng.permutation(len(s.used[p]))]
         s.used[p] = []
@@ -655,7 +686,213 @@ def _draw_event(s: State, p: int, rng) -> None:
     if s.decks[p]:
         card = s.decks[p].pop()
         s.hands[p].append(card)
-        _event(s, "draw", realm=REALMS[p], card=card)
+        if s.cards.cards[card].timing == "immediate":
+            s.must_play[p].append(card)
+        _event(s, "draw", realm=REALMS[p], card=s.cards.cards[card].key)
+
+
+def _draw_treasure(s: State, p: int) -> None:
+    """Seed: "Hvis monstret besejres, må du trække et treasure-kort" — its VP count at once
+    (Rules.treasure_vp); an immediate treasure is played at once, the others are kept."""
+    if not s.treasure_deck:
+        _event(s, "no_treasure", realm=REALMS[p])
+        return
+    cid = s.treasure_deck.pop()
+    card = s.cards.cards[cid]
+    s.hands[p].append(cid)
+    s.stats["treasures"][p] += 1
+    mode = s.rules.treasure_vp
+    if card.vp and mode == "vp":
+        s.vp[p] += card.vp
+        s.stats["treasure_vp"][p] += card.vp
+    elif card.vp and mode == "gold":
+        s.gold[p] += card.vp
+        s.stats["card_gold"][p] += card.vp
+    if card.timing == "immediate":
+        s.must_play[p].append(cid)
+    _event(s, "treasure", realm=REALMS[p], card=card.key, vp=card.vp)
+
+
+# ---------------------------------------------------------------------------------------
+# Card windows (effects.WINDOWS): the state rests at PH_EVENT while a realm may play cards
+# ---------------------------------------------------------------------------------------
+def _has_cards(s: State) -> bool:
+    return s.cards is not None
+
+
+def _open_window(s: State, kind: str, realm: int, region: int, role, resume: str) -> bool:
+    """Rest at a PH_EVENT decision if `realm` can play something in this window."""
+    if not _has_cards(s) or not ef.window_plays(s, realm, kind, region, role):
+        return False
+    s.window = (kind, realm, region, role, resume, s.phase)
+    s.phase = PH_EVENT
+    s.current_player, s.decider = s.seat_of[realm], realm
+    return True
+
+
+def _turn_windows(s: State) -> None:
+    """Start of a turn: immediate cards drawn must be played, then kept movement cards may be; then phase 2."""
+    p = s.realm
+    if _has_cards(s):
+        if s.must_play[p] and _open_window(s, "immediate", p, -1, None, "turn"):
+            return
+        if "movement" not in s.win_done:
+            s.win_done.add("movement")
+            if _open_window(s, "movement", p, -1, None, "turn"):
+                return
+    s.phase = PH_MOVE
+    s.current_player = s.decider = s.seat_of[p]
+
+
+def _close_window(s: State, rng) -> None:
+    kind, realm, region, role, resume, before = s.window
+    s.window = None
+    if resume == "turn":
+        _refresh_terrain(s)
+        _turn_windows(s)
+    elif resume == "battle":
+        bt = s.battle
+        bt.windows.pop(0)
+        _run_battle(s, rng)
+    elif resume == "buy":
+        _refresh_terrain(s)
+        s.phase = PH_BUY
+        s.spots = None
+        s.current_player = s.decider = s.seat_of[s.realm]
+    elif resume == "next":
+        _next_battle(s, rng)
+    else:
+        raise AssertionError(resume)
+
+
+def _window_after_play(s: State, rng) -> None:
+    """After a card is resolved: stay in the window while its realm can play more, else close it."""
+    kind, realm, region, role, resume, before = s.window
+    if ef.window_plays(s, realm, kind, region, role):
+        s.phase = PH_EVENT
+        s.current_player, s.decider = s.seat_of[realm], realm
+        return
+    _close_window(s, rng)
+
+
+class _Hooks:
+    """The state changes effects.resolve asks for."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def gain_gold(self, s, p, n):
+        s.gold[p] += n
+        s.stats["card_gold"][p] += n
+
+    def place(self, s, p, r, unit, count):
+        t = s.tab
+        u = t.idx[unit]
+        if t.ship[u]:
+            for _ in range(count):
+                _new_ship(s, p, u, r)
+        else:
+            s.units[r][p][u] += count
+        s.stats["card_units"][p] += count
+        _event(s, "card_units", realm=REALMS[p], region=r, unit=unit, count=count)
+
+    def teleport(self, s, p, src, dst, e):
+        """Seed: "Det tæller ikke som en trops bevægelse" — units keep the moves they have left."""
+        t = s.tab
+        left = e.get("count")
+        order = sorted((u for u in range(t.U) if s.units[src][p][u] and ef._movable(s, e, u)),
+                       key=lambda u: (-t.cost[u], u))
+        moved = {}
+        for u in order:
+            c = min(left, s.units[src][p][u])
+            if c <= 0:
+                break
+            s.units[src][p][u] -= c
+            s.units[dst][p][u] += c
+            for m, k in _mob_take_best(s, src, u, c):
+                _mob_add(s, dst, u, k, m)
+            left -= c
+            moved[t.names[u]] = c
+        _event(s, "card_move", realm=REALMS[p], src=src, dst=dst, units=moved)
+
+    def draw(self, s, p):
+        _draw_event(s, p, self.rng)
+
+    def battle_bonus(self, s, p, e):
+        bt = s.battle
+        if bt is None:
+            return
+        ch = bt.att if bt.att.realm == p else next((d for d in bt.defs if d.realm == p), None)
+        if ch is None:
+            return
+        unit = e.get("unit")
+        if unit == "any":
+            idx = -1
+        elif unit in ch.t.names:
+            idx = ch.t.names.index(unit)
+        else:
+            return
+        ch.t = gb.modified_table(ch.t, ((e.get("bonus"), idx, e.get("amount")),))
+
+
+def _play_card(s: State, a: PlayCard, rng) -> None:
+    """A card leaves the hand; enemies holding a reaction may answer it; then it is resolved."""
+    cards = s.cards.cards
+    if s.pending is not None:                       # a reaction to the pending card
+        pend = s.pending
+        q = pend[3].pop(0)
+        card = cards[a.card]
+        _take_from_hand(s, q, a.card)
+        e = card.effects[0]
+        if e.kind == "cancel":
+            pend[5] = True
+        else:
+            pend[4] += e.get("amount")
+        s.stats["cards_cancelled"][q] += 1
+        _event(s, "reaction", realm=REALMS[q], card=card.key, against=cards[pend[1].card].key, effect=str(e))
+        _continue_pending(s, rng)
+        return
+    kind, realm, region, role, resume, before = s.window
+    _take_from_hand(s, realm, a.card)
+    s.pending = [realm, a, None, ef.reactors(s, realm, a.card), 0, False]
+    _continue_pending(s, rng)
+
+
+def _take_from_hand(s: State, p: int, cid: int) -> None:
+    s.hands[p].remove(cid)
+    if cid in s.must_play[p]:
+        s.must_play[p].remove(cid)
+    card = s.cards.cards[cid]
+    s.card_plays[cid] += 1
+    if card.kind == "treasure":
+        s.kept[p].append(cid)           # seed: "skal det blive liggende foran den spiller, som brugte det"
+        s.stats["treasures_played"][p] += 1
+    else:
+        s.used[p].append(cid)           # seed: "placeres det ved siden af din event-kort-bunke"
+        s.stats["events_played"][p] += 1
+
+
+def _continue_pending(s: State, rng) -> None:
+    """Ask the next enemy with a fitting reaction card, or resolve the card and go on."""
+    pend = s.pending
+    realm, play, _x, reactors, weaken, cancelled = pend
+    while reactors and not cancelled:
+        q = reactors[0]
+        if ef.window_plays(s, q, "reaction"):
+            s.phase = PH_EVENT
+            s.current_player, s.decider = s.seat_of[q], q
+            return
+        reactors.pop(0)
+    s.pending = None
+    card = s.cards.cards[play.card]
+    if cancelled:
+        _event(s, "card_cancelled", realm=REALMS[realm], card=card.key)
+    else:
+        done = ef.resolve(s, realm, play, weaken, _Hooks(rng))
+        _event(s, "card", realm=REALMS[realm], card=card.key, target=play.target, source=play.source,
+               effects=done, weakened=weaken)
+    _refresh_terrain(s)
+    _window_after_play(s, rng)
 
 
 def _end_turn(s: State, rng) -> None:
@@ -743,6 +980,16 @@ def _victory_check(s: State) -> bool:
             if all(s.owner[c] in g for c in b.capitals):
                 winner = g
                 break
+        if winner is None and rules.treasure_win and rules.dungeons:
+            # seed: "Alle hovedstæder eller otte skatte (12 i alliance)"; partners count together
+            need = rules.treasure_target
+            over = sorted(((sum(s.stats["treasures"][p] for p in g), g) for g in groups), reverse=True)
+            over = [(v, g) for v, g in over if v >= need]
+            if over:
+                if len(over) == 1 or over[0][0] > over[1][0]:
+                    winner = over[0][1]
+                else:
+                    _event(s, "tie", realm=-1, treasures=[list(g) for _, g in over[:2]])
     if winner is None:
         return False
     seats = tuple(sorted({s.seat_of[p] for p in winner}))
@@ -776,10 +1023,21 @@ def legal_actions(s: State) -> list:
         out = [Amok(r) for r in amok_targets(s)] + [PASS]
     elif ph == PH_BUY:
         out = _buy_actions(s) + [END_PHASE]
+    elif ph == PH_EVENT:
+        out = _event_actions(s)
     else:
         raise AssertionError(f"no decision in phase {ph}")
     s._legal = out
     return out
+
+
+def _event_actions(s: State) -> list:
+    """PH_EVENT: the cards the deciding realm may play now, and Pass (not while an immediate card waits)."""
+    if s.pending is not None:
+        return ef.window_plays(s, s.pending[3][0], "reaction") + [PASS]
+    kind, realm, region, role, _resume, _before = s.window
+    plays = ef.window_plays(s, realm, kind, region, role)
+    return plays if ef.must_play_now(s, realm, kind) else plays + [PASS]
 
 
 def _move_groups(s: State) -> list:
@@ -1003,13 +1261,26 @@ def apply_legal(s: State, a, rng: np.random.Generator) -> None:
         ch.set_plan(a.order)
         _event(s, "casualty_order", realm=REALMS[realm], order=a.order)
         _run_battle(s, rng)
+    elif ty is PlayCard:
+        _play_card(s, a, rng)
+    elif ty is Pass and ph == PH_EVENT:
+        if s.pending is not None:
+            s.pending[3].pop(0)
+            _continue_pending(s, rng)
+        else:
+            _event(s, "pass", realm=REALMS[s.decider], window=s.window[0])
+            _close_window(s, rng)
     elif ty is PressOn:
         _event(s, "press_on", realm=REALMS[s.realm], region=s.battle.region)
         _run_battle(s, rng)
     elif ty is RetreatTo:
-        _retreat(s, a.dst)
-        _finish_battle(s)
-        _next_battle(s, rng)
+        if s.battle.dungeon:
+            _flee_dungeon(s, a.dst)
+            _next_battle(s, rng)
+        else:
+            _retreat(s, a.dst)
+            _finish_battle(s)
+            _next_battle(s, rng)
     elif ty is Amok:
         if _do_amok(s, a.dst):
             _next_battle(s, rng)
@@ -1211,6 +1482,13 @@ def _next_battle(s: State, rng) -> None:
     s.battle = None
     s.amok = None
     while True:
+        if s.stage == "dungeon":
+            while s.sites:
+                r = s.sites.pop(0)
+                if _start_dungeon(s, r, rng):
+                    return
+            _start_regroup(s)
+            return
         if s.sites:
             if len(s.sites) == 1:
                 r = s.sites.pop()
@@ -1225,21 +1503,123 @@ def _next_battle(s: State, rng) -> None:
             s.stage = "land"
             _start_land_stage(s)
             continue
-        _explore_dungeons(s, rng)
-        _start_regroup(s)
-        return
+        s.stage = "dungeon"
+        b, p, t = s.board, s.realm, s.tab
+        s.sites = [r for r in range(b.n) if b.is_dungeon[r] and any(s.units[r][p][u] for u in range(t.U) if t.hero[u])
+                   and not _enemies_at(s, r, p)]
 
 
-def _explore_dungeons(s: State, rng) -> None:
-    """Seed "Udforsk dungeons": in the combat phase heroes in a dungeon fight its guardians (events.explore_dungeon;
-    no guardians in this version, so the dungeon simply counts as explored)."""
-    b, p, t = s.board, s.realm, s.tab
-    for r in range(b.n):
-        if b.is_dungeon[r] and any(s.units[r][p][u] for u in range(t.U) if t.hero[u]):
-            res = ev.explore_dungeon(s, r, p, rng)
-            if res.get("explored"):
-                s.explored.add(r)
-            _event(s, "dungeon", realm=REALMS[p], region=r, **res)
+# --- dungeons ---------------------------------------------------------------------------------
+def _place_guardians(s: State, r: int, n: int) -> None:
+    """Guardian tokens from the supply onto dungeon r (face down)."""
+    g = s.guardians.setdefault(r, [])
+    for _ in range(n):
+        if not s.supply:
+            break
+        g.append(s.supply.pop())
+    if not g:
+        del s.guardians[r]
+    s.revealed.discard(r)
+
+
+def _start_dungeon(s: State, r: int, rng) -> bool:
+    """Seed "Udforsk dungeons": the heroes turn the token over and fight every guardian there at once
+    (a battle on dungeons.dungeon_rules). Returns True when the state rests at a decision."""
+    p, t = s.realm, s.tab
+    heroes = {t.names[u]: s.units[r][p][u] for u in range(t.U) if t.hero[u] and s.units[r][p][u]}
+    gids = s.guardians.get(r) if s.rules.dungeons else None
+    if not gids:
+        _event(s, "dungeon_empty", realm=REALMS[p], region=r, heroes=heroes)
+        return False
+    s.revealed.add(r)
+    s.stats["dungeons_explored"][p] += 1
+    G = s.cards.guardians
+    brules = dg.dungeon_rules(s.rules.battle, tuple(G[g] for g in gids))
+    ta, td = gb.side_table(brules, "attacker", False), gb.side_table(brules, "defender", False)
+    names = brules.units.names
+    army = dg.guardian_army(G[g] for g in gids)
+    bt = Battle()
+    bt.region, bt.at_sea, bt.attacker, bt.round, bt.retreated = r, False, p, 0, False
+    bt.owner0, bt.dungeon, bt.queue, bt.luck = -1, True, [], [0.0] * 4
+    bt.att = ArmyChain(p, ta, [heroes.get(n, 0) for n in names])
+    bt.defs = [ArmyChain(-1, td, [army.get(n, 0) for n in names])]
+    bt.att.set_plan("cheapest")
+    bt.defs[0].set_plan("cheapest")
+    bt.windows = [(p, "attack")]
+    s.battle = bt
+    _event(s, "dungeon", realm=REALMS[p], region=r, heroes=heroes, guardians=[G[g].key for g in gids])
+    return _battle_continue(s, rng)
+
+
+def _dungeon_round(s: State, rng) -> None:
+    """One round of the fight: first strike, then the other dice; each hit on a guardian removes a die."""
+    bt = s.battle
+    att, g = bt.att, bt.defs[0]
+    for first in (True, False):
+        ha = gb.roll(att.t, att.army, rng, first)
+        hd = gb.roll(g.t, g.army, rng, first)
+        att.k = att.at(att.k + hd)
+        g.k = g.at(g.k + ha)
+    bt.round += 1
+
+
+def _hero_survivors(s: State) -> list:
+    """The heroes left, per unit type of the game's table."""
+    bt, t = s.battle, s.tab
+    left = gb.present(bt.att.t, bt.att.army)
+    names = bt.att.t.names
+    out = s.units[bt.region][bt.attacker][:]
+    for u in range(t.U):
+        if t.hero[u]:
+            out[u] = left[names.index(t.names[u])] if t.names[u] in names else out[u]
+    return out
+
+
+def _finish_dungeon(s: State, rng) -> bool:
+    """Victory: the guardians' gold bonus, a treasure card, the dungeon counts as explored (the heroes
+    must leave in the regroup; two new guardians follow). Otherwise the guardians stay (healed)."""
+    bt = s.battle
+    r, p = bt.region, bt.attacker
+    _set_units(s, r, p, _hero_survivors(s))
+    won = bt.defs[0].health == 0 and bt.att.health > 0
+    G = s.cards.guardians
+    gids = s.guardians.get(r, [])
+    if won:
+        gold = sum(G[g].gold for g in gids)
+        s.gold[p] += gold
+        s.stats["guardian_gold"][p] += gold
+        s.stats["dungeons_won"][p] += 1
+        for g in gids:                       # defeated tokens go back into the supply (gap D4)
+            s.supply.insert(int(rng.integers(len(s.supply) + 1)), g)
+        del s.guardians[r]
+        s.revealed.discard(r)
+        s.dungeon_given[r] = s.dungeon_given.get(r, 0) + 1
+        s.explored.add(r)
+        _event(s, "dungeon_won", realm=REALMS[p], region=r, rounds=bt.round, gold=gold,
+               heroes=_named(s, s.units[r][p]))
+        _draw_treasure(s, p)
+    else:
+        _event(s, "dungeon_lost", realm=REALMS[p], region=r, rounds=bt.round, heroes=_named(s, s.units[r][p]))
+    s.battle = None
+    if s.must_play[p] and _open_window(s, "immediate", p, -1, None, "next"):
+        return True
+    return False
+
+
+def _flee_dungeon(s: State, dst: int) -> None:
+    """Seed: "Hvis din helt flygter, bliver monstrene på feltet" — the heroes left go to `dst`."""
+    bt = s.battle
+    r, p, t = bt.region, bt.attacker, s.tab
+    surv = _hero_survivors(s)
+    _set_units(s, r, p, surv)
+    moved = {}
+    for u in range(t.U):
+        if t.hero[u] and s.units[r][p][u]:
+            c = s.units[r][p][u]
+            moved[t.names[u]] = c
+            _move_units_out(s, r, dst, u, c)
+    _event(s, "dungeon_fled", realm=REALMS[p], region=r, dst=dst, rounds=bt.round, units=moved)
+    s.battle = None
 
 
 def _start_land_stage(s: State) -> None:
@@ -1345,6 +1725,8 @@ def _start_battle(s: State, r: int) -> None:
         kinds = sum(1 for u in ch.t.take_idx if sum(ch.states[0][u]))
         if kinds >= 2:
             bt.queue.append(ch.realm)
+    bt.dungeon = False
+    bt.windows = [(p, "attack")] + [(d.realm, "defence") for d in bt.defs]
     s.battle = bt
     for ch in [bt.att] + bt.defs:
         s.stats["battles_fought"][ch.realm] += 1
@@ -1364,6 +1746,22 @@ def _battle_continue(s: State, rng) -> bool:
     Returns True when the state rests at a decision (casualty order, press or retreat, run amok),
     False when the battle is over and the combat phase goes on."""
     bt = s.battle
+    while bt.windows:
+        realm, role = bt.windows[0]
+        if _open_window(s, "combat", realm, bt.region, role, "battle"):
+            return True
+        bt.windows.pop(0)
+    if bt.dungeon:
+        s.current_player, s.decider = s.seat_of[s.realm], s.realm
+        while True:
+            _dungeon_round(s, rng)
+            if bt.att.health == 0 or bt.defs[0].health == 0:
+                return _finish_dungeon(s, rng)
+            if retreat_options(s):
+                s.phase = PH_PRESS
+                return True
+            if bt.round >= 10_000:
+                raise RuntimeError(f"dungeon fight at region {bt.region} still undecided after {bt.round} rounds")
     if bt.queue:
         s.phase = PH_CASUALTY
         s.current_player = s.seat_of[bt.queue[0]]
@@ -1450,7 +1848,7 @@ def _fight_round(s: State, rng) -> None:
     att, defs = bt.att, bt.defs
     for first in (True, False):
         pa = gb.pmf_of(att.t, [att.army], first, thr)
-        pd = gb.pmf_of(defs[0].t, [d.army for d in defs], first, thr)
+        pd = gb.pmf_sides([(d.t, d.army) for d in defs], first)
         if len(pa) <= 1 and len(pd) <= 1:
             continue
         e_def = _expected_def_loss(s, pa)
@@ -1482,6 +1880,9 @@ def retreat_options(s: State) -> list:
         return []
     b, t, p = s.board, s.tab, s.realm
     r = bt.region
+    if bt.dungeon:
+        return [x for x in b.adj[r] if not b.is_sea[x] and not b.is_dungeon[x] and s.owner[x] in s.friends[p]
+                and not _enemies_at(s, x, p)]
     counts = gb.present(bt.att.t, bt.att.army)
     land_units = sum(c for u, c in enumerate(counts) if t.land[u])
     flyers_only = all(not c or t.flyer[u] for u, c in enumerate(counts))
@@ -1758,6 +2159,13 @@ def _end_regroup(s: State) -> None:
                 _set_units(s, r, p, _with(row, u, 0))
                 _event(s, "flyers_lost", realm=REALMS[p], region=r, unit=t.names[u], count=c)
     _event(s, "end_regroup", realm=REALMS[p])
+    if s.rules.dungeons:
+        cap = s.rules.treasures_per_dungeon
+        for r in sorted(s.explored):
+            if cap is not None and s.dungeon_given.get(r, 0) >= cap:
+                _event(s, "dungeon_closed", realm=REALMS[p], region=r, treasures=s.dungeon_given[r])
+                continue
+            _place_guardians(s, r, s.rules.new_guardians)
 
 
 # --- reinforcements ---------------------------------------------------------------------------
@@ -1875,6 +2283,8 @@ def _start_buy(s: State) -> None:
     for sh in s.ships:
         if sh.owner == s.realm:
             sh.moves, sh.unloaded, sh.landing = 0, False, -1
+    if _has_cards(s):
+        _open_window(s, "reinforcements", s.realm, -1, None, "buy")
 
 
 def _do_buy(s: State, a: Buy) -> None:
@@ -1939,7 +2349,12 @@ def describe_action(s: State, a) -> str:
     if ty is Amok:
         return f"a monster runs amok into {nm[a.dst]}"
     if ty is Pass:
-        return "no (more) running amok"
+        return "play no (more) cards" if s.phase == PH_EVENT else "no (more) running amok"
+    if ty is PlayCard:
+        c = s.cards.cards[a.card]
+        where = f" at {nm[a.target]}" if a.target >= 0 else ""
+        src = f" from {nm[a.source]}" if a.source >= 0 else ""
+        return f"play {c.kind} card {c.name!r}{where}{src}"
     if ty is Buy:
         return f"buy a {a.unit} at {nm[a.at]}"
     return repr(a)
@@ -2000,6 +2415,8 @@ def is_legal(s: State, a) -> bool:
             return ty is Pass or (ty is Amok and a.dst in amok_targets(s))
         if ph == PH_BUY:
             return ty is Buy and _buy_ok(s, a)
+        if ph == PH_EVENT:
+            return (ty is PlayCard or ty is Pass) and a in _event_actions(s)
     except (TypeError, IndexError, KeyError):
         return False
     return False

@@ -196,6 +196,9 @@ def _result(s: E.State, rules: Rules, pols: list, seed, record: bool) -> GameRes
         for p, name in enumerate(REALMS):
             stats[f"{name}_{k}"] = v[p]
     stats["rounds"] = s.round if s.is_terminal else s.round + 1
+    if s.cards is not None:                     # how often each card was played (events: by their realm)
+        for cid, card in enumerate(s.cards.cards):
+            stats[f"played_{card.key}"] = s.card_plays[cid]
     return GameResult(
         winner=s.winner,
         seats=tuple(policy_name(p) for p in pols),

@@ -95,8 +95,17 @@ class Buy(NamedTuple):
     at: int
 
 
-Action = EndPhase | Move | Embark | Sail | Unload | Fight | Casualties | PressOn | RetreatTo | Amok | Pass | Buy
-ACTION_TYPES = (EndPhase, Move, Embark, Sail, Unload, Fight, Casualties, PressOn, RetreatTo, Amok, Pass, Buy)
+class PlayCard(NamedTuple):
+    """Play card `card` (an id of `rules.cards`) from the hand: `target` is the region its
+    place/move effect targets or the battle's region for a battle bonus (-1: none); `source`
+    is the region a move_units effect takes units from (-1: none). `Pass()` ends the window."""
+    card: int
+    target: int = -1
+    source: int = -1
+
+
+Action = EndPhase | Move | Embark | Sail | Unload | Fight | Casualties | PressOn | RetreatTo | Amok | Pass | Buy | PlayCard
+ACTION_TYPES = (EndPhase, Move, Embark, Sail, Unload, Fight, Casualties, PressOn, RetreatTo, Amok, Pass, Buy, PlayCard)
 
 
 def _eq(self, other):

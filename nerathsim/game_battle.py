@@ -50,7 +50,7 @@ class SideTable:
         self.names = table.names
         self.dice = [u.dice(role, at_sea) for u in us]
         self.die = [u.die for u in us]
-        self.p = [hit_probability(u.die, brules.hit_threshold) for u in us]
+        self.p = [hit_probability(u.die, brules.threshold(role)) for u in us]
         self.htk = [u.hits_to_kill for u in us]
         self.captured = [u.captured for u in us]
         self.capacity = [u.capacity for u in us]
@@ -147,8 +147,11 @@ def size(army: list) -> int:
 
 
 def pool(t: SideTable, army: list, first: bool, alive: bool) -> dict:
-    """{die: dice} rolled in the first-strike (first=True) or other-attacks step (combat.dice_pool)."""
-    out: dict[int, int] = {}
+    """{(die, p): dice} rolled in the first-strike (first=True) or other-attacks step (combat.dice_pool).
+
+    Keyed by die and hit probability: a card's battle bonus (`modified_table`) changes a unit type's
+    probability, so two units with the same die may roll at different odds."""
+    out: dict = {}
     for u in t.roll_idx[first]:
         row = army[u]
         k = t.htk[u]
@@ -157,20 +160,71 @@ def pool(t: SideTable, army: list, first: bool, alive: bool) -> dict:
             continue
         if t.never_hit and t.captured[u] and not alive:
             continue
-        die = t.die[u]
-        out[die] = out.get(die, 0) + n * t.dice[u]
+        key = (t.die[u], t.p[u])
+        out[key] = out.get(key, 0) + n * t.dice[u]
     return out
 
 
-def roll(t: SideTable, army: list, rng: np.random.Generator, first: bool, threshold: int) -> int:
-    """combat.roll_hits: one binomial draw per die size, smallest die first."""
+def roll(t: SideTable, army: list, rng: np.random.Generator, first: bool, threshold: int | None = None) -> int:
+    """combat.roll_hits: one binomial draw per die size (and hit probability), smallest die first.
+
+    The probabilities are the table's own (`SideTable.p`: the rules' threshold for this role, and
+    any battle bonus); `threshold` is accepted for compatibility and ignored."""
     pl = pool(t, army, first, not t.never_hit or health(t, army) > 0)
     if not pl:
         return 0
     hits = 0
-    for die in sorted(pl):
-        hits += int(rng.binomial(pl[die], hit_probability(die, threshold)))
+    for key in sorted(pl):
+        hits += int(rng.binomial(pl[key], key[1]))
     return hits
+
+
+BONUSES = ("extra_dice", "reroll_misses", "first_strike", "plus_to_hit")
+
+
+def modified_table(t: SideTable, bonuses: tuple) -> SideTable:
+    """A copy of `t` with card battle bonuses: ((bonus, unit index or -1 for every unit, amount), ...).
+
+    extra_dice: +amount dice per unit; plus_to_hit: hits on (threshold - amount)+; reroll_misses:
+    missed dice are rolled once more (p' = p + (1 - p) p); first_strike: rolls in the first-strike step.
+    Bonuses stack in the order given. Casualty plans are rebuilt for the copy."""
+    key = (id(t), bonuses)
+    got = _MODIFIED.get(key)
+    if got is not None and got[0] is t:
+        return got[1]
+    m = SideTable.__new__(SideTable)
+    for name in SideTable.__slots__:
+        setattr(m, name, getattr(t, name))
+    m.dice, m.p, m.fs, m.strength = t.dice[:], t.p[:], t.fs[:], t.strength[:]
+    m.plans = {}
+    thr = {u: None for u in range(t.U)}
+    for bonus, unit, amount in bonuses:
+        if bonus not in BONUSES:
+            raise ValueError(f"unknown battle bonus {bonus!r}; known: {', '.join(BONUSES)}")
+        for u in (range(t.U) if unit < 0 else (unit,)):
+            if not t.fights[u] or not t.dice[u]:
+                continue
+            if bonus == "extra_dice":
+                m.dice[u] += amount
+            elif bonus == "first_strike":
+                m.fs[u] = True
+            elif bonus == "reroll_misses":
+                m.p[u] = m.p[u] + (1.0 - m.p[u]) * m.p[u]
+            else:   # plus_to_hit: from the current probability's threshold
+                d = t.die[u]
+                cur = thr[u] if thr[u] is not None else d + 1 - round(m.p[u] * d)
+                thr[u] = max(1, cur - amount)
+                m.p[u] = hit_probability(d, thr[u])
+            m.strength[u] = m.dice[u] * m.p[u]
+    m.roll_idx = {first: [i for i in range(m.U) if m.fs[i] == first and m.fights[i] and m.dice[i]]
+                  for first in (True, False)}
+    if len(_MODIFIED) > 4096:
+        _MODIFIED.clear()
+    _MODIFIED[key] = (t, m)
+    return m
+
+
+_MODIFIED: dict = {}
 
 
 class Plan:
@@ -331,14 +385,24 @@ def pool_pmf(items: tuple) -> np.ndarray:
     return poisson_binomial_pmf(items)
 
 
-def pmf_of(t: SideTable, armies: list, first: bool, threshold: int) -> np.ndarray:
+def pmf_of(t: SideTable, armies: list, first: bool, threshold: int | None = None) -> np.ndarray:
     """Distribution of the hits one side (one or several allied armies) scores in a step."""
-    total: dict[int, int] = {}
+    total: dict = {}
     for army in armies:
         alive = not t.never_hit or health(t, army) > 0
-        for die, n in pool(t, army, first, alive).items():
-            total[die] = total.get(die, 0) + n
-    return pool_pmf(tuple((hit_probability(die, threshold), total[die]) for die in sorted(total)))
+        for key, n in pool(t, army, first, alive).items():
+            total[key] = total.get(key, 0) + n
+    return pool_pmf(tuple((key[1], total[key]) for key in sorted(total)))
+
+
+def pmf_sides(sides: list, first: bool) -> np.ndarray:
+    """Like `pmf_of` for armies that may each have their own table: [(SideTable, army), ...]."""
+    total: dict = {}
+    for t, army in sides:
+        alive = not t.never_hit or health(t, army) > 0
+        for key, n in pool(t, army, first, alive).items():
+            total[key] = total.get(key, 0) + n
+    return pool_pmf(tuple((key[1], total[key]) for key in sorted(total)))
 
 
 def expected_loss(t: SideTable, armies: list, plans: list, pmf: np.ndarray, allot) -> float:

@@ -41,6 +41,7 @@ _CHOICES = {
     "income_mode": ("count", "value"),
     "castle_placement": ("any_held", "next_to_castle"),
     "ally_damage_split": ("equal", "region_owner_first"),
+    "treasure_vp": ("vp", "gold", "none"),
 }
 
 
@@ -54,7 +55,7 @@ class Rules:
     map: str | Board = "nerath"           # shipped map name, path to a JSON map, or a maps.Board
     turn_order: tuple | str = PUBLISHED_TURN_ORDER   # facts §3.3; or a TURN_ORDERS name ("nerath_first", "reversed")
     battle: BattleRules = field(default_factory=BattleRules)   # unit table, hit threshold, castle mode
-    event_deck_size: int = 20             # seed: "sin nations 20 event-kort" (placeholder cards, no effects yet)
+    event_deck_size: int | None = 20      # seed: "sin nations 20 event-kort"; checked against the event file (None: any size)
     starting_hand: int = 2                # seed: "trækker hver spiller to kort"
     region_vp: int = 1                    # seed: one VP for a space in an opponent's starting area
     capital_vp: int = 5                   # seed: five VP for an opponent's capital
@@ -75,7 +76,18 @@ class Rules:
     castle_placement: str = "any_held"    # gap: a bought castle goes on a castle-less land region held since the turn began
                                           #   ("next_to_castle": such a region next to a castle it may place at)
     ally_damage_split: str = "equal"      # seed fallback when allies do not agree: equal split, odd hit to the bigger army
-    treasures_to_win: int | None = None   # long game: None = seed's 8 / 12 (treasures arrive with the dungeon issue)
+    treasures_to_win: int | None = None   # long game: None = seed's 8 / 12 ("alle hovedstæder eller otte skatte")
+    # --- events, dungeons and treasures (switches for designers; see RULES.md Part III) -------------
+    events: bool = True                   # the realms' event decks in play (False: no decks, no draws)
+    dungeons: bool = True                 # dungeon guardians and treasures in play (False: heroes find nothing)
+    treasure_win: bool = True             # long game: "eller otte skatte" wins (False: fan variant W, capitals only)
+    treasures_per_dungeon: int | None = None   # None: unlimited (seed); 2: fan variant W "at most 2 treasures per dungeon"
+    treasure_vp: str = "vp"               # a treasure's VP count as VP (seed), as gold (Enhanced variant WE), or "none"
+    starting_guardians: int = 1           # seed: "én brik – med bagsiden opad – på hver dungeon-indgang"
+    new_guardians: int = 2                # seed: "Placér to Dungeon Guardian-brikker på feltet"
+    event_file: str | None = None         # None: the shipped decks (data/cards/events.json); or a path to your own
+    treasure_file: str | None = None      # None: data/cards/treasures.json; or a path
+    guardian_file: str | None = None      # None: data/cards/guardians.json; or a path
 
     def __post_init__(self):
         _validate(self)
@@ -94,6 +106,17 @@ class Rules:
         if isinstance(self.map, Board):
             return self.map
         return load_map(self.map, self.battle.units)
+
+    @property
+    def cards(self):
+        """The event decks, treasures and guardians (nerathsim.cards.CardSet), loaded and validated once."""
+        got = self.__dict__.get("_cards")
+        if got is None:
+            from .cards import load_cards
+            got = load_cards(self.event_file, self.treasure_file, self.guardian_file, self.battle.units,
+                             self.event_deck_size)
+            self.__dict__["_cards"] = got
+        return got
 
     @property
     def units(self):
@@ -166,12 +189,22 @@ def _validate(rules: Rules) -> None:
                          f"at spille alle mod alle'); with {rules.players} players a seat plays a whole alliance")
     _int_field(rules, "vp_to_win", 1, none_ok=True)
     _int_field(rules, "treasures_to_win", 1, none_ok=True)
-    for name in ("event_deck_size", "starting_hand", "region_vp", "capital_vp", "flyer_coast_cost"):
+    _int_field(rules, "event_deck_size", 1, none_ok=True)
+    _int_field(rules, "treasures_per_dungeon", 1, none_ok=True)
+    for name in ("starting_guardians", "new_guardians"):
+        _int_field(rules, name, 0)
+    for name in ("event_file", "treasure_file", "guardian_file"):
+        v = getattr(rules, name)
+        if hasattr(v, "__fspath__"):
+            object.__setattr__(rules, name, str(v))
+        elif v is not None and not isinstance(v, str):
+            raise ValueError(f"Rules.{name} must be a path or None, got {v!r}")
+    for name in ("starting_hand", "region_vp", "capital_vp", "flyer_coast_cost"):
         _int_field(rules, name, 0)
     _int_field(rules, "placement_limit", 1)
     _int_field(rules, "max_rounds", 1)
     for name in ("capital_vp_stacks", "vp_once_per_region", "amok_scores_vp", "flyers_capture", "board_after_move",
-                 "cargo_may_stay_aboard"):
+                 "cargo_may_stay_aboard", "events", "dungeons", "treasure_win"):
         if not isinstance(getattr(rules, name), bool):
             raise ValueError(f"Rules.{name} must be True or False, got {getattr(rules, name)!r}")
     if not isinstance(rules.battle, BattleRules):
@@ -210,6 +243,11 @@ def _validate(rules: Rules) -> None:
         raise ValueError(f"Rules.map: {exc}") from None
     _check_board_units(board, rules)
     _check_unit_table(units)
+    if rules.events or rules.dungeons:
+        try:
+            rules.cards
+        except ValueError as exc:
+            raise ValueError(f"Rules: {exc}") from None
 
 
 def _check_board_units(board: Board, rules: Rules) -> None:

@@ -33,6 +33,7 @@ class BattleView(NamedTuple):
     attacker_units: dict            # {unit: count} still fighting (damaged dragons included)
     defender_units: dict            # {realm index: {unit: count}}
     attacker_damaged: dict          # {unit: units with damage}
+    dungeon: bool = False           # a dungeon fight: defender_units is {-1: {guardian unit: dice left}}
 
 
 class Observation:
@@ -176,17 +177,52 @@ class Observation:
         bt = self._s.battle
         if bt is None:
             return None
-        t = self._s.tab
         from . import game_battle as gb
 
-        def named(counts):
-            return {t.names[u]: c for u, c in enumerate(counts) if c}
+        def named(ch):
+            return {ch.t.names[u]: c for u, c in enumerate(gb.present(ch.t, ch.army)) if c}
 
         att = bt.att
-        damaged = {t.names[u]: sum(att.army[u][1:att.t.htk[u]])
-                   for u in range(t.U) if att.t.htk[u] > 1 and sum(att.army[u][1:att.t.htk[u]])}
-        return BattleView(bt.region, bt.at_sea, bt.attacker, bt.round, named(gb.present(att.t, att.army)),
-                          {d.realm: named(gb.present(d.t, d.army)) for d in bt.defs if d.health > 0}, damaged)
+        t = att.t
+        damaged = {t.names[u]: sum(att.army[u][1:t.htk[u]])
+                   for u in range(t.U) if t.htk[u] > 1 and sum(att.army[u][1:t.htk[u]])}
+        return BattleView(bt.region, bt.at_sea, bt.attacker, bt.round, named(att),
+                          {d.realm: named(d) for d in bt.defs if d.health > 0}, damaged, bool(bt.dungeon))
+
+    # --- cards and dungeons ----------------------------------------------------------------------
+    @property
+    def cards(self):
+        """The CardSet (nerathsim.cards): `cards.cards[id]` is the Card of a card id; None when both
+        events and dungeons are off."""
+        return self._s.cards
+
+    @property
+    def window(self) -> tuple | None:
+        """The open card window: (kind, realm, region, role) — kind in effects.WINDOWS — or None."""
+        w = self._s.window
+        return None if w is None else w[:4]
+
+    @property
+    def pending_card(self):
+        """(realm, PlayCard) of the enemy card a reaction may answer, or None."""
+        p = self._s.pending
+        return None if p is None else (p[0], p[1])
+
+    def dungeon(self, region: int) -> tuple:
+        """(tokens on the dungeon, the Guardians if turned over else None, treasures it has given)."""
+        s = self._s
+        g = s.guardians.get(region, [])
+        shown = tuple(s.cards.guardians[x] for x in g) if region in s.revealed else None
+        return len(g), shown, s.dungeon_given.get(region, 0)
+
+    @property
+    def treasures(self) -> tuple:
+        """Treasures gained per realm (the long game's treasure count)."""
+        return tuple(self._s.stats["treasures"])
+
+    def kept(self, realm: int) -> tuple:
+        """Cards used by `realm` that stay in front of it (treasures)."""
+        return tuple(self._s.kept[realm])
 
     def retreat_options(self) -> list:
         return E.retreat_options(self._s)

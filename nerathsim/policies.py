@@ -22,9 +22,10 @@ import math
 from collections import deque
 from dataclasses import dataclass, field, replace
 
+from . import dungeons as dg
 from . import engine as E
 from . import game_battle as gb
-from .game_actions import Amok, Buy, Casualties, Embark, EndPhase, Move, Pass, RetreatTo, Sail, Unload
+from .game_actions import Amok, Buy, Casualties, Embark, EndPhase, Move, Pass, PlayCard, RetreatTo, Sail, Unload
 
 END = EndPhase()
 
@@ -186,6 +187,10 @@ class WarPolicy:
     naval: bool = True                # attack enemy fleets when the odds are good
     amok: bool = True                 # let monsters run amok
     hold_regions: bool = True         # never leave an owned region without a castle empty (no free walk-ins)
+    play_events: bool = True          # play event/treasure cards (False: keep them all, answer nothing)
+    explore: bool = True              # send free heroes into dungeons
+    explore_threshold: float = 0.55   # P(heroes beat the guardians) needed to explore (face down: averaged)
+    flee_below: float = 0.3           # in a dungeon, flee when P(win from here on) drops below this
     purchase: Purchase = field(default_factory=Purchase)
 
     def __call__(self, obs, legal, rng):
@@ -198,6 +203,8 @@ class WarPolicy:
             return self._press_or_retreat(obs, legal)
         if ph == E.PH_AMOK:
             return self._amok(obs, legal)
+        if ph == E.PH_EVENT:
+            return self._cards(obs, legal, rng)
         if ph in (E.PH_MOVE, E.PH_REGROUP, E.PH_BUY, E.PH_REINFORCE):
             return self._from_plan(obs, legal, rng)
         return legal[0]
@@ -238,10 +245,38 @@ class WarPolicy:
     def _fight_order(self, obs, legal):
         return legal[0]
 
+    def _cards(self, obs, legal, rng):
+        """Play every card that can be played: reactions always answer; a place/move card goes where the
+        threat most exceeds the defence (units come from the region farthest from the front)."""
+        plays = [a for a in legal if type(a) is PlayCard]
+        if not plays or not (self.play_events or Pass() not in legal):
+            return Pass() if Pass() in legal else legal[0]
+        if len(plays) == 1 or obs.pending_card is not None:
+            return plays[0]
+        pl = _Planner(self, obs, rng)
+        front = pl.front_distance()
+        b = obs.board
+
+        def score(a):
+            v = 0.0
+            if a.target >= 0 and not b.is_sea[a.target] and (obs.window is None or obs.window[0] != "combat"):
+                v += pl.threat(a.target) - pl.defence(a.target) - 0.5 * min(front[a.target], 10)
+            if a.source >= 0:
+                v += 0.5 * min(front[a.source], 10) - 0.5 * pl.threat(a.source)
+            return (v, -a.card, -a.target, -a.source)
+        return max(plays, key=score)
+
     def _press_or_retreat(self, obs, legal):
         if len(legal) == 1:
             return legal[0]
         bv = obs.battle
+        if bv.dungeon:
+            _n, guardians, _given = obs.dungeon(bv.region)
+            left = tuple(sorted(bv.defender_units.get(-1, {}).items()))
+            p = dg.fight_chance(obs.rules.battle, guardians, tuple(sorted(bv.attacker_units.items())), left)
+            if p >= self.flee_below:
+                return legal[0]
+            return max((a for a in legal if isinstance(a, RetreatTo)), key=lambda a: (-a.dst,))
         t = obs.tables
         att = [bv.attacker_units.get(n, 0) for n in t.names]
         dfd = [0] * t.U
@@ -457,6 +492,8 @@ class _Planner:
                 plan.append(Move(src, r, t.names[u], k))
                 row = committed.setdefault(r, [0] * t.U)
                 row[u] += k
+        if pol.explore and obs.cards is not None and obs.rules.dungeons:
+            plan += self._explore(avail, reach)
         if pol.amphibious:
             plan += self._amphibious(avail, committed)
         plan += self._redeploy(avail, reach, keep)
@@ -515,6 +552,42 @@ class _Planner:
             for (src, u), k in chosen_flyers.items():
                 avail[(src, u)] -= k
                 out.append(Move(src, r, t.names[u], k))
+        return out
+
+    def _explore(self, avail: dict, reach: dict) -> list:
+        """Free heroes into dungeons with guardians: the fewest (up to 3) whose chance reaches the threshold."""
+        obs, b, t, pol = self.obs, self.b, self.t, self.pol
+        out = []
+        cs = obs.cards
+        for r in range(b.n):
+            if not b.is_dungeon[r]:
+                continue
+            tokens, shown, _given = obs.dungeon(r)
+            if not tokens or any(any(obs.units(r, q)) for q in range(4) if q not in self.F):
+                continue
+            cands = sorted(((src, u) for (src, u), n in avail.items() if n > 0 and t.hero[u] and r in reach[(src, u)]),
+                           key=lambda k: (t.cost[k[1]], k[0]))
+            team: dict = {}
+            chosen = []
+            for src, u in cands:
+                while avail[(src, u)] - sum(1 for c in chosen if c == (src, u)) > 0 and len(chosen) < 3:
+                    chosen.append((src, u))
+                    team[t.names[u]] = team.get(t.names[u], 0) + 1
+                    heroes = tuple(sorted(team.items()))
+                    if shown is not None:
+                        p = dg.fight_chance(obs.rules.battle, shown, heroes)
+                    else:
+                        p = dg.expected_chance(obs.rules.battle, cs.supply, cs.guardians, heroes, tokens)
+                    if p >= pol.explore_threshold:
+                        break
+                else:
+                    continue
+                break
+            else:
+                continue
+            for src, u in chosen:
+                avail[(src, u)] -= 1
+                out.append(Move(src, r, t.names[u], 1))
         return out
 
     def _can_spare(self, src: int, u: int, avail: dict, k: int) -> bool:

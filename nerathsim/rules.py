@@ -24,6 +24,9 @@ class BattleRules:
     # --- gaps in the seed, decided (see RULES.md) ------------------------------------------
     castle_mode: str = "absorbs_hit"  # gap: how hits against a castle work
     damaged_units_fight: bool = True  # gap: does a dragon on its side still roll?
+    # --- per-side thresholds (dungeon guardians "kræver 7+ eller 8+ for at blive såret") -------
+    attacker_hit_threshold: int | None = None   # None = hit_threshold; the roll the attacker needs
+    defender_hit_threshold: int | None = None   # None = hit_threshold; the roll the defender needs
 
     def __post_init__(self):
         if not isinstance(self.units, UnitTable):
@@ -31,11 +34,20 @@ class BattleRules:
         t = self.hit_threshold
         if isinstance(t, bool) or not isinstance(t, int) or t < 1:
             raise ValueError(f"BattleRules.hit_threshold must be a positive integer, got {t!r}")
+        for name in ("attacker_hit_threshold", "defender_hit_threshold"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+                raise ValueError(f"BattleRules.{name} must be a positive integer or None, got {v!r}")
         if self.castle_mode not in CASTLE_MODES:
             raise ValueError(f"BattleRules.castle_mode must be one of {', '.join(CASTLE_MODES)}, "
                              f"got {self.castle_mode!r}")
         if not isinstance(self.damaged_units_fight, bool):
             raise ValueError(f"BattleRules.damaged_units_fight must be True or False, got {self.damaged_units_fight!r}")
+
+    def threshold(self, role: str) -> int:
+        """The roll a die of `role` ('attacker'/'defender') needs to hit."""
+        v = self.attacker_hit_threshold if role == "attacker" else self.defender_hit_threshold
+        return self.hit_threshold if v is None else v
 
     def p_hit(self, unit_name: str) -> float:
         """P(one die of this unit hits)."""
@@ -48,4 +60,8 @@ class BattleRules:
             "hit_threshold": self.hit_threshold,
             "castle_mode": self.castle_mode,
             "damaged_units_fight": self.damaged_units_fight,
+            **({"attacker_hit_threshold": self.attacker_hit_threshold}
+               if self.attacker_hit_threshold is not None else {}),
+            **({"defender_hit_threshold": self.defender_hit_threshold}
+               if self.defender_hit_threshold is not None else {}),
         }

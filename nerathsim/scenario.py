@@ -23,7 +23,12 @@ Conventions:
 * The position is the start of `realm`'s movement phase (phase 1 is skipped: no card is drawn).
   "Held since the start of the turn" (placement) means held in the position you build.
   `phase="buy"` starts at the reinforcement phase instead (after an empty regroup).
-* Event decks are the realms' placeholder cards in order; `hands` gives cards in hand.
+* Event decks are the realms' decks of `rules.cards` in file order (the top card, drawn first, is the
+  last); `hands` gives cards in hand by key (`{"nerath": ["nerath_dwarven_muster"]}`) — an immediate
+  card there must be played at the start of the turn. `guardians={"Crypt": ["medusa"]}` puts guardian
+  tokens (face down) on dungeons; `treasure_deck=[keys]` sets the treasure deck (last = drawn first),
+  otherwise it is the shipped treasures in file order. A kept card playable in the movement phase
+  makes the position start at that window (PH_EVENT; `act(s, "Pass")` goes on to the moves).
 * Statistics start at zero; with `record=True` the log starts empty.
 * `act(state, kind, *args, rng=...)` builds an action with region names and applies it through
   `apply_action` (so an illegal one raises IllegalActionError); it returns the action.
@@ -39,7 +44,7 @@ from . import game_actions as A
 from .game_rules import Rules
 from .maps import REALMS
 
-__all__ = ["build_state", "region", "realm_index", "act", "action", "units_at", "cargo_of"]
+__all__ = ["build_state", "region", "realm_index", "act", "action", "units_at", "cargo_of", "card_id", "guardian_id"]
 
 
 def realm_index(name) -> int:
@@ -71,7 +76,7 @@ def _counts(rules: Rules, spec, label: str) -> list:
 
 def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp=None, realm="karkoth",
                 hands=None, phase: str = "movement", keep_start: bool = False, round: int = 0,
-                record: bool = False, seed=0) -> E.State:
+                record: bool = False, seed=0, guardians=None, treasure_deck=None) -> E.State:
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nerathsim Rules, got {type(rules).__name__}")
     rng = np.random.default_rng(seed)
@@ -81,9 +86,26 @@ def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp
     else:
         s = E._blank_state(rules, record)
     b, t = s.board, s.tab
+    cs = s.cards
     if not keep_start:
         for p in range(4):
-            s.decks[p] = [p * rules.event_deck_size + k for k in range(rules.event_deck_size)]
+            s.decks[p] = list(cs.decks[p]) if cs is not None and rules.events else []
+            s.hands[p], s.must_play[p] = [], []
+        if cs is not None and rules.dungeons:
+            s.treasure_deck, s.supply, s.guardians = list(cs.treasures), list(cs.supply), {}
+    if treasure_deck is not None:
+        s.treasure_deck = [card_id(s, k) for k in treasure_deck]
+    for name, keys in (guardians or {}).items():
+        r = b.region(name)
+        if not b.is_dungeon[r]:
+            raise ValueError(f"guardians: {b.names[r]!r} is not a dungeon")
+        gids = [guardian_id(s, k) for k in keys]
+        s.guardians[r] = gids
+        for g in gids:
+            if g in s.supply:
+                s.supply.remove(g)
+        if not gids:
+            del s.guardians[r]
     for name, who in (owner or {}).items():
         r = b.region(name)
         if b.is_sea[r] or b.is_dungeon[r]:
@@ -131,8 +153,12 @@ def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp
         s.vp[realm_index(who)] = int(v)
     for who, cards in (hands or {}).items():
         p = realm_index(who)
-        s.hands[p] = list(cards)
-        s.decks[p] = [c for c in s.decks[p] if c not in cards]
+        ids = [card_id(s, c) for c in cards]
+        s.hands[p] = ids
+        s.must_play[p] = [c for c in ids if s.cards.cards[c].timing == "immediate"]
+        for c in ids:
+            if c in s.decks[p]:
+                s.decks[p].remove(c)
     s.realm = realm_index(realm)
     s.turn_pos = rules.order.index(s.realm)
     s.round = round
@@ -144,7 +170,10 @@ def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp
         E._start_regroup(s)
         s.mob = {}
         E._start_buy(s)
-    elif phase != "movement":
+    elif phase == "movement":
+        s.win_done = set()
+        E._turn_windows(s)
+    else:
         raise ValueError(f"phase must be 'movement' or 'buy', got {phase!r}")
     s._legal = None
     E._advance(s, rng)
@@ -175,6 +204,29 @@ def _start_movement(s: E.State) -> None:
             sh.moves, sh.unloaded, sh.landing, sh.new = t.move[sh.utype], False, -1, False
 
 
+def card_id(state: E.State, key) -> int:
+    """The id of a card given by key (or id)."""
+    cs = state.cards
+    if cs is None:
+        raise ValueError("this game has no cards (Rules.events and Rules.dungeons are off)")
+    if isinstance(key, int) and not isinstance(key, bool):
+        return key
+    for i, c in enumerate(cs.cards):
+        if c.key == key:
+            return i
+    raise ValueError(f"unknown card {key!r}; cards: {', '.join(c.key for c in cs.cards)}")
+
+
+def guardian_id(state: E.State, key) -> int:
+    cs = state.cards
+    if cs is None:
+        raise ValueError("this game has no guardians (Rules.dungeons is off)")
+    for i, g in enumerate(cs.guardians):
+        if g.key == key:
+            return i
+    raise ValueError(f"unknown guardian {key!r}; guardians: {', '.join(g.key for g in cs.guardians)}")
+
+
 _KINDS = {cls.__name__: cls for cls in A.ACTION_TYPES}
 
 
@@ -187,11 +239,16 @@ def action(state: E.State, kind: str, *args):
     fields = cls._fields
     vals = []
     for f, v in zip(fields, args):
-        if f in ("src", "dst", "region", "at") and isinstance(v, str):
+        if f in ("src", "dst", "region", "at", "target", "source") and isinstance(v, str):
             v = b.region(v)
+        elif f == "card" and isinstance(v, str):
+            v = card_id(state, v)
         elif f == "unit" and isinstance(v, str):
             v = state.rules.units.canonical(v)
         vals.append(v)
+    defaults = getattr(cls, "_field_defaults", {})
+    while len(vals) < len(fields) and fields[len(vals)] in defaults:
+        vals.append(defaults[fields[len(vals)]])
     if len(vals) != len(fields):
         raise ValueError(f"{kind} takes {', '.join(fields) or 'no arguments'}; got {args!r}")
     return cls(*vals)

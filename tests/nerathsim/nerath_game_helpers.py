@@ -9,8 +9,9 @@ from nerathsim.maps import REALMS
 from nerathsim.scenario import act, build_state, region, units_at  # noqa: F401  (re-exported)
 
 K, V, I, N = range(4)
-FFA = Rules(map="small", mode="free_for_all")
-ALLY = Rules(map="small", mode="alliance")
+# the rules of Parts I–II without the cards and guardians of Part III (scenarios of other rules stay exact)
+FFA = Rules(map="small", mode="free_for_all", events=False, dungeons=False)
+ALLY = Rules(map="small", mode="alliance", events=False, dungeons=False)
 
 
 def rng(seed=0):
@@ -36,9 +37,13 @@ def end_phase(s, seed=0):
 
 
 def default_action(s):
-    """A neutral choice for driving a scenario: first battle, cheapest casualties, press on, no amok, end phases."""
+    """A neutral choice for driving a scenario: first battle, cheapest casualties, press on, no amok, end phases;
+    card windows: keep every card (Pass), play a card that must be played at once."""
     from nerathsim.game_actions import Casualties, Fight, Pass, PressOn
     ph = s.phase
+    if ph == E.PH_EVENT:
+        legal = E.legal_actions(s)
+        return Pass() if Pass() in legal else legal[0]
     if ph == E.PH_COMBAT:
         return Fight(s.sites[0])
     if ph == E.PH_CASUALTY:
@@ -81,7 +86,7 @@ def check_invariants(s, start=None):
     """Units and gold accounted for, no unit where it may not stand, ownership consistent."""
     b, t = s.board, s.tab
     F = s.friends
-    mid_combat = (E.PH_MOVE, E.PH_COMBAT, E.PH_CASUALTY, E.PH_PRESS, E.PH_AMOK)
+    mid_combat = (E.PH_MOVE, E.PH_COMBAT, E.PH_CASUALTY, E.PH_PRESS, E.PH_AMOK, E.PH_EVENT)
     for r in range(b.n):
         present = {q for q in range(4) if any(s.units[r][q])} | {sh.owner for sh in s.ships if sh.region == r}
         for q1 in present:
@@ -122,14 +127,16 @@ def check_invariants(s, start=None):
         assert all(t.land[u] for u in sh.cargo)
     for p in range(4):
         assert s.gold[p] >= 0
-        assert s.gold[p] == b.realm_gold[p] + s.stats["gold_earned"][p] - s.stats["gold_spent"][p]
+        assert s.gold[p] == (b.realm_gold[p] + s.stats["gold_earned"][p] - s.stats["gold_spent"][p]
+                             + s.stats["card_gold"][p] + s.stats["guardian_gold"][p])
         assert s.vp[p] >= 0
     if start is not None:
         for p in range(4):
             tot = s.total_units(p)
             bought = [s.spent[p][u] // t.cost[u] if t.cost[u] else 0 for u in range(t.U)]
             have = sum(tot[u] for u in range(t.U) if u != t.castle_u)
-            expect = sum(start[p][u] + bought[u] for u in range(t.U) if u != t.castle_u) - s.stats["units_lost"][p]
+            expect = (sum(start[p][u] + bought[u] for u in range(t.U) if u != t.castle_u) - s.stats["units_lost"][p]
+                      + s.stats["card_units"][p])
             assert have == expect, (REALMS[p], have, expect)
         castles = sum(s.total_units(p)[t.castle_u] for p in range(4))
         assert castles == sum(start[p][t.castle_u] + s.spent[p][t.castle_u] // t.cost[t.castle_u] for p in range(4))

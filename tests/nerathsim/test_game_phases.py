@@ -23,16 +23,25 @@ def play_out(s, seed=0, limit=20_000):
 
 
 # --- phase 1: event cards ----------------------------------------------------------------------
+EVENTS = dataclasses.replace(FFA, events=True)
+
+
 def test_setup_deals_two_event_cards_and_the_first_realm_draws_one():
-    s = E.new_game(FFA, rng())
+    s = E.new_game(EVENTS, rng())
     assert [len(h) for h in s.hands] == [3, 2, 2, 2]          # Karkoth has drawn for its first turn
     assert [len(d) for d in s.decks] == [17, 18, 18, 18]
-    assert all(c // FFA.event_deck_size == p for p in range(4) for c in s.hands[p] + s.decks[p])
+    assert all(s.cards.cards[c].realm == p for p in range(4) for c in s.hands[p] + s.decks[p])
+
+
+def test_no_decks_and_no_draw_when_events_are_off():
+    s = E.new_game(FFA, rng())
+    assert s.hands == [[], [], [], []] and s.decks == [[], [], [], []] and s.phase == E.PH_MOVE
 
 
 def test_empty_deck_is_rebuilt_from_used_cards_else_nothing_is_drawn():
-    s = build_state(FFA)
-    s.decks[K], s.used[K], s.hands[K] = [], [5, 6, 7], []
+    s = build_state(EVENTS)
+    deck = list(s.cards.decks[K])
+    s.decks[K], s.used[K], s.hands[K] = [], deck[:3], []
     E._draw_event(s, K, rng())
     assert len(s.hands[K]) == 1 and len(s.decks[K]) == 2 and s.used[K] == []
     s.decks[K], s.used[K] = [], []
@@ -41,15 +50,35 @@ def test_empty_deck_is_rebuilt_from_used_cards_else_nothing_is_drawn():
 
 
 def test_hands_are_unlimited():
-    rules = dataclasses.replace(FFA, max_rounds=25)
-    s = play_out(E.new_game(rules, rng()))
-    assert [len(h) for h in s.hands] == [20, 20, 20, 20]       # placeholders are never played
+    rules = dataclasses.replace(EVENTS, max_rounds=25)
+    s = play_out(E.new_game(rules, rng()))                     # keeps every card it may keep
+    immediate = [sum(1 for c in s.used[p] if s.cards.cards[c].timing == "immediate") for p in range(4)]
+    assert all(len(s.hands[p]) + immediate[p] + len(s.decks[p]) == 20 for p in range(4))
+    assert max(len(h) for h in s.hands) >= 12                  # far beyond any hand limit a card game would set
 
 
 # --- phase 4: regroup ------------------------------------------------------------------------------
+DUNGEONS = dataclasses.replace(FFA, dungeons=True)
+
+
+def _won_exploration(units, owner=None):
+    """A position where Nerath's heroes beat a kobold warband in the Crypt (first seed that wins)."""
+    for seed in range(50):
+        s = build_state(DUNGEONS, realm="nerath", units=units, owner=owner or {},
+                        guardians={"Crypt": ["kobold_warband"]})
+        if "Nmarch" in units:
+            act(s, "Move", "Nmarch", "Crypt", "fighter", 1, rng=rng(seed))
+        else:
+            end_phase(s, seed)
+        while s.phase == E.PH_PRESS:
+            E.apply_action(s, E.PRESS_ON, rng(seed))
+        if s.explored:
+            return s
+    raise AssertionError("no seed won")
+
+
 def test_heroes_who_explored_a_dungeon_must_leave_to_adjacent_friendly_land():
-    s = build_state(FFA, realm="nerath", units={"Nmarch": {"nerath": "fighter"}})
-    act(s, "Move", "Nmarch", "Crypt", "fighter", 1)
+    s = _won_exploration({"Nmarch": {"nerath": "fighter"}})
     assert s.phase == E.PH_REGROUP and s.explored == {region(s, "Crypt")}
     assert not E.is_legal(s, E.END_PHASE)
     d = E.destinations(s, region(s, "Crypt"), "fighter")
@@ -59,9 +88,8 @@ def test_heroes_who_explored_a_dungeon_must_leave_to_adjacent_friendly_land():
 
 
 def test_heroes_stay_in_the_dungeon_when_no_friendly_land_is_adjacent():
-    s = build_state(FFA, realm="nerath", owner={"Nmarch": "iron_circle"},
-                    units={"Crypt": {"nerath": "fighter"}, "Nera": {"nerath": "footsoldier"}})
-    end_phase(s)
+    s = _won_exploration({"Crypt": {"nerath": "fighter"}, "Nera": {"nerath": "footsoldier"}},
+                         owner={"Nmarch": "iron_circle"})
     assert s.phase == E.PH_REGROUP and s.explored == {region(s, "Crypt")}
     assert E.is_legal(s, E.END_PHASE)
     assert E.destinations(s, region(s, "Crypt"), "fighter") == {}
