@@ -157,3 +157,36 @@ def _t_interval(x: np.ndarray, confidence: float) -> tuple[float, float]:
         return float(x[0]), float(x[0])
     low, high = sps.t.interval(confidence, len(x) - 1, loc=x.mean(), scale=sps.sem(x))
     return float(low), float(high)
+
+
+def faction_stats(df: pd.DataFrame, stats, factions=None, confidence: float = 0.95) -> pd.DataFrame:
+    """Per-faction means of recorded per-faction stats (columns ``<faction>_<stat>``, e.g. Nerath's
+    ``karkoth_dungeons_won``): one row per faction and stat with the mean per game, its t interval,
+    the number of games, and the games' total. A ratio row ``<a>/<b>`` (e.g. ``dungeons_won/dungeons_explored``)
+    gives total a over total b with a Wilson interval. Factions default to the game's FACTIONS."""
+    from .stats import wilson_interval
+    if factions is None:
+        from .games import load_game
+        module = load_game(df.attrs["game"]) if "game" in df.attrs else None
+        factions = getattr(module, "FACTIONS", ()) if module is not None else ()
+    rows = []
+    for faction in factions:
+        for stat in stats:
+            if "/" in stat:
+                a, b = stat.split("/", 1)
+                ca, cb = f"{faction}_{a}", f"{faction}_{b}"
+                if ca not in df.columns or cb not in df.columns:
+                    continue
+                k, n = int(df[ca].sum()), int(df[cb].sum())
+                low, high = wilson_interval(k, n, confidence) if n else (np.nan, np.nan)
+                rows.append({"faction": faction, "stat": stat, "games": len(df), "mean": k / n if n else np.nan,
+                             "ci_low": low, "ci_high": high, "total": f"{k}/{n}"})
+                continue
+            col = f"{faction}_{stat}"
+            if col not in df.columns:
+                continue
+            x = df[col].to_numpy(float)
+            low, high = _t_interval(x, confidence) if len(x) > 1 else (np.nan, np.nan)
+            rows.append({"faction": faction, "stat": stat, "games": len(x), "mean": float(x.mean()),
+                         "ci_low": low, "ci_high": high, "total": f"{x.sum():g}"})
+    return pd.DataFrame(rows, columns=["faction", "stat", "games", "mean", "ci_low", "ci_high", "total"])

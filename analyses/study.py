@@ -239,6 +239,12 @@ def game_extras(name: str, main: pd.DataFrame, events: pd.DataFrame) -> dict:
         extras["Purchase mix: share of gold per unit type, winners vs losers (main run; association)"] = mix
     if name == "nerathsim":
         from . import unit_cost
+        from .card_impact import faction_stats
+        cards = faction_stats(main, ("events_played", "cards_cancelled", "card_gold", "card_units", "dungeons_explored",
+                                     "dungeons_won/dungeons_explored", "treasures", "treasure_vp"))
+        if len(cards):
+            extras["Cards and dungeons per realm (main run: mean per game, 95% t interval; "
+                   "dungeon success: Wilson)"] = cards
         extras["Unit efficiency (exact)"] = unit_cost.unit_efficiency().reset_index()
         duels = unit_cost.duel_matrix()
         for budget in unit_cost.BUDGETS:

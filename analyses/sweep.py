@@ -86,7 +86,7 @@ def effects(runs: dict, confidence: float = 0.95, seed: int = 0, policy: str | N
             low, high = _interval(metric, per_game, confidence, seed)
             row = {"value": value, "metric": metric, "n": len(per_game), "estimate": per_game.mean(),
                    "ci_low": low, "ci_high": high}
-            if i:
+            if i and metric in base:          # (a faction seated only in some variants has no baseline)
                 paired = min(len(per_game), len(base[metric]))
                 diff = paired_difference(per_game[:paired], base[metric][:paired], confidence)
                 row.update({"diff": diff["diff"], "diff_ci_low": diff["ci_low"], "diff_ci_high": diff["ci_high"],

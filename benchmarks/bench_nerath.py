@@ -89,6 +89,9 @@ def main() -> None:
     cold = cold_game(ffa, ["balanced"] * 4)
     lines = [
         ("FFA 13 VP, 4 x balanced", ffa, ["balanced"] * 4),
+        ("  same, events and dungeons off", api.Rules(mode="free_for_all", events=False, dungeons=False),
+         ["balanced"] * 4),
+        ("FFA long (capitals or 8 treasures)", api.Rules(mode="free_for_all", game_length="long"), ["balanced"] * 4),
         ("FFA 13 VP, 4 x aggressive", ffa, ["aggressive"] * 4),
         ("alliance 20 VP, 4 x balanced", api.Rules(), ["balanced"] * 4),
         ("FFA 20 VP (medium), 4 x balanced", api.Rules(mode="free_for_all", game_length="medium"), ["balanced"] * 4),

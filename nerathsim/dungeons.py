@@ -57,7 +57,9 @@ def guardian_army(guardians) -> dict:
 
 def fight_odds(brules: BattleRules, heroes: dict, guardians, method: str = "exact", n: int = 100_000, seed: int = 0):
     """`BattleOdds` of heroes ({"fighter": 1}) exploring against `guardians` (Guardian values),
-    fought to the end (the exact solver by default)."""
+    fought to the end (the exact solver by default). The dungeon is plundered with probability
+    `attacker_wins + draw`: when the last hero and the last guardian die in the same round the
+    guardians are still defeated (RULES.md Part III, gap D3)."""
     from .odds import battle_odds
     guardians = tuple(guardians)
     if not guardians:
@@ -72,13 +74,14 @@ def fight_odds(brules: BattleRules, heroes: dict, guardians, method: str = "exac
 
 @lru_cache(maxsize=4096)
 def hero_win_chance(brules: BattleRules, heroes: tuple, guardians: tuple) -> float:
-    """P(heroes defeat the guardians) fighting to the end; heroes = ((name, count), ...) (cached)."""
-    return float(fight_odds(brules, dict(heroes), guardians).attacker_wins)
+    """P(the guardians are defeated) fighting to the end (wins + both destroyed); heroes = ((name, count), ...)."""
+    odds = fight_odds(brules, dict(heroes), guardians)
+    return float(odds.attacker_wins + odds.draw)
 
 
 @lru_cache(maxsize=8192)
 def fight_chance(brules: BattleRules, guardians: tuple, heroes: tuple, guardian_dice: tuple | None = None) -> float:
-    """P(heroes win) from a position of the fight: heroes = ((unit, count), ...); guardian_dice =
+    """P(the guardians are defeated: wins + both destroyed) from a position of the fight: heroes = ((unit, count), ...); guardian_dice =
     ((guardian unit name, dice left), ...) (None: the guardians unhurt). Exact solver, cached."""
     from .odds import battle_odds
     rules = dungeon_rules(brules, guardians)
@@ -88,7 +91,8 @@ def fight_chance(brules: BattleRules, guardians: tuple, heroes: tuple, guardian_
         return 0.0
     if not any(dfd.values()):
         return 1.0
-    return float(battle_odds(att, dfd, rules=rules).attacker_wins)
+    odds = battle_odds(att, dfd, rules=rules)
+    return float(odds.attacker_wins + odds.draw)
 
 
 @lru_cache(maxsize=1024)

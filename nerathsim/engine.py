@@ -1576,12 +1576,13 @@ def _hero_survivors(s: State) -> list:
 
 
 def _finish_dungeon(s: State, rng) -> bool:
-    """Victory: the guardians' gold bonus, a treasure card, the dungeon counts as explored (the heroes
-    must leave in the regroup; two new guardians follow). Otherwise the guardians stay (healed)."""
+    """Victory (every guardian die removed, even in the round the last hero falls): the guardians' gold
+    bonus, a treasure card, the dungeon counts as explored (surviving heroes must leave in the regroup;
+    two new guardians follow). Otherwise the guardians stay (healed)."""
     bt = s.battle
     r, p = bt.region, bt.attacker
     _set_units(s, r, p, _hero_survivors(s))
-    won = bt.defs[0].health == 0 and bt.att.health > 0
+    won = bt.defs[0].health == 0         # the last die removed: killed, even if the last hero fell too (gap D3)
     G = s.cards.guardians
     gids = s.guardians.get(r, [])
     if won:

@@ -28,9 +28,10 @@ def format_events(events, rules: Rules, seats) -> str:
         if kind == "decision":
             continue   # the engine events below say what happened; decisions are kept for replays
         text = {
-            "setup": lambda: f"setup: gold {e['gold']}, event cards in hand {e['hands']}",
+            "setup": lambda: (f"setup: gold {e['gold']}, event cards in hand {e['hands']}, guardian tokens "
+                              f"{e.get('guardians', {})}"),
             "turn": lambda: f"== round {e['round']}: {e['realm']} (gold {e['gold']}, {e['vp']} VP) ==",
-            "draw": lambda: f"{e['realm']} draws event card {e['card']} (placeholder, no effect)",
+            "draw": lambda: f"{e['realm']} draws event card {e['card']}",
             "reshuffle": lambda: f"{e['realm']} shuffles {e['cards']} used event cards into a new deck",
             "move": lambda: f"  move {e['count']} {e['unit']}: {reg(e['src'])} -> {reg(e['dst'])}",
             "embark": lambda: f"  {e['unit']} at {reg(e['src'])} boards warship {e['ship']} in {reg(e['sea'])}",
@@ -40,7 +41,27 @@ def format_events(events, rules: Rules, seats) -> str:
             "landing_declared": lambda: (f"  warship {e['ship']} will land {cargo(e['units'])} on {reg(e['dst'])} "
                                          f"if the sea battle in {reg(e['sea'])} is won"),
             "end_movement": lambda: "  (movement ends)",
-            "dungeon": lambda: f"  heroes explore {reg(e['region'])}: no guardian yet (dungeons are a later issue)",
+            "dungeon": lambda: (f"  DUNGEON {reg(e['region'])}: {units(e['heroes'])} turn over and fight "
+                                f"{', '.join(e['guardians'])}"),
+            "dungeon_empty": lambda: f"  heroes in {reg(e['region'])} find no guardian",
+            "dungeon_won": lambda: (f"    -> the guardians are defeated after {e['rounds']} round(s)"
+                                    f"{', +%d gold' % e['gold'] if e['gold'] else ''}; heroes left: {units(e['heroes'])}"),
+            "dungeon_lost": lambda: (f"    -> the guardians hold {reg(e['region'])} after {e['rounds']} round(s); "
+                                     f"heroes left: {units(e['heroes'])}"),
+            "dungeon_fled": lambda: f"    -> {units(e['units'])} flee to {reg(e['dst'])}; the guardians stay",
+            "dungeon_closed": lambda: f"  {reg(e['region'])} has given {e['treasures']} treasures and is closed",
+            "treasure": lambda: f"    {e['realm']} draws treasure {e['card']}{' (%d VP)' % e['vp'] if e['vp'] else ''}",
+            "no_treasure": lambda: f"    the treasure deck is empty: {e['realm']} draws nothing",
+            "card": lambda: (f"  {e['realm']} plays {e['card']}"
+                             f"{' at ' + reg(e['target']) if e['target'] >= 0 else ''}"
+                             f"{' from ' + reg(e['source']) if e['source'] >= 0 else ''}: "
+                             f"{'; '.join(e['effects']) or 'no effect'}"
+                             f"{' (weakened by %d)' % e['weakened'] if e['weakened'] else ''}"),
+            "card_cancelled": lambda: f"  {e['realm']}'s {e['card']} is cancelled",
+            "reaction": lambda: f"  {e['realm']} answers {e['against']} with {e['card']} ({e['effect']})",
+            "card_units": lambda: f"    {e['count']} {e['unit']} appear at {reg(e['region'])}",
+            "card_move": lambda: f"    {units(e['units'])} move {reg(e['src'])} -> {reg(e['dst'])} (not a move)",
+            "pass": lambda: f"  {e['realm']} keeps its cards ({e['window']})",
             "battle": lambda: (f"  BATTLE at {reg(e['region'])}{' (sea)' if e['at_sea'] else ''}: "
                                f"{units(e['attacker'])} against "
                                + "; ".join(f"{k}: {units(v)}" for k, v in e['defenders'].items())),
@@ -59,7 +80,8 @@ def format_events(events, rules: Rules, seats) -> str:
             "buy": lambda: f"  buys a {e['unit']} at {reg(e['at'])} (gold left {e['gold']})",
             "cargo_lost": lambda: f"  land units aboard at {reg(e['region'])} are lost: {cargo(e['units'])}",
             "income": lambda: f"  {e['realm']} collects {e['gold']} gold (now {e['total']})",
-            "tie": lambda: f"-- tie on victory points between {e['vp']}: one more full round --",
+            "tie": lambda: (f"-- tie on victory points between {e['vp']}: one more full round --" if "vp" in e else
+                            f"-- tie on treasures between {e['treasures']}: one more full round --"),
             "win": lambda: f"== {' + '.join(e['realms'])} (seat {'+'.join(map(str, e['seats']))}) WIN with VP {e['vp']} ==",
             "timeout": lambda: f"== the round cap ({e['rounds']} rounds) is reached: no winner ==",
         }.get(kind, lambda: f"{kind} {e}")()
