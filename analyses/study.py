@@ -240,7 +240,7 @@ def game_extras(name: str, main: pd.DataFrame, events: pd.DataFrame) -> dict:
     if name == "nerathsim":
         from . import unit_cost
         from .card_impact import faction_stats
-        cards = faction_stats(main, ("events_played", "cards_cancelled", "card_gold", "card_units", "dungeons_explored",
+        cards = faction_stats(main, ("events_played", "cards_cancelled", "cards_weakened", "card_gold", "card_units", "dungeons_explored",
                                      "dungeons_won/dungeons_explored", "treasures", "treasure_vp"))
         if len(cards):
             extras["Cards and dungeons per realm (main run: mean per game, 95% t interval; "

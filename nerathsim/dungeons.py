@@ -29,12 +29,15 @@ def guardian_unit_name(key: str) -> str:
 
 
 @lru_cache(maxsize=512)
-def dungeon_rules(brules: BattleRules, guardians: tuple) -> BattleRules:
-    """BattleRules for heroes (the base table's heroes) against `guardians` (a tuple of Guardian,
-    repeats allowed): guardian units cost their rank (strongest = 0) so the default casualty plan
-    (cheapest first) removes the most dangerous dice first."""
+def dungeon_rules(brules: BattleRules, guardians: tuple, explorers: tuple | None = None) -> BattleRules:
+    """BattleRules for the explorers (unit names of the base table; None = its heroes) against
+    `guardians` (a tuple of Guardian, repeats allowed): guardian units cost their rank (strongest = 0)
+    so the default casualty plan (cheapest first) removes the most dangerous dice first."""
     base = brules.units
-    heroes = [u for u in base.units if u.hero or u.explores_dungeons]
+    if explorers is None:
+        heroes = [u for u in base.units if u.hero or u.explores_dungeons]
+    else:
+        heroes = [base[n] for n in explorers]
     kinds = sorted(set(guardians), key=lambda g: (-(1 + g.first_strike) * (g.die - 5) / g.die, g.key))
     gunits = []
     for rank, g in enumerate(kinds):
@@ -84,7 +87,11 @@ def fight_chance(brules: BattleRules, guardians: tuple, heroes: tuple, guardian_
     """P(the guardians are defeated: wins + both destroyed) from a position of the fight: heroes = ((unit, count), ...); guardian_dice =
     ((guardian unit name, dice left), ...) (None: the guardians unhurt). Exact solver, cached."""
     from .odds import battle_odds
-    rules = dungeon_rules(brules, guardians)
+    names = tuple(n for n, _c in heroes)
+    base = brules.units
+    explorers = None if all(base[n].hero or base[n].explores_dungeons for n in names) else tuple(
+        u.name for u in base.units if u.hero or u.explores_dungeons or u.name in names)
+    rules = dungeon_rules(brules, guardians, explorers)
     dfd = dict(guardian_dice) if guardian_dice is not None else guardian_army(guardians)
     att = {k: v for k, v in heroes if v}
     if not att:

@@ -53,7 +53,7 @@ END_PHASE, PRESS_ON, PASS = EndPhase(), PressOn(), Pass()
 #: per-realm statistics collected in state.stats (each a list of 4 numbers)
 REALM_STATS = ("gold_earned", "gold_spent", "units_bought", "battles_fought", "battles_won", "attacks", "attacks_won",
                "units_lost", "gold_lost", "luck", "conquests", "amok_conquests", "flyers_lost", "regions_lost",
-               "events_played", "treasures_played", "cards_cancelled", "card_gold", "card_units", "card_vp",
+               "events_played", "treasures_played", "cards_cancelled", "cards_weakened", "card_gold", "card_units", "card_vp",
                "dungeons_explored", "dungeons_won", "treasures", "treasure_vp", "guardian_gold")
 
 
@@ -77,6 +77,9 @@ class Tables:
         self.ship = [u.domain == "sea" for u in units]
         self.sea_ender = [u.domain == "flying" and u.name in rules.flyers_ending_at_sea for u in units]
         self.hero = [u.explores_dungeons or u.hero for u in units]
+        # who fights dungeon guardians: heroes (seed), or every land unit with Rules.dungeon_entry="all_land"
+        self.explorer = [self.hero[i] or (rules.dungeon_entry == "all_land" and u.domain == "land" and not u.places_units)
+                         for i, u in enumerate(units)]
         self.monster = [u.runs_amok for u in units]
         self.capacity = [u.capacity for u in units]
         self.carriable = [u.carriable for u in units]
@@ -846,9 +849,10 @@ def _play_card(s: State, a: PlayCard, rng) -> None:
         e = card.effects[0]
         if e.kind == "cancel":
             pend[5] = True
+            s.stats["cards_cancelled"][q] += 1
         else:
             pend[4] += e.get("amount")
-        s.stats["cards_cancelled"][q] += 1
+            s.stats["cards_weakened"][q] += 1
         _event(s, "reaction", realm=REALMS[q], card=card.key, against=cards[pend[1].card].key, effect=str(e))
         _continue_pending(s, rng)
         return
@@ -1505,7 +1509,7 @@ def _next_battle(s: State, rng) -> None:
             continue
         s.stage = "dungeon"
         b, p, t = s.board, s.realm, s.tab
-        s.sites = [r for r in range(b.n) if b.is_dungeon[r] and any(s.units[r][p][u] for u in range(t.U) if t.hero[u])
+        s.sites = [r for r in range(b.n) if b.is_dungeon[r] and any(s.units[r][p][u] for u in range(t.U) if t.explorer[u])
                    and not _enemies_at(s, r, p)]
 
 
@@ -1526,7 +1530,7 @@ def _start_dungeon(s: State, r: int, rng) -> bool:
     """Seed "Udforsk dungeons": the heroes turn the token over and fight every guardian there at once
     (a battle on dungeons.dungeon_rules). Returns True when the state rests at a decision."""
     p, t = s.realm, s.tab
-    heroes = {t.names[u]: s.units[r][p][u] for u in range(t.U) if t.hero[u] and s.units[r][p][u]}
+    heroes = {t.names[u]: s.units[r][p][u] for u in range(t.U) if t.explorer[u] and s.units[r][p][u]}
     gids = s.guardians.get(r) if s.rules.dungeons else None
     if not gids:
         _event(s, "dungeon_empty", realm=REALMS[p], region=r, heroes=heroes)
@@ -1534,7 +1538,8 @@ def _start_dungeon(s: State, r: int, rng) -> bool:
     s.revealed.add(r)
     s.stats["dungeons_explored"][p] += 1
     G = s.cards.guardians
-    brules = dg.dungeon_rules(s.rules.battle, tuple(G[g] for g in gids))
+    explorers = None if t.explorer == t.hero else tuple(t.names[u] for u in range(t.U) if t.explorer[u])
+    brules = dg.dungeon_rules(s.rules.battle, tuple(G[g] for g in gids), explorers)
     ta, td = gb.side_table(brules, "attacker", False), gb.side_table(brules, "defender", False)
     names = brules.units.names
     army = dg.guardian_army(G[g] for g in gids)
@@ -1570,7 +1575,7 @@ def _hero_survivors(s: State) -> list:
     names = bt.att.t.names
     out = s.units[bt.region][bt.attacker][:]
     for u in range(t.U):
-        if t.hero[u]:
+        if t.explorer[u]:
             out[u] = left[names.index(t.names[u])] if t.names[u] in names else out[u]
     return out
 
@@ -1615,7 +1620,7 @@ def _flee_dungeon(s: State, dst: int) -> None:
     _set_units(s, r, p, surv)
     moved = {}
     for u in range(t.U):
-        if t.hero[u] and s.units[r][p][u]:
+        if t.explorer[u] and s.units[r][p][u]:
             c = s.units[r][p][u]
             moved[t.names[u]] = c
             _move_units_out(s, r, dst, u, c)

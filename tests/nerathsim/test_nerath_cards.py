@@ -564,6 +564,7 @@ def test_weaken_lowers_every_number_of_the_card(R):
     act(s, "PlayCard", "i_weaken")
     assert units_at(s, "Nmarch", "nerath") == {"footsoldier": 3}    # 1 + (3 - 1)
     assert s.stats["card_units"][N] == 2
+    assert s.stats["cards_weakened"][I] == 2 and s.stats["cards_cancelled"][I] == 0
 
 
 def test_weaken_on_a_battle_bonus(R):

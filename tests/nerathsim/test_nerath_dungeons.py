@@ -104,6 +104,17 @@ def test_only_heroes_may_enter_a_dungeon():
     assert crypt_r in E.destinations(free, region(free, "Nmarch"), "footsoldier")
 
 
+def test_with_all_land_entry_every_land_unit_fights_the_guardians():
+    rules = Rules(map="small", mode="free_for_all", dungeon_entry="all_land")
+    s = crypt(rules, heroes="footsoldier")
+    enter(s, Dice(**ALL_HIT), heroes=("footsoldier",))            # both hit in the first round
+    assert s.stats["dungeons_explored"][N] == 1 and s.stats["dungeons_won"][N] == 1
+    assert units_at(s, "Crypt", "nerath") == {}                   # the footsoldier fell with the kobolds
+    assert s.stats["units_lost"][N] == 1 and s.stats["treasures"][N] == 1
+    assert dg.fight_chance(rules.battle, (G("kobold_warband"),), (("footsoldier", 1),)) == \
+        pytest.approx(1 / 6 * 5 / 6 / (1 - 25 / 36) + 1 / 36 / (1 - 25 / 36))     # d6 against d6: win + both die
+
+
 def test_setup_puts_one_face_down_guardian_on_each_dungeon():
     s = E.new_game(FFA, np.random.default_rng(3))
     crypt_r = region(s, "Crypt")
