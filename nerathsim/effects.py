@@ -70,7 +70,7 @@ def _hostile_units(s, r: int, p: int) -> bool:
     return any(q not in s.friends[p] and any(s.units[r][q]) for q in range(4))
 
 
-def _movable(s, e, u: int) -> bool:
+def movable(s, e, u: int) -> bool:
     t = s.tab
     if t.castle[u] or t.ship[u] or not t.mobile[u]:
         return False
@@ -99,7 +99,7 @@ def move_sources(s, p: int, e, dst: int) -> list:
                 continue
             seen[x] = d + 1
             q.append(x)
-            if any(s.units[x][p][u] and _movable(s, e, u) for u in range(s.tab.U)):
+            if any(s.units[x][p][u] and movable(s, e, u) for u in range(s.tab.U)):
                 out.append(x)
     return sorted(out)
 

@@ -803,7 +803,7 @@ class _Hooks:
         """Seed: "Det tæller ikke som en trops bevægelse" — units keep the moves they have left."""
         t = s.tab
         left = e.get("count")
-        order = sorted((u for u in range(t.U) if s.units[src][p][u] and ef._movable(s, e, u)),
+        order = sorted((u for u in range(t.U) if s.units[src][p][u] and ef.movable(s, e, u)),
                        key=lambda u: (-t.cost[u], u))
         moved = {}
         for u in order:
@@ -1850,10 +1850,9 @@ def _expected_def_loss(s: State, pmf) -> float:
 def _fight_round(s: State, rng) -> None:
     """Seed steps 1–3 (combat.fight_round), with the exact expected losses of each roll for the luck figure."""
     bt = s.battle
-    thr = s.rules.battle.hit_threshold
     att, defs = bt.att, bt.defs
     for first in (True, False):
-        pa = gb.pmf_of(att.t, [att.army], first, thr)
+        pa = gb.pmf_of(att.t, [att.army], first)
         pd = gb.pmf_sides([(d.t, d.army) for d in defs], first)
         if len(pa) <= 1 and len(pd) <= 1:
             continue
@@ -1861,10 +1860,10 @@ def _fight_round(s: State, rng) -> None:
         e_att = _expected_att_loss(bt, pd)
         lost_a0 = att.lost[att.k]
         lost_d0 = [d.lost[d.k] for d in defs]
-        ha = gb.roll(att.t, att.army, rng, first, thr)
+        ha = gb.roll(att.t, att.army, rng, first)
         hd = 0
         for d in defs:
-            hd += gb.roll(d.t, d.army, rng, first, thr)
+            hd += gb.roll(d.t, d.army, rng, first)
         _take_hits_att(bt, hd)
         _take_hits_def(s, ha)
         act_att = lost_a0 - att.lost[att.k]

@@ -36,7 +36,7 @@ weakest  — fewest expected hits per round first (keeps the strongest dice), ti
 class SideTable:
     """Per-unit facts of one role (attacker/defender) on one battlefield (land/sea)."""
 
-    __slots__ = ("U", "names", "dice", "die", "p", "htk", "captured", "capacity", "land", "cost", "fights",
+    __slots__ = ("U", "names", "dice", "die", "p", "thr", "reroll", "htk", "captured", "capacity", "land", "cost", "fights",
                  "takes", "fs", "take_idx", "roll_idx", "land_idx", "fight_cap_idx", "never_hit", "dmg_fight",
                  "at_sea", "role", "situation", "strength", "plans")
 
@@ -50,6 +50,8 @@ class SideTable:
         self.names = table.names
         self.dice = [u.dice(role, at_sea) for u in us]
         self.die = [u.die for u in us]
+        self.thr = [brules.threshold(role)] * self.U     # the roll each unit needs (a card may lower it)
+        self.reroll = [False] * self.U                   # a card lets it re-roll misses
         self.p = [hit_probability(u.die, brules.threshold(role)) for u in us]
         self.htk = [u.hits_to_kill for u in us]
         self.captured = [u.captured for u in us]
@@ -165,11 +167,11 @@ def pool(t: SideTable, army: list, first: bool, alive: bool) -> dict:
     return out
 
 
-def roll(t: SideTable, army: list, rng: np.random.Generator, first: bool, threshold: int | None = None) -> int:
+def roll(t: SideTable, army: list, rng: np.random.Generator, first: bool) -> int:
     """combat.roll_hits: one binomial draw per die size (and hit probability), smallest die first.
 
     The probabilities are the table's own (`SideTable.p`: the rules' threshold for this role, and
-    any battle bonus); `threshold` is accepted for compatibility and ignored."""
+    any battle bonus)."""
     pl = pool(t, army, first, not t.never_hit or health(t, army) > 0)
     if not pl:
         return 0
@@ -195,9 +197,8 @@ def modified_table(t: SideTable, bonuses: tuple) -> SideTable:
     m = SideTable.__new__(SideTable)
     for name in SideTable.__slots__:
         setattr(m, name, getattr(t, name))
-    m.dice, m.p, m.fs, m.strength = t.dice[:], t.p[:], t.fs[:], t.strength[:]
+    m.dice, m.thr, m.fs, m.reroll = t.dice[:], t.thr[:], t.fs[:], t.reroll[:]
     m.plans = {}
-    thr = {u: None for u in range(t.U)}
     for bonus, unit, amount in bonuses:
         if bonus not in BONUSES:
             raise ValueError(f"unknown battle bonus {bonus!r}; known: {', '.join(BONUSES)}")
@@ -209,13 +210,12 @@ def modified_table(t: SideTable, bonuses: tuple) -> SideTable:
             elif bonus == "first_strike":
                 m.fs[u] = True
             elif bonus == "reroll_misses":
-                m.p[u] = m.p[u] + (1.0 - m.p[u]) * m.p[u]
-            else:   # plus_to_hit: from the current probability's threshold
-                d = t.die[u]
-                cur = thr[u] if thr[u] is not None else d + 1 - round(m.p[u] * d)
-                thr[u] = max(1, cur - amount)
-                m.p[u] = hit_probability(d, thr[u])
-            m.strength[u] = m.dice[u] * m.p[u]
+                m.reroll[u] = True
+            else:   # plus_to_hit
+                m.thr[u] = max(1, m.thr[u] - amount)
+    m.p = [hit_probability(d, thr) for d, thr in zip(t.die, m.thr)]
+    m.p = [p + (1.0 - p) * p if r else p for p, r in zip(m.p, m.reroll)]
+    m.strength = [n * p for n, p in zip(m.dice, m.p)]      # as Situation.strength: dice x P(hit)
     m.roll_idx = {first: [i for i in range(m.U) if m.fs[i] == first and m.fights[i] and m.dice[i]]
                   for first in (True, False)}
     if len(_MODIFIED) > 4096:
@@ -385,7 +385,7 @@ def pool_pmf(items: tuple) -> np.ndarray:
     return poisson_binomial_pmf(items)
 
 
-def pmf_of(t: SideTable, armies: list, first: bool, threshold: int | None = None) -> np.ndarray:
+def pmf_of(t: SideTable, armies: list, first: bool) -> np.ndarray:
     """Distribution of the hits one side (one or several allied armies) scores in a step."""
     total: dict = {}
     for army in armies:

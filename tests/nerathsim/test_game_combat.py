@@ -291,10 +291,10 @@ def test_fast_rounds_match_combat_fight_round_bit_for_bit():
                 break
             rep = fight_round(st, r1, br, choices)
             st = rep.state
-            fa, fd = gb.roll(ta, A, r2, True, br.hit_threshold), gb.roll(td, D, r2, True, br.hit_threshold)
+            fa, fd = gb.roll(ta, A, r2, True), gb.roll(td, D, r2, True)
             gb.assign(ta, A, fd, pa)
             gb.assign(td, D, fa, pd)
-            ha, hd = gb.roll(ta, A, r2, False, br.hit_threshold), gb.roll(td, D, r2, False, br.hit_threshold)
+            ha, hd = gb.roll(ta, A, r2, False), gb.roll(td, D, r2, False)
             gb.assign(ta, A, hd, pa)
             gb.assign(td, D, ha, pd)
 

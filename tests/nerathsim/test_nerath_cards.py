@@ -720,3 +720,16 @@ def test_window_plays_lists_nothing_for_a_realm_without_cards(R):
     s = build_state(R, realm="nerath", units={"Nera": {"nerath": "footsoldier"}})
     for kind in ef.WINDOWS:
         assert ef.window_plays(s, N, kind) == []
+
+
+def test_bonuses_from_successive_cards_stack_in_any_order():
+    """A re-roll granted by one card survives a +to-hit from the next (game_battle.modified_table)."""
+    from nerathsim import game_battle as gb
+    from nerathsim.rules import BattleRules
+    t = gb.side_table(BattleRules(), "attacker", False)
+    foot = t.names.index("footsoldier")
+    a = gb.modified_table(gb.modified_table(t, (("reroll_misses", foot, 1),)), (("plus_to_hit", foot, 1),))
+    b = gb.modified_table(gb.modified_table(t, (("plus_to_hit", foot, 1),)), (("reroll_misses", foot, 1),))
+    p = 2 / 6                                                         # 5+ on a d6
+    assert a.p[foot] == pytest.approx(p + (1 - p) * p) == b.p[foot]
+    assert a.strength[foot] == pytest.approx(a.p[foot]) and t.p[foot] == pytest.approx(1 / 6)
