@@ -286,24 +286,13 @@ def load_cards(event_file=None, treasure_file=None, guardian_file=None, units=No
                ) -> CardSet:
     """Read and validate the three content files (None = the shipped ones)."""
     from .units import UnitTable
-    units = units or UnitTable.published()
-    return _load(event_file, treasure_file, guardian_file, units, deck_size)
-
-
-def _key(path):
-    return None if path is None else os.fspath(path)
+    paths = (None if p is None else os.fspath(p) for p in (event_file, treasure_file, guardian_file))
+    return _load(*paths, units or UnitTable.published(), deck_size)
 
 
 @lru_cache(maxsize=32)
-def _load_cached(event_file, treasure_file, guardian_file, units, deck_size):
-    return _load_uncached(event_file, treasure_file, guardian_file, units, deck_size)
-
-
-def _load(event_file, treasure_file, guardian_file, units, deck_size):
-    return _load_cached(_key(event_file), _key(treasure_file), _key(guardian_file), units, deck_size)
-
-
-def _load_uncached(event_file, treasure_file, guardian_file, units, deck_size) -> CardSet:
+def _load(event_file, treasure_file, guardian_file, units, deck_size) -> CardSet:
+    """load_cards on plain path strings (cached: every Rules with the same files shares one CardSet)."""
     cards, keys = [], set()
     ev, src = _read(event_file, "events")
     decks_raw = ev.get("decks")

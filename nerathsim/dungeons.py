@@ -75,13 +75,6 @@ def fight_odds(brules: BattleRules, heroes: dict, guardians, method: str = "exac
                        n=n, seed=seed)
 
 
-@lru_cache(maxsize=4096)
-def hero_win_chance(brules: BattleRules, heroes: tuple, guardians: tuple) -> float:
-    """P(the guardians are defeated) fighting to the end (wins + both destroyed); heroes = ((name, count), ...)."""
-    odds = fight_odds(brules, dict(heroes), guardians)
-    return float(odds.attacker_wins + odds.draw)
-
-
 @lru_cache(maxsize=8192)
 def fight_chance(brules: BattleRules, guardians: tuple, heroes: tuple, guardian_dice: tuple | None = None) -> float:
     """P(the guardians are defeated: wins + both destroyed) from a position of the fight: heroes = ((unit, count), ...); guardian_dice =

@@ -160,7 +160,7 @@ def window_plays(s, p: int, kind: str, region: int = -1, role: str | None = None
             continue
         if kind == "reaction":
             pend = s.pending
-            if pend is None or not reaction_applies(c, cards[pend[1].card]):
+            if pend is None or not reaction_applies(c, cards[pend.play.card]):
                 continue
         out += card_plays(s, p, cid, region)
     return out

@@ -123,6 +123,18 @@ class Ship:
         return f"Ship(id={self.id}, owner={REALMS[self.owner]}, region={self.region}, cargo={self.cargo}{extra})"
 
 
+class Pending:
+    """A card being played while enemies may still answer it (effects.reactors, in turn order)."""
+
+    __slots__ = ("realm", "play", "reactors", "weaken", "cancelled")
+
+    def __init__(self, realm: int, play, reactors: list, weaken: int = 0, cancelled: bool = False):
+        self.realm, self.play, self.reactors, self.weaken, self.cancelled = realm, play, reactors, weaken, cancelled
+
+    def copy(self) -> "Pending":
+        return Pending(self.realm, self.play, self.reactors[:], self.weaken, self.cancelled)
+
+
 class ArmyChain:
     """One realm's army in one battle: its states after k hits under its casualty plan (lazy)."""
 
@@ -199,7 +211,7 @@ class State:
         s.treasure_deck, s.supply = self.treasure_deck[:], self.supply[:]
         s.guardians = {r: g[:] for r, g in self.guardians.items()}
         s.dungeon_given, s.revealed = dict(self.dungeon_given), set(self.revealed)
-        s.pending = None if self.pending is None else [x[:] if isinstance(x, list) else x for x in self.pending]
+        s.pending = None if self.pending is None else self.pending.copy()
         s.win_done, s.card_plays = set(self.win_done), self.card_plays[:]
         s.owner = self.owner[:]
         s.hostile, s.fr_land = self.hostile[:], self.fr_land[:]
@@ -727,7 +739,7 @@ def _open_window(s: State, kind: str, realm: int, region: int, role, resume: str
     """Rest at a PH_EVENT decision if `realm` can play something in this window."""
     if not _has_cards(s) or not ef.window_plays(s, realm, kind, region, role):
         return False
-    s.window = (kind, realm, region, role, resume, s.phase)
+    s.window = (kind, realm, region, role, resume)
     s.phase = PH_EVENT
     s.current_player, s.decider = s.seat_of[realm], realm
     return True
@@ -748,19 +760,16 @@ def _turn_windows(s: State) -> None:
 
 
 def _close_window(s: State, rng) -> None:
-    kind, realm, region, role, resume, before = s.window
+    resume = s.window[4]
     s.window = None
     if resume == "turn":
-        _refresh_terrain(s)
         _turn_windows(s)
     elif resume == "battle":
         bt = s.battle
         bt.windows.pop(0)
         _run_battle(s, rng)
     elif resume == "buy":
-        _refresh_terrain(s)
         s.phase = PH_BUY
-        s.spots = None
         s.current_player = s.decider = s.seat_of[s.realm]
     elif resume == "next":
         _next_battle(s, rng)
@@ -770,7 +779,7 @@ def _close_window(s: State, rng) -> None:
 
 def _window_after_play(s: State, rng) -> None:
     """After a card is resolved: stay in the window while its realm can play more, else close it."""
-    kind, realm, region, role, resume, before = s.window
+    kind, realm, region, role, _resume = s.window
     if ef.window_plays(s, realm, kind, region, role):
         s.phase = PH_EVENT
         s.current_player, s.decider = s.seat_of[realm], realm
@@ -843,22 +852,22 @@ def _play_card(s: State, a: PlayCard, rng) -> None:
     cards = s.cards.cards
     if s.pending is not None:                       # a reaction to the pending card
         pend = s.pending
-        q = pend[3].pop(0)
+        q = pend.reactors.pop(0)
         card = cards[a.card]
         _take_from_hand(s, q, a.card)
         e = card.effects[0]
         if e.kind == "cancel":
-            pend[5] = True
+            pend.cancelled = True
             s.stats["cards_cancelled"][q] += 1
         else:
-            pend[4] += e.get("amount")
+            pend.weaken += e.get("amount")
             s.stats["cards_weakened"][q] += 1
-        _event(s, "reaction", realm=REALMS[q], card=card.key, against=cards[pend[1].card].key, effect=str(e))
+        _event(s, "reaction", realm=REALMS[q], card=card.key, against=cards[pend.play.card].key, effect=str(e))
         _continue_pending(s, rng)
         return
-    kind, realm, region, role, resume, before = s.window
+    realm = s.window[1]
     _take_from_hand(s, realm, a.card)
-    s.pending = [realm, a, None, ef.reactors(s, realm, a.card), 0, False]
+    s.pending = Pending(realm, a, ef.reactors(s, realm, a.card))
     _continue_pending(s, rng)
 
 
@@ -879,8 +888,8 @@ def _take_from_hand(s: State, p: int, cid: int) -> None:
 def _continue_pending(s: State, rng) -> None:
     """Ask the next enemy with a fitting reaction card, or resolve the card and go on."""
     pend = s.pending
-    realm, play, _x, reactors, weaken, cancelled = pend
-    while reactors and not cancelled:
+    realm, play, reactors = pend.realm, pend.play, pend.reactors
+    while reactors and not pend.cancelled:
         q = reactors[0]
         if ef.window_plays(s, q, "reaction"):
             s.phase = PH_EVENT
@@ -889,13 +898,14 @@ def _continue_pending(s: State, rng) -> None:
         reactors.pop(0)
     s.pending = None
     card = s.cards.cards[play.card]
-    if cancelled:
+    if pend.cancelled:
         _event(s, "card_cancelled", realm=REALMS[realm], card=card.key)
     else:
-        done = ef.resolve(s, realm, play, weaken, _Hooks(rng))
+        done = ef.resolve(s, realm, play, pend.weaken, _Hooks(rng))
         _event(s, "card", realm=REALMS[realm], card=card.key, target=play.target, source=play.source,
-               effects=done, weakened=weaken)
-    _refresh_terrain(s)
+               effects=done, weakened=pend.weaken)
+        if play.target >= 0 and not card.has_battle_bonus:
+            _refresh_terrain(s)            # units were placed or moved: reach and hostility change
     _window_after_play(s, rng)
 
 
@@ -1038,8 +1048,8 @@ def legal_actions(s: State) -> list:
 def _event_actions(s: State) -> list:
     """PH_EVENT: the cards the deciding realm may play now, and Pass (not while an immediate card waits)."""
     if s.pending is not None:
-        return ef.window_plays(s, s.pending[3][0], "reaction") + [PASS]
-    kind, realm, region, role, _resume, _before = s.window
+        return ef.window_plays(s, s.pending.reactors[0], "reaction") + [PASS]
+    kind, realm, region, role, _resume = s.window
     plays = ef.window_plays(s, realm, kind, region, role)
     return plays if ef.must_play_now(s, realm, kind) else plays + [PASS]
 
@@ -1269,7 +1279,7 @@ def apply_legal(s: State, a, rng: np.random.Generator) -> None:
         _play_card(s, a, rng)
     elif ty is Pass and ph == PH_EVENT:
         if s.pending is not None:
-            s.pending[3].pop(0)
+            s.pending.reactors.pop(0)
             _continue_pending(s, rng)
         else:
             _event(s, "pass", realm=REALMS[s.decider], window=s.window[0])

@@ -206,7 +206,7 @@ class Observation:
     def pending_card(self):
         """(realm, PlayCard) of the enemy card a reaction may answer, or None."""
         p = self._s.pending
-        return None if p is None else (p[0], p[1])
+        return None if p is None else (p.realm, p.play)
 
     def dungeon(self, region: int) -> tuple:
         """(tokens on the dungeon, the Guardians if turned over else None, treasures it has given)."""

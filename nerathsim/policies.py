@@ -19,7 +19,7 @@ frozen record of numbers analyses can sweep (`dataclasses.replace(BALANCED, atta
 from __future__ import annotations
 
 import math
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field, replace
 
 from . import dungeons as dg
@@ -567,23 +567,18 @@ class _Planner:
                 continue
             cands = sorted(((src, u) for (src, u), n in avail.items() if n > 0 and t.hero[u] and r in reach[(src, u)]),
                            key=lambda k: (t.cost[k[1]], k[0]))
-            team: dict = {}
-            chosen = []
-            for src, u in cands:
-                while avail[(src, u)] - sum(1 for c in chosen if c == (src, u)) > 0 and len(chosen) < 3:
-                    chosen.append((src, u))
-                    team[t.names[u]] = team.get(t.names[u], 0) + 1
-                    heroes = tuple(sorted(team.items()))
-                    if shown is not None:
-                        p = dg.fight_chance(obs.rules.battle, shown, heroes)
-                    else:
-                        p = dg.expected_chance(obs.rules.battle, cs.supply, cs.guardians, heroes, tokens)
-                    if p >= pol.explore_threshold:
-                        break
+            pool = [(src, u) for src, u in cands for _ in range(avail[(src, u)])][:3]   # one entry per hero
+            chosen = None
+            for k in range(1, len(pool) + 1):
+                heroes = tuple(sorted(Counter(t.names[u] for _src, u in pool[:k]).items()))
+                if shown is not None:
+                    p = dg.fight_chance(obs.rules.battle, shown, heroes)
                 else:
-                    continue
-                break
-            else:
+                    p = dg.expected_chance(obs.rules.battle, cs.supply, cs.guardians, heroes, tokens)
+                if p >= pol.explore_threshold:
+                    chosen = pool[:k]
+                    break
+            if chosen is None:
                 continue
             for src, u in chosen:
                 avail[(src, u)] -= 1
