@@ -75,7 +75,7 @@ class State:
         "rules", "n", "rows", "cols", "nb", "grid", "cell_of", "rot", "where",
         "deck", "discard", "reserve", "hands", "traps", "limbo",
         "turn_player", "controller", "current_player", "actions_left", "debt", "owed",
-        "horror", "red", "blue", "speed", "speed_mask", "stack",
+        "horror", "red", "blue", "multi", "slow", "stack",
         "winner", "woke", "horror_won", "is_terminal", "timed_out", "turns", "decisions",
         "stats", "log", "legal", "n_traps",  # n_traps: traps other than Midnight Star ones (trap windows)
         "geo",  # geo[loc]: cached (Dreamwalk actions, Vertigo actions) from loc; see board_changed()
@@ -84,7 +84,7 @@ class State:
     def clone(self) -> "State":
         s = State.__new__(State)
         for name in ("rules", "n", "rows", "cols", "nb", "turn_player", "controller", "current_player",
-                     "actions_left", "horror", "red", "blue", "speed", "speed_mask", "winner", "woke",
+                     "actions_left", "horror", "red", "blue", "multi", "slow", "winner", "woke",
                      "horror_won", "is_terminal", "timed_out", "turns", "decisions", "n_traps"):
             setattr(s, name, getattr(self, name))
         s.grid, s.cell_of, s.rot, s.where = self.grid[:], self.cell_of[:], self.rot[:], self.where[:]
@@ -209,7 +209,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
     s.turn_player, s.controller, s.current_player = 0, -1, 0
     s.actions_left = 0
     s.debt, s.owed = [0] * s.n, [0] * s.n
-    s.horror, s.red, s.blue, s.speed, s.speed_mask = -1, 0, 0, 0, 0
+    s.horror, s.red, s.blue, s.multi, s.slow = -1, 0, 0, 0, 0
     s.winner, s.woke, s.horror_won = None, -1, False
     s.is_terminal = s.timed_out = False
     s.turns = -1  # F_NEXT counts the turn that ends; the first F_NEXT starts turn 0
@@ -266,13 +266,15 @@ def _to_discard(s: State, kind: int) -> None:
             s.red = 0
         elif kind == BLUE:
             s.blue = 0
-        elif kind == s.speed:
-            s.speed, s.speed_mask = 0, 0
+        elif kind == MULTI:
+            s.multi = 0
+        elif kind == COLOURLESS:
+            s.slow = 0
 
 
 def _neutralise(s: State) -> None:
     """Town Hall: neutralise the effects of all nightmares except the Black one."""
-    s.red = s.blue = s.speed = s.speed_mask = 0
+    s.red = s.blue = s.multi = s.slow = 0
     s.log is None or _event(s, "neutralised")
 
 
@@ -555,8 +557,8 @@ def _begin_turn(s: State, rng) -> None:
         s.controller = -1
         s.current_player = p
         base = rules.actions_per_turn
-        if s.speed and p != s.horror and (s.speed_mask >> p) & 1:
-            base = rules.multicolour_actions if s.speed == MULTI else rules.colourless_actions
+        if p != s.horror and ((s.multi | s.slow) >> p) & 1:  # a speed effect on this seat
+            base = rules.multicolour_actions if (s.multi >> p) & 1 else rules.colourless_actions
         d = s.debt[p]
         if d:
             s.actions_left = base - d if d < base else 0
@@ -572,7 +574,7 @@ def _begin_turn(s: State, rng) -> None:
     s.log is None or _event(s, "turn", seat=p, actions=s.actions_left)
     s.stack.append([F_TURN, p])
     if s.n_traps:
-        s.stack.append([F_TRAPS, -1, _trap_owners(s, p), 0, True])
+        s.stack.append([F_TRAPS, -1, None, 0, True])  # who is asked: built when the window opens
 
 
 # -------------------------------------------------------------------------------------------
@@ -791,7 +793,9 @@ def _play_done(s: State, p: int, rng) -> None:
     clockwise), then trap owners may act."""
     stack = s.stack
     if s.n_traps:
-        stack.append([F_TRAPS, -1, _trap_owners(s, s.turn_player), 0, False])
+        # the owners are listed when the window opens, after the refill below: a Purple Nightmare
+        # drawn in the refill moves traps to new owners, and they are asked too (issue 13, item 2)
+        stack.append([F_TRAPS, -1, None, 0, False])
     if s.rules.refill == "after_play":
         owed = s.owed
         if sum(owed) == owed[p]:  # the usual case: only p played cards
@@ -1119,6 +1123,8 @@ def _trap_owners(s: State, first: int) -> list:
 
 def _traps_legal(s: State, f: list) -> list:
     ask = f[2]
+    if ask is None:
+        ask = f[2] = _trap_owners(s, s.turn_player)
     while f[3] < len(ask):
         q = ask[f[3]]
         if s.traps[q]:
@@ -1285,16 +1291,17 @@ def _apply_nightmare(s: State, p: int, kind: int, affected: int, rng) -> bool:
         bit = ~(1 << p)
         s.red &= bit
         s.blue &= bit
-        s.speed_mask &= bit
+        s.multi &= bit
+        s.slow &= bit
         s.log is None or _event(s, "horror", seat=p)
     elif kind == MULTI:
         here = s.where[p]
         for q in range(s.n):
             if (affected >> q) & 1:
                 s.where[q] = here
-        s.speed, s.speed_mask = MULTI, affected
+        _speed(s, MULTI, affected)
     elif kind == COLOURLESS:
-        s.speed, s.speed_mask = COLOURLESS, affected
+        _speed(s, COLOURLESS, affected)
         victims = [q for q in range(s.n) if (affected >> q) & 1]
         if victims:
             placer = s.horror
@@ -1310,6 +1317,18 @@ def _apply_nightmare(s: State, p: int, kind: int, affected: int, rng) -> bool:
                 return True
     s.log is None or _event(s, "nightmare_effect", seat=p, card=KIND_NAMES[kind])
     return False
+
+
+def _speed(s: State, kind: int, affected: int) -> None:
+    """Multicoloured / Colourless on the `affected` seats: each seat keeps its own speed effect
+    (issue 13). The new effect replaces the other one on the seats it reaches; a seat it does
+    not reach (in the Town Hall) keeps what it had, unless Rules.speed_cancel_shielded."""
+    if kind == MULTI:
+        s.multi |= affected
+        s.slow = 0 if s.rules.speed_cancel_shielded else s.slow & ~affected
+    else:
+        s.slow |= affected
+        s.multi = 0 if s.rules.speed_cancel_shielded else s.multi & ~affected
 
 
 def _place_legal(s: State, f: list) -> list:

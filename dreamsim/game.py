@@ -12,7 +12,7 @@ from .observation import Observation
 from .policies import POLICIES, TRUSTED_POLICY_TYPES
 from .rules import Rules
 
-RULES_VERSION = "dreamsim-1.0"
+RULES_VERSION = "dreamsim-1.1"
 
 
 @dataclass(frozen=True)

@@ -160,9 +160,13 @@ class Observation:
 
     @property
     def effects(self) -> dict:
-        """Lasting nightmare effects: red/blue masks of affected seats, speed (0, MULTI, COLOURLESS) and its mask."""
+        """Lasting nightmare effects as bit masks of the affected seats: red, blue, multi
+        (Multicoloured: 3 actions), colourless (1 action); speed_mask = multi | colourless.
+        `speed` (MULTI, COLOURLESS or 0) is kept for old callers: the effect on most seats."""
         s = self._s
-        return {"red": s.red, "blue": s.blue, "speed": s.speed, "speed_mask": s.speed_mask}
+        m, c = s.multi, s.slow
+        speed = 0 if not (m | c) else (15 if bin(m).count("1") >= bin(c).count("1") else 16)
+        return {"red": s.red, "blue": s.blue, "multi": m, "colourless": c, "speed_mask": m | c, "speed": speed}
 
     @property
     def debt(self) -> tuple[int, ...]:

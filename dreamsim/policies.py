@@ -810,7 +810,7 @@ class _Context:
             v = self.value(k=self.profile(hand, nightmares_gone=gone, blue_gone=True),
                            cs=self.card_sum(self.without(hand, *[k for k in hand if RED <= k != BLACK][:gone])))
             eff = self.eff
-            if (eff["red"] | eff["speed_mask"]) >> actor & 1 and eff["speed"] != 15:  # not Multicoloured
+            if (eff["red"] | eff["colourless"]) >> actor & 1:  # the Town Hall lifts a Red or a Colourless
                 v += sign * w.progress
             return v - self.base()
         if loc == FOREST:

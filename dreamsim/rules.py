@@ -33,7 +33,7 @@ _CHOICES = {
 }
 _BOOLS = ("shuffle_layout", "dreamwalk_return_arrow", "debt_carries_over", "cancel_trap_setting",
           "black_ignores_town_hall", "effect_ends_with_card", "horror_remote_town_hall_wins",
-          "star_trap_needs_eligibility", "discard_action")
+          "star_trap_needs_eligibility", "discard_action", "speed_cancel_shielded")
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,8 @@ class Rules:
     dreamwalk_trap_self: str = "corridor"  # "or move yourself" - to any Corridor (TN 16)
     horror_remote_town_hall_wins: bool = False  # Horror's remote Town Hall trap is not a winning activation
     star_trap_needs_eligibility: bool = False   # may a Star trap be sprung by an owner who cannot benefit?
+    speed_cancel_shielded: bool = False    # Multicoloured/Colourless "cancels" the other one: only on the seats it
+                                           # reaches (False), or also on those sheltering in the Town Hall (True)
     discard_action: bool = True            # 1 action: discard a director card (replaced at the refill);
                                            # without it a hand with no usable card can deadlock the game
 

@@ -53,7 +53,7 @@ def loc(x) -> int:
 
 def build_state(rules: Rules | None = None, *, where=None, hands=None, deck=(), discard=(), traps=None,
                 turn_player: int = 0, actions_left: int | None = None, horror: int = -1, red: int = 0,
-                blue: int = 0, speed: int = 0, speed_mask: int = 0, debt=None, grid=None, rot=None,
+                blue: int = 0, speed: int = 0, speed_mask: int = 0, multi: int = 0, slow: int = 0, debt=None, grid=None, rot=None,
                 record: bool = True, seed: int = 0) -> State:
     """A state resting at `turn_player`'s turn action.
 
@@ -95,7 +95,10 @@ def build_state(rules: Rules | None = None, *, where=None, hands=None, deck=(), 
     s.actions_left = rules.actions_per_turn if actions_left is None else actions_left
     s.debt = list(debt) if debt is not None else [0] * n
     s.owed = [0] * n
-    s.horror, s.red, s.blue, s.speed, s.speed_mask = horror, red, blue, speed, speed_mask
+    s.horror, s.red, s.blue = horror, red, blue
+    # speed/speed_mask (one effect on the seats of the mask) or per seat: multi/slow masks
+    s.multi = multi | (speed_mask if speed == C.MULTI else 0)
+    s.slow = slow | (speed_mask if speed == C.COLOURLESS else 0)
     s.turns = 0
     s.stack = [[F_TURN, turn_player]]
     s.legal = None

@@ -209,7 +209,7 @@ def test_town_hall_neutralises_nightmares_and_gets_rid_of_one():
     s = S(where=["Town Hall", "Corridor 1"], hands=[["star", "red", "blue", "walk", "walk"], W5],
           red=0b11, blue=0b10, speed=C.COLOURLESS, speed_mask=0b11)
     step(s, STAR)
-    assert (s.red, s.blue, s.speed, s.speed_mask) == (0, 0, 0, 0)
+    assert (s.red, s.blue, s.multi, s.slow) == (0, 0, 0, 0)
     assert s.legal == [DISCARD[C.RED], DISCARD[C.BLUE]]
     step(s, DISCARD[C.BLUE])
     assert C.RED in s.hands[0] and C.BLUE not in s.hands[0] and C.BLUE in s.discard
@@ -421,10 +421,10 @@ def test_town_hall_shields_those_in_it_and_a_drawer_in_it_triggers_nothing():
     step(s, WALK[UP])
     assert s.decision == "Colourless placement" and s.current_player == 1  # the Stager: the last seat
     step(s, TO[C1])
-    assert s.where == [C1, TH] and s.speed == C.COLOURLESS and s.speed_mask == 0b01
+    assert s.where == [C1, TH] and s.slow == 0b01 and s.multi == 0
     u = S(where=["Town Hall", "Corridor 1"], hands=[["vertigo"] + W5[:4], W5], deck=["colourless"] + ["walk"] * 9)
     step(u, VERTIGO[TH], VOP[4])  # stays in the Town Hall and draws the Colourless Nightmare
-    assert u.speed == 0 and u.where == [TH, C1] and C.COLOURLESS in u.hands[0]
+    assert u.slow == u.multi == 0 and u.where == [TH, C1] and C.COLOURLESS in u.hands[0]
     assert u.stats["nightmares_drawn"][0] == 1
 
 
@@ -444,6 +444,20 @@ def test_purple_passes_hands_and_traps_counter_clockwise():
     assert s.hands[0] == [C.STAR] + [C.DREAMWALK] * 4 and s.hands[1] == [C.VERTIGO] and s.hands[3] == [C.SU_MOTEL]
     assert s.hands[2] == [C.DREAMWALK] * 4 + [C.PURPLE] and s.traps[0] == [(FO, C.DREAMWALK)] and s.traps[3] == [(MO, C.DREAMWALK)]
     conserved(s)
+
+
+def test_the_trap_window_after_a_play_asks_the_new_owner_of_a_trap_the_purple_just_moved():
+    # issue 13 item 2 (seed 12, 3 x trickster, turn 10): the refill draws the Purple Nightmare,
+    # seat 2's Dreamwalk trap on the Square passes to seat 1, who is asked before seat 0 acts again
+    s = S(R3, where=["Corridor 4", "Corridor 1", "Corridor 2"], hands=[W5, ["star"] * 5, ["vertigo"] * 5],
+          traps=[[], [], [("Square", "walk")]], deck=["purple"] + ["walk"] * 9)
+    step(s, WALK[UP])
+    assert s.where[0] == SQ and s.traps == [[], [(SQ, C.DREAMWALK)], []]
+    assert s.hands[0] == [C.STAR] * 5 and s.hands[1] == [C.VERTIGO] * 5
+    assert s.decision == "trap window" and s.current_player == 1
+    assert s.legal == [SPRING[SQ][C.DREAMWALK], HOLD]
+    step(s, SPRING[SQ][C.DREAMWALK], TARGET[0], TO[C3])
+    assert s.where[0] == C3 and s.traps[1] == [] and s.current_player == 0 and s.actions_left == 1
 
 
 def test_black_makes_the_drawer_the_horror_who_paralyses():
@@ -476,11 +490,11 @@ def test_multicoloured_gathers_everyone_and_gives_three_actions_cancelling_colou
     s = S(R3, where=["Corridor 2", "Corridor 1", "Town Hall"], hands=[W5, W5, W5], deck=["multi"] + ["walk"] * 9,
           speed=C.COLOURLESS, speed_mask=0b111)
     step(s, WALK[UP])  # to the Forest, then draws the Multicoloured Nightmare
-    assert s.where == [FO, FO, TH] and s.speed == C.MULTI and s.speed_mask == 0b011
+    assert s.where == [FO, FO, TH] and s.multi == 0b011 and s.slow == 0b100
     step(s, PASS)
     assert s.turn_player == 1 and s.actions_left == 3
-    step(s, PASS)
-    assert s.turn_player == 2 and s.actions_left == 2
+    step(s, PASS)  # the Multicoloured does not reach the Town Hall: seat 2 keeps its Colourless
+    assert s.turn_player == 2 and s.actions_left == 1
 
 
 def test_colourless_sends_everyone_to_the_corridors_placed_by_the_horror_one_action():
@@ -490,11 +504,39 @@ def test_colourless_sends_everyone_to_the_corridors_placed_by_the_horror_one_act
     assert s.decision == "Colourless placement" and s.current_player == 2  # the Horror places
     assert s.legal == [TO[c] for c in range(6)]
     step(s, TO[C6], TO[C3])
-    assert s.where == [C6, C3, FO] and s.speed == C.COLOURLESS and s.speed_mask == 0b011
+    assert s.where == [C6, C3, FO] and s.slow == 0b011 and s.multi == 0
     step(s, PASS)
     assert s.turn_player == 1 and s.actions_left == 1
     step(s, PASS)
     assert s.turn_player == 2 and s.actions_left == 2  # not the Horror
+
+
+def test_a_speed_effect_is_kept_per_seat_so_the_town_hall_shelters_from_a_redrawn_one():
+    # issue 13 item 1 (seed 512): seat 1 has Multicoloured from before and shelters in the Town Hall;
+    # seat 0 draws the Multicoloured again: seat 1 keeps its 3 actions
+    s = S(R3, where=["Corridor 2", "Town Hall", "Corridor 1"], hands=[W5, W5, W5], deck=["multi"] + ["walk"] * 9,
+          multi=0b111)
+    step(s, WALK[UP])
+    assert s.where == [FO, TH, FO] and s.multi == 0b111 and s.slow == 0
+    step(s, PASS)
+    assert s.turn_player == 1 and s.actions_left == 3
+    # the Colourless drawn while seat 1 shelters: seats 0 and 2 slow down, seat 1 keeps 3 actions
+    c = S(R3, where=["Corridor 4", "Town Hall", "Corridor 1"], hands=[W5, W5, W5],
+          deck=["colourless"] + ["walk"] * 9, multi=0b111)
+    step(c, WALK[UP], TO[C1], TO[C1])
+    assert c.multi == 0b010 and c.slow == 0b101
+    step(c, PASS)
+    assert c.turn_player == 1 and c.actions_left == 3
+
+
+def test_speed_cancel_shielded_variant_lets_the_cancelling_reach_the_town_hall():
+    rules = dataclasses.replace(R3, speed_cancel_shielded=True)
+    c = S(rules, where=["Corridor 4", "Town Hall", "Corridor 1"], hands=[W5, W5, W5],
+          deck=["colourless"] + ["walk"] * 9, multi=0b111)
+    step(c, WALK[UP], TO[C1], TO[C1])
+    assert c.multi == 0 and c.slow == 0b101
+    step(c, PASS)
+    assert c.turn_player == 1 and c.actions_left == 2  # neither effect on the sheltered seat
 
 
 def test_colourless_by_chance_when_no_stager():
