@@ -670,7 +670,7 @@ def _start_turn(s: State, rng) -> None:
     s.owner_start = s.owner[:]
     s.placed, s.spots, s.explored = {}, None, set()
     s.win_done = set()
-    s.current_player = s.decider = s.seat_of[p]
+    s.current_player, s.decider = s.seat_of[p], p
     _event(s, "turn", realm=REALMS[p], gold=s.gold[p], vp=s.vp[p])
     # phase 1
     if s.rules.events:
@@ -756,7 +756,7 @@ def _turn_windows(s: State) -> None:
             if _open_window(s, "movement", p, -1, None, "turn"):
                 return
     s.phase = PH_MOVE
-    s.current_player = s.decider = s.seat_of[p]
+    s.current_player, s.decider = s.seat_of[p], p
 
 
 def _close_window(s: State, rng) -> None:
@@ -770,7 +770,7 @@ def _close_window(s: State, rng) -> None:
         _run_battle(s, rng)
     elif resume == "buy":
         s.phase = PH_BUY
-        s.current_player = s.decider = s.seat_of[s.realm]
+        s.current_player, s.decider = s.seat_of[s.realm], s.realm
     elif resume == "next":
         _next_battle(s, rng)
     else:
@@ -1511,7 +1511,7 @@ def _next_battle(s: State, rng) -> None:
                     return
                 continue
             s.phase = PH_COMBAT
-            s.current_player = s.seat_of[s.realm]
+            s.current_player, s.decider = s.seat_of[s.realm], s.realm
             return
         if s.stage == "sea":
             s.stage = "land"

@@ -189,7 +189,7 @@ def _start_movement(s: E.State) -> None:
     s.capital_held_start = s.owner[b.capitals[p]] == p
     s.owner_start = s.owner[:]
     s.placed, s.spots, s.explored = {}, None, set()
-    s.current_player = s.decider = s.seat_of[p]
+    s.current_player, s.decider = s.seat_of[p], p
     s.phase, s.mode = E.PH_MOVE, E.M_MOVE
     s.sites, s.battle, s.amok = [], None, None
     E._refresh_terrain(s)

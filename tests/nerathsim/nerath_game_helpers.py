@@ -158,3 +158,7 @@ def check_invariants(s, start=None):
                         assert s.owner[r] in F[q], f"{t.names[u]} of {REALMS[q]} on enemy land {b.names[r]}"
     if not s.is_terminal:
         assert E.legal_actions(s), "a live state must offer a decision"
+        # the decision is made for a realm of the deciding seat; the turn's own decisions for the turn's realm
+        assert s.seat_of[s.decider] == s.current_player, (REALMS[s.decider], s.current_player, s.decision)
+        if s.phase in (E.PH_MOVE, E.PH_COMBAT, E.PH_PRESS, E.PH_AMOK, E.PH_REGROUP, E.PH_BUY, E.PH_REINFORCE):
+            assert s.decider == s.realm, (REALMS[s.decider], REALMS[s.realm], s.decision)
