@@ -302,6 +302,12 @@ def default_plan(army: Army, situation: Situation) -> CasualtyPlan:
     cheapest first, ties broken by weaker dice (expected hits per round in this battle), then
     table order. Land units aboard sinking warships drown cheapest first, ties by weaker dice
     at sea (so cargo that cannot fight drowns before heroes).
+
+    At sea, when heroes are aboard, the warships come after the last hero (seed: "Du bestemmer,
+    hvilken af dine tropper, der rammes": a player does not sink the ship and drown the wizard
+    on it while the wizard could take the hit). A plan names each type once, so the fleet is
+    kept whole until the heroes are gone; hit by hit (the full game's decision `Hit`) a player
+    can do better, e.g. sink an empty warship first. Cargo that cannot fight changes nothing.
     """
     table = situation.rules.units
     present = [table[n] for n in table.names if army.count(n)]
@@ -310,6 +316,14 @@ def default_plan(army: Army, situation: Situation) -> CasualtyPlan:
         return (u.cost, situation.strength(u), table.index(u.name))
 
     hit_takers = sorted((u for u in present if situation.takes_hits(u)), key=key)
+    if situation.at_sea:
+        heroes = [i for i, u in enumerate(hit_takers) if u.domain == "land"]
+        if heroes:
+            last = heroes[-1]
+            ships = [u for u in hit_takers[:last] if u.capacity]
+            rest = [u for u in hit_takers if u not in ships]
+            at = rest.index(hit_takers[last]) + 1
+            hit_takers = rest[:at] + ships + rest[at:]
     damage = [DAMAGE_PREFIX + u.name for u in hit_takers if u.hits_to_kill > 1]
     kills = [u.name for u in hit_takers]
     drown = [u.name for u in sorted((u for u in present if u.domain == "land"),

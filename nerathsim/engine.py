@@ -31,17 +31,17 @@ from . import dungeons as dg
 from . import effects as ef
 from . import game_battle as gb
 from .game_actions import (
-    Amok, Buy, Casualties, Embark, EndPhase, Fight, Move, Pass, PlayCard, PressOn, RetreatTo, Sail, Unload,
+    Amok, Buy, Casualties, Embark, EndPhase, Fight, Hit, Move, Pass, PlayCard, PressOn, RetreatTo, Sail, Unload,
 )
 from .game_rules import Rules
 from .maps import REALMS
 
 # phases (decision kinds)
-PH_MOVE, PH_COMBAT, PH_CASUALTY, PH_PRESS, PH_AMOK, PH_REGROUP, PH_BUY, PH_REINFORCE, PH_OVER, PH_EVENT = range(10)
+PH_MOVE, PH_COMBAT, PH_CASUALTY, PH_PRESS, PH_AMOK, PH_REGROUP, PH_BUY, PH_REINFORCE, PH_OVER, PH_EVENT, PH_HIT = range(11)
 DECISION_NAMES = {
     PH_MOVE: "movement", PH_COMBAT: "battle order", PH_CASUALTY: "casualty order", PH_PRESS: "press or retreat",
     PH_AMOK: "run amok", PH_REGROUP: "regroup", PH_BUY: "reinforcements: buy", PH_REINFORCE: "reinforcements: move",
-    PH_OVER: "game over", PH_EVENT: "play cards",
+    PH_OVER: "game over", PH_EVENT: "play cards", PH_HIT: "take a hit",
 }
 # movement modes
 M_MOVE, M_REGROUP, M_REINFORCE = 0, 1, 2
@@ -149,6 +149,13 @@ class ArmyChain:
         self.k = 0
         self.start_gold = gb.gold_value(t, self.states[0])
 
+    def rebase(self, army: list) -> None:
+        """The army after hits its owner placed itself: the chain starts again from it."""
+        self.states = [army]
+        self.lost = [gb.lost_value(self.t, army)]
+        self.healths = [gb.health(self.t, army)]
+        self.k = 0
+
     def set_plan(self, order: str) -> None:
         self.order = order
         self.plan = gb.compile_plan(self.t, gb.present(self.t, self.states[0], True), order)
@@ -178,7 +185,7 @@ class ArmyChain:
 
 class Battle:
     __slots__ = ("region", "at_sea", "attacker", "att", "defs", "round", "queue", "retreated", "luck", "owner0",
-                 "windows", "dungeon")
+                 "windows", "dungeon", "step", "due", "pend")
 
     def __repr__(self):
         return (f"Battle(region={self.region}, at_sea={self.at_sea}, attacker={REALMS[self.attacker]}, "
@@ -290,6 +297,7 @@ def _copy_battle(b):
     c.att = chains[id(b.att)]
     c.defs = [chains[id(d)] for d in b.defs]
     c.queue, c.luck, c.windows = list(b.queue), list(b.luck), list(b.windows)
+    c.due = [list(x) for x in b.due]
     return c
 
 
@@ -1031,6 +1039,8 @@ def legal_actions(s: State) -> list:
         out = [Fight(r) for r in s.sites]
     elif ph == PH_CASUALTY:
         out = [Casualties(o) for o in gb.CASUALTY_ORDERS]
+    elif ph == PH_HIT:
+        out = hit_actions(s)
     elif ph == PH_PRESS:
         out = [PRESS_ON] + [RetreatTo(r) for r in retreat_options(s)]
     elif ph == PH_AMOK:
@@ -1274,6 +1284,9 @@ def apply_legal(s: State, a, rng: np.random.Generator) -> None:
         ch = bt.att if bt.att.realm == realm else next(d for d in bt.defs if d.realm == realm)
         ch.set_plan(a.order)
         _event(s, "casualty_order", realm=REALMS[realm], order=a.order)
+        _run_battle(s, rng)
+    elif ty is Hit:
+        _do_hit(s, a)
         _run_battle(s, rng)
     elif ty is PlayCard:
         _play_card(s, a, rng)
@@ -1556,6 +1569,7 @@ def _start_dungeon(s: State, r: int, rng) -> bool:
     bt = Battle()
     bt.region, bt.at_sea, bt.attacker, bt.round, bt.retreated = r, False, p, 0, False
     bt.owner0, bt.dungeon, bt.queue, bt.luck = -1, True, [], [0.0] * 4
+    bt.step, bt.due, bt.pend = 0, [], None
     bt.att = ArmyChain(p, ta, [heroes.get(n, 0) for n in names])
     bt.defs = [ArmyChain(-1, td, [army.get(n, 0) for n in names])]
     bt.att.set_plan("cheapest")
@@ -1736,10 +1750,12 @@ def _start_battle(s: State, r: int) -> None:
     bt.defs = [ArmyChain(q, td, _army_counts(s, r, q)) for q in _enemies_at(s, r, p)]
     bt.luck = [0.0] * 4
     bt.queue = []
+    bt.step, bt.due, bt.pend = 0, [], None
+    by_order = s.rules.casualty_choice == "order"
     for ch in [bt.att] + bt.defs:
-        ch.set_plan("cheapest")
+        ch.set_plan("cheapest")      # each_hit: the yardstick of the luck figure and the order cargo drowns in
         kinds = sum(1 for u in ch.t.take_idx if sum(ch.states[0][u]))
-        if kinds >= 2:
+        if kinds >= 2 and by_order:
             bt.queue.append(ch.realm)
     bt.dungeon = False
     bt.windows = [(p, "attack")] + [(d.realm, "defence") for d in bt.defs]
@@ -1784,6 +1800,8 @@ def _battle_continue(s: State, rng) -> bool:
         s.decider = bt.queue[0]
         return True
     s.current_player, s.decider = s.seat_of[s.realm], s.realm
+    if s.rules.casualty_choice == "each_hit":
+        return _battle_by_hits(s, rng)
     while True:
         _fight_round(s, rng)
         if _battle_over(s):
@@ -1793,6 +1811,128 @@ def _battle_continue(s: State, rng) -> bool:
             return True
         if bt.round >= 10_000:
             raise RuntimeError(f"battle at region {bt.region} still undecided after {bt.round} rounds")
+
+
+def _battle_by_hits(s: State, rng) -> bool:
+    """Rounds of steps 1–3 where each side places its own hits (decision Hit), then step 4."""
+    bt = s.battle
+    while True:
+        if bt.due:
+            if _place_hits(s):
+                return True
+            _step_luck(s)
+            s.current_player, s.decider = s.seat_of[s.realm], s.realm
+        if bt.step == 2:
+            bt.step = 0
+            bt.round += 1
+            if _battle_over(s):
+                return _finish_battle(s)
+            if retreat_options(s):
+                s.phase = PH_PRESS
+                return True
+            if bt.round >= 10_000:
+                raise RuntimeError(f"battle at region {bt.region} still undecided after {bt.round} rounds")
+            continue
+        first = bt.step == 0
+        bt.step += 1
+        _roll_step(s, rng, first)
+
+
+def _roll_step(s: State, rng, first: bool) -> None:
+    """Step 1 (first strike) or 2 (other attacks): every side rolls; the hits each side must place
+    are queued in `bt.due` (attacker first, then the defenders, allied shares split as the seed says)."""
+    bt = s.battle
+    att, defs = bt.att, bt.defs
+    pa = gb.pmf_of(att.t, [att.army], first)
+    pd = gb.pmf_sides([(d.t, d.army) for d in defs], first)
+    if len(pa) <= 1 and len(pd) <= 1:
+        return
+    e_def = _expected_def_loss(s, pa)
+    e_att = _expected_att_loss(bt, pd)
+    bt.pend = (e_def, e_att, att.lost[att.k], [d.lost[d.k] for d in defs])
+    ha = gb.roll(att.t, att.army, rng, first)
+    hd = 0
+    for d in defs:
+        hd += gb.roll(d.t, d.army, rng, first)
+    bt.due = [[att.realm, hd]]
+    bt.due += [[d.realm, h] for d, h in zip(defs, _defender_allot(s, ha))]
+
+
+def _chain_of(bt: Battle, realm: int) -> ArmyChain:
+    return bt.att if bt.att.realm == realm else next(d for d in bt.defs if d.realm == realm)
+
+
+def _place_hits(s: State) -> bool:
+    """Place the queued hits; rest at a Hit decision when the owner has a real choice (two or more
+    places and fewer hits than it can take — otherwise every unit that can take a hit is lost anyway)."""
+    bt = s.battle
+    while bt.due:
+        realm, n = bt.due[0]
+        ch = _chain_of(bt, realm)
+        while n > 0 and ch.health > 0:
+            opts = gb.hit_options(ch.t, ch.army)
+            if len(opts) > 1 and n < ch.health:
+                bt.due[0][1] = n
+                s.phase = PH_HIT
+                s.current_player, s.decider = s.seat_of[realm], realm
+                return True
+            dmg, u = opts[0] if len(opts) == 1 else _plan_choice(ch)
+            _hit(s, ch, dmg, u)
+            n -= 1
+        bt.due.pop(0)
+    return False
+
+
+def _plan_choice(ch: ArmyChain) -> tuple:
+    """Where the side's plan puts the next hit (used when the choice cannot matter)."""
+    opts = gb.hit_options(ch.t, ch.army)
+    for tok in ch.plan.hits:
+        if tok in opts:
+            return tok
+    return opts[0]
+
+
+def _hit(s: State, ch: ArmyChain, dmg: bool, u: int) -> None:
+    army = gb.copy_army(ch.army)
+    gb.apply_hit(ch.t, army, dmg, u, ch.plan.drown)
+    ch.rebase(army)
+
+
+def hit_actions(s: State) -> list:
+    """PH_HIT: one Hit per distinct place the deciding realm's next hit may go."""
+    bt = s.battle
+    ch = _chain_of(bt, bt.due[0][0])
+    return [Hit(gb.hit_token(ch.t, dmg, u)) for dmg, u in gb.hit_options(ch.t, ch.army)]
+
+
+def _do_hit(s: State, a: Hit) -> None:
+    bt = s.battle
+    ch = _chain_of(bt, bt.due[0][0])
+    for dmg, u in gb.hit_options(ch.t, ch.army):
+        if gb.hit_token(ch.t, dmg, u) == a.unit:
+            _hit(s, ch, dmg, u)
+            break
+    bt.due[0][1] -= 1
+    if bt.due[0][1] <= 0 or ch.health == 0:
+        bt.due.pop(0)
+
+
+def _step_luck(s: State) -> None:
+    """After a step's hits are placed: the luck figure (gold destroyed against what the roll was
+    expected to destroy, both under the sides' default plans)."""
+    bt = s.battle
+    if bt.pend is None:
+        return
+    e_def, e_att, lost_a0, lost_d0 = bt.pend
+    bt.pend = None
+    att, defs = bt.att, bt.defs
+    act_att = lost_a0 - att.lost[att.k]
+    act_def = sum(l0 - d.lost[d.k] for l0, d in zip(lost_d0, defs))
+    swing = (act_def - e_def) - (act_att - e_att)
+    bt.luck[att.realm] += swing
+    total = sum(d.start_gold for d in defs) or 1
+    for d in defs:
+        bt.luck[d.realm] -= swing * (d.start_gold / total if len(defs) > 1 else 1.0)
 
 
 def _battle_over(s: State) -> bool:
@@ -2357,6 +2497,8 @@ def describe_action(s: State, a) -> str:
         return f"fight the battle at {nm[a.region]}"
     if ty is Casualties:
         return f"casualty order: {a.order}"
+    if ty is Hit:
+        return f"take the hit on {a.unit.replace('damage:', 'a fresh ')}" + (" (wounded)" if a.unit.startswith("damage:") else "")
     if ty is PressOn:
         return "press the attack"
     if ty is RetreatTo:
@@ -2424,6 +2566,8 @@ def is_legal(s: State, a) -> bool:
             return ty is Fight and a.region in s.sites
         if ph == PH_CASUALTY:
             return ty is Casualties and a.order in gb.CASUALTY_ORDERS
+        if ph == PH_HIT:
+            return ty is Hit and a in hit_actions(s)
         if ph == PH_PRESS:
             return ty is PressOn or (ty is RetreatTo and a.dst in retreat_options(s))
         if ph == PH_AMOK:

@@ -61,6 +61,14 @@ class Casualties(NamedTuple):
     order: str
 
 
+class Hit(NamedTuple):
+    """Step 3 of a battle (Rules.casualty_choice="each_hit"): the owner puts its next hit on a `unit`
+    (seed: "Du bestemmer, hvilken af dine tropper, der rammes"). A unit name hits the most damaged
+    unit of that type (it dies, or a castle is silenced); "damage:dragon" wounds an undamaged dragon."""
+
+    unit: str
+
+
 class PressOn(NamedTuple):
     """Step 4 of a battle: the attacker fights another round."""
 
@@ -104,8 +112,8 @@ class PlayCard(NamedTuple):
     source: int = -1
 
 
-Action = EndPhase | Move | Embark | Sail | Unload | Fight | Casualties | PressOn | RetreatTo | Amok | Pass | Buy | PlayCard
-ACTION_TYPES = (EndPhase, Move, Embark, Sail, Unload, Fight, Casualties, PressOn, RetreatTo, Amok, Pass, Buy, PlayCard)
+Action = EndPhase | Move | Embark | Sail | Unload | Fight | Casualties | Hit | PressOn | RetreatTo | Amok | Pass | Buy | PlayCard
+ACTION_TYPES = (EndPhase, Move, Embark, Sail, Unload, Fight, Casualties, Hit, PressOn, RetreatTo, Amok, Pass, Buy, PlayCard)
 
 
 def _eq(self, other):

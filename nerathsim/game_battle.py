@@ -432,3 +432,36 @@ def expected_loss(t: SideTable, armies: list, plans: list, pmf: np.ndarray, allo
             lost += lost_value(t, army) - lost_value(t, a)
         e += pmf[k] * lost
     return float(e)
+
+
+# ---------------------------------------------------------------------------------------
+# Hit by hit (Rules.casualty_choice="each_hit"): the owner places each hit
+# ---------------------------------------------------------------------------------------
+def hit_options(t: SideTable, army: list) -> list:
+    """[(is_damage_token, unit index)] of the distinct places the next hit may go, table order:
+    a non-lethal hit on a multi-hit unit that can take one, and a hit on the most damaged unit of
+    each type that takes hits (a wounded dragon dies; an undamaged one is only wounded, so it is
+    offered once, as the damage token)."""
+    out = []
+    for u in t.take_idx:
+        row = army[u]
+        k = t.htk[u]
+        if k == 1:
+            if row[0]:
+                out.append((False, u))
+            continue
+        if any(row[d] for d in range(k - 1)):
+            out.append((True, u))
+        if row[k - 1]:
+            out.append((False, u))
+    return out
+
+
+def hit_token(t: SideTable, dmg: bool, u: int) -> str:
+    """The name of a hit option: the unit's name, or "damage:<unit>" for a non-lethal hit."""
+    return (DAMAGE_PREFIX if dmg else "") + t.names[u]
+
+
+def apply_hit(t: SideTable, army: list, dmg: bool, u: int, drown_order: list) -> None:
+    """One hit on the chosen unit, in place; a sinking warship drowns the cargo its fleet cannot carry."""
+    _one_hit(t, army, Plan([(dmg, u)], drown_order))

@@ -42,6 +42,7 @@ _CHOICES = {
     "castle_placement": ("any_held", "next_to_castle"),
     "ally_damage_split": ("equal", "region_owner_first"),
     "treasure_vp": ("vp", "gold", "none"),
+    "casualty_choice": ("each_hit", "order"),
 }
 
 
@@ -75,6 +76,8 @@ class Rules:
     income_mode: str = "count"            # seed: ±1 per space ("count"), or ± the region's gold value ("value")
     castle_placement: str = "any_held"    # gap: a bought castle goes on a castle-less land region held since the turn began
                                           #   ("next_to_castle": such a region next to a castle it may place at)
+    casualty_choice: str = "each_hit"     # seed: "Du bestemmer, hvilken af dine tropper, der rammes" — the owner places
+                                          #   each hit (decision Hit); "order": one casualty order per battle (faster)
     ally_damage_split: str = "equal"      # seed fallback when allies do not agree: equal split, odd hit to the bigger army
     treasures_to_win: int | None = None   # long game: None = seed's 8 / 12 ("alle hovedstæder eller otte skatte")
     # --- events, dungeons and treasures (switches for designers; see RULES.md Part III) -------------

@@ -34,6 +34,8 @@ class BattleView(NamedTuple):
     defender_units: dict            # {realm index: {unit: count}}
     attacker_damaged: dict          # {unit: units with damage}
     dungeon: bool = False           # a dungeon fight: defender_units is {-1: {guardian unit: dice left}}
+    defender_damaged: dict | None = None   # {realm index: {unit: units with damage}}
+    hits_to_place: int = 0          # decision Hit: hits the deciding realm still places in this step
 
 
 class Observation:
@@ -183,11 +185,15 @@ class Observation:
             return {ch.t.names[u]: c for u, c in enumerate(gb.present(ch.t, ch.army)) if c}
 
         att = bt.att
-        t = att.t
-        damaged = {t.names[u]: sum(att.army[u][1:t.htk[u]])
-                   for u in range(t.U) if t.htk[u] > 1 and sum(att.army[u][1:t.htk[u]])}
+        def hurt(ch):
+            t = ch.t
+            return {t.names[u]: sum(ch.army[u][1:t.htk[u]])
+                    for u in range(t.U) if t.htk[u] > 1 and sum(ch.army[u][1:t.htk[u]])}
+
+        due = bt.due[0][1] if bt.due and self._s.phase == E.PH_HIT else 0
         return BattleView(bt.region, bt.at_sea, bt.attacker, bt.round, named(att),
-                          {d.realm: named(d) for d in bt.defs if d.health > 0}, damaged, bool(bt.dungeon))
+                          {d.realm: named(d) for d in bt.defs if d.health > 0}, hurt(att), bool(bt.dungeon),
+                          {d.realm: hurt(d) for d in bt.defs if d.health > 0}, due)
 
     # --- cards and dungeons ----------------------------------------------------------------------
     @property

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from . import dungeons as dg
 from . import engine as E
 from . import game_battle as gb
-from .game_actions import Amok, Buy, Casualties, Embark, EndPhase, Move, Pass, PlayCard, RetreatTo, Sail, Unload
+from .game_actions import Amok, Buy, Casualties, Embark, EndPhase, Hit, Move, Pass, PlayCard, RetreatTo, Sail, Unload
 
 END = EndPhase()
 
@@ -170,6 +170,40 @@ class Purchase:
         return replace(self, weights=self.weights + ((unit, weight),))
 
 
+def take_hit(obs, legal) -> Hit:
+    """Decision Hit: the place that loses least — a free wound on a fresh dragon first, then the
+    hit that destroys the least gold, counting at sea the heroes that drown with a warship (so a
+    fleet gives up its fighters and wizards before the ship that carries them), ties: the weaker
+    dice go first. The same yardstick as the battle calculator's default order (combat.default_plan)."""
+    bv = obs.battle
+    me = obs.realm
+    mine = bv.attacker_units if me == bv.attacker else bv.defender_units.get(me, {})
+    return min(legal, key=lambda a: hit_cost(obs.rules.battle, mine, bv.at_sea,
+                                              "attacker" if me == bv.attacker else "defender", a.unit))
+
+
+def hit_cost(brules, mine: dict, at_sea: bool, role: str, token: str) -> tuple:
+    """(gold destroyed, dice strength lost, table index) of putting the next hit on `token`."""
+    table = brules.units
+    if token.startswith("damage:"):
+        return (0, 0.0, table.index(token[len("damage:"):]))
+    unit = table[token]
+
+    def strength(u):
+        return u.dice(role, at_sea) * u.hit_probability(brules.threshold(role))
+
+    gold, power = unit.cost, strength(unit)
+    if at_sea and unit.capacity:
+        aboard = [table[n] for n, c in mine.items() if table[n].domain == "land" for _ in range(c)]
+        cap = sum(table[n].capacity * c for n, c in mine.items())
+        excess = len(aboard) - (cap - unit.capacity)
+        if excess > 0:   # the engine drowns non-fighting cargo first, cheapest first; count the heroes lost
+            aboard.sort(key=lambda u: (strength(u) > 0, u.cost, strength(u), table.index(u.name)))
+            gold += sum(u.cost for u in aboard[:excess] if strength(u) > 0)
+            power += sum(strength(u) for u in aboard[:excess])
+    return (gold, power, table.index(token))
+
+
 # ---------------------------------------------------------------------------------------
 # The war-game heuristic
 # ---------------------------------------------------------------------------------------
@@ -197,6 +231,8 @@ class WarPolicy:
         ph = obs.phase
         if ph == E.PH_CASUALTY:
             return Casualties(gb.CASUALTY_ORDERS[0])
+        if ph == E.PH_HIT:
+            return take_hit(obs, legal)
         if ph == E.PH_COMBAT:
             return self._fight_order(obs, legal)
         if ph == E.PH_PRESS:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from .units import UnitTable
 
 #: bumped whenever battle behaviour changes; printed by the calculators.
-RULES_VERSION = "nerath-battles-1"
+RULES_VERSION = "nerath-battles-2"
 
 CASTLE_MODES = ("absorbs_hit", "never_hit")
 

@@ -244,7 +244,8 @@ def action(state: E.State, kind: str, *args):
         elif f == "card" and isinstance(v, str):
             v = card_id(state, v)
         elif f == "unit" and isinstance(v, str):
-            v = state.rules.units.canonical(v)
+            dmg = v.lower().startswith("damage:")          # Hit("damage:dragon"): a wound, not a kill
+            v = ("damage:" if dmg else "") + state.rules.units.canonical(v[len("damage:"):] if dmg else v)
         vals.append(v)
     defaults = getattr(cls, "_field_defaults", {})
     while len(vals) < len(fields) and fields[len(vals)] in defaults:

@@ -37,7 +37,8 @@ def end_phase(s, seed=0):
 
 
 def default_action(s):
-    """A neutral choice for driving a scenario: first battle, cheapest casualties, press on, no amok, end phases;
+    """A neutral choice for driving a scenario: first battle, cheapest casualties (each hit where the
+    heuristics put it: the least gold lost), press on, no amok, end phases;
     card windows: keep every card (Pass), play a card that must be played at once."""
     from nerathsim.game_actions import Casualties, Fight, Pass, PressOn
     ph = s.phase
@@ -48,6 +49,10 @@ def default_action(s):
         return Fight(s.sites[0])
     if ph == E.PH_CASUALTY:
         return Casualties("cheapest")
+    if ph == E.PH_HIT:                 # the heuristics' choice: least gold lost (heroes drowned with a ship count)
+        from nerathsim.observation import observe
+        from nerathsim.policies import take_hit
+        return take_hit(observe(s, s.current_player), E.legal_actions(s))
     if ph == E.PH_PRESS:
         return PressOn()
     if ph == E.PH_AMOK:
@@ -86,7 +91,7 @@ def check_invariants(s, start=None):
     """Units and gold accounted for, no unit where it may not stand, ownership consistent."""
     b, t = s.board, s.tab
     F = s.friends
-    mid_combat = (E.PH_MOVE, E.PH_COMBAT, E.PH_CASUALTY, E.PH_PRESS, E.PH_AMOK, E.PH_EVENT)
+    mid_combat = (E.PH_MOVE, E.PH_COMBAT, E.PH_CASUALTY, E.PH_HIT, E.PH_PRESS, E.PH_AMOK, E.PH_EVENT)
     for r in range(b.n):
         present = {q for q in range(4) if any(s.units[r][q])} | {sh.owner for sh in s.ships if sh.region == r}
         for q1 in present:

@@ -14,6 +14,7 @@ from nerath_game_helpers import ALLY, FFA, I, K, N, V, act, build_state, drive, 
 SURE = BattleRules(hit_threshold=1)          # every die hits: battles without luck
 FFA_SURE = dataclasses.replace(FFA, battle=SURE)
 ALLY_SURE = dataclasses.replace(ALLY, battle=SURE)
+FFA_ORDER = dataclasses.replace(FFA, casualty_choice="order")   # one casualty order per battle: the battle waits for it
 
 
 def battle_regions(s):
@@ -77,7 +78,7 @@ def test_land_units_retreat_onto_warships_only_without_friendly_land_next_door()
 
 
 def test_no_retreat_option_means_the_battle_goes_on():
-    s = build_state(FFA, units={"Isle": {"vailin": "3 footsoldier"}},
+    s = build_state(FFA_ORDER, units={"Isle": {"vailin": "3 footsoldier"}},
                     ships=[("karkoth", "Inner Sea", ["footsoldier", "fighter"])])
     sid = s.ships[0].id
     act(s, "Unload", sid, "Isle")
@@ -177,8 +178,8 @@ def test_flyers_alone_capture_only_with_the_rule(capture):
     assert (s.owner[region(s, "Vmarch")] == K) == capture
 
 
-def test_casualty_orders_are_asked_of_each_side_out_of_turn():
-    s = build_state(FFA, units={"Kmarch": {"karkoth": "footsoldier, fighter"}, "Vmarch": {"vailin": "footsoldier, wizard"}})
+def test_with_the_order_variant_casualty_orders_are_asked_of_each_side_out_of_turn():
+    s = build_state(FFA_ORDER, units={"Kmarch": {"karkoth": "footsoldier, fighter"}, "Vmarch": {"vailin": "footsoldier, wizard"}})
     act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 1)
     act(s, "Move", "Kmarch", "Vmarch", "fighter", 1)
     assert s.decision == "casualty order" and s.decider == K and s.current_player == 0
@@ -315,3 +316,65 @@ def test_heroes_attack_enemy_heroes_in_a_dungeon_but_never_capture_it():
     assert not units_at(s, "Crypt", "nerath") and units_at(s, "Crypt", "iron_circle") == {"fighter": 1}
     assert s.owner[region(s, "Crypt")] == -1 and s.vp[I] == 0
     assert s.explored == set()                  # (dungeons off in these rules: no guardians, nothing explored)
+
+
+# --- "Du bestemmer, hvilken af dine tropper, der rammes": each hit placed by its owner -----------------
+def _sea_fight_of_heroes():
+    s = build_state(FFA_SURE, record=True, ships=[("karkoth", "Inner Sea", ["fighter", "wizard"]), ("vailin", "North Sea")],
+                    units={"North Sea": {"vailin": "dragon"}})
+    act(s, "Sail", s.ships[0].id, "North Sea")
+    act(s, "EndPhase")
+    return s
+
+
+def test_the_owner_places_each_hit_out_of_turn_and_a_wound_on_a_fresh_dragon_is_one_choice():
+    from nerathsim.game_actions import Hit
+    s = _sea_fight_of_heroes()
+    # step 1: the wizard strikes first (every die hits); Vailin places that hit
+    assert s.decision == "take a hit" and s.decider == V and s.current_player == 1
+    assert E.legal_actions(s) == [Hit("damage:dragon"), Hit("warship")]
+    act(s, "Hit", "damage:dragon")
+    # step 2: fighter and warship hit twice; Karkoth places two hits (three places; the warship carries both heroes)
+    assert s.decision == "take a hit" and s.decider == K and s.battle.due == [[K, 2], [V, 2]]
+    assert E.legal_actions(s) == [Hit("fighter"), Hit("wizard"), Hit("warship")]
+
+
+def test_at_sea_the_heuristics_sacrifice_the_heroes_before_the_ship_that_carries_them():
+    from nerathsim.game_actions import Hit
+    from nerathsim.observation import observe
+    from nerathsim.policies import POLICIES
+    s = _sea_fight_of_heroes()
+    for name in ("balanced", "aggressive", "defensive"):
+        assert POLICIES[name](observe(s, 1), E.legal_actions(s), None) == Hit("damage:dragon")   # a free hit
+    act(s, "Hit", "damage:dragon")
+    for name in ("balanced", "aggressive", "defensive"):
+        assert POLICIES[name](observe(s, 0), E.legal_actions(s), None) == Hit("fighter")   # 2 gold, not 2 + the wizard
+    act(s, "Hit", "fighter")
+    assert E.legal_actions(s) == [Hit("wizard"), Hit("warship")]
+    assert POLICIES["balanced"](observe(s, 0), E.legal_actions(s), None) == Hit("wizard")   # 3 < 2 + 3 drowned
+    act(s, "Hit", "wizard")
+    # Vailin's two hits kill its wounded dragon and its warship: nothing to choose, the battle ends
+    assert s.phase == E.PH_REGROUP or s.battle is None
+    end = events(s, "battle_end")[-1]
+    assert end["outcome"] == "attacker_wins" and end["attacker"] == {"warship": 1}
+    assert [sh.owner for sh in s.ships] == [K] and s.ships[0].cargo == []
+
+
+def test_hits_that_destroy_every_unit_able_to_take_one_are_placed_without_asking():
+    s = build_state(FFA_SURE, units={"Kmarch": {"karkoth": "3 footsoldier, fighter"},
+                                     "Vmarch": {"vailin": "footsoldier, wizard"}})
+    act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 3)
+    act(s, "Move", "Kmarch", "Vmarch", "fighter", 1)
+    # the wizard's first strike: Karkoth chooses (footsoldier or fighter); then Vailin's two units take 3 hits
+    # (no choice: both are lost) and Karkoth's hit from the footsoldier can only go to a footsoldier
+    assert s.decision == "take a hit" and s.decider == K
+    act(s, "Hit", "fighter")
+    assert s.owner[region(s, "Vmarch")] == K and units_at(s, "Vmarch", "karkoth") == {"footsoldier": 2}
+
+
+def test_the_casualty_order_variant_keeps_one_order_for_the_whole_battle():
+    s = build_state(dataclasses.replace(FFA_SURE, casualty_choice="order"), ships=[
+        ("karkoth", "Inner Sea", ["fighter", "wizard"]), ("vailin", "North Sea")], units={"North Sea": {"vailin": "dragon"}})
+    act(s, "Sail", s.ships[0].id, "North Sea")
+    act(s, "EndPhase")
+    assert s.decision == "casualty order" and E.legal_actions(s) == [Casualties("cheapest"), Casualties("weakest")]

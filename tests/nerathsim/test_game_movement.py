@@ -199,7 +199,7 @@ def test_landing_from_a_hostile_sea_waits_for_the_sea_battle_heroes_fight_in_bot
     act(s, "Unload", loaded, "Nera")
     assert s.ship(loaded).landing == region(s, "Nera")                 # declared, not landed
     assert units_at(s, "Nera", "karkoth") == {}
-    assert s.decision == "casualty order"                               # nothing else could move: combat began
+    assert s.decision == "take a hit"               # nothing else could move: combat began; the fighter or a ship?
     drive(s, until=lambda s: s.phase == E.PH_REGROUP)
     battles = events(s, "battle")
     assert [s.board.names[e["region"]] for e in battles] == ["South Sea", "Nera"]   # sea battle first

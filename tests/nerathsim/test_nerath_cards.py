@@ -8,6 +8,7 @@ borders Imarch (Iron Circle) and the Crypt, Ncoast borders Kcoast (Karkoth).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from fractions import Fraction
 
@@ -428,8 +429,9 @@ def test_draw_cards_from_the_own_deck(R):
 
 # --- battle bonuses: the attacker's SideTable in state.battle --------------------------------
 def attack_imarch(R, hand, defence=(), defender="footsoldier"):
-    """Nerath attacks Imarch with footsoldiers and a fighter (two kinds: a casualty decision follows the
-    card windows, so the battle waits there)."""
+    """Nerath attacks Imarch with footsoldiers and a fighter (two kinds: under the casualty-order variant a
+    casualty decision follows the card windows, so the battle waits there)."""
+    R = dataclasses.replace(R, casualty_choice="order")
     units = {"Nmarch": {"nerath": "2 footsoldier, fighter"}, "Imarch": {"iron_circle": defender},
              "Nera": {"nerath": "castle"}}
     s = build_state(R, realm="nerath", units=units, hands={"nerath": list(hand), "iron_circle": list(defence)},
@@ -497,7 +499,8 @@ def test_the_bonus_lasts_one_battle(R):
     units = {"Nmarch": {"nerath": "2 footsoldier, fighter"}, "Imarch": {"iron_circle": "footsoldier"},
              "Ncoast": {"nerath": "2 footsoldier, fighter"}, "Kcoast": {"karkoth": "footsoldier"},
              "Nera": {"nerath": "castle"}}
-    s = build_state(R, realm="nerath", units=units, hands={"nerath": ["n_extra", "n_extra"]})
+    s = build_state(dataclasses.replace(R, casualty_choice="order"), realm="nerath", units=units,
+                    hands={"nerath": ["n_extra", "n_extra"]})
     for src, dst in (("Nmarch", "Imarch"), ("Ncoast", "Kcoast")):
         act(s, "Move", src, dst, "footsoldier", 2)
         act(s, "Move", src, dst, "fighter", 1)

@@ -80,15 +80,27 @@ def test_bad_casualty_orders(order, message):
 def test_sea_cargo_drowns_with_its_ships_non_fighters_first():
     a = army(warship=2, fighter=1, footsoldier=2)
     plan = default_plan(a, SEA_A)
-    # cheapest first, ties by weaker dice: warship (d8, 0.375) before fighter (d10, 0.5); footsoldiers are cargo
-    assert plan.hits == ("warship", "fighter")
+    # at sea the warships come after the hero they carry (the fighter); footsoldiers are cargo
+    assert plan.hits == ("fighter", "warship")
     assert plan.drown == ("footsoldier", "fighter")
     assert health(a, SEA_A) == 3
-    assert assign_hits(a, 1, plan, SEA_A) == army(warship=1, fighter=1, footsoldier=1)
-    assert assign_hits(a, 2, plan, SEA_A) == Army()          # last ship sinks: everyone aboard drowns
-    keep_ships = CasualtyOrder(("fighter", "warship")).plan(a, SEA_A)
-    assert assign_hits(a, 1, keep_ships, SEA_A) == army(warship=2, footsoldier=2)
-    assert assign_hits(a, 2, keep_ships, SEA_A) == army(warship=1, footsoldier=2)
+    assert assign_hits(a, 1, plan, SEA_A) == army(warship=2, footsoldier=2)
+    assert assign_hits(a, 2, plan, SEA_A) == army(warship=1, footsoldier=2)
+    # cheapest first, ties by weaker dice: warship (d8, 0.375) before fighter (d10, 0.5)
+    ships_first = CasualtyOrder(("warship", "fighter")).plan(a, SEA_A)
+    # (a custom order drowns its own land units first: the fighter named in it goes down with the ship)
+    assert assign_hits(a, 1, ships_first, SEA_A) == army(warship=1, footsoldier=2)
+    assert assign_hits(a, 2, ships_first, SEA_A) == Army()          # last ship sinks: everyone aboard drowns
+
+
+def test_at_sea_the_default_order_does_not_drown_heroes_to_save_a_cheaper_ship():
+    a = army(warship=1, fighter=1, wizard=1)
+    assert default_plan(a, SEA_A).hits == ("fighter", "wizard", "warship")
+    # without heroes aboard the cheapest-first order stands: warship (2, d8) before storm elemental (3)
+    assert default_plan(army(warship=2, storm_elemental=1, footsoldier=3), SEA_A).hits == ("warship", "storm_elemental")
+    # a hero is hit before the ships, a costlier flyer keeps its place after them
+    assert default_plan(army(warship=1, wizard=1, storm_elemental=1), SEA_A).hits == (
+        "wizard", "warship", "storm_elemental")
 
 
 def test_castle_absorbs_a_hit_and_stays_to_be_captured():

@@ -94,10 +94,14 @@ def test_sea_battles():
 
 
 def test_hero_fights_from_the_deck_and_strikes_first_at_sea():
-    # wizard aboard strikes first (1/2); else both warships fire (3/8 each); the attacker's warship is
-    # cheaper than the wizard, so a hit sinks it and the wizard drowns.
-    # per round: attacker 1/2 + 1/2 * 15/64 = 79/128, defender 15/128, draw 9/128, nothing 25/128
-    check(odds({"warship": 1, "wizard": 1}, {"warship": 1}, at_sea=True), F(79, 103), F(15, 103), F(9, 103))
+    # wizard aboard strikes first (1/2: the defender's warship sinks before it fires); else both warships
+    # fire (3/8 each). The default order keeps the ship that carries the wizard: a hit takes the wizard.
+    # per round: attacker wins 1/2 + 1/2 * (15/64 + 9/64) = 88/128; the wizard falls alone 15/128 (then
+    # warship v warship: 15/39, 15/39, draw 9/39); nothing 25/128.
+    check(odds({"warship": 1, "wizard": 1}, {"warship": 1}, at_sea=True), F(1219, 1339), F(75, 1339), F(45, 1339))
+    # the old order (the cheaper warship first) drowns the wizard with its ship: 79/103 for the attacker
+    check(odds({"warship": 1, "wizard": 1}, {"warship": 1}, at_sea=True, casualty_order={"attacker": ["warship"]}),
+          F(79, 103), F(15, 103), F(9, 103))
 
 
 def test_retreat_after_one_round():
