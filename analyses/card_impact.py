@@ -8,6 +8,11 @@ interval, and Fisher's exact test of the 2×2 table. When nearly every seat has 
 (or nearly none), "happened" carries no information, so the split is at the median instead
 (``split`` says which).
 
+Outcome-like stats — the win condition itself or progress towards it (creatures completed,
+activations, VP) — say nothing about what *causes* a win; `split_outcomes` puts them apart.
+Two stats that split the seats identically (e.g. Midnighters' ``played_catcher`` and
+``intercepts``) are one row, named ``played_catcher = intercepts``.
+
 This is association, not cause: a seat that completed more creatures both activated more
 abilities and was likelier to win. Compare within one policy (``policy=``) to remove the
 largest confounder, and use `analyses.sweep` (which changes the rules) for causal answers.
@@ -29,6 +34,8 @@ NOT_STATS = {"policy", "score", "faction"}
 CAVEAT = ("Association, not cause: seats that did more of anything also tended to get further in the game. "
           "Differences within one policy remove the largest confounder.")
 _SEAT_STAT = re.compile(r"^seat(\d+)_(.+)$")
+#: per-seat stats that are the win condition or progress towards it, not causes of winning
+OUTCOME_STATS = re.compile(r"^(completed|creatures|activations|vp|.+_vp|score|actions|regions|conquests|capitals)$")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,7 +84,7 @@ def card_impact(df: pd.DataFrame, stats: list[str] | None = None, policy: str | 
             raise ValueError(f"policy {policy!r} sat in no decided game; known: {sorted(set(seats['policy']))}")
         seats = seats[seats["policy"] == policy]
     z = sps.norm.ppf(0.5 + confidence / 2)
-    rows, mean_rows = [], []
+    rows, mean_rows, splits = [], [], {}
     for name in names:
         values = seats[name].to_numpy()
         ok = ~np.isnan(values)
@@ -93,11 +100,29 @@ def card_impact(df: pd.DataFrame, stats: list[str] | None = None, policy: str | 
             split, has = f"> {median:g} (median)", values > median
         if has.all() or not has.any():
             continue
+        key = has.tobytes()
+        if key in splits:                 # same seats as an earlier stat: one row, both names
+            rows[splits[key]]["stat"] += f" = {name}"
+            continue
+        splits[key] = len(rows)
         rows.append(_impact_row(name, split, has, won, z, confidence))
     impact = pd.DataFrame(rows)
     if len(impact):
         impact = impact.sort_values("diff_pp", ascending=False, ignore_index=True)
     return CardImpact(impact=impact, means=pd.DataFrame(mean_rows))
+
+
+def is_outcome(stat: str) -> bool:
+    """True for an outcome-like stat (or a merged row any of whose names is one)."""
+    return any(OUTCOME_STATS.match(name.strip()) for name in str(stat).split("="))
+
+
+def split_outcomes(impact: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(impact rows of possible causes, rows of outcome-like stats), both in the original order."""
+    if not len(impact):
+        return impact, impact
+    outcome = impact["stat"].map(is_outcome).to_numpy(bool)
+    return impact[~outcome].reset_index(drop=True), impact[outcome].reset_index(drop=True)
 
 
 def _impact_row(name: str, split: str, has: np.ndarray, won: np.ndarray, z: float, confidence: float) -> dict:

@@ -16,7 +16,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
-from tqdm.auto import tqdm
+try:  # notebook bars need ipywidgets; without it tqdm.auto warns (TqdmWarning), so use text bars
+    import ipywidgets  # noqa: F401
+    from tqdm.auto import tqdm
+except ImportError:
+    from tqdm import tqdm
 
 from . import frames
 from .games import load_game, make_rules, resolve_policies
@@ -189,8 +193,12 @@ class Executor:
         return frames.concat_frames(parts)
 
 
-def progress_bar(total: int, enabled: bool = True):
-    """A tqdm bar counting games (a no-op object when `enabled` is False)."""
+def progress_bar(total: int, enabled=True):
+    """A tqdm bar counting games (a no-op object when `enabled` is False). `enabled` may also be
+    a bar the caller owns (anything with `.update(n)`, e.g. one bar for several runs): it is
+    updated and left open."""
+    if hasattr(enabled, "update"):
+        return contextlib.nullcontext(enabled)
     return tqdm(total=total, disable=not enabled, unit="game", smoothing=0.1, dynamic_ncols=True)
 
 

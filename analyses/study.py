@@ -8,16 +8,22 @@ renders. Simulation and analysis are separate so a report can be rebuilt from st
 Standard runs of a game (n = the study's games per game):
 - ``main``: the game's default player count, its strongest policy in every seat (n games):
   first-player advantage, seat win rates, game length, card/ability impact;
-- ``mixed``: one seat per policy of the game's pool (n/2 games): win rate by policy;
+- ``mixed``: one seat per policy of the game's pool (n/2 games): win rate by policy. In a team
+  game (Nerath's alliances) a fixed line-up would always pair the same two policies as
+  partners, so the mixed games are split over line-ups that give every policy every partner
+  (``mixed``, ``mixed-2``, ``mixed-3``);
 - ``duel-A-B``: two-player games of each pair of pool policies (n/4 split over the pairs):
   the policy × policy matrix and ratings;
 - ``sweep``: the main policy over each value of one rules field, e.g. players 2–5
-  (n/4 per value, common random numbers).
+  (n/4 per value, common random numbers);
+- ``fix-<field>=<value>``: a candidate rule change (see `analyses.fixes`), n/2 games with the
+  main run's seeds, played only when the game's Rules has that field.
 """
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import sys
 import importlib.util
 import itertools
 import platform
@@ -27,7 +33,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from .card_impact import CAVEAT, card_impact, purchase_mix
+from .card_impact import CAVEAT, card_impact, purchase_mix, split_outcomes
+from .checks import game_warnings
+from .findings import game_findings, study_findings
+from .fixes import Fix, available, fix_effects
 from .first_player import first_player_advantage
 from .game_length import game_length
 from .games import KNOWN_GAMES, load_game
@@ -35,6 +44,7 @@ from .io import read_results, write_results
 from .metadata import package_version
 from .runner import simulate
 from .sweep import effects
+from .teams import teams
 from .win_rates import win_rates
 
 
@@ -50,15 +60,21 @@ class StudyPlan:
     sweep_values: tuple = (2, 3, 4, 5)
     weight: float = 1.0             # share of the study's games (slow games get fewer)
     impact: bool = True             # card/ability impact table
+    teams: bool = False             # seats win together (alliances): team framing, partners rotated
+    fixes: tuple = ()               # candidate rule changes (analyses.fixes.Fix) tried when the field exists
 
 
 PLANS = {
-    "nightsim": StudyPlan("nightsim", "Nightmarium", "greedy", ("greedy", "purist", "aggressor", "random")),
+    "nightsim": StudyPlan("nightsim", "Nightmarium", "greedy", ("greedy", "purist", "aggressor", "random"),
+                          fixes=(Fix("last_seat", "last_seat_extra_cards", 1,
+                                     "deal the last seat one extra card at the start"),)),
     "dreamsim": StudyPlan("dreamsim", "Midnighters (Полуночники)", "heuristic",
                           ("runner", "trickster", "heuristic", "random"), weight=0.5),
     "nerathsim": StudyPlan("nerathsim", "D&D: Conquest of Nerath", "balanced",
                            ("balanced", "aggressive", "defensive", "random"), sweep_values=(2, 3, 4),
-                           weight=0.1, impact=False),
+                           weight=0.1, impact=False, teams=True,
+                           fixes=(Fix("team", "turn_order", "nerath_first",
+                                      "let Nerath move first (turn order Nerath, Karkoth, Vailin, Iron Circle)"),)),
 }
 
 
@@ -87,9 +103,18 @@ class GameStudy:
     sweep_seats: pd.DataFrame
     impact: pd.DataFrame
     impact_caveat: str
+    team_game: bool                 # seats win together: teams, not seats, are the unit of balance
+    teams: pd.DataFrame             # per team (alliance): win rate vs fair share (empty unless team_game)
+    fixes: pd.DataFrame             # rule changes tried: before/after (analyses.fixes.fix_effects)
+    fix_ideas: tuple                # every candidate Fix of the plan (played or not)
+    impact_outcomes: pd.DataFrame   # outcome-like stats (completions, activations, VP): shown apart
+    main_policy: str
+    pool: tuple
     extra: dict                     # title -> DataFrame (game-specific tables)
     assumptions: pd.DataFrame       # from the game's RULES.md
     seed: int
+    findings: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)   # analyses.findings
+    warnings: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)   # analyses.checks
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,6 +128,7 @@ class Study:
     git_commit: str
     machine: str
     skipped: dict                   # game -> reason it is not in the study
+    findings: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)   # across games (verdicts first)
 
     @property
     def games_played(self) -> int:
@@ -127,15 +153,53 @@ def available_games(names=None) -> tuple[dict, dict]:
     return plans, skipped
 
 
-def run_sizes(plan: StudyPlan, n_games: int) -> dict[str, int]:
+PARTNER_ORDERS = ((0, 1, 2, 3), (0, 2, 1, 3), (0, 1, 3, 2))   # partners (seats 0+2, 1+3): ac/bd, ab/cd, ad/bc
+
+
+def run_sizes(plan: StudyPlan, n_games: int, module=None) -> dict[str, int]:
+    """Games per run of `plan` for `n_games` (fixes only when `module`'s Rules has their field)."""
     n = max(8, int(n_games * plan.weight))
     pairs = list(itertools.combinations(plan.pool, 2))
-    sizes = {"main": n, "mixed": max(8, n // 2)}
+    sizes = {"main": n}
+    if plan.teams and len(plan.pool) == 4:
+        for k, name in enumerate(_mixed_names()):
+            sizes[name] = max(4, n // 2 // len(PARTNER_ORDERS))
+    else:
+        sizes["mixed"] = max(8, n // 2)
     for a, b in pairs:
         sizes[f"duel-{a}-{b}"] = max(4, n // (4 * len(pairs)))
     for value in plan.sweep_values:
         sizes[f"sweep-{plan.sweep_field}={value}"] = max(4, n // 4)
+    for fix in (available(module, plan.fixes) if module is not None else ()):
+        sizes[fix.run] = max(8, n // 2)
     return sizes
+
+
+def _mixed_names() -> list[str]:
+    return ["mixed"] + [f"mixed-{k + 1}" for k in range(1, len(PARTNER_ORDERS))]
+
+
+def describe_sizes(sizes: dict) -> str:
+    """'main 3,000 · mixed 1,500 · 6 duels × 125 · players 2–5: 4 × 750' (for the stage line)."""
+    parts, duels, sweeps, mixed = [], [], [], []
+    for run, n in sizes.items():
+        if run.startswith("duel-"):
+            duels.append(n)
+        elif run.startswith("sweep-"):
+            sweeps.append((run[len("sweep-"):], n))
+        elif run.startswith("mixed"):
+            mixed.append(n)
+        else:
+            parts.append(f"{run} {n:,}")
+    if mixed:
+        parts.insert(1, f"mixed {sum(mixed):,}" + (f" ({len(mixed)} partner line-ups)" if len(mixed) > 1 else ""))
+    if duels:
+        parts.append(f"{len(duels)} duels × {duels[0]:,}")
+    if sweeps:
+        field = sweeps[0][0].split("=")[0]
+        values = [s.split("=", 1)[1] for s, _ in sweeps]
+        parts.append(f"{field} {values[0]}–{values[-1]}: {len(sweeps)} × {sweeps[0][1]:,}")
+    return " · ".join(parts)
 
 
 def simulate_study(n_games: int = 4000, games=None, seed: int = 0, n_jobs: int = 1, out_dir=None,
@@ -143,27 +207,57 @@ def simulate_study(n_games: int = 4000, games=None, seed: int = 0, n_jobs: int =
     """Play the standard runs of each installed game. Returns ({game: {run: df}}, skipped)."""
     plans, skipped = available_games(games)
     runs = {}
-    for name, plan in plans.items():
+    for stage, (name, plan) in enumerate(plans.items(), 1):
         module = load_game(name)
         base_players = module.Rules().players
-        sizes = run_sizes(plan, n_games)
+        sizes = run_sizes(plan, n_games, module)
         game_runs = {}
-        for run, size in sizes.items():
-            rules, policies = _run_setup(plan, run, base_players)
-            df = simulate(name, size, rules=rules, policies=policies, seed=seed, n_jobs=n_jobs, progress=progress)
-            df.attrs["study_run"] = run
-            game_runs[run] = df
-            if out_dir is not None:
-                write_results(df, Path(out_dir) / name / f"{run}.parquet")
+        with _stage_bar(progress, stage, len(plans), plan, sizes) as bar:
+            for run, size in sizes.items():
+                rules, policies = _run_setup(plan, run, base_players)
+                bar.set_postfix_str(_run_label(run, policies), refresh=True)
+                df = simulate(name, size, rules=rules, policies=policies, seed=seed, n_jobs=n_jobs, progress=bar)
+                df.attrs["study_run"] = run
+                game_runs[run] = df
+                if out_dir is not None:
+                    write_results(df, Path(out_dir) / name / f"{run}.parquet")
+            bar.set_postfix_str("done", refresh=True)
         runs[name] = game_runs
     return runs, skipped
+
+
+def _stage_bar(progress: bool, stage: int, stages: int, plan: StudyPlan, sizes: dict):
+    """One labelled bar per game (stage), after a stage line saying what it plays."""
+    from tqdm import tqdm
+
+    if progress:
+        print(f"[{stage}/{stages}] {plan.title}: {sum(sizes.values()):,} games — {describe_sizes(sizes)}",
+              file=sys.stderr, flush=True)
+    return tqdm(total=sum(sizes.values()), desc=f"[{stage}/{stages}] {plan.title}", unit="game",
+                disable=not progress, dynamic_ncols=True, smoothing=0.1, file=sys.stderr)
+
+
+def _run_label(run: str, policies) -> str:
+    """What the bar shows while a run plays, e.g. 'duel: greedy vs purist'."""
+    if run.startswith("duel-"):
+        return "duel: " + " vs ".join(policies)
+    if isinstance(policies, str):
+        return f"{run.replace('sweep-', '').replace('fix-', 'rule change: ')} ({policies} in every seat)"
+    return f"{run}: {', '.join(policies)}"
 
 
 def _run_setup(plan: StudyPlan, run: str, players: int):
     if run == "main":
         return None, [plan.main] * players
-    if run == "mixed":
-        return None, [plan.pool[i % len(plan.pool)] for i in range(players)]
+    if run.startswith("mixed"):
+        pool = [plan.pool[i % len(plan.pool)] for i in range(players)]
+        if plan.teams and len(pool) == len(PARTNER_ORDERS[0]):
+            order = PARTNER_ORDERS[_mixed_names().index(run)]
+            pool = [pool[i] for i in order]
+        return None, pool
+    if run.startswith("fix-"):
+        field, value = run[len("fix-"):].split("=", 1)
+        return {field: next((f.value for f in plan.fixes if f.field == field and str(f.value) == value), value)}, plan.main
     if run.startswith("duel-"):
         a, b = run[len("duel-"):].split("-", 1)
         return {"players": 2}, [a, b]
@@ -190,7 +284,8 @@ def analyse_study(runs: dict, skipped: dict | None = None, command: str = "", se
     """Every analysis of the report, from the runs of `simulate_study` / `load_study_runs`."""
     order = sorted(runs, key=lambda g: (list(PLANS).index(g) if g in PLANS else len(PLANS), g))
     games = {name: analyse_game(name, runs[name]) for name in order}
-    return Study(games=games, command=command, seed=seed, n_games=n_games,
+    across = study_findings(games)
+    return Study(games=games, findings=across, command=command, seed=seed, n_games=n_games,
                  created=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                  package_version=package_version(), git_commit=_git_commit(),
                  machine=f"{platform.node()} · {platform.machine()} · Python {platform.python_version()}",
@@ -202,7 +297,8 @@ def analyse_game(name: str, game_runs: dict) -> GameStudy:
     main = game_runs["main"]
     fpa = first_player_advantage(main)
     main_rates = win_rates(main)
-    mixed = win_rates(game_runs["mixed"]) if "mixed" in game_runs else None
+    mixed_runs = [df for run, df in game_runs.items() if run.startswith("mixed")]
+    mixed = win_rates(pd.concat(mixed_runs, ignore_index=True)) if mixed_runs else None
     duels = [df for run, df in game_runs.items() if run.startswith("duel-")]
     duel_rates = win_rates(pd.concat(duels, ignore_index=True)) if duels else None
     sweep_runs = {run.split("=", 1)[1]: df for run, df in game_runs.items() if run.startswith("sweep-")}
@@ -210,11 +306,14 @@ def analyse_game(name: str, game_runs: dict) -> GameStudy:
     sweep_table = effects(sweep_runs) if sweep_runs else pd.DataFrame()
     sweep_seats = (first_player_advantage(pd.concat(list(sweep_runs.values()), ignore_index=True)).seats
                    if sweep_runs else pd.DataFrame())
-    impact = card_impact(main).impact if plan.impact else pd.DataFrame()
+    impact_all = card_impact(main).impact if plan.impact else pd.DataFrame()
+    impact, impact_outcomes = split_outcomes(impact_all)
+    team_game = plan.teams
+    fixes = fix_effects(main, {run: df for run, df in game_runs.items() if run.startswith("fix-")}, plan.fixes)
     policy_reprs = {}
     for df in game_runs.values():
         policy_reprs.update(zip(df.attrs.get("policies", []), df.attrs.get("policy_reprs", [])))
-    return GameStudy(
+    g = GameStudy(
         game=name, title=plan.title, rules_version=str(main.attrs.get("rules_version", "")),
         rules=main.attrs.get("rules", {}), policy_reprs=policy_reprs,
         games_played=sum(len(df) for df in game_runs.values()),
@@ -226,9 +325,13 @@ def analyse_game(name: str, game_runs: dict) -> GameStudy:
         ratings=duel_rates.ratings if duel_rates else pd.DataFrame(),
         length=game_length(main).summary, turns=main["turns"].astype(int),
         sweep_field=sweep_field, sweep=sweep_table, sweep_seats=sweep_seats,
-        impact=impact, impact_caveat=CAVEAT, extra=game_extras(name, main, fpa.events),
+        impact=impact, impact_caveat=CAVEAT, team_game=team_game,
+        teams=teams(main) if team_game else pd.DataFrame(), fixes=fixes, fix_ideas=tuple(plan.fixes),
+        impact_outcomes=impact_outcomes, main_policy=plan.main, pool=tuple(plan.pool),
+        extra=game_extras(name, main, fpa.events),
         assumptions=rules_assumptions(name), seed=int(main.attrs.get("seed", 0)),
     )
+    return dataclasses.replace(g, findings=game_findings(g), warnings=game_warnings(g))
 
 
 def game_extras(name: str, main: pd.DataFrame, events: pd.DataFrame) -> dict:
@@ -250,8 +353,9 @@ def game_extras(name: str, main: pd.DataFrame, events: pd.DataFrame) -> dict:
         for budget in unit_cost.BUDGETS:
             extras[f"Equal-budget duels, {budget} gold: attacker's win chance (exact)"] = (
                 unit_cost.duel_pivot(duels, budget).reset_index())
-        extras["Best 12-gold army on attack (exact)"] = unit_cost.best_army(12, role="attack").head(5)
-        extras["Best 12-gold army on defence (exact)"] = unit_cost.best_army(12, role="defence").head(5)
+        extras["Best 12-gold army attacking 12 footsoldiers (exact)"] = unit_cost.best_army(12, role="attack").head(5)
+        extras["Best 12-gold army defending against 12 footsoldiers (exact)"] = (
+            unit_cost.best_army(12, role="defence").head(5))
         extras["Break-even prices against footsoldiers (exact)"] = unit_cost.break_even_prices().reset_index()
         extras["Lanchester scaling (exact battles, fitted exponent)"] = unit_cost.lanchester_fits().reset_index()
     return extras

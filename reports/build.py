@@ -1,25 +1,31 @@
 """`build(study, out_path)`: one self-contained HTML balance report from an `analyses.Study`.
 
-Renders only: every number comes from the DataFrames of the study. Templates are jinja2
-with autoescaping, so a policy or rules value can never inject markup; tables are rendered
-by pandas with escaping and then marked safe.
+Renders only: every number comes from the DataFrames of the study (findings and warnings
+included: `analyses.findings`, `analyses.checks`). Templates are jinja2 with autoescaping, so a
+policy or rules value can never inject markup; tables are rendered by pandas with escaping and
+then marked safe.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
 import pandas as pd
 from markupsafe import Markup
 
+from analyses.findings import p_text
+
 from . import figures
+from .words import GLOSSARY, interval_cell, policy_parameters, present
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("reports", "templates"),
     autoescape=jinja2.select_autoescape(["html", "j2"], default=True),
     undefined=jinja2.StrictUndefined,
 )
+WARNING_WORDS = {"few_games": "fewer than 30 games", "extreme_rate": "0% or 100%", "zero_turns": "0-turn games",
+                 "timeouts": "turn cap over 1%", "rank_disagreement": "rankings disagree"}
 
 
 @dataclass(frozen=True)
@@ -36,12 +42,15 @@ class Table:
     note: str
     html: Markup
     open: bool = False
+    warnings: list = field(default_factory=list)
 
 
 def build(study, out_path="balance-report.html") -> Path:
     """Write the report for `study` (from `analyses.study.analyse_study`) and return its path."""
     games = {name: _game_view(g) for name, g in study.games.items()}
-    html = _ENV.get_template("report.html.j2").render(study=_StudyView(study, games))
+    html = _ENV.get_template("report.html.j2").render(
+        study=_StudyView(study, games), glossary=GLOSSARY, findings=_finding_items(study.findings),
+        warning_words=WARNING_WORDS)
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
@@ -59,25 +68,33 @@ class _StudyView:
 
 
 def headline(g) -> dict:
-    """The headline numbers of a game (all read from the study's tables)."""
+    """The headline numbers of a game (all read from the study's tables). In a team game the
+    balance box is the weakest alliance against its fair share, not seat 0."""
     summary = g.fpa_summary.iloc[0]
-    seat0 = g.fpa_seats[(g.fpa_seats["lineup"] == summary["lineup"]) & (g.fpa_seats["seat"] == 0)].iloc[0]
+    if getattr(g, "team_game", False) and len(g.teams):
+        row = g.teams.loc[g.teams["win_rate"].idxmin()]
+        unit = f"{row['team'].replace('_', ' ')} alliance"
+    else:
+        row = g.fpa_seats[(g.fpa_seats["lineup"] == summary["lineup"]) & (g.fpa_seats["seat"] == 0)].iloc[0]
+        unit = "seat 1 (first to play)"
     timeouts = g.outcomes[g.outcomes["outcome"] == "timeout"].iloc[0]
     return {
         "players": int(summary["players"]), "lineup": str(summary["lineup"]), "games": int(summary["games"]),
-        "effect_pp": float(seat0["effect_pp"]), "expected": float(seat0["expected"]),
-        "effect_low": 100 * (float(seat0["ci_low"]) - float(seat0["expected"])),
-        "effect_high": 100 * (float(seat0["ci_high"]) - float(seat0["expected"])),
-        "p_value": float(seat0["p_value"]), "balance": float(summary["balance"]),
+        "unit": unit, "win_rate": float(row["win_rate"]),
+        "effect_pp": float(row["effect_pp"]), "expected": float(row["expected"]),
+        "effect_low": 100 * (float(row["ci_low"]) - float(row["expected"])),
+        "effect_high": 100 * (float(row["ci_high"]) - float(row["expected"])),
+        "p_value": float(row["p_value"]), "balance": float(summary["balance"]),
         "chi2_p": float(summary["chi2_p"]), "timeout_rate": float(timeouts["rate"]),
         "timeout_low": float(timeouts["ci_low"]), "timeout_high": float(timeouts["ci_high"]),
+        "p_text": p_text(float(row["p_value"])), "chi2_text": p_text(float(summary["chi2_p"])),
     }
 
 
 class _GameView:
-    def __init__(self, g, headline, figs, tables, assumptions_html):
-        self._g, self.headline, self.figures, self.tables = g, headline, figs, tables
-        self.assumptions_html = assumptions_html
+    def __init__(self, g, **parts):
+        self._g = g
+        self.__dict__.update(parts)
 
     def __getattr__(self, name):
         return getattr(self._g, name)
@@ -85,69 +102,249 @@ class _GameView:
 
 def _game_view(g) -> _GameView:
     h = headline(g)
-    return _GameView(g, h, _figures(g, h), _tables(g), _html(g.assumptions, max_rows=None))
+    warnings = g.warnings if len(g.warnings) else pd.DataFrame(columns=["kind", "source", "row", "message"])
+    return _GameView(g, headline=h, figures=_figures(g, h), tables=_tables(g, warnings),
+                     assumptions_html=_html(present(g.assumptions), max_rows=None),
+                     finding_items=_finding_items(g.findings, warnings),
+                     warning_list=_warning_list(warnings),
+                     policy_params={name: policy_parameters(r) for name, r in g.policy_reprs.items()})
+
+
+def _finding_items(findings: pd.DataFrame, warnings: pd.DataFrame | None = None) -> list[dict]:
+    items = []
+    for _, f in findings.iterrows() if findings is not None and len(findings) else []:
+        marks = []
+        if warnings is not None and f["source"] and len(warnings):
+            hit = warnings[(warnings["source"] == f["source"]) & (warnings["row"] == f["row"])]
+            marks = [WARNING_WORDS[k] for k in dict.fromkeys(hit["kind"])]
+        items.append({"text": f["text"], "kind": f["kind"], "game": f["game"], "source": f["source"],
+                      "row": int(f["row"]), "numbers": f["numbers"], "significant": bool(f["significant"]),
+                      "warnings": marks})
+    return items
+
+
+def _warning_list(warnings: pd.DataFrame) -> list[dict]:
+    """One line per warning kind and table (the row messages collapsed to a count and an example)."""
+    out = []
+    for (kind, source), rows in warnings.groupby(["kind", "source"], sort=False):
+        msg = rows.iloc[0]["message"]
+        more = f" (and {len(rows) - 1} more in this table)" if len(rows) > 1 else ""
+        out.append({"kind": kind, "words": WARNING_WORDS[kind], "where": _SOURCE_TITLES.get(source, source),
+                    "message": msg + more})
+    return out
+
+
+_SOURCE_TITLES = {"fpa_seats": "win rate by seat", "fpa_summary": "seat test summary", "teams": "win rate by alliance",
+                  "by_policy": "mixed table", "by_faction": "win rate by realm", "matrix": "two-player duels",
+                  "sweep_seats": "sweep, seats", "sweep": "sweep", "fixes": "rule changes tried",
+                  "impact": "card and ability impact", "length": "game length",
+                  "extra:Game events (main run)": "game events"}
 
 
 def _figures(g, h) -> list[Figure]:
     figs = []
-    seats = g.fpa_seats[g.fpa_seats["lineup"] == h["lineup"]]
-    figs.append(Figure("win rate by seat", f"Win rate by seat, {h['players']} players ({h['lineup']}), {h['games']:,} games; "
-                       "bars: Wilson 95% intervals; dashed: fair share.",
-                       figures.rate_bars(seats, "seat", f"{g.title}: win rate by seat")))
-    if len(g.by_policy):
-        figs.append(Figure("win rate by policy", "Per-seat win rate of each policy at a mixed table, 95% intervals.",
-                           figures.rate_bars(g.by_policy, "policy", f"{g.title}: win rate by policy")))
+    if g.team_game and len(g.teams):
+        teams = g.teams.assign(team=g.teams["team"].str.replace("_", " "))
+        figs.append(Figure("win rate by alliance", f"Win rate of each alliance, {h['games']:,} games; bars: 95% "
+                           "intervals; dashed: fair share (two alliances: 50%).",
+                           figures.rate_bars(teams, "team", f"{g.title}: win rate by alliance")))
+    else:
+        seats = g.fpa_seats[g.fpa_seats["lineup"] == h["lineup"]].assign(seat=lambda t: t["seat"] + 1)
+        figs.append(Figure("win rate by seat", f"Win rate by seat (1 = first to play), {h['players']} players, "
+                           f"{h['games']:,} games, {g.main_policy} policy in every seat; bars: 95% intervals; "
+                           "dashed: fair share.", figures.rate_bars(seats, "seat", f"{g.title}: win rate by seat")))
     if len(g.by_faction):
-        figs.append(Figure("win rate by faction", "Win rate of each faction (realm), 95% intervals.",
-                           figures.rate_bars(g.by_faction, g.by_faction.columns[1], f"{g.title}: win rate by faction")))
+        note = " Realms of one alliance win together, so their bars match their alliance's." if g.team_game else ""
+        figs.append(Figure("win rate by faction", "Win rate of each realm, 95% intervals." + note,
+                           figures.rate_bars(g.by_faction, "faction", f"{g.title}: win rate by realm")))
+    if len(g.by_policy):
+        how = " Partners are rotated so no policy always plays with the same ally." if g.team_game else ""
+        figs.append(Figure("win rate by policy", "Each policy's win rate at the mixed table (one seat per policy, "
+                           "seats rotated), 95% intervals." + how,
+                           figures.rate_bars(g.by_policy, "policy", f"{g.title}: win rate by policy")))
     if len(g.matrix):
-        figs.append(Figure("policy matrix", "Two-player duels: row policy's win rate against the column policy.",
-                           figures.heatmap(g.matrix, f"{g.title}: policy × policy"), 460))
-    figs.append(Figure("game length", f"Turns per game in the main run ({h['games']:,} games).",
+        figs.append(Figure("policy matrix", "Two-player duels: the row policy's win rate against the column "
+                           "policy, with the games each cell rests on (n).",
+                           figures.heatmap(g.matrix, f"{g.title}: policy × policy"), 480))
+    edge, tail = figures.histogram_bulk(g.turns)
+    tail_note = f" The {tail:,} longest games (over {edge:g} turns) are counted in the legend, not drawn." if tail else ""
+    figs.append(Figure("game length", f"Turns per game in the main run ({h['games']:,} games).{tail_note}",
                        figures.histogram(g.turns, f"{g.title}: game length")))
-    if len(g.sweep_seats):
-        figs.append(Figure("sweep", f"Sweep of {g.sweep_field}: each seat's win rate minus its fair share (95% "
-                           "intervals) and mean turns, same seeds for every value.",
-                           figures.sweep_lines(g.sweep_seats, g.sweep, g.sweep_field, f"{g.title}: {g.sweep_field}"), 800))
+    sweep = _sweep_figure(g)
+    if sweep is not None:
+        figs.append(sweep)
     efficiency = g.extra.get("Unit efficiency (exact)")
     if efficiency is not None:
         figs.append(Figure("unit efficiency", "Expected hits per gold on attack and defence, and hits absorbed "
-                           "per gold (exact, land battles).", figures.hits_per_gold(efficiency, "Unit cost efficiency"), 680))
+                           "per gold (exact, land battles).", figures.hits_per_gold(efficiency, "Unit cost efficiency"), 700))
     duels = g.extra.get("Equal-budget duels, 12 gold: attacker's win chance (exact)")
     if duels is not None:
         figs.append(Figure("equal-budget duels", "Each unit type attacking each other with 12 gold of each: "
                            "the attacker's exact win chance.",
-                           figures.pivot_heatmap(duels, "Equal-budget duels (12 gold)", "defender", "attacker"), 460))
+                           figures.pivot_heatmap(duels, "Equal-budget duels (12 gold)", "defender", "attacker"), 520))
     if len(g.impact):
-        figs.append(Figure("card and ability impact", "Win rate of seats with vs without each event (main run). "
-                           + g.impact_caveat, figures.impact_bars(g.impact, f"{g.title}: card and ability impact"), 600))
+        figs.append(Figure("card and ability impact", "Win rate of seats with vs without each card, ability or "
+                           "event (main run), every row of the table below. " + g.impact_caveat,
+                           figures.impact_bars(g.impact, f"{g.title}: card and ability impact"), 620))
+    if len(g.impact_outcomes):
+        figs.append(Figure("outcomes, not causes", "Outcome-like statistics (the win condition or progress towards "
+                           "it): they rise with winning by definition, so they are shown apart from the impact.",
+                           figures.impact_bars(g.impact_outcomes, f"{g.title}: outcomes (not causes)"), 620))
     return figs
 
 
-def _tables(g) -> list[Table]:
-    tables = [
-        Table("First-player advantage", "seat win rates vs fair share, exact binomial p-values", _html(g.fpa_seats), True),
-        Table("Seat test summary", "χ² of equal seat wins, Balance, AdvantageP1, games to detect 1 point", _html(g.fpa_summary)),
-        Table("Outcomes", "decided games and timeouts", _html(g.outcomes)),
-        Table("Game length", "turns and decisions", _html(g.length)),
-    ]
+def _sweep_figure(g) -> Figure | None:
+    if not len(g.sweep):
+        return None
+    turns = g.sweep[g.sweep["metric"] == "turns"]
+    field = g.sweep_field
+    if g.team_game:
+        rates = g.sweep[g.sweep["metric"].str.endswith("_win_rate") & (g.sweep["metric"] != "seat0_win_rate")]
+        lines = pd.DataFrame({"group": rates["metric"].str[:-len("_win_rate")].str.replace("+", " + "),
+                              "value": rates["value"], "y": 100 * rates["estimate"], "low": 100 * rates["ci_low"],
+                              "high": 100 * rates["ci_high"]})
+        ylabel, what = "win rate (%)", "each realm's (or alliance's) win rate"
+    else:
+        s = g.sweep_seats
+        lines = pd.DataFrame({"group": "seat " + (s["seat"] + 1).astype(str), "value": s["players"],
+                              "y": s["effect_pp"], "low": 100 * (s["ci_low"] - s["expected"]),
+                              "high": 100 * (s["ci_high"] - s["expected"])})
+        ylabel, what = "win rate − fair share (points)", "each seat's win rate minus its fair share"
+    return Figure("sweep", f"Sweep of {field.replace('_', ' ')}: {what} (95% intervals) and mean turns, "
+                  "same seeds for every value.", figures.sweep_lines(lines, turns, field, f"{g.title}: {field}", ylabel), 820)
+
+
+def _marked(table: pd.DataFrame, warnings: pd.DataFrame, source: str) -> pd.DataFrame:
+    """`table` (already in words) with a ⚠ column naming the warnings of each flagged row."""
+    rows = warnings[warnings["source"] == source] if len(warnings) else warnings
+    if not len(rows) or not len(table):
+        return table
+    marks = {}
+    for _, w in rows.iterrows():
+        marks.setdefault(int(w["row"]), []).append(WARNING_WORDS[w["kind"]])
+    column = ["; ".join(dict.fromkeys(marks.get(i, []))) for i in range(len(table))]
+    return table.assign(**{"⚠": column}) if any(column) else table
+
+
+def _table(title, note, df, warnings, source="", open_=False, keep=()) -> Table:
+    shown = present(df.reset_index(drop=True), keep=keep)
+    shown = _marked(shown, warnings, source) if source else shown
+    return Table(title, note, _html(shown), open_)
+
+
+def _tables(g, warnings) -> list[Table]:
+    t = []
+    if g.team_game:
+        t.append(_table("Win rate by alliance", "each alliance against its fair share, exact binomial p-values",
+                        g.teams, warnings, "teams", True))
+        t.append(_table("Win rate by realm", "realms of one alliance win together", g.by_faction, warnings, "by_faction"))
+    else:
+        lineup = g.fpa_summary.iloc[0]["lineup"]
+        seats = g.fpa_seats[g.fpa_seats["lineup"] == lineup]
+        t.append(_table("Win rate by seat", "seat 1 plays first; each seat against its fair share, exact binomial "
+                        "p-values", seats, warnings, "fpa_seats", True))
+        t.append(_table("Seat test summary", "are all seats equal (χ²), balance, and the games needed to detect a "
+                        "1-point seat edge", g.fpa_summary.rename(columns=_detect_label), warnings, "fpa_summary"))
+    if len(g.fixes):
+        t.append(_table("Rule changes tried", "the same deals before and after the change (paired)",
+                        g.fixes, warnings, "fixes", True))
+    t.append(_table("Outcomes", "games with a winner, turn-cap timeouts, games without a winner", g.outcomes, warnings))
+    t.append(_table("Game length", "turns and decisions per game", g.length, warnings))
     if len(g.by_policy):
-        tables.append(Table("Win rate by policy", "mixed table", _html(g.by_policy)))
-    if len(g.by_faction):
-        tables.append(Table("Win rate by faction", "", _html(g.by_faction)))
+        t.append(_table("Win rate by policy (mixed table)", "one seat per policy" +
+                        (", partners rotated" if g.team_game else ""), g.by_policy, warnings, "by_policy"))
+    if len(g.matrix):
+        t.append(Table("Two-player duels", "row policy's win rate against the column policy [95% interval], n games",
+                       _html(_duel_pivot(g.matrix, warnings))))
     if len(g.ratings):
-        tables.append(Table("Policy ratings", "Bradley–Terry from the duels, Elo scale", _html(g.ratings)))
+        t.append(_table("Policy ratings", "one strength per policy from all duels (Bradley–Terry, Elo scale)",
+                        g.ratings, warnings))
     if len(g.sweep):
-        tables.append(Table(f"Sweep of {g.sweep_field}", "paired differences against the first value", _html(g.sweep)))
+        t.append(Table(f"Sweep of {g.sweep_field.replace('_', ' ')}", "each measure per setting [95% interval]; "
+                       "changes are paired against the first setting", _html(_sweep_pivot(g.sweep))))
     if len(g.impact):
-        tables.append(Table("Card and ability impact", g.impact_caveat, _html(g.impact)))
+        t.append(_table("Card and ability impact", g.impact_caveat, g.impact, warnings, "impact"))
+    if len(g.impact_outcomes):
+        t.append(_table("Outcomes, not causes", "the win condition or progress towards it", g.impact_outcomes, warnings))
     for title, table in g.extra.items():
-        tables.append(Table(title, "", _html(table), True))
-    return tables
+        t.append(_extra_table(title, table, warnings))
+    return t
+
+
+def _detect_label(column: str) -> str:
+    if column.startswith("games_to_detect_"):
+        return f"games needed to detect a {column[len('games_to_detect_'):-2]}-point seat edge"
+    return column
+
+
+def _duel_pivot(matrix: pd.DataFrame, warnings: pd.DataFrame) -> pd.DataFrame:
+    flagged = set(warnings.loc[warnings["source"] == "matrix", "row"]) if len(warnings) else set()
+    cells = matrix.assign(cell=[interval_cell(r.win_rate, r.ci_low, r.ci_high, "rate") + f", n={int(r.games)}"
+                                + (" ⚠" if i in flagged else "") for i, r in matrix.iterrows()])
+    pivot = cells.pivot_table(index="policy", columns="opponent", values="cell", aggfunc="first", observed=True)
+    pivot = pivot.fillna("–").reset_index()
+    pivot.columns = ["policy ↓ against →"] + [str(c).replace("_", " ") for c in pivot.columns[1:]]
+    return pivot
+
+
+def _sweep_pivot(sweep: pd.DataFrame) -> pd.DataFrame:
+    def cell(r):
+        text = interval_cell(r["estimate"], r["ci_low"], r["ci_high"], "metric", str(r["metric"]))
+        if pd.notna(r.get("diff")):
+            change = interval_cell(r["diff"], r["diff_ci_low"], r["diff_ci_high"], "metric_diff", str(r["metric"]))
+            text += f"; change {change.split(' [')[0]}"
+        return text + f", n={int(r['n'])}"
+    cells = sweep.assign(cell=[cell(r) for _, r in sweep.iterrows()])
+    order = list(dict.fromkeys(sweep["metric"]))
+    pivot = cells.pivot_table(index="metric", columns="value", values="cell", aggfunc="first", sort=False)
+    pivot = pivot.reindex(order).fillna("–").reset_index()
+    from .words import label
+    pivot["metric"] = pivot["metric"].map(lambda m: "seat 1 win rate" if m == "seat0_win_rate" else label(m))
+    pivot.columns = ["measure ↓ setting →"] + [str(c) for c in pivot.columns[1:]]
+    return pivot
+
+
+def _extra_table(title: str, table: pd.DataFrame, warnings) -> Table:
+    if title.startswith("Game events"):
+        return _table(title, "yes/no events per game", table, warnings, "extra:" + title, True)
+    if title.startswith("Cards and dungeons per realm"):
+        cells = table.assign(cell=[interval_cell(r["mean"], r["ci_low"], r["ci_high"],
+                                                 "rate" if "/" in str(r["stat"]) else "number")
+                                   for _, r in table.iterrows()])
+        pivot = cells.pivot_table(index="stat", columns="faction", values="cell", aggfunc="first", sort=False)
+        pivot = pivot.reindex(list(dict.fromkeys(table["stat"]))).reset_index()
+        pivot["stat"] = pivot["stat"].map(lambda s: s.replace("dungeons_won/dungeons_explored", "dungeon success rate")
+                                          .replace("_", " "))
+        pivot.columns = ["per game ↓ realm →"] + [str(c).replace("_", " ") for c in pivot.columns[1:]]
+        n = int(table["games"].max()) if len(table) else 0
+        return Table(title, f"mean per game [95% interval] over {n:,} games", _html(pivot))
+    if title.startswith("Equal-budget duels"):
+        pivot = table.copy()
+        pivot.columns = ["attacker ↓ defender →"] + [str(c).replace("_", " ") for c in pivot.columns[1:]]
+        pivot.iloc[:, 0] = pivot.iloc[:, 0].astype(str).str.replace("_", " ")
+        for c in pivot.columns[1:]:
+            pivot[c] = [f"{100 * v:.0f}%" for v in pivot[c]]
+        return Table(title, "the attacker's chance to win, exact", _html(pivot))
+    if title.startswith("Unit efficiency"):
+        land = [c for c in table.columns if not c.startswith("sea_")]
+        sea = ["unit"] + [c for c in table.columns if c.startswith("sea_")]
+        html = _html(present(table[land])) + Markup("<p class='note'>At sea:</p>") + _html(
+            present(table[sea].dropna(subset=[c for c in sea if c != "unit"], how="all")))
+        return Table(title, "exact expectations per battle round", html)
+    if title.startswith("Best "):
+        return _table(title, "every army that spends exactly the budget, ranked by its exact chance to win against as many "
+                      "footsoldiers as the budget buys", _no_empty(table), warnings)
+    return _table(title, "", table, warnings)
+
+
+def _no_empty(table: pd.DataFrame) -> pd.DataFrame:
+    """Drop unit-count columns that are 0 in every row."""
+    numeric = [c for c in table.columns if pd.api.types.is_integer_dtype(table[c]) and c != "rank"]
+    return table.drop(columns=[c for c in numeric if (table[c] == 0).all()])
 
 
 def _html(df: pd.DataFrame, max_rows: int | None = 60) -> Markup:
-    """A DataFrame as an escaped HTML table (pandas escapes cell text)."""
+    """A DataFrame as an escaped HTML table (pandas escapes cell text), in a scrolling box."""
     text = df.to_html(index=False, escape=True, max_rows=max_rows, na_rep="–", border=0,
                       float_format=lambda v: f"{v:.4g}")
-    return Markup(text)
+    return Markup('<div class="table-wrap">') + Markup(text) + Markup("</div>")

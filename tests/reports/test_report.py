@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 import pytest
 
 import reports
+from analyses.findings import formatted_numbers, p_text, source_table
 from analyses.study import analyse_study, load_study_runs, simulate_study
 
 
@@ -67,10 +68,27 @@ def test_headline_numbers_equal_the_dataframes(study, report):
     seat0 = g.fpa_seats[g.fpa_seats["seat"] == 0].iloc[0]
     assert h["effect_pp"] == pytest.approx(seat0["effect_pp"])
     keys = parse(report).keys
-    assert keys["fpa"] == [f"{seat0['effect_pp']:+.1f} pts"]
-    assert keys["fpa_p"] == [f"{seat0['p_value']:.3g}"]
-    assert keys["balance"] == [f"{g.fpa_summary.iloc[0]['balance']:.3f}"]
+    assert keys["fpa"] == [f"{seat0['effect_pp']:+.1f} points"]
+    assert keys["fpa_p"] == [p_text(seat0["p_value"])]
+    assert keys["balance"] == [f"{100 * g.fpa_summary.iloc[0]['balance']:.1f}%"]
     assert keys["games"] == [f"{g.runs['main']:,}"]
+
+
+def test_every_finding_shows_the_values_of_its_source_row(study):
+    """Each finding's numbers, formatted as the finding declares, appear in its sentence and come from
+    the row of the analysis table it names."""
+    g = study[0].games["nightsim"]
+    checked = 0
+    for _, f in g.findings.iterrows():
+        if not f["source"]:
+            continue
+        row = source_table(g, f["source"]).loc[f["row"]]
+        for shown in formatted_numbers(row, f["numbers"]):
+            assert shown in f["text"]
+            checked += 1
+    assert checked >= 10
+    kinds = list(g.findings["kind"])
+    assert kinds[-1] == "trust" and "not_found" in kinds or any(g.findings["significant"])
 
 
 def test_methodology_and_reproduce_sections(study, report):
@@ -101,16 +119,31 @@ BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
 REQUIRED = os.environ.get("BALANCELAB_REQUIRE_BROWSER") == "1"
 
 
-@pytest.mark.skipif(not BROWSER and not REQUIRED, reason="no chromium here (CI installs it and requires this test)")
-def test_report_in_headless_chromium(study, report, tmp_path):
+def _browser():
     if REQUIRED:
         from playwright import sync_api
     else:
         sync_api = pytest.importorskip("playwright.sync_api")
-    args = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"]
+    return sync_api
+
+
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync"]
+FINDINGS_JS = """Array.from(document.querySelectorAll('li[data-source]')).map(li => ({
+    game: li.dataset.game, kind: li.dataset.kind, source: li.dataset.source, row: Number(li.dataset.row),
+    numbers: li.dataset.numbers, text: (li.querySelector('.text') || li).innerText}))"""
+FIRST_JS = """(() => { const h1 = document.querySelector('h1'); const next = h1.nextElementSibling;
+    return [next.id, next.querySelector('h2').innerText, next.getBoundingClientRect().top,
+            document.querySelectorAll('h1 ~ section, h1 ~ div, h1 ~ p, h1 ~ nav')[0].id]; })()"""
+
+
+@pytest.mark.skipif(not BROWSER and not REQUIRED, reason="no chromium here (CI installs it and requires this test)")
+def test_report_in_headless_chromium(study, report, tmp_path):
+    """In a real browser: Findings is the first thing under the title, every finding's numbers are the
+    values of the DataFrame row it cites, the page is no wider than the window, every figure loads."""
+    sync_api = _browser()
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=BROWSER, args=args)
+        browser = pw.chromium.launch(executable_path=BROWSER, args=BROWSER_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         problems = []
         page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
@@ -120,13 +153,31 @@ def test_report_in_headless_chromium(study, report, tmp_path):
         page.wait_for_load_state("load")
         sizes = page.evaluate("Array.from(document.images).map(i => [i.complete, i.naturalWidth, "
                               "i.getBoundingClientRect().width, i.getBoundingClientRect().height])")
+        first = page.evaluate(FIRST_JS)
+        items = page.evaluate(FINDINGS_JS)
+        widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         shown = page.evaluate("document.querySelector('[data-key=fpa]').innerText")
         page.screenshot(path=str(tmp_path / "first-screen.png"))
         browser.close()
     assert problems == []
     assert sizes and all(done and nat > 0 and w > 0 and h > 0 for done, nat, w, h in sizes)
-    seat0 = study[0].games["nightsim"].fpa_seats.query("seat == 0").iloc[0]
-    assert shown == f"{seat0['effect_pp']:+.1f} pts"
+    assert first[0] == "findings" and first[1] == "Findings" and first[2] < 200 and first[3] == "findings"
+    assert widths[0] <= widths[1]
+    s = study[0]
+    top = [f for f in s.findings.itertuples()]
+    assert len(items) == len(s.findings) + sum(len(g.findings) for g in s.games.values())
+    checked = 0
+    for item in items:
+        if not item["source"]:
+            continue
+        g = s.games[item["game"]]
+        row = source_table(g, item["source"]).loc[item["row"]]
+        numbers = formatted_numbers(row, item["numbers"])
+        assert numbers and all(n in item["text"] for n in numbers), (item, numbers)
+        checked += len(numbers)
+    assert checked >= 10 and top
+    seat0 = s.games["nightsim"].fpa_seats.query("seat == 0").iloc[0]
+    assert shown == f"{seat0['effect_pp']:+.1f} points"
     assert (tmp_path / "first-screen.png").stat().st_size > 10_000
 
 

@@ -1,0 +1,446 @@
+"""Findings: the study's answers as short sentences, generated from its DataFrames.
+
+Each finding is one sentence with its number, interval and n, e.g. "Seat 4 of 4 (last to play)
+wins 20.9% [19.5, 22.4] of 3,000 games against a fair 25.0% — disadvantaged by 4.1 points
+(p < 0.001)". `game_findings(g)` gives a DataFrame for one `GameStudy`, sorted by the size of
+the effect (points), followed by what was *not* found and how far the policies can be trusted.
+
+Every number in a sentence is a value of one row of one of the game's tables: the finding
+records that table (`source`: a GameStudy attribute, or ``extra:<title>``), the row and the
+columns with their format (`numbers`: ``"win_rate:pct,ci_low+ci_high:ci,games:n,p_value:p"``),
+so a reader (and the report's browser test) can check the sentence against the data.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+ALPHA = 0.05
+COLUMNS = ["game", "title", "kind", "text", "effect", "source", "row", "numbers", "significant"]
+#: kinds in the order they are listed when effects tie; "not_found" and "trust" always come last
+KINDS = ("verdict", "seat", "team", "policy", "fix", "impact", "sweep", "event", "units", "length", "timeouts",
+         "not_found", "trust")
+
+
+# --- the formats shared by the sentences and by anyone checking them ---------------------------
+
+def pct(x: float) -> str:
+    """0.2093 -> '20.9%'."""
+    return f"{100 * float(x):.1f}%"
+
+
+def ci(low: float, high: float, scale: float = 100.0) -> str:
+    """A 95% interval of a rate in percent: '[19.5, 22.4]'."""
+    return f"[{scale * float(low):.1f}, {scale * float(high):.1f}]"
+
+
+def pts(x: float) -> str:
+    """Signed points: '+4.1 points'."""
+    return f"{float(x):+.1f} points"
+
+
+def n_(x) -> str:
+    return f"{int(x):,}"
+
+
+def p_text(p: float) -> str:
+    """'p < 0.001', 'p = 0.034', 'p = 0.21'."""
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "p not available"
+    if p < 0.001:
+        return "p < 0.001"
+    return f"p = {p:.3f}" if p < 0.01 else f"p = {p:.2f}"
+
+
+def words(name) -> str:
+    return str(name).replace("_", " ")
+
+
+FORMATS = {"pct": lambda r, c: pct(r[c[0]]), "ci": lambda r, c: ci(r[c[0]], r[c[1]]),
+           "ci_pts": lambda r, c: ci(r[c[0]], r[c[1]], 1.0), "pts": lambda r, c: pts(r[c[0]]),
+           "abs_pts": lambda r, c: f"{abs(float(r[c[0]])):.1f} points", "n": lambda r, c: n_(r[c[0]]),
+           "p": lambda r, c: p_text(r[c[0]]), "num": lambda r, c: f"{float(r[c[0]]):g}", "int": lambda r, c: f"{float(r[c[0]]):.0f}",
+           "mean": lambda r, c: f"{float(r[c[0]]):.1f}", "ratio": lambda r, c: f"{float(r[c[0]]):.2f}"}
+
+
+def formatted_numbers(row: pd.Series, numbers: str) -> list[str]:
+    """The strings a finding shows for `row` under its `numbers` spec (see the module docstring)."""
+    out = []
+    for item in filter(None, numbers.split(",")):
+        columns, kind = item.split(":")
+        out.append(FORMATS[kind](row, columns.split("+")))
+    return out
+
+
+def source_table(g, source: str) -> pd.DataFrame:
+    """The DataFrame a finding of game study `g` was built from."""
+    if source.startswith("extra:"):
+        return g.extra[source[len("extra:"):]]
+    return getattr(g, source)
+
+
+def p_column(table: pd.DataFrame) -> str:
+    """The p-value column to judge by: a multiplicity-adjusted one when the table has it."""
+    for name in ("p_holm", "p_adjusted", "p_value"):
+        if name in table.columns:
+            return name
+    return "p_value"
+
+
+# --- one game ----------------------------------------------------------------------------------
+
+class _Collector:
+    def __init__(self, g):
+        self.g, self.rows = g, []
+
+    def add(self, kind, text, effect=np.nan, source="", row=-1, numbers="", significant=False):
+        if source and row >= 0:   # the sentence must show exactly the table's values
+            shown = formatted_numbers(source_table(self.g, source).loc[row], numbers)
+            missing = [s for s in shown if s not in text]
+            assert not missing, f"finding {text!r} does not show {missing}"
+        self.rows.append({"game": self.g.game, "title": self.g.title, "kind": kind, "text": text,
+                          "effect": float(effect), "source": source, "row": int(row), "numbers": numbers,
+                          "significant": bool(significant)})
+
+
+def game_findings(g) -> pd.DataFrame:
+    """The findings of one game, largest effect first; not-found and trust statements last."""
+    c = _Collector(g)
+    if g.team_game:
+        _teams(c)
+    else:
+        _seats(c)
+    _policies(c)
+    _fixes(c)
+    _impact(c)
+    _sweep(c)
+    _events(c)
+    _units(c)
+    _length(c)
+    _trust(c)
+    table = pd.DataFrame(c.rows, columns=COLUMNS)
+    return sort_findings(table)
+
+
+def sort_findings(table: pd.DataFrame) -> pd.DataFrame:
+    """Significant effects by size, then the rest by size, then not-found and trust statements."""
+    if not len(table):
+        return table
+    last = table["kind"].isin(["not_found", "trust"])
+    size = table["effect"].abs().fillna(-1.0)
+    order = pd.DataFrame({"last": last, "sig": ~table["significant"], "size": -size,
+                          "kind": table["kind"].map(KINDS.index)})
+    return table.loc[order.sort_values(["last", "sig", "size", "kind"], kind="mergesort").index].reset_index(drop=True)
+
+
+def _seat_name(seat: int, players: int) -> str:
+    where = " (first to play)" if seat == 0 else " (last to play)" if seat == players - 1 else ""
+    return f"Seat {seat + 1} of {players}{where}"
+
+
+def _seats(c: _Collector) -> None:
+    g = c.g
+    seats = g.fpa_seats
+    if not len(seats):
+        return
+    lineup = g.fpa_summary.iloc[0]["lineup"]
+    seats = seats[seats["lineup"] == lineup]
+    pcol = p_column(seats)
+    players = int(seats["players"].iloc[0])
+    spec = f"win_rate:pct,ci_low+ci_high:ci,games:n,expected:pct,effect_pp:abs_pts,{pcol}:p"
+    significant = seats[seats[pcol] < ALPHA]
+    for i, r in significant.iterrows():
+        side = "advantaged" if r["effect_pp"] > 0 else "disadvantaged"
+        c.add("seat", f"{_seat_name(int(r['seat']), players)} wins {pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} "
+                      f"of {n_(r['games'])} games against a fair {pct(r['expected'])} — {side} by "
+                      f"{abs(r['effect_pp']):.1f} points ({p_text(r[pcol])}).",
+              r["effect_pp"], "fpa_seats", i, spec, True)
+    if not len(significant):
+        i = seats["effect_pp"].abs().idxmax()
+        r = seats.loc[i]
+        c.add("not_found", f"No seat is favoured: every seat wins within {abs(r['effect_pp']):.1f} points of the fair "
+                           f"{pct(r['expected'])} (largest gap: seat {int(r['seat']) + 1}, {pct(r['win_rate'])} "
+                           f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games, {p_text(r[pcol])}).",
+              r["effect_pp"], "fpa_seats", i, spec)
+
+
+def _teams(c: _Collector) -> None:
+    t = c.g.teams
+    if not len(t):
+        return
+    pcol = p_column(t)
+    i = t["win_rate"].idxmin()
+    r = t.loc[i]
+    spec = f"win_rate:pct,ci_low+ci_high:ci,games:n,expected:pct,effect_pp:abs_pts,{pcol}:p"
+    other = " and ".join(words(x) for x in t.loc[t.index != i, "team"])
+    if r[pcol] < ALPHA:
+        c.add("team", f"The alliances are unbalanced: {words(r['team'])} wins {pct(r['win_rate'])} "
+                      f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair {pct(r['expected'])} "
+                      f"— {abs(r['effect_pp']):.1f} points short ({p_text(r[pcol])}); {other} wins the rest.",
+              r["effect_pp"], "teams", i, spec, True)
+    else:
+        c.add("not_found", f"Neither alliance is favoured: {words(r['team'])} wins {pct(r['win_rate'])} "
+                           f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair "
+                           f"{pct(r['expected'])} ({abs(r['effect_pp']):.1f} points short, {p_text(r[pcol])}).",
+              r["effect_pp"], "teams", i, spec)
+
+
+def _policies(c: _Collector) -> None:
+    g = c.g
+    bp = g.by_policy
+    if len(bp):
+        pcol = p_column(bp)
+        i = bp["win_rate"].idxmax()
+        r = bp.loc[i]
+        partners = " (partners rotated)" if g.team_game else ""
+        c.add("policy", f"At the mixed table{partners} the {words(r['policy'])} policy is strongest: it wins "
+                        f"{pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair "
+                        f"{pct(r['expected'])} ({pts(r['effect_pp'])}, {p_text(r[pcol])}).",
+              r["effect_pp"], "by_policy", i,
+              f"win_rate:pct,ci_low+ci_high:ci,games:n,expected:pct,effect_pp:pts,{pcol}:p", r[pcol] < ALPHA)
+    m = g.matrix
+    if len(m) and len(g.ratings):
+        best = g.ratings.sort_values("elo", ascending=False).iloc[0]["policy"]
+        rows = m[m["policy"] == best]
+        spec = "win_rate:pct,ci_low+ci_high:ci,games:n"
+        if len(rows) and (rows["ci_low"] > 0.5).all():
+            i = rows["win_rate"].idxmin()
+            r = m.loc[i]
+            c.add("policy", f"The {words(best)} policy is dominant: it beats every other policy in two-player duels, "
+                            f"even its closest rival {words(r['opponent'])} ({pct(r['win_rate'])} "
+                            f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games).",
+                  100 * (r["win_rate"] - 0.5), "matrix", i, spec, True)
+        elif len(rows):
+            i = rows["win_rate"].idxmin()
+            r = m.loc[i]
+            c.add("not_found", f"No policy is dominant: the top-rated {words(best)} does not clearly beat "
+                               f"{words(r['opponent'])} in two-player duels ({pct(r['win_rate'])} "
+                               f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games).",
+                  100 * (r["win_rate"] - 0.5), "matrix", i, spec)
+
+
+def _fixes(c: _Collector) -> None:
+    g = c.g
+    played = set()
+    for i, r in g.fixes.iterrows():
+        played.add((r["field"], r["value"]))
+        c.add("fix", f"Rule change tried — {r['change']}: {words(r['measure'])} {pct(r['before'])} "
+                     f"{ci(r['before_low'], r['before_high'])} before, {pct(r['after'])} {ci(r['after_low'], r['after_high'])} "
+                     f"after, over the same {n_(r['games'])} deals ({pts(r['diff_pp'])} "
+                     f"{ci(r['diff_low'], r['diff_high'], 1.0)}, {p_text(r['p_value'])}).",
+              r["diff_pp"], "fixes", i,
+              "before:pct,before_low+before_high:ci,after:pct,after_low+after_high:ci,games:n,diff_pp:pts,"
+              "diff_low+diff_high:ci_pts,p_value:p", r["p_value"] < ALPHA)
+    for fix in g.fix_ideas:
+        if (fix.field, str(fix.value)) in played or not _triggered(g, fix.trigger):
+            continue
+        c.add("fix", f"Rule change to try: {fix.text}. (The simulator has no rule switch for this yet, so it is "
+                     f"not tested here.)")
+
+
+def _triggered(g, trigger: str) -> bool:
+    """Is the imbalance this fix is aimed at among the significant findings?"""
+    if trigger == "team":
+        return bool(len(g.teams)) and bool((g.teams[p_column(g.teams)] < ALPHA).any())
+    seats = g.fpa_seats
+    if not len(seats):
+        return False
+    seats = seats[seats["lineup"] == g.fpa_summary.iloc[0]["lineup"]]
+    r = seats.iloc[-1] if trigger == "last_seat" else seats.iloc[0]
+    return bool(r[p_column(seats)] < ALPHA and r["effect_pp"] < 0)
+
+
+def _impact(c: _Collector) -> None:
+    imp = c.g.impact
+    if not len(imp):
+        return
+    pcol = p_column(imp)
+    spec = f"win_with:pct,win_without:pct,diff_pp:pts,diff_low+diff_high:ci_pts,n_with:n,n_without:n,{pcol}:p"
+    significant = imp[imp[pcol] < ALPHA]
+    order = significant["diff_pp"].abs().sort_values(ascending=False).index
+    for i in order[:3]:
+        r = imp.loc[i]
+        c.add("impact", f"Seats where “{words(r['stat'])}” happened {_split_words(r['split'])} won {pct(r['win_with'])} of "
+                        f"{n_(r['n_with'])} seats, against {pct(r['win_without'])} of {n_(r['n_without'])} without: "
+                        f"{pts(r['diff_pp'])} {ci(r['diff_low'], r['diff_high'], 1.0)} ({p_text(r[pcol])}; "
+                        f"association, not cause).", r["diff_pp"], "impact", i, spec, True)
+    if len(order) > 3:
+        names = ", ".join(f"“{words(x)}”" for x in imp.loc[order[3:], "stat"])
+        c.add("impact", f"{len(order) - 3} more are linked to winning as well (see the impact table): {names}.",
+              significant=False)
+    rest = imp[~(imp[pcol] < ALPHA)]
+    if len(rest):
+        i = rest["diff_pp"].abs().idxmax()
+        r = imp.loc[i]
+        names = ", ".join(f"“{words(x)}”" for x in rest["stat"])
+        c.add("not_found", f"No clear link to winning for {names}: none differs by more than "
+                           f"{abs(r['diff_pp']):.1f} points (largest: “{words(r['stat'])}”, {pts(r['diff_pp'])} "
+                           f"{ci(r['diff_low'], r['diff_high'], 1.0)}, {p_text(r[pcol])}).",
+              r["diff_pp"], "impact", i, f"diff_pp:pts,diff_low+diff_high:ci_pts,{pcol}:p")
+    elif len(imp):
+        c.add("not_found", "Every card, ability and event in the impact table is linked to winning (p < 0.05); "
+                           "none is neutral.")
+
+
+def _split_words(split: str) -> str:
+    """'> 0' -> 'at least once'; '> 4 (median)' -> 'more than 4 times (the median)'."""
+    text = str(split).strip()
+    if text == "> 0":
+        return "at least once"
+    if text.startswith(">") and "(median)" in text:
+        median = text[1:].replace("(median)", "").strip()
+        if median == "0":
+            return "at least once (most seats: never)"
+        return f"more than {median} times (the median)"
+    return f"({text})"
+
+
+def _sweep(c: _Collector) -> None:
+    g = c.g
+    main_players = int(g.fpa_summary.iloc[0]["players"]) if len(g.fpa_summary) else None
+    if g.team_game:
+        sw = g.sweep
+        if not len(sw):
+            return
+        rates = sw[sw["metric"].str.endswith("_win_rate") & (sw["metric"] != "seat0_win_rate")]
+        rates = rates[rates["value"].astype(str) != str(main_players)]
+        if not len(rates):
+            return
+        i = (rates["estimate"] - 0.5).abs().idxmax()
+        r = sw.loc[i]
+        who = words(r["metric"][:-len("_win_rate")].replace("+", " + "))
+        setting = f"{r['value']} players" if g.sweep_field == "players" else f"{words(g.sweep_field)} = {r['value']}"
+        c.add("sweep", f"With {setting}, {who} wins {pct(r['estimate'])} "
+                       f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['n'])} games.",
+              100 * (r["estimate"] - 0.5), "sweep", i, "estimate:pct,ci_low+ci_high:ci,n:n",
+              r["ci_low"] > 0.5 or r["ci_high"] < 0.5)
+        return
+    seats = g.sweep_seats
+    if not len(seats):
+        return
+    others = seats[seats["players"] != main_players]
+    pcol = p_column(seats)
+    sig = others[others[pcol] < ALPHA]
+    if not len(sig):
+        return
+    i = sig["effect_pp"].abs().idxmax()
+    r = seats.loc[i]
+    c.add("sweep", f"With {int(r['players'])} players, seat {int(r['seat']) + 1} wins {pct(r['win_rate'])} "
+                   f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair {pct(r['expected'])} "
+                   f"({pts(r['effect_pp'])}, {p_text(r[pcol])}).", r["effect_pp"], "sweep_seats", i,
+          f"win_rate:pct,ci_low+ci_high:ci,games:n,expected:pct,effect_pp:pts,{pcol}:p", True)
+
+
+def _events(c: _Collector) -> None:
+    title = "Game events (main run)"
+    events = c.g.extra.get(title)
+    if events is None:
+        return
+    for i, r in events.iterrows():
+        c.add("event", f"“{words(r['event'])}” happens in {pct(r['rate'])} {ci(r['ci_low'], r['ci_high'])} of "
+                       f"{n_(r['n'])} games.", np.nan, f"extra:{title}", i, "rate:pct,ci_low+ci_high:ci,n:n")
+
+
+def _units(c: _Collector) -> None:
+    title = "Break-even prices against footsoldiers (exact)"
+    prices = c.g.extra.get(title)
+    if prices is None or not len(prices):
+        return
+    rows = prices.dropna(subset=["attack_value_ratio"])
+    rows = rows[rows["attack_value_ratio"] < 1]
+    if not len(rows):
+        return
+    i = rows["attack_value_ratio"].idxmin()
+    r = prices.loc[i]
+    c.add("units", f"Footsoldiers are the best buy: on attack a {words(r['unit'])} is worth only "
+                   f"{float(r['attack_value_ratio']):.2f} of its {float(r['cost']):g}-gold price in footsoldiers "
+                   f"(exact battles; break-even price {float(r['break_even_attack']):.1f} gold). Rule change to try: "
+                   f"lower its price towards {max(1, round(float(r['break_even_attack'])))} gold.",
+          100 * (float(r["attack_value_ratio"]) - 1), f"extra:{title}", i,
+          "attack_value_ratio:ratio,cost:num,break_even_attack:mean")
+
+
+def _length(c: _Collector) -> None:
+    g = c.g
+    length = g.length
+    if len(length):
+        i = length.index[length["metric"] == "turns"][0]
+        r = length.loc[i]
+        c.add("length", f"A game lasts {float(r['median']):g} turns at the median (80% of games between "
+                        f"{float(r['p10']):.0f} and {float(r['p90']):.0f}; mean {float(r['mean']):.1f} "
+                        f"[{float(r['ci_low']):.1f}, {float(r['ci_high']):.1f}], {n_(r['n'])} games).",
+              np.nan, "length", i, "median:num,p10:int,p90:int,mean:mean,n:n")
+    s = g.fpa_summary
+    if len(s):
+        r = s.iloc[0]
+        if r["timeouts"] > 0:
+            c.add("timeouts", f"{pct(r['timeout_rate'])} {ci(r['timeout_ci_low'], r['timeout_ci_high'])} of "
+                              f"{n_(r['games'])} games hit the turn cap without a winner.",
+                  100 * r["timeout_rate"], "fpa_summary", s.index[0],
+                  "timeout_rate:pct,timeout_ci_low+timeout_ci_high:ci,games:n", r["timeout_rate"] > 0.01)
+
+
+def _trust(c: _Collector) -> None:
+    g = c.g
+    m = g.matrix
+    main = g.main_policy
+    rows = m[(m["policy"] == main) & (m["opponent"] == "random")] if len(m) else m
+    rank = ""
+    if len(g.ratings):
+        order = list(g.ratings.sort_values("elo", ascending=False)["policy"])
+        if main in order:
+            k = order.index(main) + 1
+            rank = (f" and is the top-rated of the {len(order)} policies" if k == 1 else
+                    f" but is rated {k} of {len(order)} policies (the {words(order[0])} policy rates higher)")
+    if len(rows):
+        i = rows.index[0]
+        r = m.loc[i]
+        c.add("trust", f"How far to trust this: the findings rest on the {words(main)} policy in every seat. It beats "
+                       f"random play in {pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} "
+                       f"two-player duels{rank}; expert players may find lines it misses, so treat small effects as "
+                       f"properties of this policy.", np.nan, "matrix", i, "win_rate:pct,ci_low+ci_high:ci,games:n")
+    else:
+        c.add("trust", f"How far to trust this: the findings rest on the {words(main)} policy in every seat"
+                       f"{rank}; expert players may find lines it misses.")
+
+
+# --- the whole study ----------------------------------------------------------------------------
+
+def verdict(g, findings: pd.DataFrame) -> str:
+    """One sentence: is the game balanced where it matters (seats, or alliances in a team game)?"""
+    unit = "alliance" if g.team_game else "seat"
+    hits = findings[findings["kind"].isin(["seat", "team"]) & findings["significant"]]
+    if len(hits):
+        worst = hits.iloc[0]
+        return f"{g.title}: not balanced by {unit} — {worst['text'][0].lower()}{worst['text'][1:]}"
+    return f"{g.title}: no {unit} is clearly favoured with these policies."
+
+
+def study_findings(games: dict, per_game: dict | None = None, top: int = 6, per_game_top: int = 2) -> pd.DataFrame:
+    """Across games: each game's verdict, then the largest significant effects of all games (at most
+    `per_game_top` per game, none that rests on a flagged number: fewer than 30 games, 0% or 100%)."""
+    per_game = per_game or {name: g.findings for name, g in games.items()}
+    rows, picked = [], []
+    for name, g in games.items():
+        f = per_game[name]
+        hits = f[f["kind"].isin(["seat", "team"]) & f["significant"]]
+        src = hits.iloc[0] if len(hits) else None
+        rows.append({"game": name, "title": g.title, "kind": "verdict", "text": verdict(g, f),
+                     "effect": src["effect"] if src is not None else np.nan,
+                     "source": src["source"] if src is not None else "", "row": src["row"] if src is not None else -1,
+                     "numbers": src["numbers"] if src is not None else "", "significant": src is not None})
+        warned = getattr(g, "warnings", None)
+        flagged = set()
+        if warned is not None and len(warned):
+            w = warned[warned["kind"].isin(["few_games", "extreme_rate"])]
+            flagged = set(zip(w["source"], w["row"]))
+        ok = f[f["significant"] & ~f["kind"].isin(["seat", "team"])]
+        ok = ok[[(s_, r_) not in flagged for s_, r_ in zip(ok["source"], ok["row"])]]
+        picked.append(ok.head(per_game_top))
+    effects = pd.concat(picked, ignore_index=True) if picked else pd.DataFrame(columns=COLUMNS)
+    if len(effects):
+        effects = effects.assign(size=effects["effect"].abs()).sort_values("size", ascending=False).head(top)
+        effects = effects.drop(columns="size").assign(text=lambda t: t["title"] + ": " + t["text"])
+    return pd.concat([pd.DataFrame(rows, columns=COLUMNS), effects], ignore_index=True)

@@ -1,0 +1,103 @@
+"""Findings, team framing, impact and plain words: hand-built tables with exact expected text."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyses.card_impact import card_impact, split_outcomes
+from analyses.findings import ci, p_text, pct, sort_findings
+from analyses.study import PARTNER_ORDERS, PLANS, _run_setup, run_sizes
+from analyses.teams import teams
+from reports.words import policy_parameters, present
+
+
+def test_p_values_read_as_words():
+    assert p_text(1e-40) == "p < 0.001"
+    assert p_text(0.0034) == "p = 0.003"
+    assert p_text(0.21) == "p = 0.21"
+    assert pct(0.2093) == "20.9%" and ci(0.195, 0.2243) == "[19.5, 22.4]"
+
+
+def test_findings_are_sorted_significant_first_by_effect_size_and_not_found_last():
+    t = pd.DataFrame({"kind": ["trust", "impact", "seat", "not_found", "policy", "length"],
+                      "effect": [np.nan, 2.0, -4.1, 0.5, 15.0, np.nan],
+                      "significant": [False, True, True, False, True, False]})
+    assert list(sort_findings(t)["kind"]) == ["policy", "seat", "impact", "length", "not_found", "trust"]
+
+
+def _team_games(winners, n_players=4):
+    rows = {"winner": pd.Series(winners, dtype="string"), "timed_out": [False] * len(winners)}
+    for s in range(n_players):
+        rows[f"seat{s}_policy"] = "balanced"
+        rows[f"seat{s}_faction"] = ["karkoth", "vailin", "iron_circle", "nerath"][s]
+    return pd.DataFrame(rows)
+
+
+def test_alliances_not_seats_are_the_unit_of_a_team_game():
+    df = _team_games(["0+2"] * 3 + ["1+3"] * 7)
+    t = teams(df).set_index("team")
+    assert list(t.index) == ["karkoth + iron_circle", "vailin + nerath"]
+    assert t.loc["karkoth + iron_circle", "win_rate"] == pytest.approx(0.3)
+    assert t.loc["vailin + nerath", "games"] == 10 and t.loc["vailin + nerath", "expected"] == 0.5
+
+
+def test_the_nerath_mixed_table_gives_every_policy_every_partner():
+    plan = PLANS["nerathsim"]
+    sizes = run_sizes(plan, 3000)
+    mixed = [r for r in sizes if r.startswith("mixed")]
+    assert len(mixed) == len(PARTNER_ORDERS)
+    partners = {p: set() for p in plan.pool}
+    for run in mixed:
+        _, lineup = _run_setup(plan, run, 4)
+        for a, b in ((0, 2), (1, 3)):                       # seats 0+2 and 1+3 are allies
+            partners[lineup[a]].add(lineup[b])
+            partners[lineup[b]].add(lineup[a])
+    assert all(others == set(plan.pool) - {p} for p, others in partners.items())
+
+
+def test_a_game_without_teams_keeps_one_mixed_run():
+    assert [r for r in run_sizes(PLANS["nightsim"], 400) if r.startswith("mixed")] == ["mixed"]
+
+
+def _impact_frame():
+    """4 seats x 40 games: 'completed' decides the winner; 'catch' and 'intercepts' are the same seats."""
+    rng = np.random.default_rng(1)
+    rows = []
+    for game in range(40):
+        winner = game % 4
+        row = {"winner": winner, "timed_out": False}
+        for s in range(4):
+            row[f"seat{s}_policy"] = "heuristic"
+            row[f"seat{s}_completed"] = 5 if s == winner else int(rng.integers(0, 5))
+            flag = int((game + s) % 3 == 0)
+            row[f"seat{s}_played_catcher"] = flag
+            row[f"seat{s}_intercepts"] = 2 * flag
+            row[f"seat{s}_discards"] = int(rng.integers(0, 3))
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df["winner"] = df["winner"].astype("Int8")
+    return df
+
+
+def test_outcome_like_stats_are_shown_apart_and_duplicate_rows_merge():
+    impact = card_impact(_impact_frame()).impact
+    causes, outcomes = split_outcomes(impact)
+    assert list(outcomes["stat"]) == ["completed"]
+    assert "played_catcher = intercepts" in set(causes["stat"])
+    assert "intercepts" not in set(causes["stat"])
+
+
+def test_tables_read_in_plain_words():
+    df = pd.DataFrame({"players": [4, 4], "lineup": ["g+g", "g+g"], "seat": [0, 3], "seats": [1, 1],
+                       "games": [3000, 3000], "win_rate": [0.2093, 0.3], "ci_low": [0.195, 0.28],
+                       "ci_high": [0.2243, 0.32], "expected": [0.25, 0.25], "effect_pp": [-4.07, 5.0],
+                       "p_value": [7.884e-40, 0.21]})
+    shown = present(df)
+    assert list(shown.columns) == ["seat", "games", "win rate [95% interval]", "fair share",
+                                   "difference from fair share", "p-value"]
+    assert shown.iloc[0].tolist() == ["1", "3,000", "20.9% [19.5, 22.4]", "25.0%", "-4.1 points", "< 0.001"]
+    assert shown.iloc[1]["p-value"] == "0.21"
+
+
+def test_policies_are_named_with_their_parameters_in_words():
+    text = "WarPolicy(name='balanced', attack_threshold=0.6, retreat_below=0.25)"
+    assert policy_parameters(text) == "attack threshold 0.6, retreat below 0.25"
