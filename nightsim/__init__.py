@@ -4,7 +4,8 @@
     result = nightsim.play_game(nightsim.Rules(players=4), ["greedy", "random", "random", "random"], seed=1)
 """
 from .actions import (
-    Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Scavenge, StartDiscard, StopDiscard, Take,
+    Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Reactivate, Scavenge, StartDiscard, StopDiscard,
+    Take,
 )
 from .cards import ABILITIES, BODY_PARTS, LEGIONS, Card, load_cards, parse_cards
 from .engine import Creature, IllegalActionError, State, apply_action, legal_actions, new_game
@@ -19,5 +20,5 @@ __all__ = [
     "play_game", "GameResult", "IllegalActionError", "RULES_VERSION",
     "POLICIES", "RandomPolicy", "HeuristicPolicy", "Weights", "GREEDY", "PURIST", "AGGRESSOR",
     "Draw", "StartDiscard", "DiscardCard", "StopDiscard", "Play", "PlaySeal", "Take", "Scavenge",
-    "Devour", "Decline", "PenaltyDiscard",
+    "Devour", "Decline", "PenaltyDiscard", "Reactivate",
 ]

@@ -80,10 +80,18 @@ class Devour(NamedTuple):
 
 
 class Decline(NamedTuple):
-    """Decline an optional ability (only with Rules.scavenger_optional)."""
+    """Decline what is optional: a Scavenger (only with Rules.scavenger_optional) or a seal's
+    re-activation (Rules.seal_reactivation_optional, the default)."""
 
     def __repr__(self):
         return "Decline()"
+
+
+class Reactivate(NamedTuple):
+    """Legions of Horrors: activate the sealed creature's parts of the seal's legion once more."""
+
+    def __repr__(self):
+        return "Reactivate()"
 
 
 class PenaltyDiscard(NamedTuple):
@@ -92,7 +100,8 @@ class PenaltyDiscard(NamedTuple):
     card: int
 
 
-Action = Draw | StartDiscard | DiscardCard | StopDiscard | Play | PlaySeal | Take | Scavenge | Devour | Decline | PenaltyDiscard
+Action = (Draw | StartDiscard | DiscardCard | StopDiscard | Play | PlaySeal | Take | Scavenge | Devour | Decline
+          | PenaltyDiscard | Reactivate)
 
 
 def _eq(self, other):
@@ -108,6 +117,7 @@ def _hash(self):
     return hash((type(self).__name__, tuple.__hash__(self)))
 
 
-ACTION_TYPES = (Draw, StartDiscard, DiscardCard, StopDiscard, Play, PlaySeal, Take, Scavenge, Devour, Decline, PenaltyDiscard)
+ACTION_TYPES = (Draw, StartDiscard, DiscardCard, StopDiscard, Play, PlaySeal, Take, Scavenge, Devour, Decline, PenaltyDiscard,
+                Reactivate)
 for _cls in ACTION_TYPES:
     _cls.__eq__, _cls.__ne__, _cls.__hash__ = _eq, _ne, _hash

@@ -18,6 +18,7 @@ import numpy as np
 
 from .actions import (
     Decline,
+    Reactivate,
     Devour,
     DiscardCard,
     Draw,
@@ -33,7 +34,9 @@ from .cards import ABILITIES, BODY_PARTS, DEVOURER, EXECUTIONER, HERALD, LEGIONS
 from .rules import Rules
 
 # frame kinds
-F_DISCARD, F_ACT, F_HERALD, F_MOCKER, F_EXEC, F_SCAV, F_DEVOUR, F_PENALTY = range(8)
+F_DISCARD, F_ACT, F_HERALD, F_MOCKER, F_EXEC, F_SCAV, F_DEVOUR, F_PENALTY, F_SEAL = range(9)
+# an activation frame: [F_ACT, player, creature, queue (popped from the end), source, owner, started]
+ACT_COMPLETION, ACT_SEAL = "completion", "seal"
 
 DECISION_NAMES = {
     None: "turn action",
@@ -44,9 +47,10 @@ DECISION_NAMES = {
     F_SCAV: "Scavenger target",
     F_DEVOUR: "Devourer target",
     F_PENALTY: "pure-legion penalty discard",
+    F_SEAL: "seal re-activation",
 }
 
-DRAW, START_DISCARD, STOP_DISCARD, DECLINE = Draw(), StartDiscard(), StopDiscard(), Decline()
+DRAW, START_DISCARD, STOP_DISCARD, DECLINE, REACTIVATE = Draw(), StartDiscard(), StopDiscard(), Decline(), Reactivate()
 STAT_NAMES = ("completed", "pure_creatures", "cards_drawn", "cards_discarded", "seals_played")
 
 
@@ -207,14 +211,26 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
     s.abilities = [[0] * 6 for _ in range(s.n)]
     s.legion_played = [[0] * 4 for _ in range(s.n)]
     s.log = [] if record else None
-    _event(s, "deal", hands=[h[:] for h in s.hands])
+    _log_start(s)
     return s
 
 
-def _event(s: State, kind: str, **data) -> None:
+def _event(s: State, kind: str, player: int | None = None, **data) -> None:
+    """Append an event; `player` is the seat that acts (default: the current player)."""
     if s.log is not None:
-        data.update(event=kind, turn=s.turns, player=s.current_player)
+        data.update(event=kind, turn=s.turns, player=s.current_player if player is None else player)
         s.log.append(data)
+
+
+def _log_start(s: State) -> None:
+    """The first events of a log: the whole starting position, then the first turn's start."""
+    if s.log is None:
+        return
+    _event(s, "deal", player=s.turn_player, hands=[h[:] for h in s.hands], deck=s.deck[:],
+           discard=s.discard[:], creatures=[[cr.cards[:] for cr in crs] for crs in s.creatures],
+           seals=[[cr.seal for cr in crs] for crs in s.creatures], turn_player=s.turn_player,
+           actions_left=s.actions_left, turn_legion=s.turn_legion)
+    _event(s, "turn_start", player=s.turn_player, actions=s.actions_left)
 
 
 # ---------------------------------------------------------------------------------------
@@ -348,6 +364,8 @@ def legal_actions(s: State) -> list:
         return out
     if kind == F_DEVOUR:
         return _devour_targets(s, f[1], f[2])
+    if kind == F_SEAL:
+        return [REACTIVATE, DECLINE]
     raise AssertionError(f"no decision at frame {f!r}")  # F_ACT never rests on top
 
 
@@ -367,6 +385,10 @@ def apply_action(s: State, action, rng) -> None:
 
 def apply_legal(s: State, a, rng: np.random.Generator) -> None:
     """Apply an action already known to be legal (the game loop's fast path)."""
+    if s.log is not None:
+        s.log.append({"event": "decision", "turn": s.turns, "player": s.current_player, "decision": s.decision,
+                      "action": repr(a), "text": describe_action(s, a), "action_type": type(a).__name__,
+                      "action_args": a._asdict()})
     s.decisions += 1
     t = type(a)
     if not s.stack:
@@ -396,11 +418,21 @@ def apply_legal(s: State, a, rng: np.random.Generator) -> None:
             _penalty_discard(s, f, a.card)
         elif kind == F_HERALD:
             f[2].remove(a.card)
-            _event(s, "herald_place", card=a.card, action=repr(a))
             if t is PlaySeal:
+                _event(s, "herald_place", f[1], card=a.card, action=repr(a), owner=a.owner, creature=a.creature,
+                       slot=None)
                 _play_seal(s, f[1], a)
             else:
+                _event(s, "herald_place", f[1], card=a.card, action=repr(a), owner=f[1], creature=a.creature,
+                       slot=a.slot)
                 _place(s, f[1], a.card, a.creature)
+        elif kind == F_SEAL:
+            s.stack.pop()
+            if t is Reactivate:
+                s.stack.append([F_ACT, f[1], f[2], f[3], ACT_SEAL, f[4], False])
+            else:
+                _event(s, "reactivation_declined", f[1], card=f[2].seal, owner=f[4],
+                       creature=_index_of(s.creatures[f[4]], f[2]))
         elif kind == F_MOCKER:
             s.stack.pop()
             if t is PlaySeal:
@@ -414,7 +446,7 @@ def apply_legal(s: State, a, rng: np.random.Generator) -> None:
     _advance(s, rng)
 
 
-def _draw_card(s: State, rng) -> int:
+def _draw_card(s: State, rng, p: int) -> int:
     """Draw the top card; "when the deck runs out the discard pile is shuffled into a new
     deck" (publisher's rules). -1 when deck and discard are both empty."""
     if not s.deck:
@@ -423,7 +455,7 @@ def _draw_card(s: State, rng) -> int:
         pile = s.discard
         s.deck = [pile[i] for i in rng.permutation(len(pile))]
         s.discard = []
-        _event(s, "reshuffle", cards=len(s.deck))
+        _event(s, "reshuffle", p, cards=len(s.deck), deck=s.deck[:])
     return s.deck.pop()
 
 
@@ -431,7 +463,7 @@ def _draw_into_hand(s: State, p: int, k: int, rng) -> int:
     got = 0
     hand = s.hands[p]
     for _ in range(k):
-        c = _draw_card(s, rng)
+        c = _draw_card(s, rng, p)
         if c < 0:
             break
         hand.append(c)
@@ -443,7 +475,7 @@ def _draw_into_hand(s: State, p: int, k: int, rng) -> int:
 def _draw_action(s: State, rng) -> None:
     """Action 1: "You draw a card from the common deck" (nothing if no card is left)."""
     got = _draw_into_hand(s, s.turn_player, 1, rng)
-    _event(s, "draw", cards=s.hands[s.turn_player][-got:] if got else [])
+    _event(s, "draw", s.turn_player, cards=s.hands[s.turn_player][-got:] if got else [])
 
 
 def _discard_and_draw(s: State, p: int, picked: list, rng) -> None:
@@ -454,12 +486,12 @@ def _discard_and_draw(s: State, p: int, picked: list, rng) -> None:
     s.discard.extend(picked)
     s.stats["cards_discarded"][p] += len(picked)
     got = _draw_into_hand(s, p, len(picked) // 2, rng)
-    _event(s, "discard_draw", discarded=picked[:], drew=hand[len(hand) - got:] if got else [])
+    _event(s, "discard_draw", p, discarded=picked[:], drew=hand[len(hand) - got:] if got else [])
 
 
 def _play_from_hand(s: State, p: int, a: Play) -> None:
     s.hands[p].remove(a.card)
-    _event(s, "play", card=a.card, creature=a.creature, slot=a.slot)
+    _event(s, "play", p, card=a.card, creature=a.creature, slot=a.slot)
     _place(s, p, a.card, a.creature)
 
 
@@ -487,10 +519,10 @@ def _complete(s: State, p: int, cr: Creature) -> None:
     pure = leg[a] == leg[b] == leg[c]
     if pure:
         s.stats["pure_creatures"][p] += 1
-    _event(s, "complete", owner=p, cards=cr.cards[:], pure=pure)
+    _event(s, "complete", p, owner=p, cards=cr.cards[:], pure=pure, creature=_index_of(s.creatures[p], cr))
     if s.rules.win_timing == "immediate" and _check_win(s, p):
         return
-    act = [F_ACT, p, cr, [a, b, c]]  # popped from the end: head, torso, legs
+    act = [F_ACT, p, cr, [a, b, c], ACT_COMPLETION, p, False]  # queue popped from the end: head, torso, legs
     if pure:
         pen = [F_PENALTY, leg[a], [(p + i) % s.n for i in range(1, s.n)], 0, False]
         if s.rules.penalty_timing == "before_abilities":
@@ -506,21 +538,27 @@ def _check_win(s: State, p: int) -> bool:
     if s.complete_count(p) >= s.rules.creatures_to_win:
         s.winner = p
         s.is_terminal = True
-        _event(s, "win", winner=p)
+        _event(s, "win", p, winner=p)
         return True
     return False
 
 
 def _play_seal(s: State, p: int, a: PlaySeal) -> None:
-    """Seal: the creature is incarnated; its parts of the seal's legion activate again."""
+    """Seal: the creature is incarnated; "Du må aktivere mareridtsvæsnets egenskaber en gang til"
+    for its parts of the seal's legion: a decision (Reactivate / Decline) by default, at once
+    with `seal_reactivation_optional=False`. Parts without an ability have nothing to activate."""
     cr = s.creatures[a.owner][a.creature]
     cr.seal = a.card
     s.stats["seals_played"][p] += 1
-    legion = s.table.legion[a.card]
-    _event(s, "seal", card=a.card, owner=a.owner, creature=a.creature)
-    queue = [c for c in cr.cards if s.table.legion[c] == legion]
+    table = s.table
+    legion = table.legion[a.card]
+    _event(s, "seal", p, card=a.card, owner=a.owner, creature=a.creature)
+    queue = [c for c in cr.cards if table.legion[c] == legion and table.ability[c] >= 0]
     if queue:
-        s.stack.append([F_ACT, p, cr, queue])
+        if s.rules.seal_reactivation_optional:
+            s.stack.append([F_SEAL, p, cr, queue, a.owner])
+        else:
+            s.stack.append([F_ACT, p, cr, queue, ACT_SEAL, a.owner, False])
 
 
 def _penalty_discard(s: State, f: list, card: int) -> None:
@@ -528,7 +566,7 @@ def _penalty_discard(s: State, f: list, card: int) -> None:
     s.hands[victim].remove(card)
     s.discard.append(card)
     s.stats["cards_discarded"][victim] += 1
-    _event(s, "penalty_discard", victim=victim, card=card)
+    _event(s, "penalty_discard", victim, victim=victim, card=card)
     f[3] -= 1
     if f[3] == 0:
         f[2].pop(0)
@@ -543,17 +581,17 @@ def _resolve_target(s: State, f: list, a) -> None:
         card = cr.cards.pop()
         s.hands[p].append(card)
         _drop_if_empty(s, crs, cr)
-        _event(s, "executioner", victim=a.owner, card=card)
+        _event(s, "executioner", p, victim=a.owner, card=card, creature=a.creature)
     elif kind == F_SCAV:
         if type(a) is Decline:
-            _event(s, "scavenger_declined")
+            _event(s, "scavenger_declined", p)
             return
         crs = s.creatures[a.owner]
         cr = crs.pop(a.creature)
         s.discard.extend(cr.cards)
         if cr.seal >= 0:
             s.discard.append(cr.seal)
-        _event(s, "scavenger", victim=a.owner, cards=cr.cards[:])
+        _event(s, "scavenger", p, victim=a.owner, cards=cr.cards[:], creature=a.creature, seal=cr.seal)
         cr.cards.clear()
     else:
         crs = s.creatures[p]
@@ -561,7 +599,7 @@ def _resolve_target(s: State, f: list, a) -> None:
         card = cr.cards.pop()
         s.discard.append(card)
         _drop_if_empty(s, crs, cr)
-        _event(s, "devourer", card=card)
+        _event(s, "devourer", p, card=card, creature=a.creature)
 
 
 def _drop_if_empty(s: State, crs: list, cr: Creature) -> None:
@@ -603,7 +641,7 @@ def _advance(s: State, rng) -> None:
             stack.pop()
             if f[2]:
                 s.discard.extend(f[2])
-                _event(s, "herald_discard", cards=f[2][:])
+                _event(s, "herald_discard", f[1], cards=f[2][:])
         else:
             s.current_player = f[1]
             return
@@ -618,6 +656,7 @@ def _end_turn(s: State) -> None:
     s.turn_player = s.current_player = (s.turn_player + 1) % s.n
     s.actions_left = s.rules.actions_per_turn
     s.turn_legion = -1
+    _event(s, "turn_start", s.turn_player, actions=s.actions_left)
 
 
 def _penalty_pending(s: State, f: list) -> bool:
@@ -647,6 +686,12 @@ def _activation_step(s: State, f: list, rng) -> None:
     """
     p, cr, queue = f[1], f[2], f[3]
     ability = s.table.ability
+    if not f[6]:
+        f[6] = True
+        if s.log is not None:
+            _event(s, "activation_start", p, owner=f[5], creature=_index_of(s.creatures[f[5]], cr),
+                   cards=cr.cards[:], abilities=[c for c in reversed(queue) if ability[c] >= 0], source=f[4])
+    stopped = False
     while queue:
         card = queue.pop()
         ab = ability[card]
@@ -655,36 +700,53 @@ def _activation_step(s: State, f: list, rng) -> None:
         ok = _start_ability(s, p, cr, ab, rng)
         if ok:
             s.abilities[p][ab] += 1
-            _event(s, "ability", ability=ABILITIES[ab], card=card)
+            _event(s, "ability", p, ability=ABILITIES[ab], card=card)
             if s.stack[-1] is not f:
                 return  # a decision frame was pushed above this activation
         else:
-            _event(s, "ability_failed", ability=ABILITIES[ab], card=card)
+            _event(s, "ability_failed", p, ability=ABILITIES[ab], card=card)
             queue.clear()
+            stopped = True
     if s.stack and s.stack[-1] is f:
         s.stack.pop()
+        if s.log is not None:
+            _event(s, "activation_end", p, owner=f[5], creature=_index_of(s.creatures[f[5]], cr),
+                   source=f[4], stopped=stopped)
+
+
+def _index_of(crs: list, cr: Creature):
+    """Position of creature `cr` in a seat's list (by identity), None if it is gone."""
+    for k, x in enumerate(crs):
+        if x is cr:
+            return k
+    return None
 
 
 def _start_ability(s: State, p: int, cr: Creature, ab: int, rng) -> bool:
     """Carry out an ability, or push the decision it needs. False if it cannot be carried out."""
     if ab == WEEPER:  # "Draw two cards from the deck."
-        return _draw_into_hand(s, p, 2, rng) > 0
+        got = _draw_into_hand(s, p, 2, rng)
+        if got and s.log is not None:
+            hand = s.hands[p]
+            _event(s, "weeper_draw", p, cards=hand[len(hand) - got:])
+        return got > 0
     if ab == HERALD:  # "Turn over the top two cards of the common deck and play them"
         revealed = []
         for _ in range(2):
-            c = _draw_card(s, rng)
+            c = _draw_card(s, rng, p)
             if c < 0:
                 break
             revealed.append(c)
         if not revealed:
             return False
+        _event(s, "herald_turn", p, cards=revealed[:])
         if not s.rules.herald_plays_seals:  # a seal is no body part: it cannot be played
             seals = [c for c in revealed if s.table.is_seal[c]]
             if seals:
                 revealed = [c for c in revealed if not s.table.is_seal[c]]
                 s.discard.extend(seals)
-                _event(s, "herald_discard", cards=seals)
-        _event(s, "herald_reveal", cards=revealed[:])
+                _event(s, "herald_discard", p, cards=seals)
+        _event(s, "herald_reveal", p, cards=revealed[:])
         s.stack.append([F_HERALD, p, revealed])
         return True
     if ab == MOCKER:  # "Play a card from your hand."
@@ -721,7 +783,18 @@ def describe_action(s: State, a) -> str:
         return f"seal creature {a.creature} of player {a.owner} with {cards[a.card]!r}"
     if t in (DiscardCard, PenaltyDiscard):
         return f"{'discard' if t is DiscardCard else 'give up'} {cards[a.card]!r}"
-    return repr(a)
+    if t is Take:
+        return f"take the top card of creature {a.creature} of player {a.owner}"
+    if t is Scavenge:
+        return f"discard the uncompleted creature {a.creature} of player {a.owner}"
+    if t is Devour:
+        return f"discard the top card of own creature {a.creature}"
+    if t is Reactivate:
+        return "activate the sealed creature's parts of the seal's legion again"
+    if t is Decline:
+        return "decline the seal's re-activation" if s.stack and s.stack[-1][0] == F_SEAL else "decline the Scavenger"
+    return {Draw: "draw a card", StartDiscard: "start discarding cards",
+            StopDiscard: "stop choosing: discard them and draw half"}.get(t, repr(a))
 
 
 __all__ = [

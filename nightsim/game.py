@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import ABILITIES, LEGIONS
-from .engine import IllegalActionError, _turn_actions, apply_legal, describe_action, legal_actions, new_game
-from .observation import Observation
+from .engine import IllegalActionError, _turn_actions, apply_legal, legal_actions, new_game
+from .observation import observe
 from .policies import POLICIES
 from .rules import Rules
 
-RULES_VERSION = "nightsim-1.0"
+RULES_VERSION = "nightsim-1.1"
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class GameResult:
 
     winner: int | None
     seats: tuple[str, ...]
-    turns: int
+    turns: int                       # turns played, the winning turn included (= the log's last "turn N")
     decisions: int
     timed_out: bool
     scores: tuple[int, ...]          # complete creatures per seat at the end
@@ -90,17 +90,14 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     while not s.is_terminal:
         p = s.current_player
         legal = _turn_actions(s) if not s.stack else legal_actions(s)
-        a = pols[p](Observation(s, p), legal, prngs[p])
+        a = pols[p](observe(s, p), legal, prngs[p])
         if a not in legal:
             raise IllegalActionError(
                 f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
                 f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
                 f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
             )
-        if s.log is not None:
-            s.log.append({"event": "decision", "turn": s.turns, "player": p, "decision": s.decision,
-                          "action": repr(a), "text": describe_action(s, a)})
-        apply_legal(s, a, chance)
+        apply_legal(s, a, chance)  # logs the decision when recording
     stats = {k: tuple(v) for k, v in s.stats.items()}
     for i, ab in enumerate(ABILITIES):
         stats[f"ability_{ab.lower()}"] = tuple(a[i] for a in s.abilities)
@@ -109,7 +106,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     return GameResult(
         winner=s.winner,
         seats=tuple(policy_name(p) for p in pols),
-        turns=s.turns,
+        turns=turns_played(s),
         decisions=s.decisions,
         timed_out=s.timed_out,
         scores=tuple(s.complete_count(p) for p in range(s.n)),
@@ -118,6 +115,11 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         log=tuple(s.log) if record else None,
         rules=rules if record else None,
     )
+
+
+def turns_played(s) -> int:
+    """Turns played: the completed turns, plus the turn in which the game was won."""
+    return s.turns + (1 if s.winner is not None else 0)
 
 
 def _seed_repr(seed):

@@ -1,102 +1,57 @@
 """What one player may see: own hand, everything public, counts of hidden things.
 
-`observe(state, player)` is cheap (nothing is copied until a property is read), because it
-is built once per decision. Policies must use only these properties.
+`observe(state, player)` returns an `Observation`: an immutable value (a NamedTuple of plain
+ints, strings and tuples, plus the public `Rules`) copied out of the state when it is made.
+It holds no reference to the `State`, so a policy cannot read another seat's hand or the
+order of the deck, and later moves do not change an observation already handed out. Two
+states that differ only in what `player` may not know (the other hands, the order of the
+deck) give equal observations (`tests/nightsim/test_nightsim_observation.py`).
 """
 from __future__ import annotations
 
-from .engine import F_HERALD, F_PENALTY, State
+from typing import NamedTuple
+
+from .engine import DECISION_NAMES, F_DISCARD, F_HERALD, F_PENALTY, F_SEAL, State
+from .rules import Rules
 
 
-class Observation:
-    __slots__ = ("_s", "player")
+class Observation(NamedTuple):
+    """One seat's view of the game at one decision. Card values are card ids."""
 
-    def __init__(self, state: State, player: int):
-        self._s = state
-        self.player = player
+    player: int                     # the seat this observation belongs to
+    current_player: int            # the seat whose decision it is
+    decision: str                   # State.decision ("turn action", "Mocker play", …)
+    turn_player: int
+    actions_left: int
+    turn_legion: int                # legion of the card played as an action this turn (-1: none yet)
+    discard_picked: tuple           # cards already chosen in this seat's discard action under way
+    revealed: tuple                 # cards a Herald turned over and not yet placed (public)
+    penalty_legion: int             # legion of a pure-legion penalty under way (-1: none)
+    reactivation: tuple             # a seal re-activation on offer: its abilities' cards, head first
+    hand: tuple                     # this seat's hand (private)
+    hand_sizes: tuple               # every seat's number of cards in hand (public)
+    creatures: tuple                # per seat, per creature: (cards in build order, seal card id or -1)
+    deck_size: int
+    discard_pile: tuple             # face up, oldest first
+    turns: int                      # completed turns
+    rules: Rules
 
-    # the decision
-    @property
-    def decision(self) -> str:
-        return self._s.decision
-
-    @property
-    def turn_player(self) -> int:
-        return self._s.turn_player
-
-    @property
-    def actions_left(self) -> int:
-        return self._s.actions_left
-
-    @property
-    def turn_legion(self) -> int:
-        """Legion of the card played as an action this turn (-1: none yet)."""
-        return self._s.turn_legion
-
-    @property
-    def discard_picked(self) -> tuple[int, ...]:
-        """Cards already chosen in the discard action under way (empty otherwise)."""
-        s = self._s
-        return tuple(s.stack[-1][2]) if s.stack and s.stack[-1][0] == 0 else ()
-
-    @property
-    def revealed(self) -> tuple[int, ...]:
-        """Cards a Herald turned over and not yet placed."""
-        s = self._s
-        return tuple(s.stack[-1][2]) if s.stack and s.stack[-1][0] == F_HERALD else ()
-
-    @property
-    def penalty_legion(self) -> int:
-        s = self._s
-        return s.stack[-1][1] if s.stack and s.stack[-1][0] == F_PENALTY else -1
-
-    # private to this player
-    @property
-    def hand(self) -> tuple[int, ...]:
-        return tuple(self._s.hands[self.player])
-
-    # public
     @property
     def n_players(self) -> int:
-        return self._s.n
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(len(h) for h in self._s.hands)
-
-    @property
-    def creatures(self) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
-        """Per player, per creature: (cards in build order, seal card id or -1)."""
-        return tuple(tuple((tuple(c.cards), c.seal) for c in crs) for crs in self._s.creatures)
-
-    def my_creatures(self) -> list:
-        """This player's creatures as (cards, seal) pairs (a fresh list)."""
-        return [(c.cards[:], c.seal) for c in self._s.creatures[self.player]]
-
-    @property
-    def complete_counts(self) -> tuple[int, ...]:
-        return tuple(self._s.complete_count(p) for p in range(self._s.n))
-
-    @property
-    def deck_size(self) -> int:
-        return len(self._s.deck)
-
-    @property
-    def discard_pile(self) -> tuple[int, ...]:
-        return tuple(self._s.discard)
-
-    @property
-    def turns(self) -> int:
-        return self._s.turns
-
-    @property
-    def rules(self):
-        return self._s.rules
+        return len(self.hand_sizes)
 
     @property
     def table(self):
         """Card facts by card id: .legion, .ability, .fits, .is_seal, .cards."""
-        return self._s.table
+        return self.rules.table
+
+    @property
+    def complete_counts(self) -> tuple[int, ...]:
+        return tuple(sum(1 for cards, _ in crs if len(cards) == 3) for crs in self.creatures)
+
+    def my_creatures(self) -> list:
+        """This player's creatures as (cards, seal) pairs (a fresh list of lists)."""
+        return [(list(cards), seal) for cards, seal in self.creatures[self.player]]
 
     def __repr__(self):
         return (f"Observation(player={self.player}, decision={self.decision!r}, hand={self.hand}, "
@@ -104,4 +59,26 @@ class Observation:
 
 
 def observe(state: State, player: int) -> Observation:
-    return Observation(state, player)
+    """The observation of seat `player` (any seat, not only the one deciding)."""
+    s = state
+    f = s.stack[-1] if s.stack else None
+    kind = f[0] if f is not None else None
+    return Observation(
+        player,
+        s.current_player,
+        "game over" if s.is_terminal else DECISION_NAMES[kind],
+        s.turn_player,
+        s.actions_left,
+        s.turn_legion,
+        tuple(f[2]) if kind == F_DISCARD and f[1] == player else (),
+        tuple(f[2]) if kind == F_HERALD else (),
+        f[1] if kind == F_PENALTY else -1,
+        tuple(f[3][::-1]) if kind == F_SEAL else (),
+        tuple(s.hands[player]),
+        tuple([len(h) for h in s.hands]),
+        tuple([tuple([(tuple(c.cards), c.seal) for c in crs]) for crs in s.creatures]),
+        len(s.deck),
+        tuple(s.discard),
+        s.turns,
+        s.rules,
+    )

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .actions import Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Scavenge, StartDiscard, StopDiscard, Take
+from .actions import (
+    Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Reactivate, Scavenge, StartDiscard, StopDiscard, Take,
+)
 
 
 class RandomPolicy:
@@ -79,7 +81,7 @@ class _Context:
         self.obs, self.w = obs, w
         t = obs.table
         self.legion, self.ability, self.fits = t.legion, t.ability, t.fits
-        self.mine = obs.my_creatures()
+        self.mine = obs.creatures[obs.player]  # (cards, seal) per own creature
         self.abil = w.ability_values()
         self._counts = None
 
@@ -124,6 +126,9 @@ class _Context:
             lg = self.legion[a.card]
             gain = sum(self.abil[self.ability[c]] for c in cards if self.legion[c] == lg and self.ability[c] >= 0)
             return w.seal + gain - (0 if a.owner == self.obs.player else 3.0)
+        if t is Reactivate:  # the abilities a seal would activate again, against Decline's 0
+            abil, ability = self.abil, self.ability
+            return sum(abil[ability[c]] for c in self.obs.reactivation)
         if t is Decline:
             return 0.0
         return 0.0

@@ -33,7 +33,8 @@ class Rules:
     # --- gaps in the seed, decided (see RULES.md) -----------------------------------------
     penalty_timing: str = "before_abilities"  # pure-legion penalty before/after the abilities
     win_timing: str = "immediate"             # win the moment the 5th creature is complete
-    scavenger_optional: bool = False          # "må" (may) vs "you must carry them out"
+    scavenger_optional: bool = False          # G4: "må smide" read under "du skal udføre dem" (must)
+    seal_reactivation_optional: bool = True   # G20: "Du må aktivere … en gang til" (may): a decision
     seal_target: str = "own"                  # seal on own completed creature only, or any
     immunity: str = "all_other_creatures"     # incarnated: immune to every other creature
     seal_counts_as_play: bool = True          # a seal is a played card for the legion restriction
@@ -96,7 +97,8 @@ def _validate(rules: Rules) -> None:
     for name, allowed in _CHOICES.items():
         if getattr(rules, name) not in allowed:
             raise ValueError(f"Rules.{name}={getattr(rules, name)!r} is not allowed; allowed: {', '.join(allowed)}")
-    for name in ("seals", "scavenger_optional", "seal_counts_as_play", "herald_plays_seals", "mocker_plays_seals"):
+    for name in ("seals", "scavenger_optional", "seal_reactivation_optional", "seal_counts_as_play",
+                 "herald_plays_seals", "mocker_plays_seals"):
         if not isinstance(getattr(rules, name), bool):
             raise ValueError(f"Rules.{name} must be True or False, got {getattr(rules, name)!r}")
     if rules.cards is not None:

@@ -41,14 +41,15 @@ Unused cards: every card of `rules.table` that is not placed anywhere is handled
 
 The state rests at a turn-action decision of `turn_player` (no ability or penalty is under
 way), statistics start at zero, and with `record=True` the log starts with one "deal" event
-holding the hands you passed.
+holding the whole position you built (hands, deck, discard pile, creatures, seals, whose turn)
+and one "turn_start" event.
 """
 from __future__ import annotations
 
 from typing import Iterable, Mapping, Sequence
 
 from .cards import ABILITIES, BODY_PARTS, LEGIONS, NO_ABILITY
-from .engine import STAT_NAMES, Creature, State, _event
+from .engine import STAT_NAMES, Creature, State, _log_start
 from .rules import Rules
 
 _UNUSED = ("bottom", "discard", "remove")
@@ -267,7 +268,7 @@ def build_state(
     s.abilities = [[0] * len(ABILITIES) for _ in range(n)]
     s.legion_played = [[0] * len(LEGIONS) for _ in range(n)]
     s.log = [] if record else None
-    _event(s, "deal", hands=[h[:] for h in s.hands])
+    _log_start(s)
     missing = [name for name in State.__slots__ if not hasattr(s, name)]
     if missing:  # the engine grew a field this helper does not know about yet
         raise RuntimeError(f"nightsim.scenario.build_state does not set State.{', '.join(missing)}")

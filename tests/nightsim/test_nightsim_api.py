@@ -45,7 +45,7 @@ def test_play_game_result_shape_and_record():
 def test_format_log_reads_like_the_rulebook():
     r = nightsim.play_game(nightsim.Rules(players=3), ["greedy"] * 3, seed=4, record=True)
     text = r.format_log()
-    assert "turn 1: seat 0" in text
+    assert "Turn 1: seat 0 (greedy), 2 actions" in text
     assert "completes a" in text
     assert "WINS" in text or "turn cap" in text
 

@@ -15,8 +15,8 @@ import pytest
 
 import nightsim
 from nightsim import (
-    Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Rules, Scavenge, StartDiscard,
-    StopDiscard, Take, apply_action, legal_actions,
+    Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Reactivate, Rules, Scavenge,
+    StartDiscard, StopDiscard, Take, apply_action, legal_actions,
 )
 from nightsim.scenario import build_state, card_id, find_cards
 
@@ -114,6 +114,12 @@ def check(s, *, hands, creatures, deck, discard, player, actions_left, decision=
     expected_seals = seals if seals is not None else [[-1] * len(crs) for crs in creatures]
     assert [[cr.seal for cr in crs] for crs in s.creatures] == expected_seals
     assert s.stack == [] or decision != "turn action"
+
+
+def reactivate(s):
+    """Accept the seal's re-activation, after checking that it is offered as a decision."""
+    assert s.decision == "seal re-activation" and legal(s) == {Reactivate(), Decline()}
+    return do(s, Reactivate())
 
 
 def ability_log(s) -> list:
@@ -917,7 +923,7 @@ def test_seal_reactivates_only_the_parts_of_its_legion():
     # re-activates the head then the legs (4 cards), not the Necronauts torso
     creature = [H_LEGS_WEEPER, N_LEGS_TORSO_WEEPER, H_HEAD_WEEPER]
     s = pos(RS, hands=[[SEAL_H], []], creatures=[[creature], []], deck=D[:5])
-    do(s, PlaySeal(SEAL_H, 0, 0))
+    reactivate(do(s, PlaySeal(SEAL_H, 0, 0)))
     check(s, hands=[[D[4], D[3], D[2], D[1]], []], creatures=[[creature], []], deck=[D[0]], discard=[], player=0,
           actions_left=1, seals=[[SEAL_H], []])
     assert ability_log(s) == [("Weeper", H_HEAD_WEEPER), ("Weeper", H_LEGS_WEEPER)]
@@ -926,10 +932,48 @@ def test_seal_reactivates_only_the_parts_of_its_legion():
 def test_seal_reactivation_stops_at_an_ability_that_cannot_be_carried_out():
     creature = [H_LEGS_WEEPER, C_TORSO, H_HEAD_MOCKER]
     s = pos(RS, hands=[[SEAL_H], []], creatures=[[creature], []], deck=D[:2])
-    do(s, PlaySeal(SEAL_H, 0, 0))     # the Mocker has nothing to play: the legs Weeper does not draw
+    reactivate(do(s, PlaySeal(SEAL_H, 0, 0)))  # the Mocker has nothing to play: the legs Weeper does not draw
     check(s, hands=[[], []], creatures=[[creature], []], deck=D[:2], discard=[], player=0, actions_left=1,
           seals=[[SEAL_H], []])
     assert ability_log(s) == [("failed", "Mocker", H_HEAD_MOCKER)]
+
+
+def test_seal_reactivation_is_offered_and_may_be_declined():
+    # "Du må aktivere mareridtsvæsnets egenskaber en gang til": the seal's player decides
+    creature = [H_LEGS_WEEPER, N_LEGS_TORSO_WEEPER, H_HEAD_WEEPER]
+    s = pos(RS, hands=[[SEAL_H, N_LEGS], []], creatures=[[creature], []], deck=D[:5])
+    do(s, PlaySeal(SEAL_H, 0, 0))
+    assert (s.decision, s.current_player, legal(s)) == ("seal re-activation", 0, {Reactivate(), Decline()})
+    assert nightsim.observe(s, 0).reactivation == (H_HEAD_WEEPER, H_LEGS_WEEPER)
+    do(s, Decline())
+    check(s, hands=[[N_LEGS], []], creatures=[[creature], []], deck=D[:5], discard=[], player=0, actions_left=1,
+          seals=[[SEAL_H], []])
+    assert ability_log(s) == []
+    assert [e["event"] for e in s.log[-2:]] == ["decision", "reactivation_declined"]
+    assert {k: s.log[-1][k] for k in ("player", "card", "owner", "creature")} == {
+        "player": 0, "card": SEAL_H, "owner": 0, "creature": 0}
+    assert s.stats["seals_played"] == [1, 0] and s.abilities[0] == [0] * 6
+
+
+def test_seal_reactivation_forced_variant_activates_at_once():
+    rules = Rules(players=2, seals=True, seal_reactivation_optional=False)
+    creature = [H_LEGS_WEEPER, N_LEGS_TORSO_WEEPER, H_HEAD_WEEPER]
+    s = pos(rules, hands=[[SEAL_H], []], creatures=[[creature], []], deck=D[:5])
+    do(s, PlaySeal(SEAL_H, 0, 0))
+    check(s, hands=[[D[4], D[3], D[2], D[1]], []], creatures=[[creature], []], deck=[D[0]], discard=[], player=0,
+          actions_left=1, seals=[[SEAL_H], []])
+    assert ability_log(s) == [("Weeper", H_HEAD_WEEPER), ("Weeper", H_LEGS_WEEPER)]
+    assert "decision" not in kinds(s)[kinds(s).index("seal"):]
+
+
+def test_seal_on_parts_without_abilities_offers_no_reactivation():
+    s = pos(RS, hands=[[SEAL_C], []], creatures=[[[C_LEGS, C_TORSO, C_HEAD_EXECUTIONER]], [[I_LEGS]]])
+    do(s, PlaySeal(SEAL_C, 0, 0))       # only the head has an ability: the re-activation is offered
+    assert s.decision == "seal re-activation" and nightsim.observe(s, 0).reactivation == (C_HEAD_EXECUTIONER,)
+    s = pos(RS, hands=[[SEAL_C], []], creatures=[[[C_LEGS, C_TORSO, C_HEAD]], []])
+    do(s, PlaySeal(SEAL_C, 0, 0))       # no Chimeridae part has an ability: nothing to decide
+    check(s, hands=[[], []], creatures=[[[C_LEGS, C_TORSO, C_HEAD]], []], deck=[], discard=[], player=0,
+          actions_left=1, seals=[[SEAL_C], []])
 
 
 def test_seal_of_a_legion_the_creature_lacks_reactivates_nothing():
@@ -1012,7 +1056,7 @@ def test_seal_target_own_by_default_and_any_as_a_variant():
     rules = Rules(players=2, seals=True, seal_target="any")
     s = pos(rules, hands=hands, creatures=creatures, deck=D[:2])
     assert legal(s) == {Draw(), StartDiscard(), PlaySeal(SEAL_H, 1, 0)}
-    do(s, PlaySeal(SEAL_H, 1, 0))
+    reactivate(do(s, PlaySeal(SEAL_H, 1, 0)))
     # the seal's player activates the opponent's creature's Homunculi parts: seat 0's Weeper draws
     check(s, hands=[[D[1], D[0]], []], creatures=[[], [[H_LEGS, H_TORSO, H_HEAD_WEEPER]]], deck=[], discard=[],
           player=0, actions_left=1, seals=[[], [SEAL_H]])
@@ -1054,7 +1098,7 @@ def test_herald_plays_seals_variant():
     do(s, Play(I_HEAD_HERALD, 0, 2))
     # the seal may go on any own completed creature, the Herald's own one included
     assert legal(s) == {PlaySeal(SEAL_H, 0, 0), PlaySeal(SEAL_H, 0, 1)}
-    do(s, PlaySeal(SEAL_H, 0, 1))
+    reactivate(do(s, PlaySeal(SEAL_H, 0, 1)))
     check(s, hands=[[D[1], D[0]], []], creatures=[[[C_LEGS, C_TORSO, I_HEAD_HERALD], b], []], deck=[],
           discard=[N_HEAD], player=0, actions_left=1, seals=[[-1, SEAL_H], []])
 
@@ -1072,7 +1116,7 @@ def test_mocker_plays_seals_variant():
     s = pos(rules, hands=[[H_HEAD_MOCKER, SEAL_N], []], creatures=[[[C_LEGS, C_TORSO], K1], []])
     do(s, Play(H_HEAD_MOCKER, 0, 2))
     assert legal(s) == {PlaySeal(SEAL_N, 0, 0), PlaySeal(SEAL_N, 0, 1)}
-    do(s, PlaySeal(SEAL_N, 0, 1))
+    reactivate(do(s, PlaySeal(SEAL_N, 0, 1)))
     # K1 is all Necronauts Scavengers: re-activated, the head Scavenger finds no target and stops
     check(s, hands=[[], []], creatures=[[[C_LEGS, C_TORSO, H_HEAD_MOCKER], K1], []], deck=[], discard=[],
           player=0, actions_left=1, seals=[[-1, SEAL_N], []])
@@ -1082,7 +1126,7 @@ def test_mocker_plays_seals_variant():
 def test_seal_reactivation_brings_no_pure_legion_penalty():
     pure = [H_LEGS, H_TORSO, H_HEAD_WEEPER]
     s = pos(RS, hands=[[SEAL_H], [H_LEGS_B]], creatures=[[pure], []], deck=D[:2])
-    do(s, PlaySeal(SEAL_H, 0, 0))
+    reactivate(do(s, PlaySeal(SEAL_H, 0, 0)))
     check(s, hands=[[D[1], D[0]], [H_LEGS_B]], creatures=[[pure], []], deck=[], discard=[], player=0,
           actions_left=1, seals=[[SEAL_H], []])
 
@@ -1103,8 +1147,10 @@ def test_every_event_kind_is_documented_in_rules_md():
     import pathlib
     import re
     root = pathlib.Path(nightsim.__file__).parent
-    emitted = set(re.findall(r'_event\(s, "(\w+)"', (root / "engine.py").read_text()))
-    emitted |= set(re.findall(r'"event": "(\w+)"', (root / "game.py").read_text()))
+    emitted = set()
+    for module in ("engine.py", "game.py"):
+        text = (root / module).read_text()
+        emitted |= set(re.findall(r'_event\(s, "(\w+)"', text)) | set(re.findall(r'"event": "(\w+)"', text))
     assert {"deal", "decision", "complete", "ability", "penalty_discard", "seal"} <= emitted
     doc = (root / "RULES.md").read_text()
     section = doc[doc.index("## Event log"):]
