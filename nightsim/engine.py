@@ -83,12 +83,18 @@ class Creature:
 
 
 class State:
-    """Full game state. Mutable; `clone()` is a cheap structural copy."""
+    """Full game state. Mutable; `clone()` is a cheap structural copy.
+
+    `creatures_view` caches the public, immutable copy of every creature that observations
+    share (`observation:observe`); the engine functions that change a creature or a seal
+    reset it to None (`_place`, `_play_seal`, `_resolve_target`). Code that edits
+    `state.creatures` by hand must reset it too.
+    """
 
     __slots__ = (
         "rules", "table", "n", "deck", "discard", "hands", "creatures", "turn_player",
         "current_player", "actions_left", "turn_legion", "stack", "winner", "is_terminal",
-        "timed_out", "turns", "decisions", "stats", "abilities", "legion_played", "log",
+        "timed_out", "turns", "decisions", "stats", "abilities", "legion_played", "log", "creatures_view",
     )
 
     def clone(self) -> "State":
@@ -106,7 +112,7 @@ class State:
             s.creatures.append(row)
         s.stack = [_copy_frame(f, memo) for f in self.stack]
         for name in ("turn_player", "current_player", "actions_left", "turn_legion", "winner",
-                     "is_terminal", "timed_out", "turns", "decisions"):
+                     "is_terminal", "timed_out", "turns", "decisions", "creatures_view"):
             setattr(s, name, getattr(self, name))
         s.stats = {k: v[:] for k, v in self.stats.items()}
         s.abilities = [a[:] for a in self.abilities]
@@ -200,6 +206,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
         for _ in range(rules.hand_size):
             s.hands[p].append(s.deck.pop())
     s.creatures = [[] for _ in range(s.n)]
+    s.creatures_view = None
     s.turn_player = s.current_player = 0
     s.actions_left = rules.actions_per_turn
     s.turn_legion = -1
@@ -497,6 +504,7 @@ def _play_from_hand(s: State, p: int, a: Play) -> None:
 
 def _place(s: State, p: int, card: int, k) -> None:
     """Put a body card on creature k of player p (None: a new creature), then check completion."""
+    s.creatures_view = None
     crs = s.creatures[p]
     if k is None:
         cr = Creature([card])
@@ -549,6 +557,7 @@ def _play_seal(s: State, p: int, a: PlaySeal) -> None:
     with `seal_reactivation_optional=False`. Parts without an ability have nothing to activate."""
     cr = s.creatures[a.owner][a.creature]
     cr.seal = a.card
+    s.creatures_view = None
     s.stats["seals_played"][p] += 1
     table = s.table
     legion = table.legion[a.card]
@@ -575,6 +584,7 @@ def _penalty_discard(s: State, f: list, card: int) -> None:
 def _resolve_target(s: State, f: list, a) -> None:
     """Executioner / Scavenger / Devourer, after the target is chosen."""
     p, kind = f[1], f[0]
+    s.creatures_view = None
     if kind == F_EXEC:
         crs = s.creatures[a.owner]
         cr = crs[a.creature]

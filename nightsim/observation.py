@@ -61,24 +61,34 @@ class Observation(NamedTuple):
 def observe(state: State, player: int) -> Observation:
     """The observation of seat `player` (any seat, not only the one deciding)."""
     s = state
-    f = s.stack[-1] if s.stack else None
-    kind = f[0] if f is not None else None
-    return Observation(
-        player,
-        s.current_player,
-        "game over" if s.is_terminal else DECISION_NAMES[kind],
-        s.turn_player,
-        s.actions_left,
-        s.turn_legion,
-        tuple(f[2]) if kind == F_DISCARD and f[1] == player else (),
-        tuple(f[2]) if kind == F_HERALD else (),
-        f[1] if kind == F_PENALTY else -1,
-        tuple(f[3][::-1]) if kind == F_SEAL else (),
-        tuple(s.hands[player]),
-        tuple([len(h) for h in s.hands]),
-        tuple([tuple([(tuple(c.cards), c.seal) for c in crs]) for crs in s.creatures]),
-        len(s.deck),
-        tuple(s.discard),
-        s.turns,
-        s.rules,
-    )
+    view = s.creatures_view
+    if view is None:  # shared by every observation until a creature changes (engine resets it)
+        view = s.creatures_view = tuple([tuple([(tuple(c.cards), c.seal) for c in crs]) for crs in s.creatures])
+    picked = revealed = reactivation = ()
+    penalty = -1
+    if s.stack:
+        f = s.stack[-1]
+        kind = f[0]
+        if kind == F_DISCARD:
+            if f[1] == player:
+                picked = tuple(f[2])
+        elif kind == F_HERALD:
+            revealed = tuple(f[2])
+        elif kind == F_PENALTY:
+            penalty = f[1]
+        elif kind == F_SEAL:
+            reactivation = tuple(f[3][::-1])
+        decision = DECISION_NAMES[kind]
+    else:
+        decision = _TURN_ACTION
+    return _new(Observation, (
+        player, s.current_player, "game over" if s.is_terminal else decision, s.turn_player, s.actions_left,
+        s.turn_legion, picked, revealed, penalty, reactivation, tuple(s.hands[player]),
+        tuple(map(len, s.hands)), view, len(s.deck), tuple(s.discard), s.turns, s.rules,
+    ))
+
+
+_TURN_ACTION = DECISION_NAMES[None]
+
+
+_new = tuple.__new__  # positional construction without NamedTuple's keyword handling

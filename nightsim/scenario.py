@@ -257,6 +257,7 @@ def build_state(
     s.rules, s.table, s.n = rules, table, n
     s.deck, s.discard = new_deck, new_discard
     s.hands, s.creatures = new_hands, new_creatures
+    s.creatures_view = None
     s.turn_player = s.current_player = turn_player
     s.actions_left = actions_left
     s.turn_legion = legion

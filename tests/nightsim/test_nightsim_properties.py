@@ -40,6 +40,9 @@ def check_invariants(s: nightsim.State) -> None:
             if cr.seal >= 0:
                 assert table.is_seal[cr.seal]
     assert s.actions_left >= 0
+    # the public copy of the creatures that observations share is never stale
+    fresh = tuple(tuple((tuple(cr.cards), cr.seal) for cr in crs) for crs in s.creatures)
+    assert nightsim.observe(s, s.current_player).creatures == fresh
     if not s.is_terminal:
         # a non-terminal state always has a legal action
         assert nightsim.legal_actions(s)

@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+import nightsim
 import reports
 from analyses.findings import formatted_numbers, p_text, source_table
 from analyses.study import analyse_study, load_study_runs, simulate_study
@@ -94,7 +95,7 @@ def test_every_finding_shows_the_values_of_its_source_row(study):
 def test_methodology_and_reproduce_sections(study, report):
     text = report.read_text(encoding="utf-8")
     assert "balancelab report --games 80 --seed 3" in text
-    assert "nightsim-1.0" in text
+    assert nightsim.RULES_VERSION in text
     assert "G2" in text and "Immediately" in text  # a RULES.md decision is listed
     assert study[0].git_commit in text
 
