@@ -78,11 +78,11 @@ def observe(state: State, player: int) -> Observation:
             penalty = f[1]
         elif kind == F_SEAL:
             reactivation = tuple(f[3][::-1])
-        decision = DECISION_NAMES[kind]
+        decision = "game over" if s.is_terminal else DECISION_NAMES[kind]
     else:
-        decision = _TURN_ACTION
+        decision = "game over" if s.is_terminal else _TURN_ACTION
     return _new(Observation, (
-        player, s.current_player, "game over" if s.is_terminal else decision, s.turn_player, s.actions_left,
+        player, s.current_player, decision, s.turn_player, s.actions_left,
         s.turn_legion, picked, revealed, penalty, reactivation, tuple(s.hands[player]),
         tuple(map(len, s.hands)), view, len(s.deck), tuple(s.discard), s.turns, s.rules,
     ))

@@ -129,6 +129,19 @@ def test_an_observation_is_a_value_without_the_state():
     assert hash(obs) == hash(before)
 
 
+def test_a_game_won_inside_a_mocker_play_can_still_be_observed():
+    r = Rules(players=2)
+    c = lambda n: card_id(r, n)  # noqa: E731
+    s = build_state(r, hands=[[c(31), c(85)], []],
+                    creatures=[[[c(18), c(20), c(19)], [c(24), c(23), c(16)], [c(42), c(32), c(40)],
+                                [c(66), c(71)], [c(87), c(86)]], []])
+    rng = np.random.default_rng(0)
+    nightsim.apply_action(s, nightsim.Play(c(31), 3, 2), rng)   # the head Mocker completes creature 3 ...
+    nightsim.apply_action(s, nightsim.Play(c(85), 4, 2), rng)   # ... and its play completes the 5th
+    assert s.is_terminal and s.stack                            # the activations are left unfinished
+    assert observe(s, 0).decision == observe(s, 1).decision == "game over"
+
+
 def test_a_discard_choice_is_seen_only_by_the_seat_that_makes_it():
     s = nightsim.new_game(Rules(players=2), 0)
     rng = np.random.default_rng(0)
