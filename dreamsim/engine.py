@@ -254,6 +254,20 @@ def has_nightmare(hand) -> bool:
     return False
 
 
+def hand_limit(s: State, p: int) -> int:
+    """The hand size seat p draws up to (and keeps at a surplus): Rules.hand_size, plus, for
+    the Midnight Horror, the nightmares that do not count toward it (Rules.horror_hand_limit):
+    with every card counting, a Horror holding the Black and four other nightmares has no
+    card to play, never draws, and freezes everyone in its location for good (issue 13)."""
+    size = s.rules.hand_size
+    if p != s.horror:
+        return size
+    mode = s.rules.horror_hand_limit
+    if mode == "nightmares_free":
+        return size + sum(1 for k in s.hands[p] if k >= RED)
+    return size + 1 if mode == "black_free" else size
+
+
 def _takeable(hand) -> list:
     """Cards that may leave a hand (the Black Nightmare never does)."""
     return [k for k in hand if k != BLACK]
@@ -526,7 +540,7 @@ def _turn_finish(s: State, f: list, rng) -> None:
     stack.pop()
     p = s.turn_player
     top = len(stack)
-    if len(s.hands[p]) >= s.rules.hand_size:  # nothing to draw
+    if len(s.hands[p]) >= hand_limit(s, p):  # nothing to draw
         s.owed[p] = 0
         _begin_turn(s, rng)
     elif _refill(s, p, rng):
@@ -585,9 +599,12 @@ def _react_legal(s: State, f: list) -> list:
     if chain:
         top_kind = chain[-1][1]
         act = CANCEL if top_kind == DUTCH else INTERCEPT
+        # a Dreamcatcher intercepts "не в свой ход" (not on your turn): the turn player may not
+        # answer an interception with one (Rules.intercept_own_turn); a Dutch Angle may answer
+        barred = -1 if act is CANCEL or s.rules.intercept_own_turn else s.turn_player
         while f[4] < len(ask):
             q = ask[f[4]]
-            if top_kind in hands[q]:
+            if top_kind in hands[q] and q != barred:
                 f[1] = q
                 return [act, ALLOW]
             f[4] += 1
@@ -825,7 +842,7 @@ def _refill(s: State, p: int, rng) -> bool:
     """Draw up to the hand size; a nightmare takes effect the moment it is drawn. False when
     a nightmare pushed a decision (the refill is not finished)."""
     hand = s.hands[p]
-    size = s.rules.hand_size
+    size = hand_limit(s, p)
     deck = s.deck
     while len(hand) < size:
         if deck:
@@ -981,11 +998,11 @@ def _motel_take_apply(s: State, f: list, a, rng) -> None:
     s.log is None or _event(s, "motel_take", seat=f[2], target=f[3], card=KIND_NAMES[a.kind])
 
 
-def near_bridge(s: State) -> list[int]:
-    """Midnighters (not the Horror) on the Bridge or in a location next to it."""
+def near_bridge(s: State, horror: bool = False) -> list[int]:
+    """Midnighters on the Bridge or in a location next to it (the Horror only if `horror`)."""
     b = BRIDGE
     zone = {b, *adjacent_locations(s.grid, s.cell_of, s.nb, b)}
-    return [q for q in range(s.n) if q != s.horror and s.where[q] in zone]
+    return [q for q in range(s.n) if (horror or q != s.horror) and s.where[q] in zone]
 
 
 def _rest_legal(s: State, f: list) -> list:
@@ -993,6 +1010,8 @@ def _rest_legal(s: State, f: list) -> list:
     out = []
     if len(elig) >= 2 and sum(len(s.hands[q]) for q in elig) > 0:
         out.append(MIX)
+    if s.rules.restaurant_discard_horror and s.horror >= 0:
+        elig = near_bridge(s, horror=True)  # only mixing spares the Horror's cards
     for q in elig:
         if _takeable(s.hands[q]):
             out.append(TARGET[q])
@@ -1051,7 +1070,7 @@ def _th_apply(s: State, f: list, a, rng) -> None:
 def _surplus_legal(s: State, f: list) -> list:
     p, mode = f[2], f[3]
     hand = s.hands[p]
-    if len(hand) <= s.rules.hand_size - s.owed[p]:
+    if len(hand) <= hand_limit(s, p) - s.owed[p]:
         return []
     kinds = _distinct(hand)
     if mode == S_ANY:
@@ -1183,12 +1202,15 @@ def _wtrap_to_apply(s: State, f: list, a, rng) -> None:
 
 def _vtrap_legal(s: State, f: list) -> list:
     loc = f[2]
+    # "переместить локацию ловушки и повернуть её": move and rotate; leaving either out only
+    # with Rules.vertigo_trap_optional (or when the location has no cell to move to)
+    optional = s.rules.vertigo_trap_optional
     if f[3] == 0:
         nb = s.nb[s.cell_of[loc]]
-        return [VOP[d] for d in range(4) if nb[d] >= 0] + [VOP[NO_MOVE]]
-    if s.rules.vertigo_rotation == "any":
-        return [VOP[4], VOP[5], VOP[6], VOP[NO_TURN]]
-    return [VOP[4], VOP[6], VOP[NO_TURN]]
+        moves = [VOP[d] for d in range(4) if nb[d] >= 0]
+        return moves + [VOP[NO_MOVE]] if optional or not moves else moves
+    turns = [VOP[4], VOP[5], VOP[6]] if s.rules.vertigo_rotation == "any" else [VOP[4], VOP[6]]
+    return turns + [VOP[NO_TURN]] if optional else turns
 
 
 def _vtrap_apply(s: State, f: list, a, rng) -> None:

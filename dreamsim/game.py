@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .board import distances_to
-from .cards import BRIDGE
-from .engine import APPLY, AUTO, FINISH, LEGAL, IllegalActionError, describe_action, new_game
+from .cards import BRIDGE, RED
+from .engine import APPLY, AUTO, FINISH, LEGAL, IllegalActionError, describe_action, has_nightmare, new_game
 from .observation import Observation
 from .policies import POLICIES, TRUSTED_POLICY_TYPES
 from .rules import Rules
 
-RULES_VERSION = "dreamsim-1.1"
+RULES_VERSION = "dreamsim-1.2"
 
 
 @dataclass(frozen=True)
@@ -156,6 +156,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     stats["woke"] = s.woke
     stats["horror_won"] = s.horror_won
     stats["horror_seat"] = s.horror
+    stats["timeout_cause"] = timeout_cause(s) if s.timed_out else ""
     return GameResult(
         winner=s.winner,
         seats=tuple(policy_name(p) for p in pols),
@@ -168,6 +169,33 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         log=tuple(log) if record else None,
         rules=rules if record else None,
     )
+
+
+#: the stalls a timed-out game is put down to, first match wins (RULES.md, "Stalls")
+TIMEOUT_CAUSES = ("frozen_horror", "paralysed", "blue_everyone", "nightmare_everyone", "no_director_card", "other")
+
+
+def timeout_cause(s) -> str:
+    """Why the game in state `s` (at the turn cap) stalls, as one of TIMEOUT_CAUSES:
+    frozen_horror: the Midnight Horror holds no director card, so it can never act again;
+    paralysed: every Midnighter stands with the Horror (sleep paralysis for good);
+    blue_everyone: the Blue Nightmare is on every Midnighter (only the Town Hall can be activated);
+    nightmare_everyone: every Midnighter holds a nightmare (nobody may wake);
+    no_director_card: some Midnighter holds no director card (a full hand of nightmares never draws);
+    other: none of these (e.g. random play that never strings a win together)."""
+    n, horror = s.n, s.horror
+    mids = [q for q in range(n) if q != horror]
+    if horror >= 0 and not any(k < RED for k in s.hands[horror]):
+        return "frozen_horror"
+    if horror >= 0 and all(s.where[q] == s.where[horror] for q in mids):
+        return "paralysed"
+    if mids and all((s.blue >> q) & 1 for q in mids):
+        return "blue_everyone"
+    if mids and all(has_nightmare(s.hands[q]) for q in mids):
+        return "nightmare_everyone"
+    if any(not any(k < RED for k in s.hands[q]) for q in mids):
+        return "no_director_card"
+    return "other"
 
 
 def _bridge_distances(s) -> tuple[int, ...]:

@@ -131,18 +131,27 @@ class HeuristicPolicy:
             ctx = _Context(obs, self.weights, *self._tables)
             score = None
         best, best_score = [], None
-        dig, dig_score = None, None
+        dig, dig_score = None, None  # the best discard action, else the best card play (a card cycles)
+        cycle, cycle_score = None, None
         for a in legal:
-            sc = _SCORE[type(a)](ctx, a) if score is None else score(a)
+            t = type(a)
+            sc = _SCORE[t](ctx, a) if score is None else score(a)
             if best_score is None or sc > best_score:
                 best, best_score = [a], sc
             elif sc == best_score:
                 best.append(a)
-            if type(a) is Discard and (dig_score is None or sc > dig_score):
-                dig, dig_score = a, sc
+            if t is Discard:
+                if dig_score is None or sc > dig_score:
+                    dig, dig_score = a, sc
+            elif t in _CYCLES and (cycle_score is None or sc > cycle_score):
+                cycle, cycle_score = a, sc
+        if dig is None:
+            dig = cycle
         if dig is not None and ctx is not None and type(best[0]) is Pass and ctx.stuck():
             # passing never changes a hand: a plan that lacks cards digs for them instead,
-            # even at the price of a card it needs now (it comes back when drawn again)
+            # even at the price of a card it needs now (it comes back when drawn again): with
+            # the discard action (Rules.discard_action) by discarding, without it by the least
+            # harmful card play (a played card is replaced from the deck)
             return dig
         return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
 
@@ -563,9 +572,18 @@ class _Context:
         if h >= 0 and h != self.me and where[self.me] == where[h]:
             # standing with the Horror paralyses me from my next turn on, unless I win before
             if not (self.actor == self.me and cost <= self.remaining() and
-                    _plan_cost(g, key_free(k), x) == cost):
+                    _plan_cost(g, key_free(k), x) == cost) and not self.blue_deadlock(where[h]):
                 v -= self.w.avoid_horror
         return v
+
+    def blue_deadlock(self, horror_at: int) -> bool:
+        """The Horror holds the Town Hall while the Blue Nightmare is on every Midnighter: the
+        Town Hall is the only place anyone may activate, so somebody has to walk in (and be
+        paralysed afterwards) to neutralise the Blue for everyone."""
+        if horror_at != TOWN_HALL:
+            return False
+        mids = ((1 << self.n) - 1) & ~(1 << self.horror)
+        return self.eff["blue"] & mids == mids
 
     def stuck(self) -> bool:
         """My turn would end unused while my plan lacks cards (digging is the only way on)."""
@@ -754,7 +772,12 @@ class _Context:
 
     def score_steal(self, target: int) -> float:
         w = self.w
-        return (w.steal * self.closeness(target) if self.is_rival(target) else -5.0) - 0.1 * w.catcher_value
+        v = (w.steal * self.closeness(target) if self.is_rival(target) else -5.0) - 0.1 * w.catcher_value
+        if self.actor == self.me and self.obs.hand_sizes[target] and self.stuck():
+            # a card taken blindly is a card drawn from a hand (where the Stars of paralysed
+            # Midnighters end up): as good a dig as the deck's
+            v += self.draw_gain(key_add(self.k, CATCHER, -1))
+        return v
 
     def score_count(self, n: int) -> float:
         tgt = self.obs.context.get("target", -1)
@@ -920,9 +943,10 @@ class _Context:
         if kind == VERTIGO_CARD:
             g = self.g
             best = base
-            for o in self.op_ops(loc) + [NO_MOVE]:
+            optional = self.rules.vertigo_trap_optional
+            for o in self.op_ops(loc) + ([NO_MOVE] if optional else []):
                 g1 = g.after(loc, o)
-                for r in (4, 5, 6, -1):
+                for r in ((4, 5, 6, -1) if optional else (4, 5, 6)):
                     best = max(best, self.value(g=g1.after(loc, r) if r >= 0 else g1))
             return best - base - w.spring_min
         if kind == DUTCH:
@@ -974,6 +998,9 @@ class _Context:
             return self.w.shed * 0.5
         return 1.0 if any(self.is_rival(q) for q in near) else -1.0
 
+
+#: turn actions that play a card from the hand (it is replaced from the deck: a way to dig)
+_CYCLES = frozenset((Walk, Vertigo, Star, SetTrap, DutchExtra, DutchReduce, Steal))
 
 #: action type -> scoring function (context, action) -> score
 _SCORE = {

@@ -30,10 +30,12 @@ _CHOICES = {
     "intercept_takes": ("played", "hand"),
     "town_hall_discards": ("one", "all"),
     "dreamwalk_trap_self": ("corridor", "trap_location"),
+    "horror_hand_limit": ("nightmares_free", "black_free", "all_cards"),
 }
 _BOOLS = ("shuffle_layout", "dreamwalk_return_arrow", "debt_carries_over", "cancel_trap_setting",
           "black_ignores_town_hall", "effect_ends_with_card", "horror_remote_town_hall_wins",
-          "star_trap_needs_eligibility", "discard_action", "speed_cancel_shielded")
+          "star_trap_needs_eligibility", "discard_action", "speed_cancel_shielded",
+          "intercept_own_turn", "restaurant_discard_horror", "vertigo_trap_optional")
 
 
 @dataclass(frozen=True)
@@ -66,10 +68,20 @@ class Rules:
     town_hall_discards: str = "one"        # Town Hall gets rid of "the nightmare card": one of yours (TN 9)
     effect_ends_with_card: bool = False    # does getting rid of a nightmare card end its lasting effect?
     dreamwalk_trap_self: str = "corridor"  # "or move yourself" - to any Corridor (TN 16)
-    horror_remote_town_hall_wins: bool = False  # Horror's remote Town Hall trap is not a winning activation
+    horror_remote_town_hall_wins: bool = True   # the Horror's Town Hall Star trap "activates the Town Hall":
+                                                # the Horror wins (False: it only neutralises, dreamsim-1.0)
+    intercept_own_turn: bool = False       # Dreamcatcher intercepts "не в свой ход": the turn player may not
+                                           # intercept an interception (True: it may, dreamsim-1.0)
+    restaurant_discard_horror: bool = True  # only mixing spares the Horror ("Нельзя спутать карты Полночному
+                                            # ужасу"); the blind discard may target it (False: dreamsim-1.0)
+    vertigo_trap_optional: bool = False    # Vertigo trap: "переместить ... и повернуть" - move and rotate
+                                           # (True: either may be left out, dreamsim-1.0)
     star_trap_needs_eligibility: bool = False   # may a Star trap be sprung by an owner who cannot benefit?
     speed_cancel_shielded: bool = False    # Multicoloured/Colourless "cancels" the other one: only on the seats it
                                            # reaches (False), or also on those sheltering in the Town Hall (True)
+    horror_hand_limit: str = "nightmares_free"  # gap: nightmares do not affect the Horror, so none counts toward
+                                           # its hand size ("black_free": only the Black does not; "all_cards":
+                                           # dreamsim-1.0, where a Horror with Black + 4 nightmares froze for good)
     discard_action: bool = True            # 1 action: discard a director card (replaced at the refill);
                                            # without it a hand with no usable card can deadlock the game
 

@@ -213,3 +213,13 @@ def test_a_nightmare_drawn_at_the_end_of_turn_refill_comes_before_the_next_turn(
     assert s.decision == "Colourless placement" and s.turn_player == 0
     step(s, TO[C1], TO[C2], TO[C3])
     assert len(s.hands[0]) == 5 and s.turn_player == 1 and s.decision == "turn action"
+
+
+def test_without_the_discard_action_a_stuck_heuristic_digs_by_playing_a_card():
+    # seed 1002 (2 x runner, discard_action=False) stalled: both on the dead-end Bridge without a
+    # Midnight Star, passing forever; a hand that lacks its plan's card now plays its least useful card
+    rules = dataclasses.replace(dreamsim.Rules(players=2), discard_action=False)
+    s = build_state(rules, where=["Bridge", "Bridge"], deck=["walk"] * 16,
+                    hands=[["walk", "walk", "walk", "su motel", "vertigo"], ["walk", "vertigo", "walk", "su forest", "walk"]])
+    a = dreamsim.POLICIES["runner"](dreamsim.observe(s, 0), dreamsim.legal_actions(s), np.random.default_rng(0))
+    assert a == dreamsim.Vertigo(C.BRIDGE)  # a Vertigo played for nothing but the card it brings

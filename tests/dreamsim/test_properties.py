@@ -35,6 +35,12 @@ rules_strategy = st.builds(
     horror_remote_town_hall_wins=st.booleans(),
     star_trap_needs_eligibility=st.booleans(),
     debt_carries_over=st.booleans(),
+    speed_cancel_shielded=st.booleans(),
+    intercept_own_turn=st.booleans(),
+    restaurant_discard_horror=st.booleans(),
+    vertigo_trap_optional=st.booleans(),
+    discard_action=st.booleans(),
+    horror_hand_limit=st.sampled_from(["nightmares_free", "black_free", "all_cards"]),
 )
 
 

@@ -171,11 +171,24 @@ def test_motel_cannot_take_prepared_traps():
     assert s.traps[1] == [(BR, C.STAR)] and s.hands[1] == []
 
 
-def test_restaurant_discards_up_to_three_of_someone_near_the_bridge():
+def test_restaurant_blind_discard_may_target_the_horror_but_never_its_black_nightmare():
+    # "Нельзя спутать карты Полночному ужасу" forbids only mixing the Horror's cards (issue 13)
     s = S(R3, where=["Restaurant", "Bridge", "Town Hall"], hands=[["star"] + W5[:4], ["star", "vertigo", "red", "walk"],
-                                                                  ["black", "star"]], horror=2)
+                                                                  ["black", "star", "blue"]], horror=2)
     step(s, STAR)
-    # the Restaurant is next to the Bridge, so seat 0 is within reach too; never the Horror
+    assert s.legal == [MIX, TARGET[0], TARGET[1], TARGET[2]]
+    step(s, TARGET[2])
+    assert s.legal == [COUNT[1], COUNT[2]]  # the Black Nightmare never leaves the hand
+    step(s, COUNT[2])
+    assert s.hands[2] == [C.BLACK] and Counter(s.discard) == Counter([C.STAR, C.STAR, C.BLUE])
+    conserved(s)
+
+
+def test_restaurant_discards_up_to_three_of_someone_near_the_bridge():
+    s = S(dataclasses.replace(R3, restaurant_discard_horror=False), where=["Restaurant", "Bridge", "Town Hall"],
+          hands=[["star"] + W5[:4], ["star", "vertigo", "red", "walk"], ["black", "star"]], horror=2)
+    step(s, STAR)
+    # the Restaurant is next to the Bridge, so seat 0 is within reach too; the variant spares the Horror
     assert s.legal == [MIX, TARGET[0], TARGET[1]]
     step(s, TARGET[1])
     assert s.legal == [COUNT[1], COUNT[2], COUNT[3]]
@@ -276,14 +289,26 @@ def test_dreamwalk_trap_moves_yourself_to_a_corridor():
 
 
 def test_vertigo_trap_moves_and_rotates_its_location():
+    # "переместить локацию ловушки и повернуть её": both, neither may be left out (issue 13)
     s = S(where=["Corridor 4", "Bridge"], hands=[W5, W5], traps=[[("Bridge", "vertigo")], []])
     step(s, WALK[UP])
     step(s, SPRING[BR][C.VERTIGO])
-    assert s.legal == [VOP[RIGHT], VOP[DOWN], VOP[LEFT], VOP[NO_MOVE]]
+    assert s.legal == [VOP[RIGHT], VOP[DOWN], VOP[LEFT]]
     step(s, VOP[DOWN])
-    assert s.legal == [VOP[4], VOP[5], VOP[6], VOP[NO_TURN]]
+    assert s.legal == [VOP[4], VOP[5], VOP[6]]
     step(s, VOP[5])
     assert s.cell_of[BR] == 5 and s.cell_of[SQ] == 1 and s.rot[BR] == 2 and s.where == [SQ, BR]
+
+
+def test_vertigo_trap_optional_variant_may_leave_out_the_move_or_the_rotation():
+    s = S(dataclasses.replace(R2, vertigo_trap_optional=True), where=["Corridor 4", "Bridge"], hands=[W5, W5],
+          traps=[[("Bridge", "vertigo")], []])
+    step(s, WALK[UP], SPRING[BR][C.VERTIGO])
+    assert s.legal == [VOP[RIGHT], VOP[DOWN], VOP[LEFT], VOP[NO_MOVE]]
+    step(s, VOP[NO_MOVE])
+    assert s.legal == [VOP[4], VOP[5], VOP[6], VOP[NO_TURN]]
+    step(s, VOP[NO_TURN])
+    assert s.cell_of[BR] == 1 and s.rot[BR] == 0 and s.where == [SQ, BR]
 
 
 def test_star_trap_steals_the_waking():
@@ -334,6 +359,20 @@ def test_red_forbids_suspense_and_traps_but_not_the_town_hall_star_trap():
     step(s, SPRING[TH][C.STAR])
     assert s.blue == 0 and s.red == 0 and C.BLUE in s.discard and C.BLUE not in s.hands[0]
     assert len(s.hands[0]) == 5
+
+
+def test_the_horror_springing_its_town_hall_star_trap_activates_the_town_hall_and_wins():
+    # the trap "позволяет Вам дистанционно активировать Ратушу"; the Horror activating it: all lose (issue 13)
+    s = S(where=["Corridor 4", "Square"], hands=[W5, ["black", "walk"]], horror=1,
+          traps=[[], [("Town Hall", "star")]], deck=["blue"] + ["walk"] * 10)
+    step(s, WALK[UP])
+    assert s.decision == "Town Hall trap against a nightmare" and s.current_player == 1
+    step(s, SPRING[TH][C.STAR])
+    assert s.is_terminal and s.winner == 1 and s.horror_won and s.woke == -1
+    old = S(dataclasses.replace(R2, horror_remote_town_hall_wins=False), where=["Corridor 4", "Square"],
+            hands=[W5, ["black", "walk"]], horror=1, traps=[[], [("Town Hall", "star")]], deck=["blue"] + ["walk"] * 10)
+    step(old, WALK[UP], SPRING[TH][C.STAR])
+    assert not old.is_terminal and old.blue == 0 and C.BLUE in old.discard
 
 
 # ------------------------------------------------------------------ Dutch Angle and Dreamcatcher
@@ -390,8 +429,27 @@ def test_dreamcatcher_intercepts_the_card_being_played():
     assert s.discard == [C.CATCHER, C.DREAMWALK] and s.stats["intercepts"][1] == 1
 
 
-def test_dreamcatcher_can_be_intercepted_by_another():
-    s = S(where=["Corridor 4", "Corridor 1"], hands=[["catcher"] + W5[:4], ["catcher"] + W5[:4]])
+def test_dreamcatcher_can_be_intercepted_by_another_but_not_by_the_turn_player():
+    # a Dreamcatcher intercepts "не в свой ход": seat 0, whose turn it is, is never offered one (issue 13)
+    s = S(R3, where=["Corridor 4", "Corridor 1", "Corridor 2"],
+          hands=[["catcher"] + W5[:4], ["catcher"] + W5[:4], ["catcher"] + W5[:4]])
+    step(s, WALK[UP])
+    assert s.current_player == 1 and s.legal == [INTERCEPT, ALLOW]
+    step(s, INTERCEPT)
+    assert s.current_player == 2 and s.legal == [INTERCEPT, ALLOW]
+    step(s, INTERCEPT)
+    # seat 0 holds a Dreamcatcher but is not asked; seat 2 takes seat 1's Dreamcatcher, the walk goes ahead
+    assert s.current_player == 2 and s.decision == "surplus card"
+    assert s.legal == [DISCARD[C.DREAMWALK], DISCARD[C.CATCHER]]
+    step(s, DISCARD[C.DREAMWALK])
+    assert s.where[0] == SQ and C.CATCHER in s.hands[0] and s.hands[2].count(C.CATCHER) == 1
+    assert s.debt == [0, 1, 1] and s.stats["intercepts"] == [0, 1, 1]
+    conserved(s)
+
+
+def test_intercept_own_turn_variant_lets_the_turn_player_intercept_back():
+    s = S(dataclasses.replace(R2, intercept_own_turn=True), where=["Corridor 4", "Corridor 1"],
+          hands=[["catcher"] + W5[:4], ["catcher"] + W5[:4]])
     step(s, WALK[UP], INTERCEPT)
     assert s.current_player == 0 and s.legal == [INTERCEPT, ALLOW]
     step(s, INTERCEPT)
@@ -486,6 +544,25 @@ def test_horror_is_immune_to_nightmares_and_the_town_hall_keeps_the_horror():
     assert s.horror == 1 and s.red == 0
 
 
+def test_nightmares_do_not_count_toward_the_horrors_hand_size_so_it_never_freezes():
+    # gap (issue 13, item 4): with the Black and four nightmares a Horror had no card to play and,
+    # its hand full, never drew again; now only its director cards count toward the hand size
+    hand = ["black", "red", "blue", "purple", "multi"]
+    s = S(where=["Square", "Square"], hands=[hand, W5], horror=0)
+    assert s.legal == [PASS]
+    step(s, PASS)
+    assert s.hands[0] == [C.BLACK, C.RED, C.BLUE, C.PURPLE, C.MULTI] + [C.DREAMWALK] * 5
+    assert s.turn_player == 0 and s.stats["turns_skipped"] == [0, 1]  # seat 1 stands with the Horror
+    black = S(dataclasses.replace(R2, horror_hand_limit="black_free"), where=["Square", "Square"],
+              hands=[hand, W5], horror=0)
+    step(black, PASS)
+    assert black.hands[0] == [C.BLACK, C.RED, C.BLUE, C.PURPLE, C.MULTI, C.DREAMWALK]
+    frozen = S(dataclasses.replace(R2, horror_hand_limit="all_cards"), where=["Square", "Square"],
+               hands=[hand, W5], horror=0)
+    step(frozen, PASS)
+    assert frozen.hands[0] == [C.BLACK, C.RED, C.BLUE, C.PURPLE, C.MULTI] and frozen.legal == [PASS]
+
+
 def test_multicoloured_gathers_everyone_and_gives_three_actions_cancelling_colourless():
     s = S(R3, where=["Corridor 2", "Corridor 1", "Town Hall"], hands=[W5, W5, W5], deck=["multi"] + ["walk"] * 9,
           speed=C.COLOURLESS, speed_mask=0b111)
@@ -574,3 +651,14 @@ def test_deck_runs_out_reshuffle_or_stop():
 def test_turn_cap_ends_the_game_as_a_timeout():
     r = dreamsim.play_game(dataclasses.replace(R4, max_turns=5), ["random"] * 4, seed=1)
     assert r.timed_out and r.winner is None and r.turns == 5
+
+
+def test_a_timeout_is_put_down_to_the_stall_that_holds_the_game():
+    from dreamsim.game import timeout_cause
+    frozen = S(dataclasses.replace(R2, horror_hand_limit="all_cards"), where=["Square", "Square"],
+               hands=[["black", "red", "blue", "purple", "multi"], W5], horror=0)
+    assert timeout_cause(frozen) == "frozen_horror"
+    assert timeout_cause(S(where=["Town Hall", "Town Hall"], hands=[["black", "star"], W5], horror=0)) == "paralysed"
+    assert timeout_cause(S(R3, where=["Bridge", "Forest", "Corridor 1"], hands=[W5, W5, W5], blue=0b111)) == "blue_everyone"
+    assert timeout_cause(S(where=["Bridge", "Forest"], hands=[["red"] + W5[:4], ["blue"] + W5[:4]])) == "nightmare_everyone"
+    assert timeout_cause(S(where=["Bridge", "Forest"], hands=[W5, W5])) == "other"
