@@ -209,7 +209,7 @@ def scaled(e, weaken: int):
 def resolve(s, p: int, play: PlayCard, weaken: int, hooks) -> list:
     """Apply the card's effects in order (after reactions: `weaken` lowers every number).
 
-    `hooks` is the engine (module) giving the state changes: gain_gold, place, teleport, draw,
+    `hooks` is the engine (module) giving the state changes: gain_gold, gain_vp, place, teleport, draw,
     battle_bonus. Returns the effects applied, for the event log."""
     card = s.cards.cards[play.card]
     done = []
@@ -221,8 +221,7 @@ def resolve(s, p: int, play: PlayCard, weaken: int, hooks) -> list:
         if k == "gain_gold":
             hooks.gain_gold(s, p, e.get("amount"))
         elif k == "gain_vp":
-            s.vp[p] += e.get("amount")
-            s.stats["card_vp"][p] += e.get("amount")
+            hooks.gain_vp(s, p, e.get("amount"))
         elif k == "place_units":
             if play.target < 0:
                 continue

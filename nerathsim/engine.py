@@ -356,11 +356,37 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
         for r in range(b.n):
             if b.is_dungeon[r]:
                 _place_guardians(s, r, rules.starting_guardians)
-    _event(s, "setup", realm=-1, gold=list(s.gold), hands=[len(h) for h in s.hands],
-           guardians={b.names[r]: len(g) for r, g in s.guardians.items()})
+    if s.log is not None:
+        _event(s, "setup", realm=-1, gold=list(s.gold), hands=[len(h) for h in s.hands],
+               guardians={b.names[r]: len(g) for r, g in s.guardians.items()}, **deal(s))
     _start_turn(s, rng)
     _advance(s, rng)
     return s
+
+
+def deal(s: State) -> dict:
+    """The whole state a referee starts from (the `setup` event's extra fields): region owners,
+    units per region and realm, warships with their cargo, VP, each realm's hand and deck (the
+    card drawn next is the last), the treasure deck, the guardian supply and the tokens on each
+    dungeon (face down). Cards and guardians by key, regions by index."""
+    t, cs = s.tab, s.cards
+    ck = (lambda ids: [cs.cards[i].key for i in ids]) if cs is not None else (lambda ids: [])
+    gk = (lambda ids: [cs.guardians[i].key for i in ids]) if cs is not None else (lambda ids: [])
+    return {"owner": list(s.owner), "vp": list(s.vp),
+            "units": {r: {REALMS[q]: _named(s, s.units[r][q]) for q in range(4) if any(s.units[r][q])}
+                      for r in range(s.board.n) if any(any(row) for row in s.units[r])},
+            "ships": ships_view(s),
+            "hand_cards": {REALMS[q]: ck(s.hands[q]) for q in range(4)},
+            "decks": {REALMS[q]: ck(s.decks[q]) for q in range(4)},
+            "treasure_deck": ck(s.treasure_deck), "supply": gk(s.supply),
+            "guardian_tokens": {r: gk(g) for r, g in s.guardians.items()}}
+
+
+def ships_view(s: State, regions=None) -> list:
+    """[{id, realm, region, unit, cargo}] of the warships (in `regions`, or all) — the log's picture of a fleet."""
+    t = s.tab
+    return [{"id": sh.id, "realm": REALMS[sh.owner], "region": sh.region, "unit": t.names[sh.utype],
+             "cargo": [t.names[u] for u in sh.cargo]} for sh in s.ships if regions is None or sh.region in regions]
 
 
 def _blank_state(rules: Rules, record: bool) -> State:
@@ -705,7 +731,8 @@ def _draw_event(s: State, p: int, rng) -> None:
     if not s.decks[p] and s.used[p]:
         s.decks[p] = [s.used[p][i] for i in rng.permutation(len(s.used[p]))]
         s.used[p] = []
-        _event(s, "reshuffle", realm=REALMS[p], cards=len(s.decks[p]))
+        _event(s, "reshuffle", realm=REALMS[p], cards=len(s.decks[p]),
+               order=[s.cards.cards[c].key for c in s.decks[p]])
     if s.decks[p]:
         card = s.decks[p].pop()
         s.hands[p].append(card)
@@ -733,7 +760,8 @@ def _draw_treasure(s: State, p: int) -> None:
         s.stats["card_gold"][p] += card.vp
     if card.timing == "immediate":
         s.must_play[p].append(cid)
-    _event(s, "treasure", realm=REALMS[p], card=card.key, vp=card.vp)
+    _event(s, "treasure", realm=REALMS[p], card=card.key, vp=card.vp,
+           gained_vp=card.vp if mode == "vp" else 0, gained_gold=card.vp if mode == "gold" else 0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -804,17 +832,24 @@ class _Hooks:
     def gain_gold(self, s, p, n):
         s.gold[p] += n
         s.stats["card_gold"][p] += n
+        _event(s, "card_gold", realm=REALMS[p], gold=n, total=s.gold[p])
+
+    def gain_vp(self, s, p, n):
+        s.vp[p] += n
+        s.stats["card_vp"][p] += n
+        _event(s, "card_vp", realm=REALMS[p], vp=n, total=s.vp[p])
 
     def place(self, s, p, r, unit, count):
         t = s.tab
         u = t.idx[unit]
+        ships = []
         if t.ship[u]:
             for _ in range(count):
-                _new_ship(s, p, u, r)
+                ships.append(_new_ship(s, p, u, r).id)
         else:
             s.units[r][p][u] += count
         s.stats["card_units"][p] += count
-        _event(s, "card_units", realm=REALMS[p], region=r, unit=unit, count=count)
+        _event(s, "card_units", realm=REALMS[p], region=r, unit=unit, count=count, ships=ships)
 
     def teleport(self, s, p, src, dst, e):
         """Seed: "Det tæller ikke som en trops bevægelse" — units keep the moves they have left."""
@@ -930,7 +965,7 @@ def _end_turn(s: State, rng) -> None:
                 for u in sh.cargo:
                     s.stats["units_lost"][p] += 1
                     s.stats["gold_lost"][p] += s.tab.cost[u]
-                _event(s, "cargo_lost", realm=REALMS[p], region=sh.region, units=list(sh.cargo))
+                _event(s, "cargo_lost", realm=REALMS[p], region=sh.region, units=list(sh.cargo), ship=sh.id)
                 sh.cargo = []
     for sh in s.ships:
         sh.new = False
@@ -1251,6 +1286,10 @@ def apply_action(s: State, action, rng) -> None:
 
 def apply_legal(s: State, a, rng: np.random.Generator) -> None:
     """Apply an action already known to be legal (the game loop's fast path)."""
+    if s.log is not None:
+        s.log.append({"event": "decision", "round": s.round + 1, "turn_realm": REALMS[s.realm], "seat": s.current_player,
+                      "realm": REALMS[s.decider], "decision": s.decision, "action": repr(a),
+                      "text": describe_action(s, a)})
     s.decisions += 1
     s._legal = None
     ty = type(a)
@@ -1585,8 +1624,12 @@ def _dungeon_round(s: State, rng) -> None:
     bt = s.battle
     att, g = bt.att, bt.defs[0]
     for first in (True, False):
+        if s.log is not None:
+            dice = _dice_log(bt, first)
         ha = gb.roll(att.t, att.army, rng, first)
         hd = gb.roll(g.t, g.army, rng, first)
+        if s.log is not None and (ha or hd or any(dice.values())):
+            _roll_event(s, first, dice, [ha, hd])
         att.k = att.at(att.k + hd)
         g.k = g.at(g.k + ha)
     bt.round += 1
@@ -1648,7 +1691,8 @@ def _flee_dungeon(s: State, dst: int) -> None:
             c = s.units[r][p][u]
             moved[t.names[u]] = c
             _move_units_out(s, r, dst, u, c)
-    _event(s, "dungeon_fled", realm=REALMS[p], region=r, dst=dst, rounds=bt.round, units=moved)
+    _event(s, "dungeon_fled", realm=REALMS[p], region=r, dst=dst, rounds=bt.round, units=moved,
+           after=_named(s, s.units[r][p]))
     s.battle = None
 
 
@@ -1850,12 +1894,32 @@ def _roll_step(s: State, rng, first: bool) -> None:
     e_def = _expected_def_loss(s, pa)
     e_att = _expected_att_loss(bt, pd)
     bt.pend = (e_def, e_att, att.lost[att.k], [d.lost[d.k] for d in defs])
+    if s.log is not None:
+        dice = _dice_log(bt, first)
     ha = gb.roll(att.t, att.army, rng, first)
     hd = 0
+    rolled = [ha]
     for d in defs:
-        hd += gb.roll(d.t, d.army, rng, first)
+        rolled.append(gb.roll(d.t, d.army, rng, first))
+        hd += rolled[-1]
+    if s.log is not None:
+        _roll_event(s, first, dice, rolled)
     bt.due = [[att.realm, hd]]
     bt.due += [[d.realm, h] for d, h in zip(defs, _defender_allot(s, ha))]
+
+
+def _dice_log(bt: Battle, first: bool) -> dict:
+    return {(REALMS[ch.realm] if ch.realm >= 0 else "guardians"): gb.dice_by_unit(ch.t, ch.army, first)
+            for ch in [bt.att] + bt.defs}
+
+
+def _roll_event(s: State, first: bool, dice: dict, rolled: list) -> None:
+    """Event `roll`: the dice each side rolled in step 1 (first strike) or 2 and the hits they scored."""
+    bt = s.battle
+    names = list(dice)
+    _event(s, "roll", realm=REALMS[bt.attacker], region=bt.region, battle_round=bt.round + 1,
+           step="first_strike" if first else "other", dice=dice, hits=dict(zip(names, rolled)),
+           dungeon=bool(bt.dungeon))
 
 
 def _chain_of(bt: Battle, realm: int) -> ArmyChain:
@@ -1892,10 +1956,17 @@ def _plan_choice(ch: ArmyChain) -> tuple:
     return opts[0]
 
 
-def _hit(s: State, ch: ArmyChain, dmg: bool, u: int) -> None:
+def _hit(s: State, ch: ArmyChain, dmg: bool, u: int, chosen: bool = False) -> None:
     army = gb.copy_army(ch.army)
+    before = gb.present(ch.t, army)
     gb.apply_hit(ch.t, army, dmg, u, ch.plan.drown)
     ch.rebase(army)
+    if s.log is not None:
+        after = gb.present(ch.t, army)
+        t = ch.t
+        lost = {t.names[x]: before[x] - after[x] for x in range(t.U) if before[x] > after[x] and x != u}
+        _event(s, "hit", realm=REALMS[ch.realm], region=s.battle.region, unit=gb.hit_token(t, dmg, u),
+               killed=before[u] > after[u], drowned=lost, chosen=chosen)
 
 
 def hit_actions(s: State) -> list:
@@ -1910,7 +1981,7 @@ def _do_hit(s: State, a: Hit) -> None:
     ch = _chain_of(bt, bt.due[0][0])
     for dmg, u in gb.hit_options(ch.t, ch.army):
         if gb.hit_token(ch.t, dmg, u) == a.unit:
-            _hit(s, ch, dmg, u)
+            _hit(s, ch, dmg, u, chosen=True)
             break
     bt.due[0][1] -= 1
     if bt.due[0][1] <= 0 or ch.health == 0:
@@ -2010,10 +2081,16 @@ def _fight_round(s: State, rng) -> None:
         e_att = _expected_att_loss(bt, pd)
         lost_a0 = att.lost[att.k]
         lost_d0 = [d.lost[d.k] for d in defs]
+        if s.log is not None:
+            dice = _dice_log(bt, first)
         ha = gb.roll(att.t, att.army, rng, first)
         hd = 0
+        rolled = [ha]
         for d in defs:
-            hd += gb.roll(d.t, d.army, rng, first)
+            rolled.append(gb.roll(d.t, d.army, rng, first))
+            hd += rolled[-1]
+        if s.log is not None:
+            _roll_event(s, first, dice, rolled)
         _take_hits_att(bt, hd)
         _take_hits_def(s, ha)
         act_att = lost_a0 - att.lost[att.k]
@@ -2107,7 +2184,8 @@ def _retreat(s: State, dst: int) -> None:
             else:
                 _move_units_out(s, r, dst, u, c)
             moved.append((u, c))
-    _event(s, "retreat", realm=REALMS[p], region=r, dst=dst, units={t.names[u]: c for u, c in moved})
+    _event(s, "retreat", realm=REALMS[p], region=r, dst=dst, units={t.names[u]: c for u, c in moved},
+           ships_after=ships_view(s, (r, dst)) if s.log is not None else None)
 
 
 def _with(counts: list, u: int, v: int) -> list:
@@ -2203,9 +2281,13 @@ def _finish_battle(s: State) -> bool:
     else:
         for d in defs:
             s.stats["battles_won"][d.realm] += 1
-    _event(s, "battle_end", realm=REALMS[p], region=r, outcome=outcome, rounds=bt.round,
-           attacker=_named(s, gb.present(att.t, att.army)) if not a_out else {},
-           luck=round(bt.luck[p], 3))
+    if s.log is not None:
+        _event(s, "battle_end", realm=REALMS[p], region=r, outcome=outcome, rounds=bt.round,
+               attacker=_named(s, gb.present(att.t, att.army)) if not a_out else {},
+               luck=round(bt.luck[p], 3),
+               after={REALMS[q]: _named(s, s.units[r][q]) for q in range(4) if any(s.units[r][q])},
+               ships_after=ships_view(s, (r,)), lucks={REALMS[q]: round(bt.luck[q], 3) for q in range(4)
+                                                       if q == p or any(d.realm == q for d in defs)})
     _terrain_at(s, r)
     if outcome == "attacker_wins" and not bt.at_sea and not b.is_dungeon[r]:
         if _can_capture(s, s.units[r][p]):
@@ -2321,6 +2403,9 @@ def _end_regroup(s: State) -> None:
                 _event(s, "dungeon_closed", realm=REALMS[p], region=r, treasures=s.dungeon_given[r])
                 continue
             _place_guardians(s, r, s.rules.new_guardians)
+            if s.log is not None:
+                _event(s, "guardians_placed", realm=REALMS[p], region=r,
+                       tokens=[s.cards.guardians[g].key for g in s.guardians.get(r, [])])
 
 
 # --- reinforcements ---------------------------------------------------------------------------
@@ -2454,18 +2539,21 @@ def _do_buy(s: State, a: Buy) -> None:
         castle = _charge_castle(s, at) if placement_spots(s)["castles"] else None
         if castle is not None:
             s.placed[castle] = s.placed.get(castle, 0) + 1
+    ship = -1
     if t.ship[u]:
         sh = _new_ship(s, p, u, at, t.move[u])
         sh.new = True
+        ship = sh.id
     elif b.is_sea[at] and t.land[u]:
         sh = min((sh for sh in s.ships if sh.region == at and sh.owner == p and len(sh.cargo) < t.capacity[sh.utype]),
                  key=lambda sh: (-len(sh.cargo), sh.id))
         sh.cargo.append(u)
+        ship = sh.id
     else:
         s.units[at][p][u] += 1
         if t.mobile[u]:
             _mob_add(s, at, u, 1, t.move[u])
-    _event(s, "buy", realm=REALMS[p], unit=a.unit, at=at, gold=s.gold[p])
+    _event(s, "buy", realm=REALMS[p], unit=a.unit, at=at, gold=s.gold[p], cost=t.cost[u], ship=ship)
 
 
 def _start_reinforce(s: State) -> None:

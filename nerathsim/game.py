@@ -13,7 +13,7 @@ from .observation import Observation
 from .policies import POLICIES
 
 #: bumped whenever the full game's behaviour changes
-RULES_VERSION = "nerath-game-1.2"
+RULES_VERSION = "nerath-game-1.3"
 #: seat -> realm in the four-player game (the seed's table); `seat_factions(rules)` for 2 and 3 players
 FACTIONS = REALMS
 
@@ -170,11 +170,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
                 f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {legal!r}. "
                 f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
             )
-        if s.log is not None:
-            s.log.append({"event": "decision", "round": s.round + 1, "turn_realm": REALMS[s.realm], "seat": p,
-                          "realm": REALMS[s.decider], "decision": s.decision, "action": repr(a),
-                          "text": E.describe_action(s, a)})
-        E.apply_legal(s, a, chance)
+        E.apply_legal(s, a, chance)          # logs the decision (record=True)
     return _result(s, rules, pols, seed, record)
 
 

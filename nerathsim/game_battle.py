@@ -465,3 +465,17 @@ def hit_token(t: SideTable, dmg: bool, u: int) -> str:
 def apply_hit(t: SideTable, army: list, dmg: bool, u: int, drown_order: list) -> None:
     """One hit on the chosen unit, in place; a sinking warship drowns the cargo its fleet cannot carry."""
     _one_hit(t, army, Plan([(dmg, u)], drown_order))
+
+
+def dice_by_unit(t: SideTable, army: list, first: bool) -> dict:
+    """{unit name: dice} the side rolls in this step (the same dice as `pool`), for the event log."""
+    alive = not t.never_hit or health(t, army) > 0
+    out = {}
+    for u in t.roll_idx[first]:
+        row = army[u]
+        k = t.htk[u]
+        n = row[0] if k == 1 else (sum(row[:k]) if t.dmg_fight else row[0])
+        if not n or (t.never_hit and t.captured[u] and not alive):
+            continue
+        out[t.names[u]] = n * t.dice[u]
+    return out
