@@ -18,13 +18,13 @@ import numpy as np
 
 from .actions import (
     Decline,
-    Reactivate,
     Devour,
     DiscardCard,
     Draw,
     PenaltyDiscard,
     Play,
     PlaySeal,
+    Reactivate,
     Scavenge,
     StartDiscard,
     StopDiscard,
@@ -462,7 +462,8 @@ def _draw_card(s: State, rng, p: int) -> int:
         pile = s.discard
         s.deck = [pile[i] for i in rng.permutation(len(pile))]
         s.discard = []
-        _event(s, "reshuffle", p, cards=len(s.deck), deck=s.deck[:])
+        if s.log is not None:
+            _event(s, "reshuffle", p, cards=len(s.deck), deck=s.deck[:])
     return s.deck.pop()
 
 
@@ -527,7 +528,8 @@ def _complete(s: State, p: int, cr: Creature) -> None:
     pure = leg[a] == leg[b] == leg[c]
     if pure:
         s.stats["pure_creatures"][p] += 1
-    _event(s, "complete", p, owner=p, cards=cr.cards[:], pure=pure, creature=_index_of(s.creatures[p], cr))
+    if s.log is not None:
+        _event(s, "complete", p, owner=p, cards=cr.cards[:], pure=pure, creature=_index_of(s.creatures[p], cr))
     if s.rules.win_timing == "immediate" and _check_win(s, p):
         return
     act = [F_ACT, p, cr, [a, b, c], ACT_COMPLETION, p, False]  # queue popped from the end: head, torso, legs
