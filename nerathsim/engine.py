@@ -138,11 +138,12 @@ class Pending:
 class ArmyChain:
     """One realm's army in one battle: its states after k hits under its casualty plan (lazy)."""
 
-    __slots__ = ("realm", "t", "plan", "states", "lost", "healths", "k", "start_gold", "order")
+    __slots__ = ("realm", "t", "plan", "states", "lost", "healths", "k", "start_gold", "order", "loads")
 
-    def __init__(self, realm: int, t: gb.SideTable, counts: list, order: str = "cheapest"):
+    def __init__(self, realm: int, t: gb.SideTable, counts: list, order: str = "cheapest", loads=None):
         self.realm, self.t, self.order = realm, t, order
         self.plan = None
+        self.loads = loads          # at sea, Rules.drowning "per_ship": cargo vectors of the warships, first to sink first
         self.states = [gb.new_army(t, counts)]
         self.lost = [gb.lost_value(t, self.states[0])]
         self.healths = [gb.health(t, self.states[0])]
@@ -159,6 +160,8 @@ class ArmyChain:
     def set_plan(self, order: str) -> None:
         self.order = order
         self.plan = gb.compile_plan(self.t, gb.present(self.t, self.states[0], True), order)
+        if self.loads is not None:
+            self.plan = gb.with_loads(self.plan, self.loads)
 
     def at(self, k: int) -> int:
         """Index of the state after k hits (clamped at the wiped-out state)."""
@@ -1790,8 +1793,10 @@ def _start_battle(s: State, r: int) -> None:
     bt.region, bt.at_sea, bt.attacker, bt.round, bt.retreated = r, at_sea, p, 0, False
     bt.owner0 = s.owner[r]
     ta, td = gb.side_table(br, "attacker", at_sea), gb.side_table(br, "defender", at_sea)
-    bt.att = ArmyChain(p, ta, _army_counts(s, r, p))
-    bt.defs = [ArmyChain(q, td, _army_counts(s, r, q)) for q in _enemies_at(s, r, p)]
+    per_ship = at_sea and s.rules.drowning == "per_ship"
+    bt.att = ArmyChain(p, ta, _army_counts(s, r, p), loads=_fleet_loads(s, r, p) if per_ship else None)
+    bt.defs = [ArmyChain(q, td, _army_counts(s, r, q), loads=_fleet_loads(s, r, q) if per_ship else None)
+               for q in _enemies_at(s, r, p)]
     bt.luck = [0.0] * 4
     bt.queue = []
     bt.step, bt.due, bt.pend = 0, [], None
@@ -1810,6 +1815,26 @@ def _start_battle(s: State, r: int) -> None:
     _event(s, "battle", realm=REALMS[p], region=r, at_sea=at_sea,
            attacker=_named(s, gb.present(ta, bt.att.states[0], True)),
            defenders={REALMS[d.realm]: _named(s, gb.present(td, d.states[0], True)) for d in bt.defs})
+
+
+def _sinking_order(s: State, ships: list) -> list:
+    """The order in which a realm's warships go down (its owner's choice, gap G17): the least valuable
+    cargo first (empty ships first), then fewer units aboard, then the ship id."""
+    cost = s.tab.cost
+    return sorted(ships, key=lambda sh: (sum(cost[u] for u in sh.cargo), len(sh.cargo), sh.id))
+
+
+def _fleet_loads(s: State, r: int, q: int) -> tuple:
+    """Cargo count vectors of q's carrying warships at sea region r, in sinking order (Rules.drowning "per_ship")."""
+    t = s.tab
+    out = []
+    for sh in _sinking_order(s, [sh for sh in s.ships if sh.region == r and sh.owner == q]):
+        if t.capacity[sh.utype]:
+            load = [0] * t.U
+            for u in sh.cargo:
+                load[u] += 1
+            out.append(tuple(load))
+    return tuple(out)
 
 
 def _named(s: State, counts) -> dict:
@@ -1959,7 +1984,7 @@ def _plan_choice(ch: ArmyChain) -> tuple:
 def _hit(s: State, ch: ArmyChain, dmg: bool, u: int, chosen: bool = False) -> None:
     army = gb.copy_army(ch.army)
     before = gb.present(ch.t, army)
-    gb.apply_hit(ch.t, army, dmg, u, ch.plan.drown)
+    gb.apply_hit(ch.t, army, dmg, u, ch.plan.drown, ch.plan.loads)
     ch.rebase(army)
     if s.log is not None:
         after = gb.present(ch.t, army)
@@ -2207,6 +2232,9 @@ def _set_fleet(s: State, q: int, r: int, ships: list, survivors: list) -> None:
     and put the surviving cargo back aboard (each ship keeps what it carried where possible);
     sunk ships and drowned cargo are recorded as losses."""
     t = s.tab
+    if s.rules.drowning == "per_ship":
+        _set_fleet_per_ship(s, q, ships, survivors)
+        return
     by_type: dict[int, list] = {}
     for sh in ships:
         by_type.setdefault(sh.utype, []).append(sh)
@@ -2243,6 +2271,38 @@ def _set_fleet(s: State, q: int, r: int, ships: list, survivors: list) -> None:
         while leftovers and len(sh.cargo) < t.capacity[sh.utype]:
             sh.cargo.append(leftovers.pop())
     assert not leftovers, "surviving cargo without room aboard"
+
+
+def _set_fleet_per_ship(s: State, q: int, ships: list, survivors: list) -> None:
+    """Seed: "Enheder om bord på et warship, der udslettes, drukner": the warships sunk are the first
+    of the sinking order (the battle sank them in that order), and their cargo drowns with them;
+    units hit in the battle are taken from the cargo of the ships afloat, first ships first."""
+    t = s.tab
+    order = _sinking_order(s, ships)
+    lost = {}
+    for ut in {sh.utype for sh in order}:
+        group = [sh for sh in order if sh.utype == ut]
+        n_sunk = max(0, len(group) - survivors[ut])
+        for sh in group[:n_sunk]:
+            s.ships.remove(sh)
+            lost[ut] = lost.get(ut, 0) + 1
+            for u in sh.cargo:
+                lost[u] = lost.get(u, 0) + 1
+    afloat = [sh for sh in order if sh in s.ships]
+    left = {}
+    for sh in afloat:
+        for u in sh.cargo:
+            left[u] = left.get(u, 0) + 1
+    for u, c in left.items():
+        extra = c - min(c, survivors[u])
+        lost[u] = lost.get(u, 0) + extra
+        for sh in afloat:
+            while extra and u in sh.cargo:
+                sh.cargo.remove(u)
+                extra -= 1
+    for u, c in lost.items():
+        s.stats["units_lost"][q] += c
+        s.stats["gold_lost"][q] += c * t.cost[u]
 
 
 def _finish_battle(s: State) -> bool:

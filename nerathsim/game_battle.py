@@ -230,12 +230,19 @@ _MODIFIED: dict = {}
 class Plan:
     """A compiled `CasualtyPlan`: hits = [(is_damage_token, unit index)], drown = [unit index]."""
 
-    __slots__ = ("hits", "drown", "source")
+    __slots__ = ("hits", "drown", "source", "loads")
 
-    def __init__(self, hits, drown, source=None):
+    def __init__(self, hits, drown, source=None, loads=None):
         self.hits = hits
         self.drown = drown
         self.source = source
+        self.loads = loads      # per-ship drowning: cargo count vectors of the warships in sinking order
+
+
+def with_loads(plan: Plan, loads: tuple) -> Plan:
+    """`plan` for a fleet whose warships carry `loads` (per ship, in the order they sink): a sunk
+    warship's cargo drowns with it (seed: "Enheder om bord på et warship, der udslettes, drukner")."""
+    return Plan(plan.hits, plan.drown, plan.source, loads)
 
 
 def compile_plan(t: SideTable, counts, order: str = "cheapest") -> Plan:
@@ -300,7 +307,23 @@ def _one_hit(t: SideTable, army: list, plan: Plan) -> None:
 
 
 def drown(t: SideTable, army: list, plan: Plan) -> None:
-    """combat.drown_cargo: land units beyond the surviving warships' capacity drown, plan's drown order."""
+    """combat.drown_cargo: land units beyond the surviving warships' capacity drown, plan's drown order.
+    With `plan.loads` (per ship): each type keeps at most what the warships still afloat carry, the
+    first ships of `loads` being the ones sunk."""
+    if plan.loads is not None:
+        afloat = sum(sum(army[u][:t.htk[u]]) for u in t.fight_cap_idx)
+        sunk = len(plan.loads) - afloat
+        for u in t.land_idx:
+            allowed = sum(load[u] for load in plan.loads[sunk:]) if sunk > 0 else None
+            row = army[u]
+            excess = sum(row) - allowed if allowed is not None else 0
+            for d in range(len(row) - 1, -1, -1):
+                if excess <= 0:
+                    break
+                k = min(row[d], excess)
+                row[d] -= k
+                excess -= k
+        return
     aboard = sum(sum(army[u]) for u in t.land_idx)
     cap = 0
     for u in t.fight_cap_idx:
@@ -462,9 +485,10 @@ def hit_token(t: SideTable, dmg: bool, u: int) -> str:
     return (DAMAGE_PREFIX if dmg else "") + t.names[u]
 
 
-def apply_hit(t: SideTable, army: list, dmg: bool, u: int, drown_order: list) -> None:
-    """One hit on the chosen unit, in place; a sinking warship drowns the cargo its fleet cannot carry."""
-    _one_hit(t, army, Plan([(dmg, u)], drown_order))
+def apply_hit(t: SideTable, army: list, dmg: bool, u: int, drown_order: list, loads=None) -> None:
+    """One hit on the chosen unit, in place; a sinking warship drowns the cargo its fleet cannot carry
+    (with `loads`, per ship: the cargo of the warship that sinks, see `drown`)."""
+    _one_hit(t, army, Plan([(dmg, u)], drown_order, loads=loads))
 
 
 def dice_by_unit(t: SideTable, army: list, first: bool) -> dict:

@@ -43,6 +43,7 @@ _CHOICES = {
     "ally_damage_split": ("equal", "region_owner_first"),
     "treasure_vp": ("vp", "gold", "none"),
     "casualty_choice": ("each_hit", "order"),
+    "drowning": ("per_ship", "pooled"),
 }
 
 
@@ -71,7 +72,10 @@ class Rules:
     flyers_ending_at_sea: tuple = ("storm_elemental",)   # facts W: dragons must end on land, storm elementals may end at sea
     dungeon_entry: str = "heroes"         # facts §3.3: only heroes may move onto a dungeon space ("all_land": any land unit)
     board_after_move: bool = False        # gap: may a land unit that moved this turn still board? seed: "skal stå på et kystfelt"
-    cargo_may_stay_aboard: bool = True    # gap: land units may stay aboard at the end of a turn (placement/retreat put them there)
+    cargo_may_stay_aboard: bool = False   # seed: land units "skal slutte deres tur på et landfelt" — still aboard
+                                          #   when the turn ends, they are lost (True: they may stay aboard, nerath-game-1.2)
+    drowning: str = "per_ship"            # seed: "Enheder om bord på et warship, der udslettes, drukner": a sunk warship's
+                                          #   cargo drowns with it ("pooled": survives if another ship has room, nerath-game-1.2)
     regroup_move: str = "full"            # [TN] regroup range: full move value, or what is left after the movement phase
     income_mode: str = "count"            # seed: ±1 per space ("count"), or ± the region's gold value ("value")
     castle_placement: str = "any_held"    # gap: a bought castle goes on a castle-less land region held since the turn began

@@ -68,13 +68,18 @@ def test_flyers_may_also_retreat_to_a_friendly_sea():
 
 def test_land_units_retreat_onto_warships_only_without_friendly_land_next_door():
     # a landing on the Isle (its only neighbour is the Inner Sea)
-    s = build_state(FFA, units={"Isle": {"vailin": "6 footsoldier"}},
-                    ships=[("karkoth", "Inner Sea", ["footsoldier", "footsoldier"])])
-    act(s, "Unload", s.ships[0].id, "Isle")
-    drive(s, until=lambda s: s.phase == E.PH_PRESS)
-    assert names(s, E.retreat_options(s)) == ["Inner Sea"]
-    act(s, "RetreatTo", "Inner Sea")
-    assert len(s.ships[0].cargo) >= 1 and not units_at(s, "Isle", "karkoth")
+    for stay in (True, False):
+        s = build_state(dataclasses.replace(FFA, cargo_may_stay_aboard=stay), units={"Isle": {"vailin": "6 footsoldier"}},
+                        ships=[("karkoth", "Inner Sea", ["footsoldier", "footsoldier"])], record=True)
+        act(s, "Unload", s.ships[0].id, "Isle")
+        drive(s, until=lambda s: s.phase == E.PH_PRESS)
+        assert names(s, E.retreat_options(s)) == ["Inner Sea"]
+        act(s, "RetreatTo", "Inner Sea")
+        assert not units_at(s, "Isle", "karkoth")
+        if stay:
+            assert len(s.ships[0].cargo) >= 1
+        else:       # the text's default: still aboard when the turn ends, they are lost (G15)
+            assert s.realm != K and not s.ships[0].cargo and events(s, "cargo_lost")
 
 
 def test_no_retreat_option_means_the_battle_goes_on():

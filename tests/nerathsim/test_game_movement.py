@@ -229,6 +229,20 @@ def test_cargo_may_stay_aboard_or_is_lost_at_the_end_of_the_turn():
         assert cargo_of(s, s.ships[0].id) == (["footsoldier"] if stay else [])
 
 
+def test_land_units_aboard_when_the_turn_ends_are_lost_by_default():
+    """Seed: land units "skal slutte deres tur på et landfelt" (issue 13 item 12)."""
+    assert Rules().cargo_may_stay_aboard is False
+    s = build_state(FFA, ships=[("karkoth", "North Sea", ["footsoldier", "fighter"])], realm="karkoth", record=True)
+    sid = s.ships[0].id
+    lost0 = s.stats["units_lost"][K]
+    while s.realm == K and not s.is_terminal:
+        end_phase(s)
+    assert cargo_of(s, sid) == [] and s.ship(sid).region == region(s, "North Sea")     # the warship stays
+    assert s.stats["units_lost"][K] == lost0 + 2
+    assert [(e["region"], sorted(e["units"])) for e in events(s, "cargo_lost")] == \
+        [(region(s, "North Sea"), sorted([s.tab.idx["footsoldier"], s.tab.idx["fighter"]]))]
+
+
 # --- alliance ----------------------------------------------------------------------------------
 def test_allies_move_through_each_others_land_and_share_regions():
     # Vmarch held by Iron Circle (Karkoth's ally) with Iron Circle troops in it
@@ -248,3 +262,66 @@ def test_allies_move_through_each_others_land_and_share_regions():
 def test_end_phase_and_move_kinds_offered():
     s = build_state(FFA, units={"Kcoast": {"karkoth": "footsoldier"}}, ships=[("karkoth", "Inner Sea")])
     assert kinds(s) == ["Embark", "EndPhase", "Move", "Sail"]
+
+
+# --- drowning (issue 13 item 10) ---------------------------------------------------------------------
+def _one_ship_sunk(drowning):
+    """Karkoth's lone warship attacks two Vailin warships with a footsoldier each (every die hits):
+    it scores one hit and is sunk; one Vailin warship goes down."""
+    rules = dataclasses.replace(FFA, battle=SURE, drowning=drowning)
+    s = build_state(rules, record=True, units={"Kar": {"karkoth": "footsoldier"}},
+                    ships=[("karkoth", "Inner Sea"), ("vailin", "North Sea", ["footsoldier"]),
+                           ("vailin", "North Sea", ["footsoldier"])])
+    k_ship, v1, v2 = (sh.id for sh in s.ships)
+    act(s, "Sail", k_ship, "North Sea")
+    drive(s, until=lambda s: s.phase == E.PH_REGROUP)
+    return s, k_ship, v1, v2
+
+
+def test_units_aboard_a_sunk_warship_drown_with_it():
+    """Seed: "Enheder om bord på et warship, der udslettes, drukner" — even when the other warship has room."""
+    assert Rules().drowning == "per_ship"
+    s, k_ship, v1, v2 = _one_ship_sunk("per_ship")
+    assert s.ship(k_ship) is None
+    assert s.ship(v1) is None                                    # equal cargo: the lower id sinks first
+    assert cargo_of(s, v2) == ["footsoldier"]                    # the sunk ship's footsoldier drowned
+    assert s.stats["units_lost"][V] == 2 and s.stats["gold_lost"][V] == 2 + 1
+    assert events(s, "battle_end")[0]["outcome"] == "defender_wins"
+
+
+def test_pooled_drowning_variant_saves_cargo_where_another_ship_has_room():
+    s, k_ship, v1, v2 = _one_ship_sunk("pooled")
+    afloat = [sh.id for sh in s.ships if sh.owner == V]
+    assert len(afloat) == 1 and cargo_of(s, afloat[0]) == ["footsoldier", "footsoldier"]
+    assert s.stats["units_lost"][V] == 1
+
+
+def _two_loaded_ships_attack(drowning, cargo2):
+    """Two Karkoth warships (a fighter aboard the first; `cargo2` aboard the second) attack a lone Vailin
+    warship; every die hits and the fighter costs 10 gold, so Vailin's one hit sinks a warship."""
+    heavy = BattleRules(hit_threshold=1, units=SURE.units.replace("fighter", cost=10))
+    rules = dataclasses.replace(FFA, battle=heavy, drowning=drowning, cargo_may_stay_aboard=True)   # (cargo kept to look at)
+    s = build_state(rules, record=True, units={"Kar": {"karkoth": "footsoldier"}},
+                    ships=[("karkoth", "Inner Sea", ["fighter"]), ("karkoth", "Inner Sea", cargo2),
+                           ("vailin", "North Sea")])
+    a, b, _v = (sh.id for sh in s.ships)
+    act(s, "Sail", a, "North Sea")
+    act(s, "Sail", b, "North Sea")
+    drive(s, until=lambda s: events(s, "battle_end"))
+    return s, a, b
+
+
+def test_the_warship_with_the_least_valuable_cargo_sinks_first():
+    s, loaded, empty = _two_loaded_ships_attack("per_ship", [])
+    assert s.ship(empty) is None and cargo_of(s, loaded) == ["fighter"]
+    assert events(s, "battle_end")[0]["attacker"] == {"fighter": 1, "warship": 1}
+
+
+def test_heroes_aboard_a_sunk_warship_drown_although_the_other_has_room():
+    """Each warship carries a fighter; one warship sinks: its fighter drowns (pooled: it would move
+    into the free place of the other warship and survive)."""
+    s, a, b = _two_loaded_ships_attack("per_ship", ["fighter"])
+    assert s.ship(a) is None and cargo_of(s, b) == ["fighter"]
+    assert events(s, "battle_end")[0]["attacker"] == {"fighter": 1, "warship": 1}
+    s, a, b = _two_loaded_ships_attack("pooled", ["fighter"])
+    assert events(s, "battle_end")[0]["attacker"] == {"fighter": 2, "warship": 1}

@@ -27,6 +27,7 @@ def rules_strategy(draw):
         amok_scores_vp=draw(st.booleans()), flyer_coast_cost=draw(st.integers(0, 1)),
         flyers_capture=draw(st.booleans()), dungeon_entry=draw(st.sampled_from(["heroes", "all_land"])),
         board_after_move=draw(st.booleans()), cargo_may_stay_aboard=draw(st.booleans()),
+        drowning=draw(st.sampled_from(["per_ship", "pooled"])),
         regroup_move=draw(st.sampled_from(["full", "remaining"])),
         income_mode=draw(st.sampled_from(["count", "value"])),
         castle_placement=draw(st.sampled_from(["any_held", "next_to_castle"])),
