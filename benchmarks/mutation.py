@@ -35,7 +35,7 @@ Usage (from the repository root; the temporary copy is made from the current dir
   PYTHONPATH=$PWD python benchmarks/mutation.py --list dreamsim/engine.py | grep _startrap
   PYTHONPATH=$PWD python benchmarks/mutation.py --mutant dreamsim/engine.py:123 --show
   PYTHONPATH=$PWD python benchmarks/mutation.py --mutant dreamsim/engine.py:123 \
-      --tests tests/dreamsim/test_mutation_survivors.py               # does this test kill it?
+      --tests tests/dreamsim/test_dreamsim_mutation_survivors.py               # does this test kill it?
 """
 from __future__ import annotations
 
@@ -65,18 +65,18 @@ EQUIVALENT_FILE = ROOT / "benchmarks" / "mutation_equivalent.txt"
 #: file -> its tests, most specific first (globs; a file is run once, at its first match).
 TARGETS: dict[str, list[str]] = {
     "nightsim/engine.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
-    "dreamsim/engine.py": ["tests/dreamsim/test_rules.py", "tests/dreamsim/test_mutation_*.py",
+    "dreamsim/engine.py": ["tests/dreamsim/test_rules.py", "tests/dreamsim/test_*mutation*.py",
                            "tests/dreamsim/test_*.py"],
     "nerathsim/engine.py": ["tests/nerathsim/test_game_rules_config.py", "tests/nerathsim/test_game_movement.py",
                             "tests/nerathsim/test_game_phases.py", "tests/nerathsim/test_game_combat.py",
-                            "tests/nerathsim/test_game_*.py", "tests/nerathsim/test_mutation_*.py",
+                            "tests/nerathsim/test_game_*.py", "tests/nerathsim/test_*mutation*.py",
                             "tests/nerathsim/test_*.py"],
     "nerathsim/combat.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
-                            "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_mutation_*.py",
+                            "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
                             "tests/nerathsim/test_*.py"],
     "nerathsim/battle_exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_odds.py",
-                                  "tests/nerathsim/test_mutation_*.py", "tests/nerathsim/test_*.py"],
-    "analyses/stats.py": ["tests/analyses/test_analyses_stats.py", "tests/analyses/test_mutation_*.py",
+                                  "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_*.py"],
+    "analyses/stats.py": ["tests/analyses/test_analyses_stats.py", "tests/analyses/test_*mutation*.py",
                           "tests/analyses/test_analyses_questions.py", "tests/analyses/test_card_impact.py",
                           "tests/analyses/test_analyses_coverage.py"],
 }
