@@ -1318,8 +1318,8 @@ def apply_legal(s: State, a, rng: np.random.Generator) -> None:
         _do_unload(s, a)
     elif ty is Fight:
         s.sites.remove(a.region)
-        _start_battle(s, a.region)
-        _run_battle(s, rng)
+        if not _start_site(s, a.region, rng):
+            _next_battle(s, rng)
     elif ty is Casualties:
         bt = s.battle
         realm = bt.queue.pop(0)
@@ -1560,10 +1560,9 @@ def _next_battle(s: State, rng) -> None:
             return
         if s.sites:
             if len(s.sites) == 1:
-                r = s.sites.pop()
-                _start_battle(s, r)
-                if _battle_continue(s, rng):
+                if _start_site(s, s.sites.pop(), rng):
                     return
+                s.battle, s.amok = None, None
                 continue
             s.phase = PH_COMBAT
             s.current_player, s.decider = s.seat_of[s.realm], s.realm
@@ -1573,9 +1572,47 @@ def _next_battle(s: State, rng) -> None:
             _start_land_stage(s)
             continue
         s.stage = "dungeon"
-        b, p, t = s.board, s.realm, s.tab
-        s.sites = [r for r in range(b.n) if b.is_dungeon[r] and any(s.units[r][p][u] for u in range(t.U) if t.explorer[u])
-                   and not _enemies_at(s, r, p)]
+        s.sites = _dungeon_sites(s) if s.rules.dungeon_fights_last else []
+
+
+def _dungeon_sites(s: State) -> list:
+    """Dungeons where the current realm's explorers stand with no enemy troops: fights with the guardians."""
+    b, p, t = s.board, s.realm, s.tab
+    return [r for r in range(b.n) if b.is_dungeon[r] and any(s.units[r][p][u] for u in range(t.U) if t.explorer[u])
+            and not _enemies_at(s, r, p)]
+
+
+def _start_site(s: State, r: int, rng) -> bool:
+    """Resolve the attack at r chosen by the attacker (seed: "Angriberen vælger, i hvilken rækkefølge
+    kampene afvikles"): a battle where enemy troops stand, a fight with the guardians in a dungeon, or
+    the conquest of an empty enemy region (seed: "Det er et angreb"), after which monsters may run amok.
+    Returns True when the state rests at a decision."""
+    b, p = s.board, s.realm
+    if _enemies_at(s, r, p):
+        _start_battle(s, r)
+        return _battle_continue(s, rng)
+    if b.is_dungeon[r]:
+        return _start_dungeon(s, r, rng) if r not in s.explored else False
+    if s.owner[r] not in s.friends[p] and _can_capture(s, s.units[r][p]):
+        _capture(s, r, p, how="walk_in")
+        _terrain_at(s, r)
+        return _offer_amok(s, r)
+    return False
+
+
+def _offer_amok(s: State, r: int) -> bool:
+    """Seed: "Hvis der er monstre i angriberens hær, kan de nu gå amok" — rest at the amok decision."""
+    t, p = s.tab, s.realm
+    monsters = sum(s.units[r][p][u] for u in range(t.U) if t.monster[u])
+    if monsters:
+        s.amok = [r, monsters]
+        if amok_targets(s):
+            s.phase = PH_AMOK
+            s.current_player, s.decider = s.seat_of[p], p
+            s.battle = None
+            return True
+        s.amok = None
+    return False
 
 
 # --- dungeons ---------------------------------------------------------------------------------
@@ -1723,9 +1760,14 @@ def _start_land_stage(s: State) -> None:
         if _enemies_at(s, r, p):
             sites.append(r)          # (a dungeon holding enemy troops too: they fight there)
         elif not b.is_dungeon[r] and s.owner[r] not in s.friends[p] and _can_capture(s, mine):
-            _capture(s, r, p, how="walk_in")
-            _terrain_at(s, r)
-    s.sites = sites
+            if s.rules.walk_in_attack:
+                sites.append(r)      # an attack like any other: in the attacker's order, monsters may run amok
+            else:
+                _capture(s, r, p, how="walk_in")
+                _terrain_at(s, r)
+    if not s.rules.dungeon_fights_last:
+        sites += [r for r in _dungeon_sites(s) if r not in sites]
+    s.sites = sorted(sites)
 
 
 def _can_capture(s: State, counts: list) -> bool:
@@ -2349,19 +2391,16 @@ def _finish_battle(s: State) -> bool:
                ships_after=ships_view(s, (r,)), lucks={REALMS[q]: round(bt.luck[q], 3) for q in range(4)
                                                        if q == p or any(d.realm == q for d in defs)})
     _terrain_at(s, r)
+    if (outcome == "attacker_wins" and b.is_dungeon[r] and s.stage == "land" and not s.rules.dungeon_fights_last
+            and r in _dungeon_sites(s)):
+        s.sites.append(r)            # the heroes left face the guardians too, when the attacker chooses
     if outcome == "attacker_wins" and not bt.at_sea and not b.is_dungeon[r]:
         if _can_capture(s, s.units[r][p]):
             _capture(s, r, p, how="battle")
             _terrain_at(s, r)
-            monsters = sum(s.units[r][p][u] for u in range(t.U) if t.monster[u])
-            if monsters:
-                s.amok = [r, monsters]
-                if amok_targets(s):
-                    s.phase = PH_AMOK
-                    s.current_player, s.decider = s.seat_of[p], p
-                    s.battle = None
-                    return True
-                s.amok = None
+            s.battle = None
+            if _offer_amok(s, r):
+                return True
     s.battle = None
     return False
 

@@ -74,6 +74,11 @@ class Rules:
     board_after_move: bool = False        # gap: may a land unit that moved this turn still board? seed: "skal stå på et kystfelt"
     cargo_may_stay_aboard: bool = False   # seed: land units "skal slutte deres tur på et landfelt" — still aboard
                                           #   when the turn ends, they are lost (True: they may stay aboard, nerath-game-1.2)
+    walk_in_attack: bool = True           # seed: entering an empty enemy region "Det er et angreb": taken in the combat
+                                          #   phase in the attacker's order, and its monsters may run amok (False: taken
+                                          #   at once before the land battles, no amok, nerath-game-1.3)
+    dungeon_fights_last: bool = False     # seed: "Angriberen vælger, i hvilken rækkefølge kampene afvikles" — dungeon fights
+                                          #   are land fights in that order (True: after every land battle, nerath-game-1.3)
     drowning: str = "per_ship"            # seed: "Enheder om bord på et warship, der udslettes, drukner": a sunk warship's
                                           #   cargo drowns with it ("pooled": survives if another ship has room, nerath-game-1.2)
     regroup_move: str = "full"            # [TN] regroup range: full move value, or what is left after the movement phase
@@ -211,7 +216,7 @@ def _validate(rules: Rules) -> None:
     _int_field(rules, "placement_limit", 1)
     _int_field(rules, "max_rounds", 1)
     for name in ("capital_vp_stacks", "vp_once_per_region", "amok_scores_vp", "flyers_capture", "board_after_move",
-                 "cargo_may_stay_aboard", "events", "dungeons", "treasure_win"):
+                 "cargo_may_stay_aboard", "walk_in_attack", "dungeon_fights_last", "events", "dungeons", "treasure_win"):
         if not isinstance(getattr(rules, name), bool):
             raise ValueError(f"Rules.{name} must be True or False, got {getattr(rules, name)!r}")
     if not isinstance(rules.battle, BattleRules):

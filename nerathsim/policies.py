@@ -279,7 +279,16 @@ class WarPolicy:
 
     # --- battle decisions ---------------------------------------------------------------------
     def _fight_order(self, obs, legal):
-        return legal[0]
+        """Empty enemy regions first (no risk; their monsters may run amok), then battles, then dungeons."""
+        b = obs.board
+        F = obs.friends(obs.realm)
+
+        def rank(a):
+            r = a.region
+            enemies = any(any(obs.units(r, q)) for q in range(4) if q not in F) or any(
+                sv.region == r and sv.owner not in F for sv in obs.ships)
+            return (2 if b.is_dungeon[r] and not enemies else 1 if enemies else 0, r)
+        return min(legal, key=rank)
 
     def _cards(self, obs, legal, rng):
         """Play every card that can be played: reactions always answer; a place/move card goes where the

@@ -9,7 +9,7 @@ from nerathsim import game_battle as gb
 from nerathsim.combat import both_standing, fight_round, resolve_casualties, start_battle
 from nerathsim.game_actions import Amok, Casualties, Fight, Pass, PressOn, RetreatTo
 from nerathsim.rules import BattleRules
-from nerath_game_helpers import ALLY, FFA, I, K, N, V, act, build_state, drive, events, names, region, units_at
+from nerath_game_helpers import ALLY, FFA, I, K, N, V, act, build_state, drive, end_phase, events, names, region, units_at
 
 SURE = BattleRules(hit_threshold=1)          # every die hits: battles without luck
 FFA_SURE = dataclasses.replace(FFA, battle=SURE)
@@ -131,7 +131,7 @@ def test_no_vp_for_retaking_your_own_region_vp_for_any_opponents_area():
 
 def test_vp_once_per_region_variant():
     for once, vp in ((False, 2), (True, 1)):
-        rules = dataclasses.replace(FFA, vp_once_per_region=once)
+        rules = dataclasses.replace(FFA, vp_once_per_region=once, walk_in_attack=False)   # (re-entry by hand below)
         s = build_state(rules, units={"Kmarch": {"karkoth": "footsoldier"}})
         act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 1)
         assert s.vp[K] == 1
@@ -383,3 +383,47 @@ def test_the_casualty_order_variant_keeps_one_order_for_the_whole_battle():
     act(s, "Sail", s.ships[0].id, "North Sea")
     act(s, "EndPhase")
     assert s.decision == "casualty order" and E.legal_actions(s) == [Casualties("cheapest"), Casualties("weakest")]
+
+
+# --- walking into an empty enemy region is an attack (issue 13 item 8) ----------------------------
+def _walk_in(rules, record=True):
+    s = build_state(rules, units={"Kmarch": {"karkoth": "1 monster"}, "Kar": {"karkoth": "castle"},
+                                  "Vale": {"vailin": "castle"}}, realm="karkoth", record=record)
+    act(s, "Move", "Kmarch", "Vmarch", "monster", 1)
+    if s.decision == "movement":
+        end_phase(s)
+    return s
+
+
+def test_a_monster_that_walks_into_an_empty_enemy_region_may_run_amok():
+    """Seed: entering an enemy region "Det er et angreb", and "Hvis der er monstre i angriberens hær, kan
+    de nu gå amok" (the issue's reproducer, free-for-all on the small map)."""
+    assert FFA.walk_in_attack is True and dataclasses.replace(FFA, map="nerath").walk_in_attack is True
+    s = _walk_in(FFA)
+    assert s.owner[region(s, "Vmarch")] == K and s.vp[K] == 1
+    assert s.decision == "run amok"
+    assert names(s, E.amok_targets(s)) == ["Vcoast"]            # Vale holds a castle: not "uden modstandere"
+    act(s, "Amok", "Vcoast")
+    assert s.owner[region(s, "Vcoast")] == K and s.vp[K] == 2
+    assert units_at(s, "Vcoast", "karkoth") == {"monster": 1} and units_at(s, "Vmarch", "karkoth") == {}
+    assert [(e["how"], s.board.names[e["region"]]) for e in events(s, "capture")] == [("walk_in", "Vmarch"),
+                                                                                      ("amok", "Vcoast")]
+
+
+def test_walk_ins_without_amok_variant():
+    s = _walk_in(dataclasses.replace(FFA, walk_in_attack=False))
+    assert s.owner[region(s, "Vmarch")] == K and s.vp[K] == 1
+    assert s.decision != "run amok" and s.owner[region(s, "Vcoast")] == V
+
+
+def test_walk_ins_are_attacks_in_the_attackers_order():
+    s = build_state(FFA, record=True, units={"Kmarch": {"karkoth": "footsoldier"}, "Kcoast": {"karkoth": "footsoldier"},
+                                             "Ncoast": {"nerath": "footsoldier"}})
+    act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 1)       # empty: a walk-in
+    act(s, "Move", "Kcoast", "Ncoast", "footsoldier", 1)       # a battle
+    assert s.decision == "battle order"
+    assert names(s, [a.region for a in E.legal_actions(s)]) == ["Ncoast", "Vmarch"]
+    act(s, "Fight", "Ncoast")
+    drive(s, until=lambda s: s.phase == E.PH_REGROUP)
+    assert [e["event"] for e in s.log if e["event"] in ("battle", "capture")][:2] == ["battle", "capture"]
+    assert [e["how"] for e in events(s, "capture")][-1] == "walk_in"

@@ -480,3 +480,42 @@ def test_treasure_win_counts_treasures_gained_in_play():
     assert s.stats["treasures"][N] == 1 and not s.is_terminal
     finish_round(s)
     assert s.is_terminal and s.winner == s.seat_of[N]
+
+
+# ---------------------------------------------------------------------------------------------
+# The attacker chooses the order of the fights, dungeons included (issue 13 item 13)
+# ---------------------------------------------------------------------------------------------
+def _crypt_and_imarch(rules):
+    s = crypt(rules, units={"Nmarch": {"nerath": "fighter, footsoldier"}, "Imarch": {"iron_circle": "footsoldier"},
+                            "Nera": {"nerath": "castle, footsoldier"}})
+    act(s, "Move", "Nmarch", "Crypt", "fighter", 1)
+    act(s, "Move", "Nmarch", "Imarch", "footsoldier", 1)
+    act(s, "EndPhase")
+    return s
+
+
+def order_of_fights(s):
+    return [(e["event"], s.board.names[e["region"]]) for e in s.log if e["event"] in ("battle", "dungeon")]
+
+
+def test_the_attacker_may_fight_the_dungeon_before_a_land_battle():
+    """Seed: "Angriberen vælger, i hvilken rækkefølge kampene afvikles" — a dungeon fight is one of them."""
+    assert Rules().dungeon_fights_last is False
+    s = _crypt_and_imarch(FFA)
+    assert s.decision == "battle order"
+    assert sorted(s.board.names[a.region] for a in E.legal_actions(s)) == ["Crypt", "Imarch"]
+    act(s, "Fight", "Crypt")
+    r = np.random.default_rng(0)
+    while s.realm == N and s.phase not in (E.PH_REGROUP, E.PH_BUY):
+        E.apply_action(s, PressOn() if s.phase == E.PH_PRESS else E.legal_actions(s)[0], r)
+    assert order_of_fights(s) == [("dungeon", "Crypt"), ("battle", "Imarch")]
+
+
+def test_dungeons_after_every_land_battle_variant():
+    import dataclasses
+    s = _crypt_and_imarch(dataclasses.replace(FFA, dungeon_fights_last=True))
+    assert s.decision != "battle order"                   # one land battle: no choice; the Crypt waits
+    r = np.random.default_rng(0)
+    while s.realm == N and s.phase not in (E.PH_REGROUP, E.PH_BUY):
+        E.apply_action(s, PressOn() if s.phase == E.PH_PRESS else E.legal_actions(s)[0], r)
+    assert order_of_fights(s) == [("battle", "Imarch"), ("dungeon", "Crypt")]
