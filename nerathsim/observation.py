@@ -1,9 +1,14 @@
 """What one seat may see: the whole board (a war game hides nothing on the table), its own
 event hands, and counts of the other hands.
 
-`observe(state, seat)` is cheap (nothing is copied until asked), because it is built once per
-decision. Lists returned by `units` and `mobile` are the engine's own: read them, do not
-change them. Policies must use only these methods.
+`observe(state, seat)` returns a value: the Observation holds a *public copy* of the state
+(`public_state`), never the engine's live State — the other realms' hands (only their sizes
+are kept), every deck order (event decks, treasures, the guardian supply), the face-down
+guardian tokens on dungeons nobody has turned over, who could answer a pending card, the
+other seats' notebooks and the log are left out. Changing anything a seat may not know
+changes nothing in its observation (tests/nerathsim/test_game_observation.py). The seat's own
+notebook (`memo`) is the one kept with the game, so a policy can store its plans there.
+Policies must use only these methods.
 """
 from __future__ import annotations
 
@@ -11,6 +16,43 @@ from typing import NamedTuple
 
 from . import engine as E
 from .maps import REALMS
+
+
+def public_state(s: E.State, player: int) -> E.State:
+    """A copy of `s` holding only what seat `player` may know (see the module docstring)."""
+    c = E.State.__new__(E.State)
+    for name in ("rules", "board", "tab", "n", "seat_of", "friends", "ally", "next_ship", "round", "turn_pos",
+                 "realm", "phase", "current_player", "decider", "mode", "n_castles_start", "capital_held_start",
+                 "stage", "is_terminal", "winner", "timed_out", "turns", "decisions", "reach", "reach_land",
+                 "reach_store", "cards", "window"):
+        setattr(c, name, getattr(s, name))
+    mine = set(s.rules.seating[player])
+    c.hands = [s.hands[q][:] if q in mine else [] for q in range(4)]
+    c.must_play = [s.must_play[q][:] if q in mine else [] for q in range(4)]
+    c.decks, c.treasure_deck, c.supply = [[] for _ in range(4)], [], []
+    c.used, c.kept = [u[:] for u in s.used], [k[:] for k in s.kept]
+    c.guardians = {r: (g[:] if r in s.revealed else [-1] * len(g)) for r, g in s.guardians.items()}
+    c.dungeon_given, c.revealed = dict(s.dungeon_given), set(s.revealed)
+    c.pending = None
+    if s.pending is not None:
+        c.pending = s.pending.copy()
+        c.pending.reactors = []          # who holds an answer is hidden
+    c.win_done, c.card_plays = set(s.win_done), s.card_plays[:]
+    c.owner, c.hostile, c.fr_land = s.owner[:], s.hostile[:], s.fr_land[:]
+    c.units = [[row[:] for row in reg] for reg in s.units]
+    c.ships = [sh.copy() for sh in s.ships]
+    c.gold, c.vp = s.gold[:], s.vp[:]
+    c.mob = {r: dict(g) for r, g in s.mob.items()}
+    c.turn_castles, c.owner_start, c.placed = set(s.turn_castles), s.owner_start[:], dict(s.placed)
+    c.spots, c.sites = s.spots, s.sites[:]
+    c.battle = E._copy_battle(s.battle)
+    c.amok = None if s.amok is None else list(s.amok)
+    c.explored, c.conquered = set(s.explored), [set(x) for x in s.conquered]
+    c.stats = {k: v[:] for k, v in s.stats.items()}
+    c.spent = [v[:] for v in s.spent]
+    c.memo = [s.memo[i] if i == player else {} for i in range(len(s.memo))]
+    c.log, c._legal = None, None
+    return c
 
 
 class ShipView(NamedTuple):
@@ -39,10 +81,13 @@ class BattleView(NamedTuple):
 
 
 class Observation:
-    __slots__ = ("_s", "player")
+    """One seat's view of the game at a decision (a value: see `public_state`)."""
+
+    __slots__ = ("_s", "player", "_sizes")
 
     def __init__(self, state: E.State, player: int):
-        self._s = state
+        self._sizes = tuple(len(h) for h in state.hands)
+        self._s = public_state(state, player)
         self.player = player
 
     # --- the decision -------------------------------------------------------------------------
@@ -134,12 +179,12 @@ class Observation:
 
     @property
     def hand(self) -> tuple:
-        """The deciding realm's event cards (placeholders in this version)."""
+        """The deciding realm's event cards (card ids of `cards`), when the realm is this seat's."""
         return tuple(self._s.hands[self._s.decider])
 
     @property
     def hand_sizes(self) -> tuple:
-        return tuple(len(h) for h in self._s.hands)
+        return self._sizes
 
     def seat_of(self, realm: int) -> int:
         return self._s.seat_of[realm]
