@@ -351,7 +351,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
             deck = list(s.cards.decks[p])
             s.decks[p] = [deck[i] for i in rng.permutation(len(deck))]
             for _ in range(rules.starting_hand):
-                _draw_event(s, p, rng)
+                _draw_event(s, p, rng, "start")
     if rules.dungeons:
         cs = s.cards
         s.treasure_deck = [cs.treasures[i] for i in rng.permutation(len(cs.treasures))]
@@ -708,10 +708,10 @@ def _start_turn(s: State, rng) -> None:
     s.placed, s.spots, s.explored = {}, None, set()
     s.win_done = set()
     s.current_player, s.decider = s.seat_of[p], p
-    _event(s, "turn", realm=REALMS[p], gold=s.gold[p], vp=s.vp[p])
+    _event(s, "turn", realm=REALMS[p], gold=s.gold[p], vp=s.vp[p], turn=s.turns + 1)
     # phase 1
     if s.rules.events:
-        _draw_event(s, p, rng)
+        _draw_event(s, p, rng, "turn")
     # phase 2
     s.phase, s.mode = PH_MOVE, M_MOVE
     _refresh_terrain(s)
@@ -727,7 +727,7 @@ def _start_turn(s: State, rng) -> None:
     _turn_windows(s)
 
 
-def _draw_event(s: State, p: int, rng) -> None:
+def _draw_event(s: State, p: int, rng, source: str = "turn") -> None:
     """Seed phase 1: draw an event card; an empty deck is rebuilt from the shuffled used cards
     ("Hvis bunken løber tør for kort, blander du blot de brugte kort"). An immediate card must be
     played at once ("om det skal spilles med det samme")."""
@@ -741,7 +741,7 @@ def _draw_event(s: State, p: int, rng) -> None:
         s.hands[p].append(card)
         if s.cards.cards[card].timing == "immediate":
             s.must_play[p].append(card)
-        _event(s, "draw", realm=REALMS[p], card=s.cards.cards[card].key)
+        _event(s, "draw", realm=REALMS[p], card=s.cards.cards[card].key, source=source)
 
 
 def _draw_treasure(s: State, p: int) -> None:
@@ -874,7 +874,7 @@ class _Hooks:
         _event(s, "card_move", realm=REALMS[p], src=src, dst=dst, units=moved)
 
     def draw(self, s, p):
-        _draw_event(s, p, self.rng)
+        _draw_event(s, p, self.rng, "card")
 
     def battle_bonus(self, s, p, e):
         bt = s.battle

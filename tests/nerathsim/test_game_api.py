@@ -110,9 +110,27 @@ def test_apply_action_rejects_illegal_and_leaves_the_state():
 def test_format_log_needs_record():
     res = api.play_game(SMALL, ["balanced"] * 4, 2, record=True)
     text = res.format_log()
-    assert "== round 1: karkoth" in text and "collects" in text
+    assert "== Turn 1 (round 1): Karkoth" in text and "collects" in text
     with pytest.raises(ValueError, match="record=True"):
         api.play_game(SMALL, ["balanced"] * 4, 2).format_log()
+
+
+@pytest.mark.parametrize("rules, seed", [(api.Rules(), 1), (api.Rules(players=2, casualty_choice="order"), 4)])
+def test_format_log_reads_as_a_game_report_one_line_per_event(rules, seed):
+    import re
+    res = api.play_game(rules, ["balanced"] * rules.players, seed, record=True)
+    lines = res.format_log().splitlines()
+    shown = [e for e in res.log if e["event"] != "decision"]
+    from nerathsim.log import LUCK_NOTE
+    assert len(lines) == len(shown) + 1 and lines.count(LUCK_NOTE) == 1          # luck explained once
+    assert not [x for x in lines if re.search(r"[{}\[\]]|\w+\(\w*=|Effect\(|Hit\(|Move\(", x)]   # no code reprs
+    turns = [int(m.group(1)) for x in lines for m in [re.match(r"== Turn (\d+) ", x)] if m]
+    assert turns == list(range(1, res.turns + 1))                         # numbered like GameResult.turns
+    rolls = [x for x in lines if re.match(r"    round \d+", x)]
+    assert len(rolls) == sum(1 for e in shown if e["event"] == "roll") and all("dice" in x or "die" in x for x in rolls)
+    assert all(" -> " in x and "hit" in x for x in rolls)
+    # one line per event: the decision behind it is not written again
+    assert not any("press the attack" in x or "take the hit" in x for x in lines)
 
 
 def test_actions_of_different_kinds_never_compare_equal():
