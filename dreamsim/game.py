@@ -101,8 +101,9 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a dreamsim.Rules, got {type(rules).__name__}")
     pols = resolve_policies(policies, rules.players)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer, np.random.SeedSequence)):
-        raise ValueError(f"seed must be an int or a numpy SeedSequence, got {seed!r}")
+    if not isinstance(seed, np.random.SeedSequence) and (
+            isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(int(seed))
     children = ss.spawn(1 + rules.players)
     chance = np.random.default_rng(children[0])

@@ -136,7 +136,8 @@ def _read(path, kind: str):
         src = f"shipped {kind} file data/cards/{name}"
         text = ref.read_text(encoding="utf-8")
     else:
-        src = f"{kind} file {os.fspath(path)!r}"
+        field = {"events": "event_file", "treasures": "treasure_file", "guardians": "guardian_file"}[kind]
+        src = f"{kind} file {os.fspath(path)!r} (Rules.{field})"
         try:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()

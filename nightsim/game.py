@@ -82,7 +82,12 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nightsim.Rules, got {type(rules).__name__}")
     pols = resolve_policies(policies, rules.players)
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    if isinstance(seed, np.random.SeedSequence):
+        ss = seed
+    else:
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
+        ss = np.random.SeedSequence(int(seed))
     children = ss.spawn(1 + rules.players)
     chance = np.random.default_rng(children[0])
     prngs = [np.random.default_rng(c) for c in children[1:]]

@@ -34,14 +34,24 @@ class Rules:
     teams: bool = False       # seats s and s + players/2 win together
 
     def __post_init__(self):
+        for name in ("base", "edge", "bias"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ValueError(f"Rules.{name} must be a number, got {v!r}")
+        if not isinstance(self.teams, bool):
+            raise ValueError(f"Rules.teams must be True or False, got {self.teams!r}")
         if isinstance(self.players, bool) or not isinstance(self.players, int) or not 2 <= self.players <= 5:
             raise ValueError(f"Rules.players={self.players!r} is not allowed; allowed: 2..5")
         if not isinstance(self.max_rounds, int) or self.max_rounds < 1:
             raise ValueError(f"Rules.max_rounds must be a positive integer, got {self.max_rounds!r}")
         if self.teams and self.players % 2:
             raise ValueError("Rules.teams needs an even number of players")
-        if not 0 < self.base * self.players < 1 or self.edge < 0 or self.bias <= -1:
+        if not 0 < self.base * self.players < 1:
             raise ValueError(f"Rules.base={self.base!r} is not allowed; need 0 < base * players < 1")
+        if self.edge < 0:
+            raise ValueError(f"Rules.edge={self.edge!r} is not allowed; need edge >= 0")
+        if self.bias <= -1:
+            raise ValueError(f"Rules.bias={self.bias!r} is not allowed; need bias > -1")
         if self.chances().max() > 1:
             raise ValueError("Rules.base/edge/bias: a success chance exceeds 1")
 
@@ -133,7 +143,7 @@ class GameResult:
 
 
 def resolve(policies, players: int) -> list:
-    if isinstance(policies, str) or len(policies) != players:
+    if isinstance(policies, str) or not hasattr(policies, "__len__") or len(policies) != players:
         raise ValueError(f"policies: give one policy per seat ({players} players)")
     out = []
     for p in policies:
@@ -141,6 +151,8 @@ def resolve(policies, players: int) -> list:
             if p not in POLICIES:
                 raise ValueError(f"policies: unknown policy {p!r}; known: {', '.join(POLICIES)}")
             p = POLICIES[p]
+        elif not callable(p):
+            raise ValueError(f"policies: {p!r} is neither a policy name nor callable")
         out.append(p)
     return out
 
@@ -150,6 +162,9 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     if not isinstance(rules, Rules):
         raise ValueError("rules must be a toygame.Rules")
     pols = resolve(policies, rules.players)
+    if not isinstance(seed, np.random.SeedSequence) and (
+            isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
     rng = np.random.default_rng(seed)
     chances = rules.chance_table
     n = rules.players

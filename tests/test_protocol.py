@@ -1,0 +1,295 @@
+"""One conformance suite for every game module (docs/GAME_PROTOCOL.md), in the spirit of pgx's
+`api_test(env)` and scikit-learn's `parametrize_with_checks`: what it checks, every game obeys.
+
+The three simulators are checked in full (play_game level and state level); the toy game of
+the analyses tests (tests/analyses/toygame.py) implements only the play_game level that
+`analyses` relies on, so it runs the checks of that level.
+"""
+from __future__ import annotations
+
+import dataclasses
+import gc
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import dreamsim
+import nerathsim
+import nightsim
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "analyses"))
+import toygame  # noqa: E402  (the analyses tests' toy game, outside any package)
+
+FULL = [nightsim, dreamsim, nerathsim]
+ALL = FULL + [toygame]
+PLAIN = (bool, int, float, str, type(None))
+
+
+def ids(module):
+    return module.__name__
+
+
+def default_policy(game) -> str:
+    return getattr(game, "DEFAULT_POLICY", "random")
+
+
+def small_rules(game):
+    """Rules that give short games: Nerath on its small test map without the card decks."""
+    if game is nerathsim:
+        return nerathsim.Rules(map="small", events=False, dungeons=False)
+    return game.Rules()
+
+
+def line_up(game, rules=None):
+    rules = rules or small_rules(game)
+    return [default_policy(game)] * rules.players
+
+
+# ---------------------------------------------------------------- play_game level (every game)
+
+@pytest.mark.parametrize("game", ALL, ids=ids)
+def test_a_game_module_exports_the_protocol(game):
+    assert isinstance(game.RULES_VERSION, str) and game.RULES_VERSION
+    assert dataclasses.is_dataclass(game.Rules) and game.Rules.__dataclass_params__.frozen
+    assert isinstance(game.POLICIES, dict) and "random" in game.POLICIES
+    assert callable(game.play_game)
+    assert getattr(game, "DEFAULT_POLICY", "random") in game.POLICIES
+    if game in FULL:
+        for name in ("new_game", "legal_actions", "apply_action", "observe", "GameResult",
+                     "IllegalActionError", "State", "Observation"):
+            assert hasattr(game, name), f"{game.__name__} lacks {name}"
+        assert issubclass(game.IllegalActionError, ValueError)
+
+
+@pytest.mark.parametrize("game", ALL, ids=ids)
+def test_default_rules_are_the_published_game_with_a_seat_count(game):
+    rules = game.Rules()
+    assert isinstance(rules.players, int) and 2 <= rules.players <= 6
+    assert game.Rules() == rules and hash(game.Rules()) == hash(rules)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.players = 3
+
+
+@pytest.mark.parametrize("game", ALL, ids=ids)
+def test_every_bad_rules_field_raises_value_error_naming_the_field(game):
+    for f in dataclasses.fields(game.Rules):
+        for bad in (object(), -7, "zz"):
+            try:
+                dataclasses.replace(game.Rules(), **{f.name: bad})
+            except ValueError as e:
+                assert f.name in str(e), f"{game.__name__}: Rules.{f.name}={bad!r}: {e}"
+            else:
+                pytest.fail(f"{game.__name__}: Rules.{f.name}={bad!r} was accepted")
+
+
+@pytest.mark.parametrize("seed", ["abc", -1, 1.5, None, True, [1, 2]], ids=repr)
+@pytest.mark.parametrize("game", ALL, ids=ids)
+def test_a_bad_seed_raises_value_error_naming_the_seed(game, seed):
+    with pytest.raises(ValueError, match="seed"):
+        game.play_game(small_rules(game), line_up(game), seed=seed)
+
+
+@pytest.mark.parametrize("game", ALL, ids=ids)
+def test_an_int_numpy_int_and_seed_sequence_are_seeds(game):
+    rules = small_rules(game)
+    a = game.play_game(rules, line_up(game), seed=7).to_record()
+    assert game.play_game(rules, line_up(game), seed=np.int64(7)).to_record() == a
+    game.play_game(rules, line_up(game), seed=np.random.SeedSequence(7))
+
+
+@pytest.mark.parametrize("game", ALL, ids=ids)
+def test_bad_policy_lists_raise_value_error_naming_the_policies(game):
+    rules = small_rules(game)
+    n = rules.players
+    for bad in ("random", 123, None, ["random"] * (n + 1), ["no-such-policy"] * n, [42] * n):
+        with pytest.raises(ValueError, match="polic"):
+            game.play_game(rules, bad, seed=1)
+
+
+@pytest.mark.parametrize("game", ALL, ids=ids)
+def test_bad_rules_objects_raise_value_error(game):
+    with pytest.raises(ValueError, match="rules"):
+        game.play_game({"players": 2}, ["random", "random"], seed=1)
+
+
+@pytest.mark.parametrize("game", ALL, ids=ids)
+def test_same_seed_gives_the_same_record_and_log(game):
+    rules = small_rules(game)
+    a = game.play_game(rules, line_up(game), seed=11, record=True)
+    b = game.play_game(rules, line_up(game), seed=11, record=True)
+    assert a.to_record() == b.to_record()
+    assert a.log == b.log
+    if hasattr(a, "format_log"):
+        assert a.format_log() == b.format_log()
+
+
+@pytest.mark.parametrize("game", ALL, ids=ids)
+def test_the_record_is_one_flat_row_of_plain_values(game):
+    r = game.play_game(small_rules(game), line_up(game), seed=5)
+    row = r.to_record()
+    assert {"winner", "turns", "decisions", "timed_out"} <= set(row)
+    for key, value in row.items():
+        assert isinstance(key, str)
+        assert isinstance(value, PLAIN + (np.integer, np.floating, np.bool_)), (key, type(value))
+    for i in range(small_rules(game).players):
+        assert f"seat{i}_policy" in row and f"seat{i}_score" in row
+    w = row["winner"]
+    assert w is None or isinstance(w, (int, np.integer, str))
+
+
+# ---------------------------------------------------------------- state level (the simulators)
+
+def random_walk(game, rules, seed, steps):
+    """A state reached by `steps` uniformly random legal actions (or the end of the game)."""
+    rng = np.random.default_rng(seed)
+    s = game.new_game(rules, seed)
+    for _ in range(steps):
+        if s.is_terminal:
+            break
+        legal = game.legal_actions(s)
+        game.apply_action(s, legal[int(rng.integers(len(legal)))], rng)
+    return s, rng
+
+
+#: memo tables keyed by everything they depend on (Nerath's reach tables, keyed by the terrain):
+#: clones share them by design, so they are no part of a state's identity
+MEMO_FIELDS = {"reach", "reach_land", "reach_store"}
+
+
+def state_fields(s) -> dict:
+    """Every data attribute of a State (slots or __dict__), the log and memo tables left out."""
+    names = set(getattr(s, "__dict__", {}))
+    for cls in type(s).__mro__:
+        names.update(getattr(cls, "__slots__", ()))
+    out = {}
+    for name in sorted(names):
+        if name in MEMO_FIELDS or name in ("log", "__dict__", "__weakref__") or name.startswith("_") \
+                or not hasattr(s, name):
+            continue
+        value = getattr(s, name)
+        if not callable(value):
+            out[name] = repr(value)
+    return out
+
+
+def fingerprint(game, s):
+    """The whole state, what every seat observes, and what is legal: equal states, equal prints."""
+    players = s.rules.players
+    obs = tuple(repr(game.observe(s, p)) for p in range(players))
+    legal = tuple(map(repr, game.legal_actions(s))) if not s.is_terminal else ()
+    return s.current_player, s.is_terminal, legal, obs, state_fields(s)
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_the_illegal_action_error_names_the_policy_the_decision_and_the_seed(game):
+    class Cheat:
+        name = "cheat"
+
+        def __call__(self, obs, legal, rng):
+            return "nonsense"
+
+    rules = small_rules(game)
+    with pytest.raises(game.IllegalActionError) as err:
+        game.play_game(rules, [Cheat()] * rules.players, seed=1234)
+    msg = str(err.value)
+    assert "'cheat'" in msg and "decision" in msg and "'nonsense'" in msg
+    assert "Reproduce with" in msg and "seed=1234" in msg
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_apply_action_refuses_an_illegal_action_and_leaves_the_state(game):
+    s, rng = random_walk(game, small_rules(game), 3, 5)
+    before = fingerprint(game, s)
+    with pytest.raises(ValueError):
+        game.apply_action(s, "nonsense", rng)
+    assert fingerprint(game, s) == before
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_changing_one_seats_policy_never_changes_the_deal(game):
+    rules = small_rules(game)
+    base = line_up(game, rules)
+    other = list(base)
+    other[-1] = "random" if base[-1] != "random" else sorted(game.POLICIES)[-1]
+    a = game.play_game(rules, base, seed=21, record=True)
+    b = game.play_game(rules, other, seed=21, record=True)
+    assert a.log[0] == b.log[0]   # the first event is the deal (or the first draw of it)
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_new_game_is_a_function_of_rules_and_seed(game):
+    rules = small_rules(game)
+    assert fingerprint(game, game.new_game(rules, 8)) == fingerprint(game, game.new_game(rules, 8))
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_a_clone_is_independent_of_the_original(game):
+    rules = small_rules(game)
+    s, rng = random_walk(game, rules, 17, 12)
+    assert not s.is_terminal
+    before = fingerprint(game, s)
+    c = s.clone()
+    assert fingerprint(game, c) == before
+    crng = np.random.default_rng(99)
+    for _ in range(40):
+        if c.is_terminal:
+            break
+        legal = game.legal_actions(c)
+        game.apply_action(c, legal[int(crng.integers(len(legal)))], crng)
+    assert fingerprint(game, s) == before       # playing on the clone left the original alone
+    legal = game.legal_actions(s)
+    game.apply_action(s, legal[0], rng)          # and the original still plays
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_a_state_that_is_not_over_always_has_a_legal_action(game):
+    rules = small_rules(game)
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        s = game.new_game(rules, seed)
+        for _ in range(3000):
+            if s.is_terminal:
+                break
+            legal = game.legal_actions(s)
+            assert legal, f"{game.__name__} seed {seed}: no legal action in a live state"
+            assert 0 <= s.current_player < rules.players
+            game.apply_action(s, legal[int(rng.integers(len(legal)))], rng)
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_format_log_reads_as_text_and_needs_a_record(game):
+    rules = small_rules(game)
+    r = game.play_game(rules, line_up(game), seed=2, record=True)
+    text = r.format_log()
+    assert isinstance(text, str) and len(text.splitlines()) > 5
+    with pytest.raises(ValueError, match="record=True"):
+        game.play_game(rules, line_up(game), seed=2).format_log()
+
+
+def _reaches(root, target, limit=200_000) -> bool:
+    """Whether `target` is reachable from `root` through object references (modules and types skipped)."""
+    seen, stack = set(), [root]
+    while stack and len(seen) < limit:
+        x = stack.pop()
+        if x is target:
+            return True
+        if id(x) in seen or isinstance(x, (type, type(sys), str, bytes, int, float)):
+            continue
+        seen.add(id(x))
+        stack.extend(gc.get_referents(x))
+    return False
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_an_observation_is_a_value_holding_no_reference_to_the_state(game):
+    rules = small_rules(game)
+    s, rng = random_walk(game, rules, 5, 20)
+    for p in range(rules.players):
+        obs = game.observe(s, p)
+        assert not _reaches(obs, s), f"{game.__name__}: observe(state, {p}) reaches the live State"
+        for name in ("hands", "deck", "units", "stack"):
+            live = getattr(s, name, None)
+            if isinstance(live, (list, dict)) and live:
+                assert not _reaches(obs, live), f"{game.__name__}: observe(state, {p}) reaches state.{name}"
