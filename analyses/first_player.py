@@ -8,6 +8,17 @@ For each player count and lineup (the policies at the table) in the results:
   often, Ludii-style Balance (1 - (highest - lowest seat win rate)), AdvantageP1 (seat 0's
   win rate over decided games), and the decided games a binomial test would need to detect
   a seat that wins `delta` (default 1 point) more than its fair share (alpha 0.05, power 0.8).
+
+Paired designs (``seat_order="rotate"``: the rotations of one deal share a seed) are analysed
+with the deal as the unit (see `analyses.clusters`): seat intervals and tests from the
+cluster-robust variance (Wilson at the effective n, score test), the omnibus chi-square with
+the Rao–Scott second-order correction; with one game per deal (``random``, ``fixed``) the
+plain Wilson interval, exact binomial test and Pearson chi-square. The omnibus test comes
+first (`summary.chi2_p`); the per-seat p-values are also given after Holm's family-wise
+correction over the seats of one lineup (`seats.p_holm`). `summary` reports `deals`, the
+design effect (`design_effect`: mean eigenvalue of the chi-square's design-effect matrix,
+`seats.design_effect` per seat), the test's `chi2_df` and the `method`; the games needed to
+detect a 1-point edge are multiplied by the largest seat design effect.
 """
 from __future__ import annotations
 
@@ -17,7 +28,8 @@ import numpy as np
 import pandas as pd
 
 from . import frames
-from .stats import games_needed, proportions, seat_uniformity, wilson_interval
+from .clusters import cluster_ids, uniformity
+from .stats import games_needed, proportions, wilson_interval
 from .tables import Tables, front, stack
 from .win_rates import GameView
 
@@ -39,7 +51,11 @@ def first_player_advantage(df: pd.DataFrame, confidence: float = 0.95, delta: fl
         seats = view.by_seat(confidence).assign(lineup=lineup).pipe(front, ["players", "lineup", "seat"])
         seat_tables.append(seats)
         summaries.append(_summary(games, view, seats, lineup, delta, alpha, power, confidence))
-    return FirstPlayerAdvantage(summary=stack(summaries), seats=stack(seat_tables), events=game_events(df, confidence))
+    summary, seats = stack(summaries), stack(seat_tables)
+    for table in (summary, seats):
+        if len(table):
+            table.attrs["method"] = "; ".join(dict.fromkeys(table["method"].astype(str)))
+    return FirstPlayerAdvantage(summary=summary, seats=seats, events=game_events(df, confidence))
 
 
 def game_events(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
@@ -61,15 +77,21 @@ def _summary(games: pd.DataFrame, view: GameView, seats: pd.DataFrame, lineup: s
     decided = len(view.df)
     timeouts = int(games["timed_out"].astype(bool).sum())
     timeout_low, timeout_high = wilson_interval(timeouts, len(games), confidence)
-    chi2, chi2_p = seat_uniformity(seats["wins"])
+    omnibus = uniformity(view.won, view.clusters)
     rates = seats["win_rate"]
     needed = games_needed(delta, view.expected, alpha, power) if 0 < view.expected + delta < 1 else np.nan
+    seat_deff = seats["design_effect"].max() if len(seats) else np.nan
+    if np.isfinite(needed) and np.isfinite(seat_deff) and seat_deff != 1.0:
+        needed = int(np.ceil(needed * seat_deff))
     return pd.DataFrame([{
         "players": view.n_players, "lineup": lineup, "games": len(games), "decided": decided,
         "timeouts": timeouts, "timeout_rate": timeouts / len(games),
         "timeout_ci_low": timeout_low, "timeout_ci_high": timeout_high,
-        "chi2": chi2, "chi2_p": chi2_p,
+        "chi2": omnibus["chi2"], "chi2_p": omnibus["chi2_p"],
         "balance": 1 - (rates.max() - rates.min()) if decided else np.nan,
         "advantage_p1": rates.iloc[0] if decided else np.nan,
         f"games_to_detect_{100 * delta:g}pp": needed,
+        "chi2_df": omnibus["chi2_df"], "deals": int(len(np.unique(cluster_ids(games)))),
+        "design_effect": omnibus["design_effect"],
+        "method": f"{seats['method'].iloc[0]}; {omnibus['method']}" if len(seats) else omnibus["method"],
     }])

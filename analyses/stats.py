@@ -157,7 +157,8 @@ class InfiniteRatingError(ValueError):
     """A Bradley–Terry maximum likelihood estimate does not exist (it is infinite)."""
 
 
-def bradley_terry(wins: pd.DataFrame, pseudo_wins: float = 0.0, confidence: float = 0.95) -> pd.DataFrame:
+def bradley_terry(wins: pd.DataFrame, pseudo_wins: float = 0.0, confidence: float = 0.95,
+                  comparisons=None) -> pd.DataFrame:
     """Bradley–Terry strengths from a square wins matrix (wins.loc[a, b] = times a beat b).
 
     P(a beats b) = s_a / (s_a + s_b). Log-strengths are fitted by maximum likelihood
@@ -166,6 +167,11 @@ def bradley_terry(wins: pd.DataFrame, pseudo_wins: float = 0.0, confidence: floa
     compared pair, which keeps the estimate finite when a policy never lost or never won.
     Columns: comparisons, wins, strength, log_strength, se, elo, elo_low, elo_high (Elo
     scale: 400 * log10 of the strength ratio).
+
+    `comparisons`, when given, is (winner index, loser index, cluster) per comparison behind
+    `wins` (indices into its rows; a cluster = the games of one deal): `se` is then the
+    cluster-robust sandwich H^-1 (sum over clusters of score score^T) H^-1, and the table adds
+    se_model (the Fisher-information one) and design_effect = (se / se_model)^2.
     """
     names = list(wins.index)
     observed = wins.loc[names, names].to_numpy(dtype=float, copy=True)
@@ -177,6 +183,11 @@ def bradley_terry(wins: pd.DataFrame, pseudo_wins: float = 0.0, confidence: floa
                          "the maximum likelihood is infinite (use pseudo_wins > 0)")
     theta = _fit_log_strengths(w)
     se = _log_strength_se(theta, w + w.T)
+    extra = {}
+    if comparisons is not None:
+        se_model, se = se, _sandwich_se(theta, w + w.T, *comparisons)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            extra = {"se_model": se_model, "design_effect": (se / se_model) ** 2}
     z = stats.norm.ppf(0.5 + confidence / 2)
     return pd.DataFrame({
         "comparisons": pairs.sum(axis=1).astype(np.int64),
@@ -187,6 +198,7 @@ def bradley_terry(wins: pd.DataFrame, pseudo_wins: float = 0.0, confidence: floa
         "elo": ELO_PER_NAT * theta,
         "elo_low": ELO_PER_NAT * (theta - z * se),
         "elo_high": ELO_PER_NAT * (theta + z * se),
+        **extra,
     }, index=pd.Index(names, name=wins.index.name))
 
 
@@ -214,6 +226,24 @@ def _log_strength_se(theta: np.ndarray, games: np.ndarray) -> np.ndarray:
     weights = games * p * (1 - p)
     information = np.diag(weights.sum(axis=1)) - weights
     covariance = np.linalg.pinv(information)
+    return np.sqrt(np.clip(np.diag(covariance), 0, None))
+
+
+def _sandwich_se(theta: np.ndarray, games: np.ndarray, winner, loser, cluster) -> np.ndarray:
+    """Cluster-robust standard errors of the log-strengths (CR1 sandwich, sum-to-zero constraint)."""
+    winner, loser = np.asarray(winner, dtype=np.int64), np.asarray(loser, dtype=np.int64)
+    codes = pd.factorize(np.asarray(cluster), sort=False)[0]
+    p = stats.logistic.cdf(theta[:, None] - theta[None, :])
+    weights = games * p * (1 - p)
+    bread = np.linalg.pinv(np.diag(weights.sum(axis=1)) - weights)
+    scores = np.zeros((int(codes.max()) + 1 if len(codes) else 0, len(theta)))
+    step = 1 - p[winner, loser]
+    np.add.at(scores, (codes, winner), step)
+    np.add.at(scores, (codes, loser), -step)
+    scores -= scores.mean(axis=0)
+    clusters = len(scores)
+    meat = clusters / max(clusters - 1, 1) * scores.T @ scores
+    covariance = bread @ meat @ bread
     return np.sqrt(np.clip(np.diag(covariance), 0, None))
 
 

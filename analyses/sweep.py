@@ -12,6 +12,13 @@ The effect table has one row per value and metric:
 - ``turns``: mean turns per game, bootstrap interval;
 - ``timeout_rate``: share of games that timed out, Wilson interval;
 with ``diff`` (against the first value), its paired t interval and p-value.
+
+The deal is the unit: under ``seat_order="rotate"`` the rotations of one deal share a seed, so
+the paired differences of one deal are one cluster (`clusters.paired_difference`: cluster-robust
+t interval with deals - 1 degrees of freedom), and so are the per-value intervals
+(`clusters.rates` for 0/1 outcomes, `clusters.mean_interval` otherwise). With one game per deal
+(``random``, ``fixed``) these are the plain paired t test, Wilson and bootstrap intervals.
+Columns ``deals``, ``diff_design_effect`` and ``method`` say which.
 """
 from __future__ import annotations
 
@@ -23,7 +30,8 @@ import pandas as pd
 from . import frames
 from .games import load_game, make_rules, resolve_policies, with_parameter
 from .runner import simulate
-from .stats import mean_interval, paired_difference, wilson_interval
+from . import clusters
+from .clusters import cluster_ids
 from .tables import Tables, front
 
 
@@ -77,23 +85,36 @@ def _variant(module, rules, policies, field, value, policy_param):
 def effects(runs: dict, confidence: float = 0.95, seed: int = 0, policy: str | None = None) -> pd.DataFrame:
     """Effect table of paired runs {value: results}, differences against the first value.
 
-    With `policy`, also that policy's per-seat win rate (``<policy>_win_rate``).
+    With `policy`, also that policy's per-seat win rate (``<policy>_win_rate``). Game `i` of
+    every run is paired with game `i` of the first; the games of one deal (shared seed) form
+    one cluster.
     """
-    base = _metrics(next(iter(runs.values())), policy)
+    first = next(iter(runs.values()))
+    base = _metrics(first, policy)
+    base_clusters = cluster_ids(first)
     rows = []
     for i, (value, df) in enumerate(runs.items()):
+        groups = cluster_ids(df)
         for metric, per_game in _metrics(df, policy).items():
-            low, high = _interval(metric, per_game, confidence, seed)
+            low, high, method = _interval(metric, per_game, groups, confidence, seed)
             row = {"value": value, "metric": metric, "n": len(per_game), "estimate": per_game.mean(),
                    "ci_low": low, "ci_high": high}
             if i and metric in base:          # (a faction seated only in some variants has no baseline)
                 paired = min(len(per_game), len(base[metric]))
-                diff = paired_difference(per_game[:paired], base[metric][:paired], confidence)
+                diff = clusters.paired_difference(per_game[:paired], base[metric][:paired],
+                                                  base_clusters[:paired], confidence)
                 row.update({"diff": diff["diff"], "diff_ci_low": diff["ci_low"], "diff_ci_high": diff["ci_high"],
-                            "diff_p": diff["p_value"]})
+                            "diff_p": diff["p_value"], "deals": diff["deals"],
+                            "diff_design_effect": diff["design_effect"], "method": diff["method"]})
+            else:
+                row.update({"deals": int(len(np.unique(groups))), "method": method})
             rows.append(row)
-    table = pd.DataFrame(rows).reindex(columns=[*rows[0], "diff", "diff_ci_low", "diff_ci_high", "diff_p"])
-    return front(table, ["value", "metric"])
+    table = pd.DataFrame(rows).reindex(columns=["value", "metric", "n", "estimate", "ci_low", "ci_high", "diff",
+                                                "diff_ci_low", "diff_ci_high", "diff_p", "deals",
+                                                "diff_design_effect", "method"])
+    table = front(table, ["value", "metric"])
+    table.attrs["method"] = "; ".join(dict.fromkeys(table["method"].astype(str)))
+    return table
 
 
 def _metrics(df: pd.DataFrame, policy: str | None) -> dict[str, np.ndarray]:
@@ -127,9 +148,13 @@ def _faction_metrics(df: pd.DataFrame, won: np.ndarray) -> dict[str, np.ndarray]
     return out
 
 
-def _interval(metric: str, per_game: np.ndarray, confidence: float, seed: int) -> tuple[float, float]:
-    """Wilson for 0/1 outcomes, bootstrap (`mean_interval`) for other per-game values."""
+def _interval(metric: str, per_game: np.ndarray, groups: np.ndarray, confidence: float,
+              seed: int) -> tuple[float, float, str]:
+    """Wilson (or its clustered version) for 0/1 outcomes, else bootstrap or cluster-robust t."""
     if np.isin(per_game, (0.0, 1.0)).all():
-        return wilson_interval(int(per_game.sum()), len(per_game), confidence)
-    return mean_interval(per_game, confidence, seed)
-
+        table = clusters.rates(per_game, np.ones(len(per_game)), groups, confidence=confidence)
+        return float(table["ci_low"].iloc[0]), float(table["ci_high"].iloc[0]), str(table["method"].iloc[0])
+    independent = clusters.is_independent(np.ones(len(per_game)), groups)
+    low, high = clusters.mean_interval(per_game, groups, confidence, seed)
+    return low, high, ("bootstrap interval (independent games)" if independent
+                       else "cluster-robust t interval (deal as the unit)")

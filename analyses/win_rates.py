@@ -8,6 +8,14 @@ divided by m, gives the interval, so several seats of one policy at one table ar
 counted as independent trials. Expected per-seat rate: winners per decided game / players
 (1/players when one seat wins). When a whole team can share a policy (W may exceed G) the
 seats are counted as trials instead, an approximation.
+
+Paired designs: the games of one deal (``seat_order="rotate"``, shared seed) are one cluster, and
+every interval and test uses the deal as the unit (`clusters.rates`: cluster-robust variance,
+Wilson at the effective n; plain Wilson and exact binomial when each game is its own deal).
+Each table says which in its ``method`` column and gives ``deals`` and ``design_effect``;
+``p_holm`` is the p-value after Holm's family-wise correction over the rows of one family (the
+seats of a player count, the policies of a lineup, the factions or pairs of a player count).
+Bradley–Terry standard errors are cluster-robust (sandwich over deals).
 """
 from __future__ import annotations
 
@@ -17,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from . import frames
+from .clusters import cluster_ids, holm, rates
 from .stats import InfiniteRatingError, bradley_terry, connected, proportions
 from .tables import Tables, front, stack
 
@@ -71,6 +80,7 @@ class GameView:
         keep = frames.decided(df).to_numpy()
         self.df = df[keep]
         self.won = frames.seat_wins(df)[keep][:, :n_players]
+        self.clusters = cluster_ids(df)[keep]
         self.lineups = frames.lineup(self.df).astype(str).to_numpy()
         policies = self.df[[f"seat{s}_policy" for s in range(n_players)]].astype(str).to_numpy()
         self.policy_names = sorted(set(policies.ravel()))
@@ -90,7 +100,8 @@ class GameView:
             for policy in sorted(set(lineup.split("+"))):
                 keys.append((lineup, policy))
                 rows.append(self._group(self.policies == policy, at_table))
-        return self._table(rows, {"lineup": [k[0] for k in keys], "policy": [k[1] for k in keys]}, confidence)
+        return self._table(rows, {"lineup": [k[0] for k in keys], "policy": [k[1] for k in keys]}, confidence,
+                           family="lineup")
 
     def by_faction(self, factions, confidence: float) -> pd.DataFrame:
         names = np.array([factions[s] for s in range(self.n_players)])
@@ -109,45 +120,68 @@ class GameView:
         if len(self.policy_names) < 2 or not connected(beats.to_numpy() + beats.to_numpy().T):
             return pd.DataFrame()  # some policies were never compared: no common scale
         try:
-            table, pseudo = bradley_terry(beats, confidence=confidence), 0.0
+            table, pseudo = bradley_terry(beats, confidence=confidence, comparisons=self.comparisons()), 0.0
         except InfiniteRatingError:
-            table, pseudo = bradley_terry(beats, pseudo_wins=0.5, confidence=confidence), 0.5
+            table, pseudo = bradley_terry(beats, pseudo_wins=0.5, confidence=confidence,
+                                          comparisons=self.comparisons()), 0.5
         table = table.reset_index().rename(columns={"index": "policy"})
         return table.assign(players=self.n_players, pseudo_wins=pseudo).pipe(front, ["players", "policy"])
 
     def beats_matrix(self) -> pd.DataFrame:
         """beats.loc[a, b]: times a seat of policy a won a game in which a seat of policy b lost."""
         size = len(self.policy_names)
-        codes = pd.Categorical(self.policies.ravel(), categories=self.policy_names).codes.reshape(self.policies.shape)
+        winner, loser, _ = self.comparisons()
         counts = np.zeros((size, size), dtype=np.int64)
-        for winner_seat in range(self.n_players):
-            for loser_seat in range(self.n_players):
-                pair = self.won[:, winner_seat] & ~self.won[:, loser_seat]
-                np.add.at(counts, (codes[pair, winner_seat], codes[pair, loser_seat]), 1)
+        np.add.at(counts, (winner, loser), 1)
         np.fill_diagonal(counts, 0)
         return pd.DataFrame(counts, index=self.policy_names, columns=self.policy_names)
 
-    def _group(self, member: np.ndarray, games: np.ndarray | None = None) -> tuple[int, int, int]:
-        """(G, W, m) for the seats marked in `member` (per seat, or games x seats), over `games`."""
+    def comparisons(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(winner policy code, loser policy code, cluster) of every 'winning seat beat losing seat'
+        pair of distinct policies."""
+        codes = pd.Categorical(self.policies.ravel(), categories=self.policy_names).codes.reshape(self.policies.shape)
+        parts = []
+        for winner_seat in range(self.n_players):
+            for loser_seat in range(self.n_players):
+                pair = self.won[:, winner_seat] & ~self.won[:, loser_seat]
+                w, l = codes[pair, winner_seat], codes[pair, loser_seat]
+                distinct = w != l
+                parts.append((w[distinct], l[distinct], self.clusters[pair][distinct]))
+        if not parts:
+            return (np.zeros(0, np.int64),) * 3
+        return tuple(np.concatenate([p[i] for p in parts]).astype(np.int64) for i in range(3))
+
+    def _group(self, member: np.ndarray, games: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, int]:
+        """(trials per game, wins per game, m) for the seats marked in `member` (per seat, or
+        games x seats), over `games`: a game where the group sits is one trial of m seats."""
         member = np.broadcast_to(member, self.won.shape)
         member = member if games is None else member & games[:, None]
-        present = member.any(axis=1)
-        seats_per_game = member[present].sum(axis=1)
-        wins_per_game = (self.won & member)[present].sum(axis=1)
-        m = int(seats_per_game.max()) if len(seats_per_game) else 1
-        if len(seats_per_game) and (seats_per_game.min() != m or wins_per_game.max() > 1):
-            return int(seats_per_game.sum()), int(wins_per_game.sum()), 1  # seats as trials (approximate)
-        return int(present.sum()), int(wins_per_game.sum()), m
+        seats_per_game = member.sum(axis=1)
+        wins_per_game = (self.won & member).sum(axis=1)
+        present = seats_per_game > 0
+        m = int(seats_per_game.max()) if present.any() else 1
+        if present.any() and (seats_per_game[present].min() != m or wins_per_game.max() > 1):
+            return seats_per_game, wins_per_game, 1  # seats as trials (approximate)
+        return present.astype(np.int64), wins_per_game, m
 
-    def _table(self, rows, keys: dict, confidence: float) -> pd.DataFrame:
+    def _table(self, rows, keys: dict, confidence: float, family: str | None = None) -> pd.DataFrame:
         if not rows:
             return pd.DataFrame()
-        games, wins, seats = (np.array(column, dtype=np.int64) for column in zip(*rows))
-        table = proportions(wins, games, expected=np.minimum(seats * self.expected, 1.0), confidence=confidence)
+        trials = np.column_stack([r[0] for r in rows])
+        wins = np.column_stack([r[1] for r in rows])
+        seats = np.array([r[2] for r in rows], dtype=np.int64)
+        table = rates(wins, trials, self.clusters, expected=np.minimum(seats * self.expected, 1.0),
+                      confidence=confidence)
         for column in ("rate", "ci_low", "ci_high", "expected", "effect_pp"):
             table[column] = table[column] / seats
         table = table.rename(columns={"n": "games", "rate": "win_rate"}).assign(seats=seats, **keys)
-        return table.assign(players=self.n_players).pipe(front, ["players", *keys, "seats"])
+        groups = table[family] if family else pd.Series(0, index=table.index)
+        table["p_holm"] = np.nan
+        for _, index in table.groupby(groups, sort=False).groups.items():
+            table.loc[index, "p_holm"] = holm(table.loc[index, "p_value"].to_numpy())
+        table = table.assign(players=self.n_players).pipe(front, ["players", *keys, "seats"])
+        table.attrs["method"] = str(table["method"].iloc[0])
+        return table
 
 
 def _recorded_factions(games: pd.DataFrame, n_players: int):

@@ -15,6 +15,24 @@ def mixed():
                              seed=3, progress=False)
 
 
+@pytest.fixture(scope="module")
+def shuffled():
+    """The same setup with seat_order='random': every game is its own deal."""
+    return analyses.simulate("toygame", 2000, rules={"max_rounds": 3}, policies="strong,random,random,random",
+                             seed=3, seat_order="random", progress=False)
+
+
+def deal_interval(wins_per_game, deals, z=1.959963984540054):
+    """By hand: Wilson at the effective n from the deal-level (cluster-robust) variance."""
+    per_deal = pd.DataFrame({"w": wins_per_game, "t": 1.0, "deal": deals}).groupby("deal").sum()
+    n, p = per_deal["t"].sum(), per_deal["w"].sum() / per_deal["t"].sum()
+    c = len(per_deal)
+    var = c / (c - 1) * ((per_deal["w"] - p * per_deal["t"]) ** 2).sum() / n ** 2
+    m = p * (1 - p) / var
+    centre, half = (p + z * z / (2 * m)) / (1 + z * z / m), z / (1 + z * z / m) * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m))
+    return centre - half, centre + half
+
+
 def test_outcomes_report_timeouts_apart(mixed):
     outcomes = analyses.win_rates(mixed).outcomes.set_index("outcome")
     assert outcomes["count"].sum() == len(mixed)
@@ -29,15 +47,35 @@ def test_seat_win_rates_are_over_decided_games(mixed):
         row = by_seat.iloc[seat]
         wins = int((decided["winner"] == seat).sum())
         assert (row["games"], row["wins"]) == (len(decided), wins)
-        assert (row["ci_low"], row["ci_high"]) == pytest.approx(stats.wilson_interval(wins, len(decided)))
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+            deal_interval((decided["winner"] == seat).to_numpy(float), decided["deal"]))
+        assert row["deals"] == decided["deal"].nunique() and row["method"].startswith("deal as the unit")
     assert by_seat["expected"].tolist() == [0.25] * 4
 
 
-def test_policy_rates_count_games_not_seats(mixed):
+def test_with_one_game_per_deal_seat_intervals_are_wilson_and_tests_exact(shuffled):
+    by_seat = analyses.win_rates(shuffled).by_seat
+    decided = shuffled[~shuffled["timed_out"]]
+    for seat in range(4):
+        row = by_seat.iloc[seat]
+        wins = int((decided["winner"] == seat).sum())
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(stats.wilson_interval(wins, len(decided)))
+        assert row["p_value"] == pytest.approx(stats.binomial_pvalue(wins, len(decided), 0.25))
+        assert row["design_effect"] == 1.0 and row["method"].startswith("independent games")
+
+
+def test_policy_rates_count_games_not_seats(mixed, shuffled):
+    by_policy = analyses.win_rates(shuffled).by_policy.set_index("policy")
+    random = by_policy.loc["random"]
+    assert random["seats"] == 3 and random["games"] == (~shuffled["timed_out"]).sum()
+    low, high = stats.wilson_interval(random["wins"], random["games"])
+    assert (random["ci_low"], random["ci_high"]) == pytest.approx((low / 3, high / 3))
     by_policy = analyses.win_rates(mixed).by_policy.set_index("policy")
     random = by_policy.loc["random"]
-    assert random["seats"] == 3 and random["games"] == (~mixed["timed_out"]).sum()
-    low, high = stats.wilson_interval(random["wins"], random["games"])
+    decided = mixed[~mixed["timed_out"]]
+    strong_seat = (decided[[f"seat{s}_policy" for s in range(4)]] == "strong").to_numpy().argmax(axis=1)
+    random_won = (decided["winner"].to_numpy(int) != strong_seat).astype(float)
+    low, high = deal_interval(random_won, decided["deal"])
     assert (random["ci_low"], random["ci_high"]) == pytest.approx((low / 3, high / 3))
     assert by_policy.loc["strong", "win_rate"] > 0.25 > random["win_rate"]
     assert by_policy.loc["strong", "p_value"] < 0.01
@@ -67,9 +105,18 @@ def test_first_player_advantage_columns_and_ludii_metrics(mixed):
     assert {"win_rate", "ci_low", "ci_high", "p_value", "effect_pp", "games", "wins"} <= set(seats.columns)
     assert summary["balance"] == pytest.approx(1 - (seats["win_rate"].max() - seats["win_rate"].min()))
     assert summary["advantage_p1"] == seats["win_rate"].iloc[0]
-    assert summary["games_to_detect_1pp"] == stats.games_needed(0.01, 0.25)
+    assert summary["games_to_detect_1pp"] == np.ceil(stats.games_needed(0.01, 0.25) * seats["design_effect"].max())
     assert summary["decided"] + summary["timeouts"] == summary["games"] == 2000
+    assert summary["method"].endswith("Rao-Scott second-order corrected chi-square (deal as the unit)")
+    assert summary["deals"] == 500 and summary["chi2_df"] != 3
+
+
+def test_with_one_game_per_deal_the_omnibus_test_is_pearsons_chi_square(shuffled):
+    result = analyses.first_player_advantage(shuffled)
+    seats, summary = result.seats, result.summary.iloc[0]
+    assert summary["games_to_detect_1pp"] == stats.games_needed(0.01, 0.25)
     assert summary["chi2_p"] == pytest.approx(stats.seat_uniformity(seats["wins"])[1])
+    assert (summary["chi2_df"], summary["design_effect"]) == (3, 1.0)
 
 
 def test_first_player_advantage_groups_player_counts_and_lineups():
