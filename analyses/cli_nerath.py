@@ -19,6 +19,10 @@ import sys
 
 import pandas as pd
 
+from nerathsim.battle_exact import BattleTooLarge
+from nerathsim.battle_mc import check_mc_size
+from nerathsim.combat import start_battle
+
 BATTLE_EXAMPLES = """\
 examples:
   balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier"
@@ -28,7 +32,9 @@ examples:
   balancelab battle "3 footsoldier, 1 dragon" vs "4 footsoldier" --order "dragon, footsoldier"
 
 retreat rules: after:N (rounds), below:P (attacker's win chance), units:K (attacker units left);
-combine with commas, e.g. after:3,units:1. Units: footsoldier, siege_engine, fighter, wizard,
+combine with commas, e.g. after:3,units:1. LIMITS (checked before any work): exact takes at most
+6000 pairs of casualty states ((hits side A can take + 1) x (same for B), e.g. 76 v 76 footsoldiers)
+and 1000 per side; Monte Carlo at most 1000 units per side. Units: footsoldier, siege_engine, fighter, wizard,
 monster, castle (defence only), storm_elemental, dragon, warship (sea only).
 """
 UNITS_TABLES = ("efficiency", "duels", "best", "break_even", "lanchester")
@@ -43,7 +49,9 @@ def add_subcommands(subparsers) -> None:
     battle.add_argument("armies", nargs="+", metavar="ARMY",
                         help='ATTACKER vs DEFENDER, e.g. "6 footsoldier, 2 siege_engine" vs "8 footsoldier"')
     battle.add_argument("--sea", action="store_true", help="a sea battle (warships, flyers, heroes aboard)")
-    battle.add_argument("--method", default="exact", help="exact (default) or monte_carlo")
+    battle.add_argument("--method", default=None,
+                        help="exact or monte_carlo (default: exact, or monte_carlo when the battle is too large "
+                             "for the exact solver; see LIMITS below)")
     battle.add_argument("--n", default="100000", help="battles to simulate with monte_carlo (default 100000)")
     battle.add_argument("--seed", default="0", help="seed for monte_carlo (default 0)")
     battle.add_argument("--retreat", default=None, help="attacker's retreat rule: after:N, below:P, units:K")
@@ -73,9 +81,21 @@ def run_battle(args) -> int:
         import nerathsim
         attacker, defender = split_armies(args.armies)
         order = _orders(args.order, args.attacker_order, args.defender_order)
-        odds = nerathsim.battle_odds(attacker, defender, at_sea=args.sea, method=_method(args.method),
-                                     n=_int(args.n, "--n", 1), seed=_int(args.seed, "--seed", 0),
-                                     casualty_order=order, retreat=args.retreat)
+        options = dict(at_sea=args.sea, n=_int(args.n, "--n", 1), seed=_int(args.seed, "--seed", 0),
+                       casualty_order=order, retreat=args.retreat)
+        method = "exact" if args.method is None else _method(args.method)
+        try:
+            odds = nerathsim.battle_odds(attacker, defender, method=method, **options)
+        except BattleTooLarge as exc:
+            if args.method is not None:
+                raise
+            try:
+                check_mc_size(start_battle(attacker, defender, args.sea))
+            except ValueError as mc_exc:
+                raise ValueError(f"{str(exc).split('; use')[0]}, and {mc_exc}") from None
+            print(f"balancelab battle: {' '.join(str(exc).split('; use')[0].split())}: "
+                  f"using Monte Carlo ({options['n']:,} battles) instead", file=sys.stderr)
+            odds = nerathsim.battle_odds(attacker, defender, method="monte_carlo", **options)
         show = _int(args.survivors, "--survivors", 0)
     except ValueError as exc:
         return _fail("battle", exc)

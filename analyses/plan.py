@@ -7,13 +7,17 @@ Seat orders:
 - ``"fixed"``: every game uses the lineup as given.
 - ``"rotate"``: game `i` is rotation `i % k` of deal `i // k`, where `k` is the number of
   distinct rotations of the lineup (`players` for distinct policies, 1 when every seat plays
-  the same policy: identical rotations would replay the same game). Rotation `r` moves the
+  the same policy: identical rotations would replay the same game). Policies are the same
+  when the policy objects have equal parameters (`policy_key`), whatever they are called: a
+  registered name counts as its object, so nightsim's `heuristic` (an alias of `greedy`)
+  with three `greedy` seats is one seating, played once per deal. Rotation `r` moves the
   policy of base seat `s` to seat `(s + r) % players`. All rotations of a deal share one game
   seed (paired games), so every policy meets the same luck in every seat.
 - ``"random"``: each game shuffles the lineup with its own generator.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -44,7 +48,7 @@ class RunSpec:
         """Games per deal: the number of distinct rotations of the lineup under 'rotate', else 1."""
         if self.seat_order != "rotate":
             return 1
-        return distinct_rotations(self.lineup)
+        return distinct_rotations(tuple(policy_key(p) for p in policy_objects(self.game, self.lineup)))
 
     def deal(self, index: int) -> int:
         """The deal (seed group) that game `index` belongs to."""
@@ -72,8 +76,26 @@ def deal_seed(seed: int, deal: int) -> int:
     return int(sequence.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
+def policy_objects(game: str, lineup: tuple) -> tuple:
+    """The policy object of each seat (a registered name becomes the game's POLICIES entry)."""
+    if not any(isinstance(entry, str) for entry in lineup):
+        return tuple(lineup)
+    from .games import load_game  # analyses.games imports nothing from here
+    registered = load_game(game).POLICIES
+    return tuple(registered[entry] if isinstance(entry, str) else entry for entry in lineup)
+
+
+def policy_key(policy):
+    """What makes two policies play alike: a dataclass policy's fields except a `name` label
+    (its type and parameters), any other policy object itself (its own `==`)."""
+    if dataclasses.is_dataclass(policy) and not isinstance(policy, type):
+        return (type(policy), tuple((f.name, getattr(policy, f.name)) for f in dataclasses.fields(policy)
+                                    if f.name != "name"))
+    return policy
+
+
 def distinct_rotations(lineup: tuple) -> int:
-    """Smallest k >= 1 such that rotating `lineup` by k seats gives the same lineup."""
+    """Smallest k >= 1 such that rotating `lineup` by k seats gives an equal lineup (seat by seat `==`)."""
     n = len(lineup)
     for k in range(1, n):
         if n % k == 0 and lineup[k:] + lineup[:k] == lineup:

@@ -23,10 +23,14 @@ from scipy import optimize
 
 import nerathsim
 from nerathsim import BattleRules
+from nerathsim.battle_exact import BattleTooLarge, check_exact_size
+from nerathsim.combat import start_battle
 from nerathsim.outcomes import ATTACKER_WINS, DEFENDER_HOLDS, DRAW, RETREAT
 
 BUDGETS = (6, 12, 30)
 REFERENCE = "footsoldier"
+MAX_ARMIES = 3000      # best_army: armies ranked per call (budget 20 on defence is ~2200; each is a battle)
+MAX_BEST_BUDGET = 1000  # best_army: budgets above this are refused before counting the armies
 
 
 def _rules(rules: BattleRules | None) -> BattleRules:
@@ -113,17 +117,18 @@ def duel_matrix(budgets: Iterable[int] = BUDGETS, at_sea: bool = False, rules: B
     rules = _rules(rules)
     budgets = _budgets(budgets)
     names = _unit_names(units, rules, at_sea)
+    pairs = [(budget, a, d, budget // rules.units[a].cost, budget // rules.units[d].cost)
+             for budget in budgets for a, d in itertools.product(names, names)]
+    pairs = [p for p in pairs if p[3] and p[4]]
+    for budget, a, d, ca, cd in pairs:  # every size limit before any battle is solved
+        _check_size({a: ca}, {d: cd}, at_sea, rules, f"duel at budget {budget} ({ca} {a} vs {cd} {d})")
     rows = []
-    for budget in budgets:
-        for a, d in itertools.product(names, names):
-            ca, cd = budget // rules.units[a].cost, budget // rules.units[d].cost
-            if not ca or not cd:
-                continue
-            row = {"budget": budget, "attacker_unit": a, "defender_unit": d, "attacker_count": ca,
-                   "defender_count": cd, "attacker_gold": ca * rules.units[a].cost,
-                   "defender_gold": cd * rules.units[d].cost}
-            row.update(battle({a: ca}, {d: cd}, at_sea, rules))
-            rows.append(row)
+    for budget, a, d, ca, cd in pairs:
+        row = {"budget": budget, "attacker_unit": a, "defender_unit": d, "attacker_count": ca,
+               "defender_count": cd, "attacker_gold": ca * rules.units[a].cost,
+               "defender_gold": cd * rules.units[d].cost}
+        row.update(battle({a: ca}, {d: cd}, at_sea, rules))
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -133,6 +138,29 @@ def duel_pivot(duels: pd.DataFrame, budget: int, value: str = "attacker_wins") -
     if sub.empty:
         raise ValueError(f"no duels at budget {budget}; budgets present: {sorted(duels['budget'].unique())}")
     return sub.pivot(index="attacker_unit", columns="defender_unit", values=value)
+
+
+def _check_size(attacker: dict, defender: dict, at_sea: bool, rules: BattleRules, what: str) -> None:
+    """Refuse, before any work, a battle too large for the exact solver."""
+    try:
+        check_exact_size(start_battle(attacker, defender, at_sea, rules), rules)
+    except BattleTooLarge as exc:
+        raise ValueError(f"{what}: {str(exc).split('; use')[0]}; use smaller budgets") from None
+
+
+def count_armies(budget: int, names: Sequence[str], rules: BattleRules, max_castles: int = 1) -> int:
+    """How many armies `armies_for_budget` would list, counted without listing them."""
+    ways = [1] + [0] * budget
+    for name in names:
+        c = rules.units[name].cost
+        if not c:
+            continue
+        if rules.units[name].captured:
+            ways = [sum(ways[b - k * c] for k in range(min(max_castles, b // c) + 1)) for b in range(budget + 1)]
+        else:
+            for b in range(c, budget + 1):
+                ways[b] += ways[b - c]
+    return ways[budget]
 
 
 def _budgets(budgets) -> list[int]:
@@ -208,8 +236,16 @@ def best_army(budget: int, role: str = "attack", opponent: dict | None = None, r
     names = _unit_names(units, rules, False, role)
     ref = rules.units.parse_army(opponent, "opponent") if opponent is not None else \
         {REFERENCE: max(1, budget // rules.units[REFERENCE].cost)}
+    if budget > MAX_BEST_BUDGET or (n := count_armies(budget, names, rules)) > MAX_ARMIES:
+        many = "astronomically many" if budget > MAX_BEST_BUDGET else f"{n:,}"
+        raise ValueError(f"best army for {budget} gold: {many} armies to rank, limit {MAX_ARMIES:,}; use a smaller budget")
+    armies = armies_for_budget(budget, names, rules)
+    for army in armies:  # every size limit before any battle is solved
+        pair = (army, ref) if role == "attack" else (ref, army)
+        _check_size(*pair, False, rules, f"best army for {budget} gold ({nerathsim.format_army(army)} vs "
+                                         f"{nerathsim.format_army(ref)})")
     rows = []
-    for army in armies_for_budget(budget, names, rules):
+    for army in armies:
         if role == "attack":
             r = battle(army, ref, False, rules)
             win, loss, lost, swing = r["attacker_wins"], r["defender_wins"], r["attacker_gold_lost"], r["tuv_swing"]
@@ -265,12 +301,16 @@ def break_even_prices(rules: BattleRules | None = None, budget: int = 12, units:
     (budget,) = _budgets([budget])
     names = [u.name for u in rules.units.units if u.domain != "sea"] if units is None else \
         [rules.units.canonical(n) for n in units]
+    counts = {name: 1 if rules.units[name].captured else
+              (max(1, budget // rules.units[name].cost) if rules.units[name].cost else 1) for name in names}
+    for name, count in counts.items():  # every size limit (against one footsoldier) before any battle is solved
+        for role in ("attack", "defence"):
+            if _fights(rules.units[name], role, False):
+                pair = ({name: count}, {REFERENCE: 1}) if role == "attack" else ({REFERENCE: 1}, {name: count})
+                _check_size(*pair, False, rules, f"break-even at budget {budget} ({count} {name} on {role})")
     rows = []
-    for name in names:
+    for name, count in counts.items():
         u = rules.units[name]
-        count = max(1, budget // u.cost) if u.cost else 1
-        if u.captured:
-            count = 1
         row = {"unit": name, "cost": u.cost, "count": count}
         for role in ("attack", "defence"):
             if _fights(u, role, False):

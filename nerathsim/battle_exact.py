@@ -38,6 +38,7 @@ from .rules import BattleRules
 from .units import hit_probability
 
 MAX_STATES = 6000          # pair states; beyond this the dense round matrix is too large
+MAX_SIDE_STATES = 1000     # casualty states of one side; beyond this building the chain takes minutes
 DEFAULT_PRUNE = 1e-12
 MAX_ROUNDS = 100_000
 ROUNDS_FLOOR = 1e-15       # the rounds distribution is stepped until less than this is still fighting
@@ -211,7 +212,30 @@ class Chain:
         return (self.A.alive[:, None] & self.D.alive[None, :]).reshape(-1)
 
 
+class BattleTooLarge(ValueError):
+    """The battle has more casualty states than the exact solver takes (use Monte Carlo)."""
+
+
+def check_exact_size(state: BattleState, rules: BattleRules) -> None:
+    """Refuse, before any work, a battle the exact solver cannot take.
+
+    Whatever the casualty choice, a side that can take h more hits passes through at least
+    h + 1 casualty states, so (h_a + 1) * (h_d + 1) > MAX_STATES, or h + 1 > MAX_SIDE_STATES
+    on one side, is too large for sure. This costs nothing even for 10^11 footsoldiers;
+    build_chain checks the real count again.
+    """
+    sa, sd = state.situation("attacker", rules), state.situation("defender", rules)
+    na, nd = health(state.attacker, sa) + 1, health(state.defender, sd) + 1
+    if max(na, nd) > MAX_SIDE_STATES:
+        raise BattleTooLarge(f"battle too large for the exact solver (at least {na} x {nd} casualty states, "
+                             f"limit {MAX_SIDE_STATES} per side); use method='monte_carlo'")
+    if na * nd > MAX_STATES:
+        raise BattleTooLarge(f"battle too large for the exact solver (at least {na} x {nd} casualty states, "
+                             f"limit {MAX_STATES} pairs); use method='monte_carlo'")
+
+
 def build_chain(state: BattleState, rules: BattleRules, choices) -> Chain:
+    check_exact_size(state, rules)
     sa, sd = state.situation("attacker", rules), state.situation("defender", rules)
     fa, fd = hits_pmf(state.attacker, sa, True), hits_pmf(state.defender, sd, True)
     ma, md = hits_pmf(state.attacker, sa, False), hits_pmf(state.defender, sd, False)
@@ -221,7 +245,7 @@ def build_chain(state: BattleState, rules: BattleRules, choices) -> Chain:
     D = side_states(state.defender, choices[1], sd, max_on_d)
     n = len(A.states) * len(D.states)
     if n > MAX_STATES:
-        raise ValueError(f"battle too large for the exact solver ({len(A.states)} x {len(D.states)} casualty "
+        raise BattleTooLarge(f"battle too large for the exact solver ({len(A.states)} x {len(D.states)} casualty "
                          f"states, limit {MAX_STATES} pairs); use method='monte_carlo'")
     return Chain(state, rules, A, D, round_matrix(A, D))
 

@@ -27,6 +27,7 @@ from .units import hit_probability
 CHUNK = 1 << 16
 SAMPLERS = ("alias", "numpy")
 MAX_ROUNDS = 100_000
+MAX_UNITS = 1000   # units per side; beyond this the per-die-size alias tables and rounds take minutes
 
 
 # ----------------------------------------------------------------------------------------
@@ -313,6 +314,7 @@ def apply_hits(c: np.ndarray, hits: np.ndarray, ops: list) -> None:
 def simulate(state, rules: BattleRules, plans, retreat: Retreat, n: int, seed: int,
              sampler: str = "alias", chunk: int = CHUNK) -> EndTable:
     """End-state table of `n` simulated battles from `state`."""
+    check_mc_size(state)
     sa, sd = state.situation("attacker", rules), state.situation("defender", rules)
     A = compile_side(state.attacker, plans[0], sa)
     D = compile_side(state.defender, plans[1], sd)
@@ -335,6 +337,14 @@ def simulate(state, rules: BattleRules, plans, retreat: Retreat, n: int, seed: i
         rounds_hist[: len(hist)] += hist
     outcome, att, dfd, weight = coder.decode(np.concatenate(codes))
     return _table(names, rules, outcome, att, dfd, weight, rounds_hist, n, A, D)
+
+
+def check_mc_size(state) -> None:
+    """Refuse, before any work, an army of more than MAX_UNITS units."""
+    for role, army in (("attacker", state.attacker), ("defender", state.defender)):
+        if army.size > MAX_UNITS:
+            raise ValueError(f"battle too large for Monte Carlo: the {role} has {army.size:,} units, "
+                             f"limit {MAX_UNITS:,} per side")
 
 
 class _EndCoder:

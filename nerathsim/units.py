@@ -222,6 +222,10 @@ def _parse_army_text(text: str, label: str) -> list[tuple[str, int]]:
     for part in parts:
         if not part:
             continue
+        number = re.fullmatch(r"(-?[\d.]*\d[\d.]*(?:[eE][+-]?\d+)?)\s*[x*×]?\s*([A-Za-z].*)", part)
+        if number and not re.fullmatch(r"-?\d+", number.group(1)):
+            raise ValueError(f"{label}: count of {number.group(2).strip()!r} must be a whole number, "
+                             f"got {number.group(1)!r} in {part!r}")
         m = re.fullmatch(r"(-?\d+)\s*[x*×]?\s*(.+)", part)
         if m:
             items.append((m.group(2).strip(), int(m.group(1))))

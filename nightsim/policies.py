@@ -3,6 +3,11 @@
 `RandomPolicy` picks uniformly. Every heuristic is one `HeuristicPolicy` scoring each legal
 action with a frozen `Weights` record; `greedy`, `purist` and `aggressor` are weight sets,
 and analyses can sweep any weight (`dataclasses.replace(GREEDY, pure=5.0)`).
+
+`heuristic` is an alias of `greedy` (the default `Weights()` under another name). Policies
+compare equal when they play alike: a `HeuristicPolicy`'s name is a label left out of `==`,
+so `POLICIES["heuristic"] == POLICIES["greedy"]` and seat rotation (analyses/plan.py) does
+not replay a deal for seatings that differ only in such labels.
 """
 from __future__ import annotations
 
@@ -23,6 +28,12 @@ class RandomPolicy:
 
     def __repr__(self):
         return "RandomPolicy()"
+
+    def __eq__(self, other):  # no parameters: every RandomPolicy plays alike
+        return type(other) is type(self)
+
+    def __hash__(self):
+        return hash(type(self))
 
 
 @dataclass(frozen=True)
@@ -55,7 +66,7 @@ class HeuristicPolicy:
     """Scores each legal action with `weights` and plays the best (random tie-break)."""
 
     weights: Weights = field(default_factory=Weights)
-    name: str = "heuristic"
+    name: str = field(default="heuristic", compare=False)  # a label: equal weights = equal policies
 
     def __call__(self, obs, legal, rng):
         if len(legal) == 1:
