@@ -1663,15 +1663,32 @@ def _dungeon_round(s: State, rng) -> None:
     """One round of the fight: first strike, then the other dice; each hit on a guardian removes a die."""
     bt = s.battle
     att, g = bt.att, bt.defs[0]
+    G = s.cards.guardians
+    guardians = tuple(G[x] for x in s.guardians.get(bt.region, ()))
+    plan = dg.wound_plan(g.t.names, g.t.cost, guardians) if dg.mixed_wounds(s.rules.battle, guardians) else None
     for first in (True, False):
         if s.log is not None:
             dice = _dice_log(bt, first)
-        ha = gb.roll(att.t, att.army, rng, first)
+        if plan is None:
+            ha = gb.roll(att.t, att.army, rng, first)
+            by_wound = None
+        else:            # per-monster wound values (gap D1): each hit reaches a level, placed by dg.place_level_hits
+            levels, order = plan
+            by_level = dg.roll_levels(att.t, att.army, rng, first, levels)
+            ha = sum(by_level)
+            by_wound = {str(w): c for w, c in zip(levels, by_level)}
         hd = gb.roll(g.t, g.army, rng, first)
         if s.log is not None and (ha or hd or any(dice.values())):
-            _roll_event(s, first, dice, [ha, hd])
+            _roll_event(s, first, dice, [ha, hd], by_wound)
         att.k = att.at(att.k + hd)
-        g.k = g.at(g.k + ha)
+        if plan is None:
+            g.k = g.at(g.k + ha)
+        elif ha:
+            army = gb.copy_army(g.army)
+            left = dg.place_level_hits([row[0] for row in army], by_level, levels, order)
+            for u, c in enumerate(left):
+                army[u][0] = c
+            g.rebase(army)
     bt.round += 1
 
 
@@ -1980,13 +1997,15 @@ def _dice_log(bt: Battle, first: bool) -> dict:
             for ch in [bt.att] + bt.defs}
 
 
-def _roll_event(s: State, first: bool, dice: dict, rolled: list) -> None:
-    """Event `roll`: the dice each side rolled in step 1 (first strike) or 2 and the hits they scored."""
+def _roll_event(s: State, first: bool, dice: dict, rolled: list, by_wound: dict | None = None) -> None:
+    """Event `roll`: the dice each side rolled in step 1 (first strike) or 2 and the hits they scored;
+    in a dungeon fight with per-monster wound values also the heroes' hits by the wound value they reach."""
     bt = s.battle
     names = list(dice)
+    extra = {} if by_wound is None else {"hits_by_wound": by_wound}
     _event(s, "roll", realm=REALMS[bt.attacker], region=bt.region, battle_round=bt.round + 1,
            step="first_strike" if first else "other", dice=dice, hits=dict(zip(names, rolled)),
-           dungeon=bool(bt.dungeon))
+           dungeon=bool(bt.dungeon), **extra)
 
 
 def _chain_of(bt: Battle, realm: int) -> ArmyChain:

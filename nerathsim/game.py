@@ -13,7 +13,7 @@ from .observation import Observation
 from .policies import POLICIES
 
 #: bumped whenever the full game's behaviour changes
-RULES_VERSION = "nerath-game-1.4"
+RULES_VERSION = "nerath-game-1.6"
 #: seat -> realm in the four-player game (the seed's table); `seat_factions(rules)` for 2 and 3 players
 FACTIONS = REALMS
 

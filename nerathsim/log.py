@@ -165,7 +165,9 @@ def format_events(events, rules: Rules, seats) -> str:
                              + "; ".join(f"{rn(k)} with {units(v)}" for k, v in e['defenders'].items())),
         "roll": lambda e: (f"    round {e['battle_round']}{', first strike' if e['step'] == 'first_strike' else ''}: "
                            + "; ".join(f"{side(k)} roll{'s' if k != 'guardians' else ''} {dice(e['dice'][k])} -> "
-                                       f"{h} hit{'s' if h != 1 else ''}" for k, h in e["hits"].items())),
+                                       f"{h} hit{'s' if h != 1 else ''}" for k, h in e["hits"].items())
+                           + ("" if "hits_by_wound" not in e else " (heroes' hits by wound value reached: "
+                              + ", ".join(f"{n} on {w}+" for w, n in e["hits_by_wound"].items()) + ")")),
         "hit": hit,
         "casualty_order": lambda e: f"    {rn(e['realm'])} will take casualties in the order '{e['order']}'",
         "press_on": lambda e: "    the attacker presses on",

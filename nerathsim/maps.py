@@ -50,7 +50,7 @@ FORMAT = "nerathsim-map/1"
 #: realm names in the order of the seed's four-player table (Karkoth, Vailin, Iron Circle, Nerath)
 REALMS = ("karkoth", "vailin", "iron_circle", "nerath")
 MAP_DIR = Path(__file__).parent / "data" / "maps"
-SHIPPED_MAPS = ("nerath", "small")
+SHIPPED_MAPS = ("nerath", "small", "nerath_uncapped")
 
 _REGION_KEYS = {"name", "type", "owner", "start_area", "capital", "castle", "dungeon", "gold", "units", "adjacent",
                 "notes"}

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from .units import UnitTable
 
 #: bumped whenever battle behaviour changes; printed by the calculators.
-RULES_VERSION = "nerath-battles-2"
+RULES_VERSION = "nerath-battles-3"
 
 CASTLE_MODES = ("absorbs_hit", "never_hit")
+GUARDIAN_WOUNDS = ("per_monster", "strongest")
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,9 @@ class BattleRules:
     # --- per-side thresholds (dungeon guardians "kræver 7+ eller 8+ for at blive såret") -------
     attacker_hit_threshold: int | None = None   # None = hit_threshold; the roll the attacker needs
     defender_hit_threshold: int | None = None   # None = hit_threshold; the roll the defender needs
+    # --- dungeon guardians of different wound values in one fight (gap D1, RULES.md Part III) ----
+    guardian_wounds: str = "per_monster"  # text: each monster "kræver 7+ eller 8+ … for at blive såret";
+                                          # "strongest": every hero die needs the highest (nerath-battles-2)
 
     def __post_init__(self):
         if not isinstance(self.units, UnitTable):
@@ -41,6 +45,9 @@ class BattleRules:
         if self.castle_mode not in CASTLE_MODES:
             raise ValueError(f"BattleRules.castle_mode must be one of {', '.join(CASTLE_MODES)}, "
                              f"got {self.castle_mode!r}")
+        if self.guardian_wounds not in GUARDIAN_WOUNDS:
+            raise ValueError(f"BattleRules.guardian_wounds must be one of {', '.join(GUARDIAN_WOUNDS)}, "
+                             f"got {self.guardian_wounds!r}")
         if not isinstance(self.damaged_units_fight, bool):
             raise ValueError(f"BattleRules.damaged_units_fight must be True or False, got {self.damaged_units_fight!r}")
 
@@ -60,6 +67,7 @@ class BattleRules:
             "hit_threshold": self.hit_threshold,
             "castle_mode": self.castle_mode,
             "damaged_units_fight": self.damaged_units_fight,
+            "guardian_wounds": self.guardian_wounds,
             **({"attacker_hit_threshold": self.attacker_hit_threshold}
                if self.attacker_hit_threshold is not None else {}),
             **({"defender_hit_threshold": self.defender_hit_threshold}

@@ -138,7 +138,44 @@ def test_nerath_each_realm_borders_both_enemies_and_not_its_ally(nerath):
 
 def test_nerath_named_dungeons(nerath):
     dungeons = {nerath.names[r] for r in range(nerath.n) if nerath.is_dungeon[r]}
-    assert {"Temple of Elemental Evil", "Tomb of Horrors", "Nentir Vale", "Trollhaunt Warrens"} <= dungeons
+    assert {"Temple of Elemental Evil", "Tomb of Horrors", "Trollhaunt Warrens"} <= dungeons
+
+
+def test_the_nentir_vale_is_a_region_of_nerath_not_a_dungeon(nerath):
+    vale = nerath.region("Nentir Vale")
+    assert not nerath.is_dungeon[vale] and not nerath.is_sea[vale]
+    assert nerath.owner[vale] == N and [(p, u, c) for p, u, c in nerath.units[vale]] == [(N, "footsoldier", 1)]
+    old = load_map("nerath_uncapped")
+    assert old.is_dungeon[old.region("Nentir Vale")]                # the variant keeps the 1.4 board
+
+
+# facts 1.2 (S1): 63 figures per realm; 20 footsoldiers, 6 siege engines, 6 fighters, 6 wizards,
+# and 25 monsters, castles, storm elementals, dragons and warships together
+BOX = {"footsoldier": 20, "siege_engine": 6, "fighter": 6, "wizard": 6}
+
+
+def starting_pieces(board, realm):
+    out = {"castle": sum(1 for r in range(board.n) if board.owner[r] == realm and board.castle[r])}
+    for r in range(board.n):
+        for p, name, c in board.units[r]:
+            if p == realm:
+                out[name] = out.get(name, 0) + c
+    return out
+
+
+def test_every_realm_starts_with_no_more_pieces_than_the_box_holds(nerath):
+    for realm in range(4):
+        pieces = starting_pieces(nerath, realm)
+        assert pieces["footsoldier"] == 20, REALMS[realm]          # the box's 20, every one on the board
+        for name, cap in BOX.items():
+            assert pieces.get(name, 0) <= cap, (REALMS[realm], name)
+        assert sum(c for u, c in pieces.items() if u not in BOX) <= 25, REALMS[realm]
+        assert sum(pieces.values()) <= 63, REALMS[realm]
+
+
+def test_the_uncapped_variant_map_keeps_the_old_25_to_27_footsoldiers():
+    old = load_map("nerath_uncapped")
+    assert [starting_pieces(old, p)["footsoldier"] for p in range(4)] == [25, 25, 27, 27]
 
 
 def test_nerath_central_island_and_every_land_region_owned(nerath):

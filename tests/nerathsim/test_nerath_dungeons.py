@@ -9,6 +9,7 @@ each binomial draw from a script (or "every die hits" / "no die hits") and recor
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -162,9 +163,12 @@ def test_fight_odds_match_hand_math():
                            (("guardian_goblin_raiders", 1),)) == pytest.approx(float(win(1, 1) + Fraction(1, 7)))  # 6/7
 
 
-def test_dungeon_rules_heroes_need_the_highest_wound_value():
+def test_dungeon_rules_count_a_roll_from_the_weakest_wound_value_and_the_strongest_variant_needs_the_highest():
     rules = dg.dungeon_rules(FFA.battle, (G("kobold_warband"), G("stone_golem")))
-    assert rules.attacker_hit_threshold == 8 and rules.threshold("defender") == 6
+    assert rules.attacker_hit_threshold == 6 and rules.threshold("defender") == 6     # a 6 can wound the kobold
+    strongest = replace(FFA.battle, guardian_wounds="strongest")
+    rules = dg.dungeon_rules(strongest, (G("kobold_warband"), G("stone_golem")))
+    assert rules.attacker_hit_threshold == 8 and rules.threshold("defender") == 6     # nerath-battles-2 (gap D1)
     assert set(rules.units.names) == {"fighter", "wizard", "guardian_kobold_warband", "guardian_stone_golem"}
     att, dfd = gb.side_table(rules, "attacker", False), gb.side_table(rules, "defender", False)
     names = rules.units.names
@@ -178,6 +182,98 @@ def test_dungeon_rules_heroes_need_the_highest_wound_value():
         {"guardian_goblin_raiders": 4, "guardian_kobold_warband": 1}
     with pytest.raises(ValueError, match="not a hero"):
         dg.fight_odds(FFA.battle, {"footsoldier": 1}, [G("kobold_warband")])
+    with pytest.raises(ValueError, match="guardian_wounds must be one of per_monster, strongest"):
+        replace(FFA.battle, guardian_wounds="weakest")
+
+
+# -- wound values are per monster ("kræver 7+ eller 8+ med terningen for at blive såret"; gap D1) ----------
+A6 = Guardian("a6", "a6", 1, 6, False, 6, 0)       # one d6 die, wounded on 6+
+B8 = Guardian("b8", "b8", 1, 8, False, 8, 0)       # one d8 die (more dangerous), wounded only on 8+
+
+
+def test_hits_are_placed_weakest_level_first_each_on_the_most_dangerous_guardian_it_can_wound():
+    levels, order = (6, 7, 8), ((4, 8), (2, 6), (3, 7))     # table index, wound value; most dangerous first
+    assert dg.place_level_hits([0, 0, 1, 1, 1], [1, 0, 0], levels, order) == [0, 0, 0, 1, 1]  # a 6: only the 6+
+    assert dg.place_level_hits([0, 0, 1, 1, 1], [0, 0, 1], levels, order) == [0, 0, 1, 1, 0]  # an 8: the 8+ first
+    assert dg.place_level_hits([0, 0, 1, 1, 1], [1, 1, 1], levels, order) == [0, 0, 0, 0, 0]  # one each: all gone
+    assert dg.place_level_hits([0, 0, 0, 1, 1], [2, 0, 0], levels, order) == [0, 0, 0, 1, 1]  # 6s wound nothing left
+    assert dg.place_level_hits([0, 0, 2, 0, 1], [0, 1, 1], levels, order) == [0, 0, 1, 0, 0]  # the 7 takes a 6+ die
+
+
+def test_a_hero_roll_of_six_or_seven_wounds_the_six_plus_guardian_but_not_the_eight_plus_one():
+    s = crypt(guardians=("kobold_warband", "stone_golem"))
+    # the fighter's d10: first "reached 8+?" (3/10) -> no; then "reached 6+ of the rest?" (2/7) -> yes; the
+    # guardians (d6 kobold, then the golem's d20) miss
+    dice = Dice(script=[0, 1, 0, 0])
+    enter(s, dice)
+    assert dice.calls == [(1, pytest.approx(3 / 10)), (1, pytest.approx(2 / 7)),
+                          (1, pytest.approx(1 / 6)), (1, pytest.approx(15 / 20))]
+    assert s.phase == E.PH_PRESS and s.battle.round == 1
+    g = s.battle.defs[0]
+    names = g.t.names
+    assert gb.present(g.t, g.army)[names.index("guardian_kobold_warband")] == 0          # the 6 or 7 took the kobold
+    assert gb.present(g.t, g.army)[names.index("guardian_stone_golem")] == 1
+    assert g.health == 1 and units_at(s, "Nmarch", "nerath") == {}
+    roll = [e for e in events(s, "roll") if e["dungeon"]][-1]
+    assert roll["hits"] == {"nerath": 1, "guardians": 0} and roll["hits_by_wound"] == {"6": 1, "8": 0}
+
+
+def test_an_eight_wounds_the_most_dangerous_guardian_and_the_strongest_variant_counts_only_eights():
+    s = crypt(guardians=("kobold_warband", "stone_golem"))
+    enter(s, Dice(script=[1, 0, 0]))                                 # the fighter rolls 8+; guardians miss
+    g = s.battle.defs[0]
+    names = g.t.names
+    assert gb.present(g.t, g.army)[names.index("guardian_stone_golem")] == 0
+    assert gb.present(g.t, g.army)[names.index("guardian_kobold_warband")] == 1
+    old = crypt(rules=replace(FFA, battle=replace(FFA.battle, guardian_wounds="strongest")),
+                guardians=("kobold_warband", "stone_golem"))
+    dice = Dice(script=[0, 0, 0])
+    enter(old, dice)                                                 # one draw at 8+ for the hero: a 6 is a miss
+    assert dice.calls[0] == (1, pytest.approx(3 / 10)) and len(dice.calls) == 3
+    assert old.battle.defs[0].health == 2
+
+
+def test_fight_odds_with_per_monster_wound_values_match_hand_math():
+    # one fighter (d10) against A (d6, 6+) and B (d8, 8+), all rolling at once. The fighter's roll: 8+
+    # (3/10) wounds B first (more dangerous), else A; 6-7 (2/10) wounds only A; else a miss.
+    F = Fraction
+    hit = {A6: F(1, 6), B8: F(3, 8)}
+
+    def end(a, b):                          # P(the guardians are all defeated: won or both destroyed)
+        if not a and not b:
+            return F(1)
+        p_safe = (1 - hit[A6]) ** a * (1 - hit[B8]) ** b
+        moves = {}                          # guardians left after the fighter's roll -> probability
+        for p, (a2, b2) in ((F(3, 10), (a, 0) if b else (0, 0)), (F(2, 10), (0, b)), (F(5, 10), (a, b))):
+            moves[(a2, b2)] = moves.get((a2, b2), 0) + p
+        total = F(0)
+        for (a2, b2), p in moves.items():
+            if (a2, b2) == (a, b):
+                continue
+            total += p * p_safe * end(a2, b2) + p * (1 - p_safe) * (1 if not a2 and not b2 else 0)
+        stay = moves.get((a, b), 0) * p_safe
+        return total / (1 - stay)
+    expected = end(1, 1)
+    assert dg.fight_chance(FFA.battle, (A6, B8), (("fighter", 1),)) == pytest.approx(float(expected), abs=1e-12)
+    odds = dg.fight_odds(FFA.battle, {"fighter": 1}, [A6, B8])
+    assert odds.attacker_wins + odds.draw == pytest.approx(float(expected), abs=1e-12)
+    assert odds.attacker_wins + odds.defender_wins + odds.draw + odds.pruned == pytest.approx(1, abs=1e-12)
+    # the strongest variant (every die needs 8+) is the old ordinary battle, and worse for the hero
+    old = dg.fight_odds(replace(FFA.battle, guardian_wounds="strongest"), {"fighter": 1}, [A6, B8])
+    assert old.attacker_wins + old.draw < float(expected)
+
+
+@pytest.mark.parametrize("heroes", [{"fighter": 1}, {"fighter": 2, "wizard": 1}])
+@pytest.mark.parametrize("guardians", [("goblin_raiders",), ("medusa",), ("lich",), ("zombie_horde", "minotaur"),
+                                       ("medusa", "ogre")])
+def test_the_level_recursion_equals_the_exact_solver_when_every_guardian_has_one_wound_value(heroes, guardians):
+    from nerathsim.outcomes import ATTACKER_WINS, DRAW
+    gs = tuple(G(k) for k in guardians)
+    t = dg.level_fight(dg.dungeon_rules(FFA.battle, gs), gs, heroes, dg.guardian_army(gs))
+    odds = dg.fight_odds(FFA.battle, heroes, gs)                  # one wound value: the generic exact solver
+    assert t.prob[t.outcome == ATTACKER_WINS].sum() == pytest.approx(odds.attacker_wins, abs=1e-12)
+    assert t.prob[t.outcome == DRAW].sum() == pytest.approx(odds.draw, abs=1e-12)
+    assert t.expected_rounds == pytest.approx(odds.expected_rounds, abs=1e-9)
 
 
 def test_the_engine_plays_the_wound_value_into_the_battle_table():
@@ -192,7 +288,8 @@ def test_the_engine_plays_the_wound_value_into_the_battle_table():
 
 
 @pytest.mark.parametrize("heroes, guardians", [
-    ({"fighter": 1, "wizard": 1}, ("troll", "kobold_warband")),
+    ({"fighter": 1, "wizard": 1}, ("troll", "kobold_warband")),          # 7+ and 6+: per-monster levels
+    ({"fighter": 1}, ("kobold_warband", "stone_golem")),                # 6+ and 8+
     ({"fighter": 2}, ("lich",)),
     ({"fighter": 1}, ("goblin_raiders",)),
 ])

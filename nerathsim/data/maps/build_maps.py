@@ -75,18 +75,18 @@ SEAS = {"onw", "onn", "one", "oee", "ose", "oss", "osw", "oww", "sns", "sss", "i
 # land crossings over the two narrows (the land on both sides touches; ships pass between)
 CROSSINGS = [("Dreadgate", "Seagate"), ("Ashen Gate", "Windrise"), ("Stonemarch", "Ashgate"),
              ("Raven Peninsula", "Redfang Hills")]
-DUNGEONS = {"Temple of Elemental Evil", "Gardmore Abbey", "Tomb of Horrors", "Trollhaunt Warrens", "Nentir Vale",
+DUNGEONS = {"Temple of Elemental Evil", "Gardmore Abbey", "Tomb of Horrors", "Trollhaunt Warrens",
             "Thunderspire Labyrinth"}
 
 K, V, I, N = "karkoth", "vailin", "iron_circle", "nerath"
 # region: (owner, gold, capital, castle, units)
 LAND = {
     # Karkoth — "aggressive starting position": strong stacks on both fronts and in its enclave
-    "Karkoth": (K, 3, True, True, {"footsoldier": 2, "wizard": 1, "dragon": 1}),
-    "Ashen Gate": (K, 2, False, True, {"footsoldier": 4, "siege_engine": 1, "monster": 1}),
-    "Dreadgate": (K, 1, False, False, {"footsoldier": 3, "monster": 1}),
-    "Corpse Ford": (K, 1, False, True, {"footsoldier": 3, "siege_engine": 1, "fighter": 1}),
-    "Bleakmoor": (K, 0, False, False, {"footsoldier": 2, "monster": 1}),
+    "Karkoth": (K, 3, True, True, {"footsoldier": 1, "wizard": 1, "dragon": 1}),
+    "Ashen Gate": (K, 2, False, True, {"footsoldier": 3, "siege_engine": 1, "monster": 1}),
+    "Dreadgate": (K, 1, False, False, {"footsoldier": 2, "monster": 1}),
+    "Corpse Ford": (K, 1, False, True, {"footsoldier": 2, "siege_engine": 1, "fighter": 1}),
+    "Bleakmoor": (K, 0, False, False, {"footsoldier": 1, "monster": 1}),
     "Bone Marches": (K, 1, False, False, {"footsoldier": 1}),
     "Wailing Heath": (K, 0, False, False, {"footsoldier": 1}),
     "Cairn Moor": (K, 1, False, False, {"footsoldier": 1}),
@@ -99,10 +99,10 @@ LAND = {
     "Kiris Dahn": (K, 1, False, False, {"footsoldier": 2}),                        # enclave in Nerath
     # Vailin — prosperous trade (highest income), strongest navy
     "Vailin": (V, 3, True, True, {"footsoldier": 2, "wizard": 1, "fighter": 1, "storm_elemental": 1}),
-    "Seagate": (V, 1, False, True, {"footsoldier": 3, "fighter": 1, "siege_engine": 1}),
-    "Windrise": (V, 0, False, False, {"footsoldier": 3, "siege_engine": 1}),
-    "Highmeadow": (V, 1, False, True, {"footsoldier": 3, "siege_engine": 1, "fighter": 1}),
-    "Goldmarket": (V, 2, False, False, {"footsoldier": 2, "fighter": 1}),
+    "Seagate": (V, 1, False, True, {"footsoldier": 2, "fighter": 1, "siege_engine": 1}),
+    "Windrise": (V, 0, False, False, {"footsoldier": 2, "siege_engine": 1}),
+    "Highmeadow": (V, 1, False, True, {"footsoldier": 2, "siege_engine": 1, "fighter": 1}),
+    "Goldmarket": (V, 2, False, False, {"footsoldier": 1, "fighter": 1}),
     "Silverbay": (V, 2, False, True, {"footsoldier": 1}),
     "Pearl Strand": (V, 1, False, False, {"footsoldier": 1}),
     "Lanternport": (V, 1, False, False, {"footsoldier": 1}),
@@ -110,41 +110,59 @@ LAND = {
     "Elderglade": (V, 1, False, False, {"footsoldier": 1}),
     "Moonwood": (V, 1, False, False, {"footsoldier": 1}),
     "Amber Coast": (V, 1, False, False, {"footsoldier": 1}),
-    "Sunspire": (V, 0, False, False, {"footsoldier": 2}),
+    "Sunspire": (V, 0, False, False, {"footsoldier": 1}),
     "Isle of Dread": (V, 1, False, False, {"footsoldier": 1, "fighter": 1}),
     "Amber Port": (V, 1, False, False, {"footsoldier": 2}),                         # enclave in Iron Circle
     # Iron Circle — strongest armies
-    "Irongate": (I, 3, True, True, {"footsoldier": 3, "siege_engine": 1, "monster": 1, "wizard": 1, "dragon": 1}),
-    "Ashgate": (I, 1, False, True, {"footsoldier": 3, "siege_engine": 1, "monster": 1}),
-    "Hobgoblin March": (I, 1, False, True, {"footsoldier": 3, "siege_engine": 1}),
-    "Warcamp": (I, 2, False, True, {"footsoldier": 2, "siege_engine": 1}),
-    "Redcliff": (I, 0, False, False, {"footsoldier": 2}),
+    "Irongate": (I, 3, True, True, {"footsoldier": 2, "siege_engine": 1, "monster": 1, "wizard": 1, "dragon": 1}),
+    "Ashgate": (I, 1, False, True, {"footsoldier": 2, "siege_engine": 1, "monster": 1}),
+    "Hobgoblin March": (I, 1, False, True, {"footsoldier": 2, "siege_engine": 1, "monster": 1}),
+    "Warcamp": (I, 2, False, True, {"footsoldier": 1, "siege_engine": 1, "monster": 1}),
+    "Redcliff": (I, 0, False, False, {"footsoldier": 1}),
     "Brimstone Pass": (I, 1, False, False, {"footsoldier": 2, "fighter": 1}),
-    "Redfang Hills": (I, 1, False, False, {"footsoldier": 2}),
+    "Redfang Hills": (I, 1, False, False, {"footsoldier": 1}),
     "Scorch Coast": (I, 1, False, False, {"footsoldier": 1}),
     "Rustwood": (I, 1, False, False, {"footsoldier": 1}),
-    "Skullcrag": (I, 1, False, False, {"footsoldier": 2}),
+    "Skullcrag": (I, 1, False, False, {"footsoldier": 1}),
     "Sulfur Flats": (I, 0, False, False, {"footsoldier": 1}),
     "Mercenary Coast": (I, 1, False, False, {"footsoldier": 1}),
     "Cinder Peaks": (I, 1, False, False, {"footsoldier": 1}),
     "Demonfall": (I, 0, False, False, {"footsoldier": 1}),
     "Goblin Hold": (I, 1, False, False, {"footsoldier": 2}),                      # enclave in Vailin
     # Nerath — weakest territory (fewest regions, lowest income); heroes
-    "Fallcrest": (N, 3, True, True, {"footsoldier": 3, "wizard": 1, "fighter": 1, "dragon": 1}),
-    "Dragonwatch": (N, 1, False, True, {"footsoldier": 3, "fighter": 1, "siege_engine": 1}),
-    "Stonemarch": (N, 1, False, True, {"footsoldier": 3, "siege_engine": 1, "fighter": 1}),
-    "Greyfield": (N, 0, False, False, {"footsoldier": 3}),
-    "Harkenwold": (N, 1, False, False, {"footsoldier": 2}),
+    "Fallcrest": (N, 3, True, True, {"footsoldier": 2, "wizard": 1, "fighter": 1, "dragon": 1}),
+    "Dragonwatch": (N, 1, False, True, {"footsoldier": 2, "fighter": 1, "siege_engine": 1}),
+    "Stonemarch": (N, 1, False, True, {"footsoldier": 2, "siege_engine": 1, "fighter": 1}),
+    "Greyfield": (N, 0, False, False, {"footsoldier": 2}),
+    "Harkenwold": (N, 1, False, False, {"footsoldier": 1}),
     "Gardbury Downs": (N, 1, False, False, {"footsoldier": 1}),
     "Witchlight Fens": (N, 1, False, False, {"footsoldier": 1}),
     "Winterhaven": (N, 1, False, False, {"footsoldier": 1}),
-    "Moonstair": (N, 1, False, False, {"footsoldier": 2, "storm_elemental": 1}),
-    "Harken Forest": (N, 1, False, False, {"footsoldier": 2}),
+    "Moonstair": (N, 1, False, False, {"footsoldier": 1, "storm_elemental": 1}),
+    "Harken Forest": (N, 1, False, False, {"footsoldier": 1}),
     "Dawnforge Mountains": (N, 1, False, False, {"footsoldier": 1}),
     "Southpoint": (N, 0, False, False, {"footsoldier": 1}),
-    "Raven Peninsula": (N, 0, False, False, {"footsoldier": 2, "fighter": 1}),
+    "Raven Peninsula": (N, 0, False, False, {"footsoldier": 1, "fighter": 1}),
     "Hammerfast": (N, 1, False, False, {"footsoldier": 2}),                        # enclave in Karkoth
+    # the rulebook calls the Nentir Vale a region (issue 13 item 14): Nerath land, not a dungeon
+    "Nentir Vale": (N, 0, False, False, {"footsoldier": 1}),
 }
+
+# The box (facts 1.2, S1): 63 figures per realm — 20 footsoldiers, 6 siege engines, 6 fighters,
+# 6 wizards, and 25 monsters, castles, storm elementals, dragons and warships together.
+BOX_PER_REALM = {"footsoldier": 20, "siege_engine": 6, "fighter": 6, "wizard": 6}
+BOX_OTHER_PER_REALM = 25   # monster + castle + storm_elemental + dragon + warship
+# `nerath_uncapped` (rules version nerath-game-1.4 and before): 25-27 footsoldiers per realm, more
+# than the box holds, and the Nentir Vale a dungeon. Region: footsoldiers it had then.
+UNCAPPED_FOOTSOLDIERS = {
+    "Karkoth": 2, "Ashen Gate": 4, "Dreadgate": 3, "Corpse Ford": 3, "Bleakmoor": 2,
+    "Seagate": 3, "Windrise": 3, "Highmeadow": 3, "Sunspire": 2, "Goldmarket": 2,
+    "Irongate": 3, "Ashgate": 3, "Hobgoblin March": 3, "Warcamp": 2, "Redcliff": 2, "Redfang Hills": 2,
+    "Skullcrag": 2,
+    "Fallcrest": 3, "Dragonwatch": 3, "Stonemarch": 3, "Greyfield": 3, "Harkenwold": 2, "Moonstair": 2,
+    "Harken Forest": 2, "Raven Peninsula": 2,
+}
+UNCAPPED_NO_MONSTER = ("Hobgoblin March", "Warcamp")   # monsters added in 1.5 (Iron Circle keeps the strongest armies)
 SEA_UNITS = {
     "Karkoth Bight": {K: {"warship": 2}},
     "Vailin Sound": {V: {"warship": 2, "storm_elemental": 1}},
@@ -168,7 +186,9 @@ NERATH_NOTES = [
     "(DES), every territory owned and garrisoned at the start (TWBG), named dungeons (WIZ, RPG1, FINEST), "
     "and starting forces and gold that follow the realm profiles of the rulebook (S1, EVS): Karkoth an "
     "aggressive start, Vailin the strongest navy and richest trade, Iron Circle the strongest armies, "
-    "Nerath the weakest territory.",
+    "Nerath the weakest territory. Every realm starts with no more pieces than the box holds (facts 1.2: "
+    "20 footsoldiers, 6 siege engines, 6 fighters, 6 wizards and 25 other figures per realm); the Nentir "
+    "Vale is a Nerath region, not a dungeon (rules version nerath-game-1.5).",
     "To play on the real board, write the same format with one region per printed space (its owner, "
     "capital, castle, dungeon entrance, gold value, starting units from the reference cards and its "
     "neighbours) and pass the file: Rules(map='/path/to/board.json'). The loader checks it.",
@@ -178,7 +198,45 @@ NERATH_NOTES = [
 ]
 
 
-def build_nerath() -> dict:
+def box_count(realm: str, land: dict, sea_units: dict) -> dict:
+    """Starting figures of `realm` by unit type (castles included) — to check against the box."""
+    out: dict = {}
+    for owner, _gold, _capital, castle, units in land.values():
+        if owner == realm:
+            out["castle"] = out.get("castle", 0) + castle
+            for u, n in units.items():
+                out[u] = out.get(u, 0) + n
+    for fleets in sea_units.values():
+        for u, n in fleets.get(realm, {}).items():
+            out[u] = out.get(u, 0) + n
+    return out
+
+
+def check_box(land: dict, sea_units: dict) -> None:
+    for realm in (K, V, I, N):
+        c = box_count(realm, land, sea_units)
+        for u, cap in BOX_PER_REALM.items():
+            assert c.get(u, 0) <= cap, (realm, u, c.get(u, 0), cap)
+        other = sum(n for u, n in c.items() if u not in BOX_PER_REALM)
+        assert other <= BOX_OTHER_PER_REALM, (realm, other)
+
+
+def build_nerath(uncapped: bool = False) -> dict:
+    """The `nerath` reconstruction; `uncapped=True` the map of rules version nerath-game-1.4 and
+    before (`nerath_uncapped`: more footsoldiers than the box holds, the Nentir Vale a dungeon)."""
+    land = dict(LAND)
+    dungeons = set(DUNGEONS)
+    if uncapped:
+        del land["Nentir Vale"]
+        dungeons.add("Nentir Vale")
+        for name, n in UNCAPPED_FOOTSOLDIERS.items():
+            o, g, cap, cas, units = land[name]
+            land[name] = (o, g, cap, cas, {**units, "footsoldier": n})
+        for name in UNCAPPED_NO_MONSTER:
+            o, g, cap, cas, units = land[name]
+            land[name] = (o, g, cap, cas, {u: n for u, n in units.items() if u != "monster"})
+    else:
+        check_box(land, SEA_UNITS)
     rows = [line.split() for line in GRID.strip().splitlines()]
     assert len(rows) == 10 and all(len(r) == 10 for r in rows)
     cell = {}
@@ -205,8 +263,8 @@ def build_nerath() -> dict:
     sea_names = {NAMES[c] for c in SEAS}
     regions = []
     # file order: realms' land first (by realm), then dungeons, then seas — readable, and stable
-    land_order = [n for n in LAND]
-    for name in land_order + sorted(DUNGEONS) + [NAMES[c] for c in ("onw", "onn", "one", "oee", "ose", "oss",
+    land_order = [n for n in land]
+    for name in land_order + sorted(dungeons) + [NAMES[c] for c in ("onw", "onn", "one", "oee", "ose", "oss",
                                                                       "osw", "oww", "sns", "sss", "ikb", "ivs",
                                                                       "iib", "ing", "imn", "imw", "ims")]:
         reg = {"name": name}
@@ -214,11 +272,11 @@ def build_nerath() -> dict:
             reg["type"] = "sea"
             if name in SEA_UNITS:
                 reg["units"] = SEA_UNITS[name]
-        elif name in DUNGEONS:
+        elif name in dungeons:
             reg["type"] = "land"
             reg["dungeon"] = True
         else:
-            owner, gold, capital, castle, units = LAND[name]
+            owner, gold, capital, castle, units = land[name]
             reg.update({"type": "land", "owner": owner, "gold": gold})
             if capital:
                 reg["capital"] = True
@@ -229,11 +287,16 @@ def build_nerath() -> dict:
         regions.append(reg)
     assert len(regions) == len(adj), (len(regions), len(adj))
     layout = [" ".join(cell[(r, c)] for c in range(12)) for r in range(12)]
+    notes = NERATH_NOTES
+    if uncapped:
+        notes = ["The map of rules version nerath-game-1.4 and before: 25-27 footsoldiers per realm (the box "
+                 "holds 20) and the Nentir Vale a dungeon. Kept to reproduce old results; `nerath` is the default."
+                 ] + NERATH_NOTES
     return {
         "format": "nerathsim-map/1",
-        "name": "nerath",
-        "title": "Nerath (reconstruction)",
-        "notes": NERATH_NOTES,
+        "name": "nerath_uncapped" if uncapped else "nerath",
+        "title": "Nerath (reconstruction, uncapped 1.4 forces)" if uncapped else "Nerath (reconstruction)",
+        "notes": notes,
         "layout": layout,
         "realms": REALMS,
         "regions": regions,
@@ -311,7 +374,8 @@ def build_small() -> dict:
 
 
 def main() -> None:
-    for name, data in (("nerath", build_nerath()), ("small", build_small())):
+    for name, data in (("nerath", build_nerath()), ("nerath_uncapped", build_nerath(uncapped=True)),
+                       ("small", build_small())):
         path = HERE / f"{name}.json"
         path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {path} ({len(data['regions'])} regions)")
