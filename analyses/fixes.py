@@ -10,7 +10,9 @@ random numbers), and `fix_effects` measures what the fix was meant to move:
 - trigger ``"last_seat"`` / ``"first_seat"``: that seat's win rate;
 
 before (the main run's first n games) and after (the fix), each with its Wilson interval and
-n, and the paired difference in points with its t interval and p-value.
+n, and the paired difference in points with its t interval and p-value. The deal is the unit
+(`analyses.clusters`): under rotated seats the games of one deal share a seed, so intervals and
+the paired test are cluster-robust over deals (plain Wilson and paired t with one game per deal).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from . import frames
-from .stats import paired_difference, wilson_interval
+from .clusters import cluster_ids, paired_difference, rates
 from .teams import teams
 
 TRIGGERS = ("team", "last_seat", "first_seat")
@@ -58,14 +60,17 @@ def fix_effects(main: pd.DataFrame, fix_runs: dict, fixes, confidence: float = 0
         if b is None:
             continue
         kb, ka = int(b.sum()), int(a.sum())
-        (bl, bh), (al, ah) = wilson_interval(kb, n, confidence), wilson_interval(ka, n, confidence)
-        diff = paired_difference(a, b, confidence)
+        deals = cluster_ids(before)
+        interval = rates(np.column_stack([b, a]), np.ones((n, 1)), deals, confidence=confidence)
+        (bl, al), (bh, ah) = interval["ci_low"].tolist(), interval["ci_high"].tolist()
+        diff = paired_difference(a, b, deals, confidence)
         rows.append({"change": fix.text, "field": fix.field, "value": str(fix.value), "trigger": fix.trigger,
                      "measure": target, "games": n,
                      "before": kb / n, "before_low": bl, "before_high": bh,
                      "after": ka / n, "after_low": al, "after_high": ah,
                      "diff_pp": 100 * diff["diff"], "diff_low": 100 * diff["ci_low"],
-                     "diff_high": 100 * diff["ci_high"], "p_value": diff["p_value"]})
+                     "diff_high": 100 * diff["ci_high"], "p_value": diff["p_value"], "deals": diff["deals"],
+                     "design_effect": diff["design_effect"], "method": diff["method"]})
     return pd.DataFrame(rows)
 
 

@@ -32,13 +32,15 @@ RATES = {"expected", "advantage_p1", "balance", "p_hit", "win", "draw", "loss", 
 POINTS = {"effect_pp"}
 P_VALUES = {"p_value", "chi2_p", "diff_p", "p_holm", "p_adjusted"}
 #: left out of every table: internal or redundant with another column
-DROP = {"log_strength", "strength", "se", "pseudo_wins", "trigger", "field", "value_raw"}
+DROP = {"log_strength", "strength", "se", "pseudo_wins", "trigger", "field", "value_raw", "se_model", "method"}
 
 LABELS = {
     "players": "players", "lineup": "line-up", "seat": "seat", "seats": "seats per game", "games": "games",
     "decided": "games with a winner", "wins": "wins", "win_rate": "win rate [95% interval]",
     "rate": "share [95% interval]", "expected": "fair share", "effect_pp": "difference from fair share",
-    "p_value": "p-value", "p_holm": "p-value (Holm-adjusted)", "chi2": "χ² statistic", "chi2_p": "all seats equal? p-value",
+    "p_value": "p-value", "p_holm": "p-value (Holm-adjusted)", "deals": "deals",
+    "design_effect": "design effect", "diff_design_effect": "design effect of the difference",
+    "chi2_df": "χ² degrees of freedom", "chi2": "χ² statistic", "chi2_p": "all seats equal? p-value",
     "balance": "balance (100% = all seats equal)", "advantage_p1": "first seat's win rate",
     "timeouts": "games that hit the turn cap", "timeout_rate": "turn-cap rate [95% interval]",
     "policy": "policy", "opponent": "against", "faction": "realm", "team": "alliance", "outcome": "outcome",

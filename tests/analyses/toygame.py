@@ -6,7 +6,13 @@ on a success. The lucky die succeeds ``1 + edge`` times as often as the plain on
 seats get better dice so that, with every seat playing 'random' and ``bias=0``, each seat wins
 a decided game with probability exactly 1/players; ``bias`` multiplies seat 0's odds by
 ``1 + bias``. After ``max_rounds`` rounds without a winner the game is a timeout. With
-``teams=True`` seats s and s + players/2 win together.
+``teams=True`` seats s and s + players/2 win together. With ``seat_luck > 0`` the deal first
+hands the game, with that chance, to one seat drawn uniformly (luck that belongs to the seat:
+every rotation of a deal is won by the same seat), which keeps the seats fair.
+
+`paired_runs(...)` draws many runs of clustered games straight from an exact model (deals of
+k rotations whose seat luck or policy luck repeats within the deal), with the true seat
+rates, for the coverage tests of paired designs.
 
 `win_probabilities(rules, policies)` gives the exact chance of each seat winning and of a
 timeout, which is what the statistical tests of `analyses` compare against.
@@ -32,6 +38,7 @@ class Rules:
     bias: float = 0.0         # seat 0's chances are multiplied by (1 + bias)
     max_rounds: int = 100     # rounds before the game ends as a timeout
     teams: bool = False       # seats s and s + players/2 win together
+    seat_luck: float = 0.0    # chance that the deal hands the game to a uniformly drawn seat before any roll
 
     def __post_init__(self):
         for name in ("base", "edge", "bias"):
@@ -52,6 +59,9 @@ class Rules:
             raise ValueError(f"Rules.edge={self.edge!r} is not allowed; need edge >= 0")
         if self.bias <= -1:
             raise ValueError(f"Rules.bias={self.bias!r} is not allowed; need bias > -1")
+        if isinstance(self.seat_luck, bool) or not isinstance(self.seat_luck, (int, float)) \
+                or not 0 <= self.seat_luck <= 1:
+            raise ValueError(f"Rules.seat_luck must be in [0, 1], got {self.seat_luck!r}")
         if self.chances().max() > 1:
             raise ValueError("Rules.base/edge/bias: a success chance exceeds 1")
 
@@ -171,6 +181,10 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     rolls, lucky = [0] * n, [0] * n
     turns = decisions = 0
     log = [] if record else None
+    if rules.seat_luck > 0:
+        lucky_draw, lucky_seat = rng.random(), int(rng.integers(n))
+        if lucky_draw < rules.seat_luck:
+            return _result(rules, pols, lucky_seat, turns, decisions, rolls, lucky, 0, log)
     for rnd in range(rules.max_rounds):
         for seat in range(n):
             turns += 1
@@ -208,8 +222,68 @@ def win_probabilities(rules: Rules, policies) -> tuple[np.ndarray, float]:
     none = float(np.prod(1 - q))
     timeout = none ** rules.max_rounds
     p = first_success * (1 - timeout) / (1 - none)
+    p, timeout = rules.seat_luck / rules.players + (1 - rules.seat_luck) * p, (1 - rules.seat_luck) * timeout
     if rules.teams:
         half = rules.players // 2
         team = p[:half] + p[half:]
         p = np.concatenate([team, team])
     return p, timeout
+
+
+# --- exact clustered model for the coverage tests of paired designs ---------------------------------
+
+def rotation(lineup: tuple, r: int) -> tuple:
+    """Rotation r of a lineup as analyses.plan does it: base seat s plays in seat (s + r) % players."""
+    return tuple(lineup[-r:] + lineup[:-r]) if r else tuple(lineup)
+
+
+def paired_runs(shares, n_runs: int, n_games: int, design: str, rng, seat_luck: float = 0.0,
+                policy_luck: float = 0.0, rot=None):
+    """Winners of `n_runs` runs of `n_games` games drawn from an exact clustered model.
+
+    shares: (players x players) array, row r = P(seat s wins) in rotation r of the lineup
+    (decided games). design: 'rotate' (deals of `players` games, rotation i % players),
+    'random' (each game its own deal, a uniformly drawn rotation) or 'fixed' (rotation 0).
+    Per deal, with chance `seat_luck` one uniformly drawn seat wins every game of the deal; else
+    with chance `policy_luck` the seat holding the lineup's first policy (seat r in rotation r)
+    wins every game; else each game is an independent draw from its rotation's shares.
+    Returns (winners (runs x games), deal (games), rotation (runs x games), truth (players)) where
+    truth is each seat's expected win rate under the design. Give `rot` (runs x games) to replay
+    the seat orders of an earlier call (a second variant under common random numbers).
+    """
+    shares = np.asarray(shares, dtype=float)
+    n = shares.shape[1]
+    k = n if design == "rotate" else 1
+    if n_games % k:
+        raise ValueError("n_games must be whole deals")
+    deals = n_games // k
+    deal = np.repeat(np.arange(deals), k)
+    if rot is not None:
+        rot = np.asarray(rot)
+    elif design == "rotate":
+        rot = np.broadcast_to(np.arange(n_games) % n, (n_runs, n_games))
+    elif design == "random":
+        rot = rng.integers(n, size=(n_runs, n_games))
+    else:
+        rot = np.zeros((n_runs, n_games), dtype=np.int64)
+    cdf = np.cumsum(shares, axis=1)
+    draws = (rng.random((n_runs, n_games))[..., None] > cdf[rot]).sum(axis=-1).clip(max=n - 1)
+    kind = rng.random((n_runs, deals))
+    lucky_seat = rng.integers(n, size=(n_runs, deals))
+    kind, lucky_seat = kind[:, deal], lucky_seat[:, deal]
+    winners = np.where(kind < seat_luck, lucky_seat, np.where(kind < seat_luck + policy_luck, rot, draws))
+    weights = np.full(n, 1 / n) if design != "fixed" else np.eye(n)[0]
+    truth = seat_luck / n + policy_luck * weights + (1 - seat_luck - policy_luck) * weights @ shares
+    return winners, deal, rot, truth
+
+
+def results_frame(winners, deal, rot, lineup: tuple):
+    """A results table (as analyses.simulate gives) for one run of `paired_runs`."""
+    import pandas as pd
+
+    seats = np.array([rotation(tuple(lineup), r) for r in range(len(lineup))], dtype=object)[rot]
+    columns = {"game": np.arange(len(winners)), "deal": deal, "game_seed": deal + 10_000,
+               "winner": pd.array(winners, dtype="Int8"), "turns": np.ones(len(winners), np.int32),
+               "decisions": np.ones(len(winners), np.int32), "timed_out": np.zeros(len(winners), bool)}
+    columns.update({f"seat{s}_policy": pd.Categorical(seats[:, s]) for s in range(len(lineup))})
+    return pd.DataFrame(columns)
