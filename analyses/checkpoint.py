@@ -4,7 +4,9 @@
 a ``run.json`` describing the run, and one ``part-<start>-<stop>.parquet`` per finished
 chunk of games, each written to a temporary file and renamed into place (a crash leaves
 either a whole part or none). When every game is done the parts are consolidated into the
-results file and the folder is removed. With ``resume=True`` an interrupted run plays only
+results file (written atomically) and the folder is renamed to ``.parts.trash`` and deleted,
+so a kill during clean-up never leaves parts without their ``run.json``; a resume that finds
+the finished file returns it (and removes any leftovers). With ``resume=True`` an interrupted run plays only
 the games that have no part yet, so the final file equals that of an uninterrupted run.
 """
 from __future__ import annotations
@@ -25,7 +27,8 @@ from .runner import Executor, auto_chunk_size, chunk_ranges, positive_int, prepa
 MANIFEST = "run.json"
 _PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
 #: the metadata that must match for a run to be resumed (versions may differ)
-RUN_IDENTITY = ("game", "rules_version", "rules", "policies", "policy_reprs", "seed", "n_games", "seat_order")
+RUN_IDENTITY = ("game", "rules_version", "rules", "data_hashes", "policies", "policy_reprs", "seed", "n_games",
+                "seat_order", "rotations")
 
 
 def parts_dir(out) -> Path:
@@ -37,20 +40,34 @@ def parts_dir(out) -> Path:
 def simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed: int = 0, n_jobs: int = 1,
                      backend: str | None = None, seat_order: str = "rotate", progress: bool = True,
                      resume: bool = False, csv: bool | None = None, chunk_size: int | None = None,
-                     scheduler: str | None = None) -> pd.DataFrame:
+                     scheduler: str | None = None, force: bool = False) -> pd.DataFrame:
     """`simulate` that writes each chunk to disk as it finishes and returns the consolidated table.
 
-    resume=False refuses to touch the leftovers of an interrupted run; resume=True finishes
-    it (the settings must match the interrupted run's) or returns the finished file.
+    resume=False refuses to touch the leftovers of an interrupted run or a finished file;
+    resume=True finishes it (the settings and data inputs must match the interrupted run's)
+    or returns the finished file. force=True starts over, replacing a finished file and
+    discarding an unfinished run's parts.
     """
     module, spec = prepare_run(game, rules, policies, seed, seat_order)
     n_games = positive_int(n_games, "n_games")
     chunk_size = None if chunk_size is None else positive_int(chunk_size, "chunk_size")
+    if resume and force:
+        raise ValueError("resume and force exclude each other: --resume finishes a run, --force starts it over")
     out = Path(out)
     metadata = run_metadata(module, spec, n_games)
     folder = parts_dir(out)
-    if not folder.exists() and resume and out.exists():
-        return _finished(out, metadata)
+    _discard(_trash(folder))  # a clean-up cut short earlier
+    if out.exists():
+        if resume:
+            finished = _finished(out, metadata, folder)
+            if finished is not None:
+                _discard(folder)  # leftovers of a clean-up cut short after the file was written
+                return finished
+        elif not force:
+            raise ValueError(f"{str(out)!r} already holds a finished run: pass --resume (resume=True) to reuse it "
+                             "with the same settings, --force (force=True) to overwrite it, or choose another --out")
+    if force:
+        _discard(folder)
     _open_folder(folder, metadata, resume)
     with Executor(n_jobs, backend, scheduler) as executor:
         todo = missing_ranges(done_ranges(folder), n_games)
@@ -63,14 +80,41 @@ def simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed
                 bar.update(len(frame))
     df = consolidate(folder, n_games, metadata)
     write_results(df, out, csv)
-    shutil.rmtree(folder)
+    _discard(folder)
     return df
 
 
-def _finished(out: Path, metadata: dict) -> pd.DataFrame:
-    df = read_results(out)
+def _finished(out: Path, metadata: dict, folder: Path) -> pd.DataFrame | None:
+    """The finished results file, checked to be this run's; None when it is unreadable but the
+    parts are still there (a CSV whose sidecar was not written yet): finish from the parts."""
+    try:
+        df = read_results(out)
+    except ValueError:
+        if (folder / MANIFEST).is_file():
+            return None
+        raise
     _check_same_run(df.attrs, metadata, out)
     return df
+
+
+def _trash(folder: Path) -> Path:
+    return folder.with_name(folder.name + ".trash")
+
+
+def _discard(folder: Path) -> None:
+    """Remove a parts folder atomically: rename it out of the way (one step), then delete it.
+
+    A kill during the deletion leaves only `<out>.parts.trash`, which no run reads and the
+    next run of the same file deletes; never a parts folder without its run.json.
+    """
+    if not folder.exists():
+        return
+    trash = folder if folder.name.endswith(".trash") else _trash(folder)
+    if trash != folder:
+        if trash.exists():
+            shutil.rmtree(trash)
+        folder.rename(trash)
+    shutil.rmtree(trash)
 
 
 def _open_folder(folder: Path, metadata: dict, resume: bool) -> None:
@@ -92,6 +136,15 @@ def _open_folder(folder: Path, metadata: dict, resume: bool) -> None:
 
 
 def _check_same_run(previous: dict, metadata: dict, where: Path) -> None:
+    before, now = previous.get("data_hashes"), metadata.get("data_hashes")
+    if before != now:
+        if not isinstance(before, dict):
+            raise ValueError(f"cannot resume {str(where)!r}: it records no content hash of its data inputs "
+                             f"(written before balancelab checked them); delete it to start over")
+        changed = sorted(k for k in set(before) | set(now) if before.get(k) != now.get(k))
+        raise ValueError(f"cannot resume {str(where)!r}: its data inputs differ from this run's "
+                         f"({', '.join(changed)}: content hash {str(before.get(changed[0]))[:12]} there, "
+                         f"{str(now.get(changed[0]))[:12]} here); the file would mix two games")
     for key in RUN_IDENTITY:
         if jsonable(previous.get(key)) != metadata.get(key):
             raise ValueError(f"cannot resume {str(where)!r}: its {key} is {previous.get(key)!r}, "

@@ -73,6 +73,7 @@ def build_parser() -> Parser:
     sim.add_argument("--out", required=True, type=Path, help="results file (.parquet; .csv with --csv)")
     sim.add_argument("--csv", action="store_true", help="write CSV plus a .meta.json sidecar instead of Parquet")
     sim.add_argument("--resume", action="store_true", help="finish an interrupted run of the same command")
+    sim.add_argument("--force", action="store_true", help="overwrite a finished --out file (start over)")
 
     for name, help_text, handler in (
         ("fpa", "first-player advantage: each seat's win rate against the fair share", run_fpa),
@@ -129,7 +130,7 @@ def _simulation_options(sub: Parser, game_required: bool) -> None:
 def run_simulate(args) -> int:
     out = args.out.with_suffix(".csv") if args.csv else args.out
     started = time.perf_counter()
-    df = simulate_to_file(args.game, args.games, out, resume=args.resume, csv=args.csv,
+    df = simulate_to_file(args.game, args.games, out, resume=args.resume, force=args.force, csv=args.csv,
                           chunk_size=args.chunk_size, **_run_options(args))
     print(_header(df))
     print(f"wrote {len(df)} games to {out} in {time.perf_counter() - started:.1f} s")

@@ -49,6 +49,13 @@ def rules_dict(rules) -> dict:
     return jsonable({f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
 
 
+def data_hashes(rules) -> dict:
+    """{input: sha256 of its content} for every data file the rules read (cards, maps, unit
+    tables, event files), from the game's `Rules.data_hashes()`; {} for a game without one."""
+    method = getattr(rules, "data_hashes", None)
+    return dict(method()) if callable(method) else {}
+
+
 def run_metadata(module, spec, n_games: int) -> dict:
     """The attrs of a run: game, RULES_VERSION, rules, policies, seed, n_games, versions."""
     return jsonable({
@@ -56,6 +63,7 @@ def run_metadata(module, spec, n_games: int) -> dict:
         "game": module.__name__,
         "rules_version": module.RULES_VERSION,
         "rules": rules_dict(spec.rules),
+        "data_hashes": data_hashes(spec.rules),
         "policies": [p if isinstance(p, str) else repr(p) for p in spec.lineup],
         "policy_reprs": [policy_repr(module, p) for p in spec.lineup],
         "seed": int(spec.seed),

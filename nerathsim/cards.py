@@ -129,20 +129,27 @@ def _fail(src: str, where: str, msg: str):
     raise ValueError(f"{src}: {where}: {msg}")
 
 
-def _read(path, kind: str):
+def read_text(path, kind: str) -> str:
+    """The text of a content file: kind 'events', 'treasures' or 'guardians'; path None = the shipped one."""
+    return _source(path, kind)[1]
+
+
+def _source(path, kind: str) -> tuple[str, str]:
     if path is None:
         name = {"events": "events.json", "treasures": "treasures.json", "guardians": "guardians.json"}[kind]
         ref = resources.files("nerathsim").joinpath("data", "cards", name)
-        src = f"shipped {kind} file data/cards/{name}"
-        text = ref.read_text(encoding="utf-8")
-    else:
-        field = {"events": "event_file", "treasures": "treasure_file", "guardians": "guardian_file"}[kind]
-        src = f"{kind} file {os.fspath(path)!r} (Rules.{field})"
-        try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-        except OSError as exc:
-            raise ValueError(f"{src}: cannot be read ({exc.strerror or exc})") from None
+        return f"shipped {kind} file data/cards/{name}", ref.read_text(encoding="utf-8")
+    field = {"events": "event_file", "treasures": "treasure_file", "guardians": "guardian_file"}[kind]
+    src = f"{kind} file {os.fspath(path)!r} (Rules.{field})"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return src, fh.read()
+    except OSError as exc:
+        raise ValueError(f"{src}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _read(path, kind: str):
+    src, text = _source(path, kind)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

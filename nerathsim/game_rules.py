@@ -7,6 +7,7 @@ of the battles module: ``Rules(battle=BattleRules(units=UnitTable.published().re
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 
@@ -165,8 +166,23 @@ class Rules:
             return self.treasures_to_win
         return TREASURE_TABLE[1] if self.alliance else TREASURE_TABLE[0]
 
+    def data_hashes(self) -> dict:
+        """Content hash (sha256) of every data input, for run metadata: the map (its regions,
+        owners, gold, adjacency and starting units as loaded), the unit table, and the event,
+        treasure and guardian files (shipped or given; only when events or dungeons are in play)."""
+        b = self.board
+        board = (b.names, b.is_sea, b.is_dungeon, b.owner, b.start_area, b.capital_of, b.castle, b.gold, b.adj,
+                 b.units, b.realm_gold, b.realm_income)
+        out = {"map": _sha256(repr(board)), "units": _sha256(repr(self.battle.units.units))}
+        if self.events or self.dungeons:
+            from .cards import read_text
+            for kind, path in (("events", self.event_file), ("treasures", self.treasure_file),
+                               ("guardians", self.guardian_file)):
+                out[kind] = _sha256(read_text(path, kind))
+        return out
+
     def to_dict(self) -> dict:
-        """Plain-value view for metadata."""
+        """Plain-value view for metadata (file contents: `data_hashes`)."""
         out = {}
         for f in fields(self):
             v = getattr(self, f.name)
@@ -178,6 +194,10 @@ class Rules:
                 v = list(v)
             out[f.name] = v
         return out
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _int_field(rules: Rules, name: str, lo: int, hi: int | None = None, none_ok: bool = False) -> None:

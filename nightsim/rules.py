@@ -5,6 +5,7 @@ gives the reasoning. Change a field with `dataclasses.replace(Rules(), field=val
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, fields
 from functools import cached_property
 
@@ -56,8 +57,15 @@ class Rules:
         deck = body + (make_seals(self.seals_per_legion, max(c.number for c in body) + 1) if self.seals else ())
         return CardTable.build(deck)
 
+    def data_hashes(self) -> dict:
+        """Content hash of every data input: {'cards': sha256 of the body deck in play} (published
+        or custom), so a run's metadata tells two decks of the same size apart."""
+        body = self.cards if self.cards is not None else _published()
+        text = repr(tuple(tuple(c) for c in body))
+        return {"cards": hashlib.sha256(text.encode("utf-8")).hexdigest()}
+
     def to_dict(self) -> dict:
-        """Plain-value view for metadata (the deck is summarised by its size)."""
+        """Plain-value view for metadata (the deck is summarised by its size; `data_hashes` tells decks apart)."""
         d = {}
         for f in fields(self):
             v = getattr(self, f.name)
