@@ -216,7 +216,8 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
     s.decisions = 0
     s.stats = {k: [0] * s.n for k in STAT_NAMES}
     s.legal = None
-    s.log is None or _event(s, "deal", hands=[h[:] for h in s.hands], where=s.where[:], grid=s.grid[:], rot=s.rot[:])
+    s.log is None or _event(s, "deal", hands=[h[:] for h in s.hands], where=s.where[:], grid=s.grid[:], rot=s.rot[:],
+                            deck=_names(s.deck), reserve=_names(s.reserve))
     s.stack = [[F_NEXT]]
     _advance(s, rng)
     return s
@@ -226,7 +227,12 @@ def _shuffle_in_nightmares(s: State, rng) -> None:
     deck = s.deck + s.reserve
     s.deck = rng.permutation(deck).tolist()
     s.reserve = []
-    s.log is None or _event(s, "nightmares_in", deck=len(s.deck))
+    s.log is None or _event(s, "nightmares_in", deck=len(s.deck), order=_names(s.deck))
+
+
+def _names(cards) -> list:
+    """Card kinds as names, for the log (a deck: the top card last)."""
+    return [KIND_NAMES[k] for k in cards]
 
 
 def _event(s: State, what: str, **data) -> None:
@@ -312,7 +318,7 @@ def _draw_card(s: State, rng) -> int:
         pile = s.discard
         s.deck = rng.permutation(pile).tolist()
         s.discard = []
-        s.log is None or _event(s, "reshuffle", cards=len(s.deck))
+        s.log is None or _event(s, "reshuffle", cards=len(s.deck), order=_names(s.deck))
     return s.deck.pop()
 
 
@@ -423,6 +429,7 @@ def _can_activate(s: State, p: int, loc: int) -> bool:
 def _play_card(s: State, p: int, kind: int) -> None:
     s.hands[p].remove(kind)
     s.limbo.append(kind)
+    s.log is None or _event(s, "card_played", seat=p, card=KIND_NAMES[kind])
     s.owed[p] += 1
     stat = _PLAYED_STAT.get(kind)
     if stat:
@@ -530,6 +537,7 @@ def _partner_apply(s: State, f: list, a, rng) -> None:
     p = f[2]
     s.hands[p].remove(a.kind)
     s.limbo.append(a.kind)
+    s.log is None or _event(s, "card_played", seat=p, card=KIND_NAMES[a.kind])
     s.owed[p] += 1
     _start_play(s, p, [SUSPENSE_OF[f[3]], a.kind], P_TRAP, f[3], a.kind, rng, s.rules.cancel_trap_setting)
 
@@ -674,6 +682,7 @@ def _react_finish(s: State, f: list, rng) -> None:
             takers.append(takes[i])
         else:
             _to_discard(s, kind)
+        s.log is None or _event(s, "cards_settled", cards=[KIND_NAMES[kind]], to=takes.get(i, -1))
     if neutral[0]:
         cards = play[5]
         for c in cards:
@@ -684,11 +693,15 @@ def _react_finish(s: State, f: list, rng) -> None:
             for c in cards[:-1]:
                 _to_discard(s, c)
             takers.append(takes[0])
+            if s.log is not None:
+                cards[:-1] and _event(s, "cards_settled", cards=_names(cards[:-1]), to=-1)
+                _event(s, "cards_settled", cards=[KIND_NAMES[cards[-1]]], to=takes[0])
             s.log is None or _event(s, "intercepted", seat=takes[0], victim=play[1], card=KIND_NAMES[cards[-1]])
         else:
             play[6] = 1
             for c in cards:
                 _to_discard(s, c)
+            s.log is None or _event(s, "cards_settled", cards=_names(cards), to=-1)
             s.log is None or _event(s, "cancelled", victim=play[1])
     elif 0 in takes:
         victim, seat = play[1], takes[0]
@@ -698,7 +711,7 @@ def _react_finish(s: State, f: list, rng) -> None:
             hands[victim].remove(card)
             hands[seat].append(card)
             takers.append(seat)
-            s.log is None or _event(s, "intercepted_hand_card", seat=seat, victim=victim)
+            s.log is None or _event(s, "intercepted_hand_card", seat=seat, victim=victim, card=KIND_NAMES[card])
     for seat in dict.fromkeys(takers):
         s.stack.append([F_SURPLUS, _dec(s, seat), seat, S_PLAIN, -1])
 
@@ -761,9 +774,10 @@ def _resolve(s: State, f: list, rng) -> None:
         if a2 != STAR_CARD:
             s.n_traps += 1
         s.stats["traps_set"][p] += 1
-        s.log is None or _event(s, "trap_set", seat=p)
+        s.log is None or _event(s, "trap_set", seat=p, location=a1, card=KIND_NAMES[a2])
         return
     s.discard += cards  # director cards
+    s.log is None or _event(s, "cards_settled", cards=_names(cards), to=-1)
     if ptype == P_WALK:
         # the arrow was checked when the Walk was offered; no answer to a play moves the board
         c2 = s.nb[s.cell_of[s.where[p]]][a1]
@@ -796,7 +810,7 @@ def _resolve(s: State, f: list, rng) -> None:
             card = pool[int(rng.random() * len(pool))]
             s.hands[a1].remove(card)
             s.hands[p].append(card)
-            s.log is None or _event(s, "steal", seat=p, victim=a1)
+            s.log is None or _event(s, "steal", seat=p, victim=a1, card=KIND_NAMES[card])
             s.stack.append([F_SURPLUS, _dec(s, p), p, S_PLAIN, -1])
 
 
@@ -853,6 +867,7 @@ def _refill(s: State, p: int, rng) -> bool:
                 break
             deck = s.deck
         hand.append(c)
+        s.log is None or _event(s, "draw", seat=p, card=KIND_NAMES[c])
         if c >= RED:
             s.stats["nightmares_drawn"][p] += 1
             if _nightmare_drawn(s, p, c, rng):
@@ -921,6 +936,7 @@ def _act_run(s: State, f: list, rng) -> None:
             for k in [k for k in hand if k >= RED and k != BLACK]:
                 hand.remove(k)
                 _to_discard(s, k)
+                s.log is None or _event(s, "th_discard", seat=b, card=KIND_NAMES[k])
         elif any(k >= RED and k != BLACK for k in s.hands[b]):
             stack.append([F_TH, dec, b])
     elif loc == BRIDGE:
@@ -1032,7 +1048,7 @@ def _rest_apply(s: State, f: list, a, rng) -> None:
         for q, c in zip(elig, counts):
             s.hands[q] = pool[i:i + c]
             i += c
-        s.log is None or _event(s, "mix", seat=f[2], seats=elig)
+        s.log is None or _event(s, "mix", seat=f[2], seats=elig, hands=[_names(s.hands[q]) for q in elig])
     else:
         s.stack.append([F_REST_N, f[1], f[2], a.seat])
 
@@ -1286,6 +1302,7 @@ def _night_apply(s: State, f: list, a, rng) -> None:
     if kind in s.hands[p]:
         s.hands[p].remove(kind)
         _to_discard(s, kind)
+        s.log is None or _event(s, "th_discard", seat=p, card=KIND_NAMES[kind])
 
 
 def _night_finish(s: State, f: list, rng) -> None:
@@ -1308,6 +1325,7 @@ def _apply_nightmare(s: State, p: int, kind: int, affected: int, rng) -> bool:
             for i, q in enumerate(group):  # each passes to the counter-clockwise neighbour
                 s.hands[q] = hands[(i + 1) % m]
                 s.traps[q] = traps[(i + 1) % m]
+            s.log is None or _event(s, "exchange", seat=p, seats=group, hands=[_names(s.hands[q]) for q in group])
     elif kind == BLACK:
         s.horror = p
         bit = ~(1 << p)
@@ -1321,6 +1339,7 @@ def _apply_nightmare(s: State, p: int, kind: int, affected: int, rng) -> bool:
         for q in range(s.n):
             if (affected >> q) & 1:
                 s.where[q] = here
+        s.log is None or _event(s, "gathered", seat=p, seats=[q for q in range(s.n) if (affected >> q) & 1], to=here)
         _speed(s, MULTI, affected)
     elif kind == COLOURLESS:
         _speed(s, COLOURLESS, affected)
@@ -1333,11 +1352,13 @@ def _apply_nightmare(s: State, p: int, kind: int, affected: int, rng) -> bool:
             if placer < 0:
                 for q in victims:
                     s.where[q] = CORRIDORS[int(rng.random() * 6)]
+                    s.log is None or _event(s, "placed", seat=q, to=s.where[q], by=-1)
             else:
                 s.stack.append([F_PLACE, placer, victims])
-                s.log is None or _event(s, "nightmare_effect", seat=p, card=KIND_NAMES[kind])
+                s.log is None or _event(s, "nightmare_effect", seat=p, card=KIND_NAMES[kind], seats=victims[:])
                 return True
-    s.log is None or _event(s, "nightmare_effect", seat=p, card=KIND_NAMES[kind])
+    s.log is None or _event(s, "nightmare_effect", seat=p, card=KIND_NAMES[kind],
+                            seats=[q for q in range(s.n) if (affected >> q) & 1])
     return False
 
 
@@ -1440,12 +1461,21 @@ def apply_action(s: State, action, rng) -> None:
 
 
 def apply_legal(s: State, a, rng) -> None:
-    """Apply an action already known to be legal (the game loop's fast path)."""
+    """Apply an action already known to be legal (the game loop's fast path). With a log the
+    decision is logged first (event `decision`), as `play_game` does."""
+    if s.log is not None:
+        log_decision(s, a)
     s.decisions += 1
     f = s.stack[-1]
     APPLY[f[0]](s, f, a, rng)
     s.legal = None
     _advance(s, rng)
+
+
+def log_decision(s: State, a) -> None:
+    """Event `decision`: who chose what at which decision (before it is applied)."""
+    s.log.append({"event": "decision", "turn": s.turns, "player": s.current_player, "decision": s.decision,
+                  "turn_player": s.turn_player, "action": repr(a), "text": describe_action(s, a)})
 
 
 def describe_action(s: State, a) -> str:
@@ -1470,4 +1500,4 @@ def describe_action(s: State, a) -> str:
 
 
 __all__ = ["State", "IllegalActionError", "new_game", "legal_actions", "apply_action", "apply_legal",
-           "describe_action", "STAT_NAMES", "has_nightmare", "near_bridge"]
+           "describe_action", "log_decision", "STAT_NAMES", "has_nightmare", "near_bridge"]

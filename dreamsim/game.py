@@ -7,12 +7,12 @@ import numpy as np
 
 from .board import distances_to
 from .cards import BRIDGE, RED
-from .engine import APPLY, AUTO, FINISH, LEGAL, IllegalActionError, describe_action, has_nightmare, new_game
+from .engine import APPLY, AUTO, FINISH, LEGAL, IllegalActionError, has_nightmare, log_decision, new_game
 from .observation import observe
 from .policies import POLICIES, TRUSTED_POLICY_TYPES
 from .rules import Rules
 
-RULES_VERSION = "dreamsim-1.3"
+RULES_VERSION = "dreamsim-1.4"
 
 
 @dataclass(frozen=True)
@@ -131,8 +131,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
                         f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
                     )
         if log is not None:
-            log.append({"event": "decision", "turn": s.turns, "player": p, "decision": s.decision,
-                        "turn_player": s.turn_player, "action": repr(a), "text": describe_action(s, a)})
+            log_decision(s, a)
         # engine.apply_legal and engine._advance, inlined: this is the hot loop
         s.decisions += 1
         f = stack[-1]
@@ -160,7 +159,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     return GameResult(
         winner=s.winner,
         seats=tuple(policy_name(p) for p in pols),
-        turns=s.turns,
+        turns=s.turns if s.timed_out else s.turns + 1,   # turns played, the winning turn included (1.4)
         decisions=s.decisions,
         timed_out=s.timed_out,
         scores=tuple(int(s.winner == i) for i in range(s.n)),
