@@ -11,7 +11,7 @@ import pytest
 
 import dreamsim
 from dreamsim import cards as C
-from dreamsim.actions import HOLD, SPRING, STAR, TO, WALK
+from dreamsim.actions import DISCARD, HOLD, PASS, SPRING, STAR, TO, WALK
 from dreamsim.scenario import build_state, step
 
 R2, R3 = dreamsim.Rules(players=2), dreamsim.Rules(players=3)
@@ -124,3 +124,51 @@ def test_shuffled_layouts_put_corridor_1_on_every_kind_of_cell():
     for seed in range(6):
         s = dreamsim.new_game(rules, seed)
         assert 0 in s.where and sorted(s.where) == list(range(6))
+
+
+# ------------------------------------------------------------------ the deal and its log
+def test_a_game_dealt_without_record_keeps_no_event_log():
+    assert dreamsim.new_game(R3, 1).log is None
+    assert dreamsim.new_game(R3, 1, record=True).log != []
+
+
+def test_the_log_of_a_deal_comes_before_turn_0_nightmares_shuffled_in_first():
+    s = dreamsim.new_game(R3, 1, record=True)
+    assert [(e["event"], e["turn"]) for e in s.log[:3]] == [("nightmares_in", -1), ("deal", -1), ("turn", 0)]
+    assert s.log[0]["deck"] == len(C.director_cards()) - 3 * R3.hand_size + len(C.nightmare_cards())
+
+
+# ------------------------------------------------------------------ decisions taken for another seat
+def test_a_dreamcatcher_owner_chooses_the_town_hall_discard_from_the_victims_hand():
+    s = S(R2, where=["Corridor 1", "Town Hall"], hands=[W5, ["star", "red", "blue", "walk", "walk"]],
+          traps=[[("Town Hall", "catcher")], []])
+    step(s, PASS, SPRING[TH][C.CATCHER], STAR)
+    assert s.decision == "Town Hall: nightmare to get rid of" and s.current_player == 0 and s.turn_player == 1
+    assert s.legal == [DISCARD[C.RED], DISCARD[C.BLUE]]
+    step(s, DISCARD[C.RED])
+    assert s.hands == [[C.DREAMWALK] * 5, [C.BLUE] + [C.DREAMWALK] * 4]
+    assert s.discard[-1] == C.RED
+
+
+# ------------------------------------------------------------------ the Colourless Nightmare
+def test_with_no_horror_the_last_seat_places_the_midnighters_hit_by_the_colourless_nightmare():
+    s = S(where=["Corridor 4", "Corridor 1", "Corridor 2"], hands=[W5, W5, W5], deck=["colourless"] + ["walk"] * 16)
+    step(s, WALK[UP])
+    assert s.decision == "Colourless placement" and s.current_player == 2
+    assert s.legal == [TO[c] for c in C.CORRIDORS]
+    first = S(dataclasses.replace(R3, stager="first_seat"), where=["Corridor 4", "Corridor 1", "Corridor 2"],
+              hands=[W5, W5, W5], deck=["colourless"] + ["walk"] * 16)
+    step(first, WALK[UP])
+    assert first.decision == "Colourless placement" and first.current_player == 0
+
+
+def test_placement_by_chance_reaches_every_corridor():
+    rules = dataclasses.replace(R3, stager="chance")
+    seen = set()
+    for seed in range(30):  # 90 placements: each Corridor is missed with chance (5/6)^90 < 1e-7
+        s = S(rules, where=["Corridor 4", "Corridor 1", "Corridor 2"], hands=[W5, W5, W5],
+              deck=["colourless"] + ["walk"] * 16)
+        step(s, WALK[UP], seed=seed)
+        assert s.decision == "turn action" and all(w in C.CORRIDORS for w in s.where)
+        seen.update(s.where)
+    assert seen == set(C.CORRIDORS)
