@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import cli_checks
 from .checkpoint import simulate_to_file
 from .first_player import first_player_advantage
 from .game_length import game_length
@@ -35,6 +36,9 @@ examples:
   balancelab sweep nightsim --policy-param greedy --field weights.pure --values 0,2,5 \\
       --policies greedy,random,random,random --games 4000
   balancelab fpa nightsim --games 200000 --backend dask --scheduler tcp://host:8786
+  balancelab games                  # the games; then: balancelab policies GAME, balancelab rules GAME
+  balancelab report                 # the balance report of every game (the main job)
+each command shows its own examples: balancelab COMMAND --help
 """
 
 
@@ -53,9 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, or an argparse error already printed
         return int(exc.code or 0)
     try:
+        cli_checks.validate(args)        # every value checked before any game is played
         return args.command(args)
     except (ValueError, OSError) as exc:
-        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"{PROG}: error: {cli_checks.flag_words(_one_line(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         hint = " (rerun the same command with --resume to finish)" if getattr(args, "out", None) else ""
@@ -94,9 +99,11 @@ def build_parser() -> Parser:
     sw.add_argument("--values", required=True, type=_comma_list, help="comma-separated values, e.g. 2,3,4")
     sw.add_argument("--policy-param", metavar="POLICY", help="vary parameter FIELD of this registered policy")
 
-    from . import cli_nerath, cli_report  # battle, units, report
+    from . import cli_info, cli_nerath, cli_report  # battle, units, report; games, policies, rules
     cli_nerath.add_subcommands(commands)
     cli_report.add_subcommands(commands)
+    cli_info.add_subcommands(commands)
+    cli_info.set_examples(commands)      # each subcommand's --help shows its own examples
     return parser
 
 
@@ -112,13 +119,16 @@ def _simulation_options(sub: Parser, game_required: bool) -> None:
                      help="nightsim (nightmarium), dreamsim (midnighters), nerathsim (nerath) or a module path")
     sub.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
     sub.add_argument("--players", type=_positive_int, help="number of players (Rules.players)")
-    sub.add_argument("--policies", help="one policy for every seat, or one per seat: greedy,random,random")
+    sub.add_argument("--policies", help="one policy for every seat, or one per seat: greedy,random,random "
+                     "(default: the game's default policy in every seat, random for nightsim and dreamsim; "
+                     "see `balancelab games` and `balancelab policies GAME`)")
     sub.add_argument("--seed", type=_non_negative_int, default=0, help="run seed (default 0)")
     sub.add_argument("--jobs", type=_jobs, default=1, help="parallel workers (-1 = all cores; default 1)")
     sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
     sub.add_argument("--scheduler", help="dask scheduler address for --backend dask, e.g. tcp://host:8786")
     sub.add_argument("--rule", action="append", default=[], type=_assignment, metavar="FIELD=VALUE",
-                     help="change a Rules field (repeatable), e.g. --rule creatures_to_win=6")
+                     help="change a Rules field (repeatable), e.g. --rule creatures_to_win=6; "
+                          "`balancelab rules GAME` lists the fields")
     sub.add_argument("--seat-order", choices=SEAT_ORDERS, default="rotate",
                      help="rotate (paired games, default), random or fixed")
     sub.add_argument("--chunk-size", type=_positive_int, help="games per joblib task (default: automatic)")

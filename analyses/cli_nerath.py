@@ -205,7 +205,9 @@ def _int_list(text: str, flag: str) -> list[int]:
 
 
 def _fail(command: str, exc: Exception) -> int:
-    message = " ".join(str(exc).split())
+    from .cli_checks import flag_words
+
+    message = flag_words(" ".join(str(exc).split()))
     print(f"balancelab {command}: error: {message}", file=sys.stderr)
     return 2
 

@@ -14,15 +14,9 @@ import sys
 import time
 from pathlib import Path
 
+from .cli_info import epilog
 from .study import PLANS, analyse_study, load_study_runs, simulate_study
 
-EXAMPLES = """\
-examples:
-  balancelab report
-  balancelab report --games 8000 --jobs 2 --out balance-report.html --save runs/study
-  balancelab report --games 500 --only nightsim,dreamsim
-  balancelab report --from runs/study --out again.html
-"""
 DEFAULT_GAMES = 3000
 
 
@@ -31,10 +25,12 @@ def add_subcommands(subparsers) -> None:
     rep = subparsers.add_parser(
         "report", help="simulate every game and write the HTML balance report (the main job)",
         description="Simulate every installed game with its standard line-ups, analyse, and write one "
-                    "self-contained HTML balance report.", epilog=EXAMPLES,
+                    "self-contained HTML balance report.", epilog=epilog("report"),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     rep.add_argument("--games", type=int, default=DEFAULT_GAMES,
-                     help=f"games in each game's main run (other runs scale with it; default {DEFAULT_GAMES})")
+                     help=f"size of the study (default {DEFAULT_GAMES}): each game's main run plays --games times "
+                          f"its share ({games_shares()}); the mixed table, duels, sweep and rule changes "
+                          "scale with it (`balancelab games` shows the totals)")
     rep.add_argument("--jobs", type=int, default=2, help="parallel workers (default 2, -1 = all cores)")
     rep.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     rep.add_argument("--out", type=Path, default=Path("balance-report.html"), help="report file")
@@ -42,8 +38,22 @@ def add_subcommands(subparsers) -> None:
     rep.add_argument("--save", type=Path, default=None, metavar="DIR", help="also store every run's results here")
     rep.add_argument("--from", dest="source", type=Path, default=None, metavar="DIR",
                      help="build from stored runs (written by --save) instead of simulating")
+    rep.add_argument("--force", action="store_true",
+                     help="with --from: replace an existing --out report; with --save: replace stored results")
     rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
     rep.set_defaults(func=run_report, command=run_report)
+
+
+def games_shares() -> str:
+    """'Nightmarium 1, Midnighters 0.5, ...' from the study plans' weights."""
+    return ", ".join(f"{plan.title.split(' (')[0]} {plan.weight:g}" for plan in PLANS.values())
+
+
+def _clear_saved(folder: Path, games) -> None:
+    """--save --force: remove the stored runs of the games about to be played (no stale runs stay)."""
+    for name in games or PLANS:
+        for path in (Path(folder) / name).glob("*.parquet"):
+            path.unlink()
 
 
 def run_report(args) -> int:
@@ -59,6 +69,8 @@ def run_report(args) -> int:
         if games:
             runs = {g: r for g, r in runs.items() if g in games}
     else:
+        if args.save is not None and args.force:
+            _clear_saved(args.save, games)
         runs, skipped = simulate_study(args.games, games=games, seed=args.seed, n_jobs=args.jobs,
                                        out_dir=args.save, progress=args.progress)
     if not runs:

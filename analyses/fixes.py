@@ -36,6 +36,7 @@ class Fix:
     field: str
     value: object
     text: str                       # the change in words, e.g. "let Nerath move first"
+    name: str = ""                  # short run name when the value is long (e.g. a turn order tuple)
 
     def __post_init__(self):
         if self.trigger not in TRIGGERS:
@@ -43,7 +44,8 @@ class Fix:
 
     @property
     def run(self) -> str:
-        return f"fix-{self.field}={self.value}"
+        """'fix-turn_order=nerath_first', or 'fix-<name>' when the fix has a name."""
+        return f"fix-{self.name}" if self.name else f"fix-{self.field}={self.value}"
 
 
 def fix_effects(main: pd.DataFrame, fix_runs: dict, fixes, confidence: float = 0.95) -> pd.DataFrame:

@@ -16,7 +16,7 @@ Standard runs of a game (n = the study's games per game):
   the policy × policy matrix and ratings;
 - ``sweep``: the main policy over each value of one rules field, e.g. players 2–5
   (n/4 per value, common random numbers);
-- ``fix-<field>=<value>``: a candidate rule change (see `analyses.fixes`), n/2 games with the
+- ``fix-<field>=<value>`` (or ``fix-<name>``): a candidate rule change (see `analyses.fixes`), n/2 games with the
   main run's seeds, played only when the game's Rules has that field.
 """
 from __future__ import annotations
@@ -73,8 +73,11 @@ PLANS = {
     "nerathsim": StudyPlan("nerathsim", "D&D: Conquest of Nerath", "balanced",
                            ("balanced", "aggressive", "defensive", "random"), sweep_values=(2, 3, 4),
                            weight=0.1, impact=False, teams=True,
-                           fixes=(Fix("team", "turn_order", "nerath_first",
-                                      "let Nerath move first (turn order Nerath, Karkoth, Vailin, Iron Circle)"),)),
+                           fixes=(Fix("team", "turn_order", ("karkoth", "iron_circle", "vailin", "nerath"),
+                                      "let both realms of Karkoth's alliance move first (turn order Karkoth, "
+                                      "Iron Circle, Vailin, Nerath)", name="turn_order=alliance_first"),
+                                  Fix("team", "turn_order", "nerath_first",
+                                      "let Nerath move first (turn order Nerath, Karkoth, Vailin, Iron Circle)"))),
 }
 
 
@@ -256,8 +259,10 @@ def _run_setup(plan: StudyPlan, run: str, players: int):
             pool = [pool[i] for i in order]
         return None, pool
     if run.startswith("fix-"):
-        field, value = run[len("fix-"):].split("=", 1)
-        return {field: next((f.value for f in plan.fixes if f.field == field and str(f.value) == value), value)}, plan.main
+        fix = next((f for f in plan.fixes if f.run == run), None)
+        if fix is None:
+            raise ValueError(f"run {run!r} is not a rule change of the {plan.game} study")
+        return {fix.field: fix.value}, plan.main
     if run.startswith("duel-"):
         a, b = run[len("duel-"):].split("-", 1)
         return {"players": 2}, [a, b]

@@ -205,6 +205,8 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
     for p in range(s.n):
         for _ in range(rules.hand_size):
             s.hands[p].append(s.deck.pop())
+    for _ in range(rules.last_seat_extra_cards):        # design variant: compensate the last seat
+        s.hands[s.n - 1].append(s.deck.pop())
     s.creatures = [[] for _ in range(s.n)]
     s.creatures_view = None
     s.turn_player = s.current_player = 0

@@ -42,6 +42,8 @@ class Rules:
     herald_plays_seals: bool = False          # a seal turned over by a Herald is discarded
     mocker_plays_seals: bool = False          # Mocker plays body parts only
     min_discard: int = 1                      # discard action needs at least this many cards
+    # --- design variants (not in the published game) ---------------------------------------
+    last_seat_extra_cards: int = 0            # cards dealt to the last seat after the deal (0 = the published deal)
 
     def __post_init__(self):
         _validate(self)
@@ -102,6 +104,7 @@ def _validate(rules: Rules) -> None:
     _int_field(rules, "seals_per_legion", 0)
     _int_field(rules, "max_turns", 1)
     _int_field(rules, "min_discard", 1)
+    _int_field(rules, "last_seat_extra_cards", 0)
     for name, allowed in _CHOICES.items():
         if getattr(rules, name) not in allowed:
             raise ValueError(f"Rules.{name}={getattr(rules, name)!r} is not allowed; allowed: {', '.join(allowed)}")
@@ -115,8 +118,9 @@ def _validate(rules: Rules) -> None:
         if any(c.seal for c in rules.cards):
             raise ValueError("Rules.cards lists body cards only; seals come from Rules.seals")
     n_cards = len(rules.cards) if rules.cards is not None else len(_published())
-    if n_cards < rules.players * rules.hand_size:
+    dealt = rules.players * rules.hand_size + rules.last_seat_extra_cards
+    if n_cards < dealt:
         raise ValueError(
             f"Rules.cards: {n_cards} cards are too few to deal {rules.hand_size} to each of "
-            f"{rules.players} players (need at least {rules.players * rules.hand_size})"
+            f"{rules.players} players (need at least {dealt})"
         )

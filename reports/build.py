@@ -167,7 +167,7 @@ def _figures(g, h) -> list[Figure]:
                            "policy, with the games each cell rests on (n).",
                            figures.heatmap(g.matrix, f"{g.title}: policy × policy"), 480))
     edge, tail = figures.histogram_bulk(g.turns)
-    tail_note = f" The {tail:,} longest games (over {edge:g} turns) are counted in the legend, not drawn." if tail else ""
+    tail_note = f" The {tail:,} longest games (over {edge:,} turns) are counted in the legend, not drawn." if tail else ""
     figs.append(Figure("game length", f"Turns per game in the main run ({h['games']:,} games).{tail_note}",
                        figures.histogram(g.turns, f"{g.title}: game length")))
     sweep = _sweep_figure(g)

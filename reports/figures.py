@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -44,7 +45,7 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, rate="win_rate", low=
               expected: str | None = "expected", ylabel="win rate") -> str:
     """Bars of a rate per row (in %) with the interval as error bars, n under each bar, and the
     fair share as a dashed line; the legend sits outside the plot."""
-    fig = Figure(figsize=(5.6, 3.0))
+    fig = Figure(figsize=(max(5.6, 1.0 * len(table) + 1.6), 3.0))
     ax = fig.subplots()
     x = np.arange(len(table))
     ax.bar(x, 100 * table[rate], color=COLOR, yerr=_errors(table, rate, low, high, 100), capsize=4, ecolor="black",
@@ -53,9 +54,9 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, rate="win_rate", low=
         for i, e in enumerate(table[expected]):
             ax.hlines(100 * e, i - 0.4, i + 0.4, colors=ACCENT, linestyles="--", label="fair share" if i == 0 else None)
     n = table["games"] if "games" in table else None
-    names = [words(v) for v in table[label]]
+    names = [textwrap.fill(words(v), 11) for v in table[label]]
     ticks = [f"{name}\nn={int(k):,}" for name, k in zip(names, n)] if n is not None else names
-    ax.set_xticks(x, ticks, rotation=0 if len(table) < 6 else 30, fontsize=8)
+    ax.set_xticks(x, ticks, fontsize=8)
     ax.set_ylabel(f"{ylabel} (%)")
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
     ax.set_title(title, fontsize=10)
@@ -76,8 +77,7 @@ def heatmap(matrix: pd.DataFrame, title: str, value="win_rate", xlabel="opponent
     fig = Figure(figsize=(1.1 * size + 2.4, 0.8 * size + 1.8))
     ax = fig.subplots()
     im = ax.imshow(pivot.to_numpy(float), cmap="RdBu", vmin=0, vmax=1)
-    ax.set_xticks(range(len(pivot.columns)), [words(c) for c in pivot.columns], rotation=35, ha="right",
-                  rotation_mode="anchor", fontsize=8)
+    ax.set_xticks(range(len(pivot.columns)), [textwrap.fill(words(c), 10) for c in pivot.columns], fontsize=8)
     ax.set_yticks(range(len(pivot.index)), [words(i) for i in pivot.index], fontsize=8)
     for i in range(pivot.shape[0]):
         for j in range(pivot.shape[1]):
@@ -97,12 +97,13 @@ def heatmap(matrix: pd.DataFrame, title: str, value="win_rate", xlabel="opponent
     return to_data_uri(fig)
 
 
-def histogram_bulk(values) -> tuple[float, int]:
-    """(upper edge of the drawn bulk: the 99th percentile, number of games beyond it)."""
+def histogram_bulk(values) -> tuple[int, int]:
+    """(upper edge of the drawn bulk: the 99th percentile rounded down to a whole turn, number of
+    games beyond it)."""
     v = np.asarray(values, dtype=float)
     if not len(v):
-        return 0.0, 0
-    edge = float(np.percentile(v, 99))
+        return 0, 0
+    edge = int(np.floor(np.percentile(v, 99)))
     return edge, int((v > edge).sum())
 
 
@@ -118,7 +119,8 @@ def histogram(values: pd.Series, title: str, xlabel: str = "turns") -> str:
     ax.hist(bulk, bins=bins, color=COLOR, edgecolor="white", label=f"{len(bulk):,} games")
     ax.axvline(np.median(v), color=ACCENT, linestyle="--", label=f"median {np.median(v):g}")
     if tail:
-        ax.plot([], [], " ", label=f"{tail:,} longer games (> {edge:g}) not drawn; longest {v.max():g}")
+        ax.plot([], [], " ", label=f"{tail:,} longer games (over {edge:,} {xlabel}) not drawn;\n"
+                                   f"the longest: {v.max():,.0f} {xlabel}")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
@@ -180,12 +182,19 @@ def impact_bars(impact: pd.DataFrame, title: str) -> str:
     d = table["diff_pp"].to_numpy(float)
     err = np.vstack([d - table["diff_low"].to_numpy(float), table["diff_high"].to_numpy(float) - d]).clip(min=0)
     ax.barh(y, d, xerr=err, color=[COLOR if v >= 0 else ACCENT for v in d], capsize=3)
-    ax.set_yticks(y, [f"{words(s)} ({sp})" for s, sp in zip(table["stat"], table["split"])], fontsize=8)
+    ax.set_yticks(y, [f"{words(s)} ({split_label(sp)})" for s, sp in zip(table["stat"], table["split"])],
+                  fontsize=8)
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_xlabel("win rate with − without (percentage points)")
     ax.set_title(title, fontsize=10)
     _clean(ax)
     return to_data_uri(fig)
+
+
+def split_label(split) -> str:
+    """'> 0' -> '> 0'; '> 4 (median)' -> '> 4, the median' (no nested brackets in a label)."""
+    text = str(split).strip()
+    return text.replace(" (median)", ", the median")
 
 
 def hits_per_gold(efficiency: pd.DataFrame, title: str) -> str:
@@ -198,7 +207,7 @@ def hits_per_gold(efficiency: pd.DataFrame, title: str) -> str:
     x = np.arange(len(table))
     for k, (col, label) in enumerate(cols):
         ax.bar(x + (k - 1) * 0.27, table[col].fillna(0).to_numpy(float), width=0.27, label=label)
-    ax.set_xticks(x, [words(u) for u in table.index], rotation=30, ha="right", rotation_mode="anchor", fontsize=8)
+    ax.set_xticks(x, [textwrap.fill(words(u), 10) for u in table.index], fontsize=8)
     ax.set_ylabel("per gold")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     ax.set_title(title, fontsize=10)

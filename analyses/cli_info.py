@@ -1,0 +1,339 @@
+"""`balancelab games`, `balancelab policies GAME`, `balancelab rules GAME`: what there is to run.
+
+    balancelab games                  # every game: players, rules version, default and report policies
+    balancelab policies nightsim      # each policy with its parameters (names for --policies, --policy-param)
+    balancelab rules nerath           # each Rules field: default, allowed values, what it means (--rule F=V)
+
+The listings read only the game-module protocol (`Rules`, `POLICIES`, `RULES_VERSION`,
+optional `DEFAULT_POLICY`) and the report's plans (`analyses.study.PLANS`). Allowed values come
+from the game itself: a Rules field's validator is asked about a value no field accepts, and
+its "allowed: ..." answer is shown, so the listing can never drift from the rules code.
+`EXAMPLES` holds the examples shown under each subcommand's --help.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import inspect
+import re
+import textwrap
+import types
+import typing
+
+from .games import KNOWN_GAMES, load_game
+
+EXAMPLES = {
+    "simulate": """\
+  balancelab simulate nightsim --games 100000 --jobs 2 --out runs/night.parquet
+  balancelab simulate nightsim --games 100000 --jobs 2 --out runs/night.parquet --resume   # after Ctrl-C
+  balancelab simulate dreamsim --games 20000 --players 3 --policies heuristic,random,random --out runs/d3.parquet
+  balancelab simulate nerath --games 2000 --rule mode=free_for_all --csv --out runs/nerath.csv""",
+    "fpa": """\
+  balancelab fpa nightsim --games 20000 --jobs 2 --policies greedy
+  balancelab fpa dreamsim --games 4000 --players 3 --policies heuristic
+  balancelab fpa --in runs/night.parquet""",
+    "winrates": """\
+  balancelab winrates --in runs/night.parquet
+  balancelab winrates nightsim --games 4000 --policies greedy,purist,aggressor,random --by policy,seat
+  balancelab winrates nerath --games 400 --jobs 2 --by faction""",
+    "length": """\
+  balancelab length nightsim --games 2000 --policies greedy --rule creatures_to_win=6
+  balancelab length dreamsim --games 2000 --policies heuristic
+  balancelab length --in runs/night.parquet""",
+    "sweep": """\
+  balancelab sweep nightsim --field players --values 2,3,4,5 --games 4000 --jobs 2 --policies greedy
+  balancelab sweep nightsim --policy-param greedy --field weights.pure --values 0,2,5 \\
+      --policies greedy,random,random,random --games 4000
+  balancelab sweep nerath --field events --values on,off --games 2000 --jobs 2 --rule mode=free_for_all""",
+    "battle": """\
+  balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier"
+  balancelab battle "2 warship, 2 fighter" vs "1 warship, 1 storm_elemental" --sea
+  balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier" --method monte_carlo --n 1000000
+  balancelab battle "4 footsoldier, 1 dragon" vs "5 footsoldier, 1 castle" --retreat below:0.3
+  balancelab battle "3 footsoldier, 1 dragon" vs "4 footsoldier" --order "dragon, footsoldier"
+
+retreat rules: after:N (rounds), below:P (attacker's win chance), units:K (attacker units left);
+combine with commas, e.g. after:3,units:1. Units: footsoldier, siege_engine, fighter, wizard,
+monster, castle (defence only), storm_elemental, dragon, warship (sea only).""",
+    "units": """\
+  balancelab units
+  balancelab units --table duels --budgets 6,12
+  balancelab units --table best --best-budgets 12 --top 3""",
+    "report": """\
+  balancelab report
+  balancelab report --games 8000 --jobs 2 --out balance-report.html --save runs/study
+  balancelab report --games 500 --only nightsim,dreamsim
+  balancelab report --from runs/study --out again.html
+  balancelab report --from runs/study --out balance-report.html --force   # replace the old report""",
+    "games": """\
+  balancelab games""",
+    "policies": """\
+  balancelab policies nightsim
+  balancelab policies nerath""",
+    "rules": """\
+  balancelab rules nightsim
+  balancelab rules midnighters""",
+}
+
+
+def epilog(command: str) -> str:
+    """The 'examples:' block under `balancelab COMMAND --help`."""
+    return "examples:\n" + EXAMPLES[command] + "\n"
+
+
+def set_examples(commands) -> None:
+    """Give every registered subcommand its own examples (argparse subparsers `commands`)."""
+    for name, parser in commands.choices.items():
+        if name in EXAMPLES:
+            parser.epilog = epilog(name)
+            parser.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+def add_subcommands(commands) -> None:
+    """Register `games`, `policies` and `rules` on an argparse subparsers object."""
+    for name, help_text, handler, takes_game in (
+        ("games", "list the games, their players, rules versions and the policies runs use", run_games, False),
+        ("policies", "list a game's policies and their parameters (names for --policies, --policy-param)",
+         run_policies, True),
+        ("rules", "list a game's Rules fields: default, allowed values, meaning (for --rule FIELD=VALUE)",
+         run_rules, True),
+    ):
+        sub = commands.add_parser(name, help=help_text, description=help_text, epilog=epilog(name),
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        if takes_game:
+            sub.add_argument("game", help="nightsim (nightmarium), dreamsim (midnighters), nerathsim (nerath) "
+                                          "or a module path")
+        sub.set_defaults(command=handler)
+
+
+# --- games ------------------------------------------------------------------------------------
+
+def default_policy(module) -> str:
+    """The policy a command-line run puts in every seat when --policies is not given."""
+    name = getattr(module, "DEFAULT_POLICY", None)
+    return name or ("random" if "random" in module.POLICIES else next(iter(module.POLICIES)))
+
+
+def games_text(n_games: int | None = None) -> str:
+    """The `balancelab games` listing (report sizes for `report --games n_games`, default its default)."""
+    from .cli_report import DEFAULT_GAMES
+    from .study import PLANS, run_sizes
+
+    n_games = n_games or DEFAULT_GAMES
+    lines = []
+    for name in dict.fromkeys(KNOWN_GAMES.values()):
+        aliases = [a for a, m in KNOWN_GAMES.items() if m == name and a != name]
+        try:
+            module = load_game(name)
+        except ValueError as exc:
+            lines.append(f"{name} ({', '.join(aliases)}): not available — {exc}")
+            continue
+        plan = PLANS.get(name)
+        title = plan.title if plan else (inspect.getdoc(module) or name).splitlines()[0]
+        players = allowed_values(module, "players") or "?"
+        lines.append(f"{name} ({', '.join(aliases)}) — {title}")
+        lines.append(f"    players {players} (default {module.Rules().players}); rules version {module.RULES_VERSION}")
+        lines.append(f"    policies: {', '.join(module.POLICIES)}")
+        lines.append(f"    command-line runs: {default_policy(module)} in every seat unless --policies says otherwise")
+        if plan:
+            sizes = run_sizes(plan, n_games, module)
+            lines.append(f"    report: {plan.main} in every seat of the main run ({sizes['main']:,} games at "
+                         f"--games {n_games:,}: {_share(plan.weight)}); compares {', '.join(plan.pool)}; "
+                         f"{sum(sizes.values()):,} games in all")
+    lines.append("")
+    lines.append("`balancelab policies GAME` lists a game's policies and parameters, `balancelab rules GAME` its "
+                 "rules fields.")
+    return "\n".join(lines)
+
+
+def _share(weight: float) -> str:
+    if weight == 1:
+        return "all of --games"
+    return f"{weight:g} × --games, the game is slower"
+
+
+def run_games(args) -> int:
+    print(games_text())
+    return 0
+
+
+# --- policies ---------------------------------------------------------------------------------
+
+def policy_parameters(policy) -> list[tuple[str, object]]:
+    """(dotted name, value) of every parameter of a dataclass policy; nested dataclasses flattened
+    (the names `--policy-param POLICY --field NAME` accepts)."""
+    if not dataclasses.is_dataclass(policy):
+        return []
+    out = []
+    for f in dataclasses.fields(policy):
+        if f.name == "name":
+            continue
+        value = getattr(policy, f.name)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            out += [(f"{f.name}.{k}", v) for k, v in policy_parameters(value)]
+        else:
+            out.append((f.name, value))
+    return out
+
+
+def policies_text(game) -> str:
+    """The `balancelab policies GAME` listing."""
+    from .study import PLANS
+
+    module = load_game(game)
+    plan = PLANS.get(module.__name__)
+    lines = [f"{module.__name__} policies (for --policies; a parameter of one for --policy-param POLICY --field NAME)",
+             f"command-line runs put {default_policy(module)} in every seat unless --policies says otherwise"]
+    if plan:
+        lines.append(f"the report plays {plan.main} in every seat of its main run and compares {', '.join(plan.pool)}")
+    for name, policy in module.POLICIES.items():
+        doc = (inspect.getdoc(policy) or "").split("\n\n")[0].replace("\n", " ")
+        lines.append("")
+        lines.append(f"{name}: {doc}" if doc else name)
+        params = policy_parameters(policy)
+        text = ", ".join(f"{k}={_value(v)}" for k, v in params) if params else "no parameters"
+        lines += textwrap.wrap(text, width=100, initial_indent="    ", subsequent_indent="    ")
+    return "\n".join(lines)
+
+
+def run_policies(args) -> int:
+    print(policies_text(args.game))
+    return 0
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+BOGUS_TEXT = "__no_such_value__"
+BOGUS_INT = -(10 ** 9)
+
+
+def allowed_values(module, name: str) -> str:
+    """What field `name` of `module.Rules` accepts, in words, as the game's validator says it."""
+    base = module.Rules()
+    hint = _hints(module.Rules).get(name)
+    options = typing.get_args(hint) if _is_union(hint) else (hint,)
+    kinds = {typing.get_origin(o) or o for o in options}
+    default = getattr(base, name)
+    if bool in kinds or isinstance(default, bool):
+        return "true or false"
+    probe = BOGUS_INT if int in kinds or (isinstance(default, int) and not isinstance(default, bool)) else BOGUS_TEXT
+    try:
+        dataclasses.replace(base, **{name: probe})
+    except Exception as exc:  # noqa: BLE001 - any refusal text is what we want to show
+        text = " ".join(str(exc).split())
+        found = re.search(r"allowed: (.*)$", text)
+        if found:
+            words = found.group(1).rstrip(".")
+            if words.startswith(">="):
+                words = f"a whole number {words}"
+        else:
+            found = re.search(rf"{re.escape(name)}:? must (?:be )?(.*?)(?:, got .*)?$", text)
+            words = found.group(1) if found else text.rsplit("; ", 1)[1] if "; " in text else _type_words(kinds)
+    else:
+        words = _type_words(kinds)
+    if type(None) in kinds and "none" not in words.lower():
+        words += ", or none"
+    return words
+
+
+def _type_words(kinds) -> str:
+    names = {int: "a whole number", float: "a number", str: "text", tuple: "a tuple, e.g. ('a', 'b')"}
+    words = [names[k] for k in kinds if k in names]
+    return " or ".join(words) or "any value"
+
+
+def python_only(module, name: str) -> bool:
+    """A field no --rule text can set (its type is a class of the game, e.g. a list of cards)."""
+    hint = _hints(module.Rules).get(name)
+    if hint is None:
+        return dataclasses.is_dataclass(getattr(module.Rules(), name))
+    options = typing.get_args(hint) if _is_union(hint) else (hint,)
+    return not any(_settable(o) for o in options if o is not type(None))
+
+
+def _settable(hint) -> bool:
+    """Can command-line text be parsed as `hint` (a number, text, true/false, a tuple of those)?"""
+    origin = typing.get_origin(hint) or hint
+    if origin in (int, float, str, bool):
+        return True
+    if origin is tuple:
+        return all(a is Ellipsis or a in (int, float, str, bool) for a in typing.get_args(hint))
+    return False
+
+
+def field_notes(module) -> dict[str, str]:
+    """The comment after each field of the Rules class source (`players: int = 4   # 2–5`)."""
+    try:
+        source = inspect.getsource(module.Rules)
+    except (OSError, TypeError):
+        return {}
+    notes = {}
+    for line in source.splitlines():
+        m = re.match(r"^\s+(\w+)\s*:[^=#]+=[^#]*#\s*(.+)$", line)
+        if m:
+            notes[m.group(1)] = m.group(2).strip()
+    return notes
+
+
+def cli_text(value) -> str:
+    """A default as it is typed after --rule FIELD=."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return repr(tuple(value))
+    return str(value)
+
+
+def rules_rows(game) -> list[dict]:
+    """One row per Rules field: field, default, allowed, note, python_only."""
+    module = load_game(game)
+    base, notes = module.Rules(), field_notes(module)
+    rows = []
+    for f in dataclasses.fields(module.Rules):
+        only = python_only(module, f.name)
+        rows.append({"field": f.name, "default": cli_text(getattr(base, f.name)) if not only else "(built in)",
+                     "allowed": "set from Python only" if only else allowed_values(module, f.name),
+                     "note": notes.get(f.name, ""), "python_only": only})
+    return rows
+
+
+def rules_text(game) -> str:
+    """The `balancelab rules GAME` listing."""
+    module = load_game(game)
+    rows = rules_rows(module)
+    lines = [f"{module.__name__} Rules ({module.RULES_VERSION}): change a field with --rule FIELD=VALUE (repeatable); "
+             "the defaults are the published game", ""]
+    width = max(len(r["field"]) for r in rows) + 2
+    for r in rows:
+        lines += textwrap.wrap(f"{r['field']:<{width}}default {r['default']}", width=100,
+                               subsequent_indent=" " * (width + 8))
+        lines += textwrap.wrap(f"allowed: {r['allowed']}", width=100, initial_indent=" " * (width + 4),
+                               subsequent_indent=" " * (width + 13))
+        if r["note"]:
+            lines += textwrap.wrap(r["note"], width=100, initial_indent=" " * (width + 4),
+                                   subsequent_indent=" " * (width + 4))
+    return "\n".join(lines)
+
+
+def run_rules(args) -> int:
+    print(rules_text(args.game))
+    return 0
+
+
+def _value(value) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return cli_text(value)
+
+
+def _hints(cls) -> dict:
+    try:
+        return typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - unresolved forward references: no hints
+        return {}
+
+
+def _is_union(hint) -> bool:
+    return typing.get_origin(hint) in (typing.Union, types.UnionType)

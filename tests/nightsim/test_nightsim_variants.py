@@ -1,0 +1,27 @@
+"""Design variants of Nightmarium (not in the published game): hand-built checks of the deal."""
+import pytest
+
+import nightsim
+from nightsim import Rules
+
+
+@pytest.mark.parametrize("players, extra", [(2, 1), (4, 1), (5, 3)])
+def test_the_last_seat_can_be_dealt_extra_cards_and_the_other_hands_stay_the_same(players, extra):
+    published = nightsim.new_game(Rules(players=players), 7, record=True)
+    varied = nightsim.new_game(Rules(players=players, last_seat_extra_cards=extra), 7, record=True)
+    assert [len(h) for h in varied.hands] == [5] * (players - 1) + [5 + extra]
+    assert varied.hands[:-1] == published.hands[:-1]                  # same deal for every other seat
+    assert varied.hands[-1][:5] == published.hands[-1]
+    assert varied.hands[-1][5:] == published.deck[::-1][:extra]        # the next cards off the deck
+    assert len(varied.deck) == len(published.deck) - extra
+    assert varied.log[0]["hands"] == varied.hands
+    result = nightsim.play_game(Rules(players=players, last_seat_extra_cards=extra), ["greedy"] * players, seed=7)
+    assert result.winner is not None or result.timed_out
+
+
+def test_the_extra_cards_must_be_in_the_deck():
+    with pytest.raises(ValueError, match="last_seat_extra_cards=-1 is not allowed; allowed: >= 0"):
+        Rules(last_seat_extra_cards=-1)
+    with pytest.raises(ValueError, match="too few to deal"):
+        Rules(players=5, hand_size=21, last_seat_extra_cards=4)
+    assert Rules().last_seat_extra_cards == 0
