@@ -1,4 +1,4 @@
-"""Every test a RULES.md (or README) cites exists: the rule → code → test tables stay true.
+"""Every test a RULES.md, README or docs/*.md page cites exists: the rule → code → test tables stay true.
 
 A citation is a backticked token: `test_name` (a test function somewhere under tests/),
 `test_file.py` (a test module under tests/), `file.py::test_name` (that function in that module),
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = sorted(p for pattern in ("*/RULES.md", "*/README.md", "README.md") for p in ROOT.glob(pattern)
+DOCS = sorted(p for pattern in ("*/RULES.md", "*/README.md", "README.md", "docs/*.md") for p in ROOT.glob(pattern)
               if ".git" not in p.parts)
 TEST_FILES = {p.name: p for p in (ROOT / "tests").rglob("test_*.py")}
 DEF = re.compile(r"^\s*(?:async\s+)?def\s+(test_\w+)", re.M)
