@@ -264,6 +264,7 @@ def test_format_log_reads_as_text_and_needs_a_record(game):
     r = game.play_game(rules, line_up(game), seed=2, record=True)
     text = r.format_log()
     assert isinstance(text, str) and len(text.splitlines()) > 5
+    assert "()" not in text   # words, not Allow()/Draw() code objects
     with pytest.raises(ValueError, match="record=True"):
         game.play_game(rules, line_up(game), seed=2).format_log()
 
