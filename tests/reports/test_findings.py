@@ -164,3 +164,24 @@ def test_across_games_the_verdicts_come_first_then_the_rule_changes_tried_then_t
     assert list(across["kind"]) == ["verdict", "fix", "impact", "policy"]
     assert across.iloc[0]["text"] == "G: not balanced by seat — seat -4.1"
     assert across.iloc[1]["text"] == "G: fix 4.7"
+
+
+def test_while_the_study_runs_each_game_has_one_stage_line_and_one_labelled_bar(capsys):
+    import re
+
+    from analyses.study import describe_sizes, simulate_study
+    import nightsim
+
+    simulate_study(n_games=8, games=["nightsim"], seed=0, progress=True)
+    err = capsys.readouterr().err
+    sizes = run_sizes(PLANS["nightsim"], 8, nightsim)
+    total = sum(sizes.values())
+    assert len(re.findall(r"\[1/1\] Nightmarium: [\d,]+ games — ", err)) == 1   # the stage line, once
+    assert f"[1/1] Nightmarium: {total:,} games — {describe_sizes(sizes)}" in err
+    assert describe_sizes(sizes) == ("main 8 · mixed 8 · fix-last_seat_extra_cards=1 8 · 6 duels × 4 · "
+                                     "players 2–5: 4 × 4")
+    totals = set(re.findall(r"\| *\d+/(\d+) \[", err))
+    assert totals == {str(total)}                                          # one bar for the whole stage
+    for label in ("main: greedy, greedy, greedy, greedy", "duel: greedy vs purist", "players=5 (greedy in every seat)",
+                  "rule change: last_seat_extra_cards=1 (greedy in every seat)", "done"):
+        assert label in err
