@@ -226,13 +226,17 @@ def _fixes(c: _Collector) -> None:
     played = set()
     for i, r in g.fixes.iterrows():
         played.add((r["field"], r["value"]))
+        significant = r["p_value"] < ALPHA
+        verdict = ("it helps: closer to a fair" if r["closer"] else "it makes it worse: further from a fair"
+                   ) if significant else "no clear change against a fair"
         c.add("fix", f"Rule change tried — {r['change']}: {words(r['measure'])} {pct(r['before'])} "
                      f"{ci(r['before_low'], r['before_high'])} before, {pct(r['after'])} {ci(r['after_low'], r['after_high'])} "
                      f"after, over the same {n_(r['games'])} deals ({pts(r['diff_pp'])} "
-                     f"{ci(r['diff_low'], r['diff_high'], 1.0)}, {p_text(r['p_value'])}).",
+                     f"{ci(r['diff_low'], r['diff_high'], 1.0)}, {p_text(r['p_value'])}); {verdict} "
+                     f"{pct(r['expected'])}.",
               r["diff_pp"], "fixes", i,
               "before:pct,before_low+before_high:ci,after:pct,after_low+after_high:ci,games:n,diff_pp:pts,"
-              "diff_low+diff_high:ci_pts,p_value:p", r["p_value"] < ALPHA)
+              "diff_low+diff_high:ci_pts,p_value:p,expected:pct", significant)
     for fix in g.fix_ideas:
         if (fix.field, str(fix.value)) in played or not _triggered(g, fix.trigger):
             continue
@@ -419,10 +423,11 @@ def verdict(g, findings: pd.DataFrame) -> str:
 
 
 def study_findings(games: dict, per_game: dict | None = None, top: int = 6, per_game_top: int = 2) -> pd.DataFrame:
-    """Across games: each game's verdict, then the largest significant effects of all games (at most
-    `per_game_top` per game, none that rests on a flagged number: fewer than 30 games, 0% or 100%)."""
+    """Across games: each game's verdict, then every rule change tried (what it did to the imbalance),
+    then the largest significant effects of all games (at most `per_game_top` per game, none that
+    rests on a flagged number: fewer than 30 games, 0% or 100%)."""
     per_game = per_game or {name: g.findings for name, g in games.items()}
-    rows, picked = [], []
+    rows, picked, fixes = [], [], []
     for name, g in games.items():
         f = per_game[name]
         hits = f[f["kind"].isin(["seat", "team"]) & f["significant"]]
@@ -436,11 +441,16 @@ def study_findings(games: dict, per_game: dict | None = None, top: int = 6, per_
         if warned is not None and len(warned):
             w = warned[warned["kind"].isin(["few_games", "extreme_rate"])]
             flagged = set(zip(w["source"], w["row"]))
-        ok = f[f["significant"] & ~f["kind"].isin(["seat", "team"])]
+        fixes.append(f[(f["kind"] == "fix") & f["source"].astype(bool)])
+        ok = f[f["significant"] & ~f["kind"].isin(["seat", "team", "fix"])]
         ok = ok[[(s_, r_) not in flagged for s_, r_ in zip(ok["source"], ok["row"])]]
         picked.append(ok.head(per_game_top))
+    tried = pd.concat(fixes, ignore_index=True) if fixes else pd.DataFrame(columns=COLUMNS)
     effects = pd.concat(picked, ignore_index=True) if picked else pd.DataFrame(columns=COLUMNS)
     if len(effects):
         effects = effects.assign(size=effects["effect"].abs()).sort_values("size", ascending=False).head(top)
-        effects = effects.drop(columns="size").assign(text=lambda t: t["title"] + ": " + t["text"])
-    return pd.concat([pd.DataFrame(rows, columns=COLUMNS), effects], ignore_index=True)
+        effects = effects.drop(columns="size")
+    extra = pd.concat([tried, effects], ignore_index=True)
+    if len(extra):
+        extra = extra.assign(text=extra["title"] + ": " + extra["text"])
+    return pd.concat([pd.DataFrame(rows, columns=COLUMNS), extra], ignore_index=True)

@@ -10,9 +10,11 @@ random numbers), and `fix_effects` measures what the fix was meant to move:
 - trigger ``"last_seat"`` / ``"first_seat"``: that seat's win rate;
 
 before (the main run's first n games) and after (the fix), each with its Wilson interval and
-n, and the paired difference in points with its t interval and p-value. The deal is the unit
-(`analyses.clusters`): under rotated seats the games of one deal share a seed, so intervals and
-the paired test are cluster-robust over deals (plain Wilson and paired t with one game per deal).
+n, the fair share it should reach (``expected``) and whether the fix moved it closer
+(``closer``), and the paired difference in points with its t interval and p-value. The deal is
+the unit (`analyses.clusters`): under rotated seats the games of one deal share a seed, so
+intervals and the paired test are cluster-robust over deals (plain Wilson and paired t with one
+game per deal).
 """
 from __future__ import annotations
 
@@ -58,7 +60,7 @@ def fix_effects(main: pd.DataFrame, fix_runs: dict, fixes, confidence: float = 0
         n = min(len(after), len(main))
         before = main.iloc[:n]
         after = after.iloc[:n]
-        target, b, a = _measure(fix.trigger, before, after)
+        target, b, a, fair = _measure(fix.trigger, before, after)
         if b is None:
             continue
         kb, ka = int(b.sum()), int(a.sum())
@@ -67,29 +69,31 @@ def fix_effects(main: pd.DataFrame, fix_runs: dict, fixes, confidence: float = 0
         (bl, al), (bh, ah) = interval["ci_low"].tolist(), interval["ci_high"].tolist()
         diff = paired_difference(a, b, deals, confidence)
         rows.append({"change": fix.text, "field": fix.field, "value": str(fix.value), "trigger": fix.trigger,
-                     "measure": target, "games": n,
+                     "measure": target, "games": n, "expected": fair,
                      "before": kb / n, "before_low": bl, "before_high": bh,
                      "after": ka / n, "after_low": al, "after_high": ah,
                      "diff_pp": 100 * diff["diff"], "diff_low": 100 * diff["ci_low"],
                      "diff_high": 100 * diff["ci_high"], "p_value": diff["p_value"], "deals": diff["deals"],
-                     "design_effect": diff["design_effect"], "method": diff["method"]})
+                     "design_effect": diff["design_effect"], "method": diff["method"],
+                     "closer": abs(ka / n - fair) < abs(kb / n - fair)})
     return pd.DataFrame(rows)
 
 
 def _measure(trigger: str, before: pd.DataFrame, after: pd.DataFrame):
-    """(what is measured, per-game 0/1 before, per-game 0/1 after)."""
+    """(what is measured, per-game 0/1 before, per-game 0/1 after, its fair share)."""
     won_b = frames.seat_wins(before) & ~before["timed_out"].to_numpy(bool)[:, None]
     won_a = frames.seat_wins(after) & ~after["timed_out"].to_numpy(bool)[:, None]
     if trigger == "team":
         table = teams(before)
         if not len(table):
-            return None, None, None
+            return None, None, None, None
         worst = table.sort_values("win_rate").iloc[0]
         seats = [int(s) for s in str(worst["seats"]).split("+")]
-        return f"{worst['team']} wins", won_b[:, seats].all(axis=1).astype(float), won_a[:, seats].all(axis=1).astype(float)
+        return (f"{worst['team']} wins", won_b[:, seats].all(axis=1).astype(float),
+                won_a[:, seats].all(axis=1).astype(float), float(worst["expected"]))
     seat = won_b.shape[1] - 1 if trigger == "last_seat" else 0
     label = f"seat {seat + 1} of {won_b.shape[1]} wins"
-    return label, won_b[:, seat].astype(float), won_a[:, seat].astype(float)
+    return label, won_b[:, seat].astype(float), won_a[:, seat].astype(float), 1 / won_b.shape[1]
 
 
 def available(module, fixes) -> list:

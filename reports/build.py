@@ -68,15 +68,17 @@ class _StudyView:
 
 
 def headline(g) -> dict:
-    """The headline numbers of a game (all read from the study's tables). In a team game the
-    balance box is the weakest alliance against its fair share, not seat 0."""
+    """The headline numbers of a game (all read from the study's tables): the seat furthest from
+    its fair share (in a team game the weakest alliance), not simply seat 1."""
     summary = g.fpa_summary.iloc[0]
     if getattr(g, "team_game", False) and len(g.teams):
         row = g.teams.loc[g.teams["win_rate"].idxmin()]
         unit = f"{row['team'].replace('_', ' ')} alliance"
     else:
-        row = g.fpa_seats[(g.fpa_seats["lineup"] == summary["lineup"]) & (g.fpa_seats["seat"] == 0)].iloc[0]
-        unit = "seat 1 (first to play)"
+        row = headline_seat(g)
+        seat, players = int(row["seat"]), int(summary["players"])
+        where = " (first to play)" if seat == 0 else " (last to play)" if seat == players - 1 else ""
+        unit = f"seat {seat + 1}{where}, the largest gap from the fair share"
     timeouts = g.outcomes[g.outcomes["outcome"] == "timeout"].iloc[0]
     return {
         "players": int(summary["players"]), "lineup": str(summary["lineup"]), "games": int(summary["games"]),
@@ -89,6 +91,12 @@ def headline(g) -> dict:
         "timeout_low": float(timeouts["ci_low"]), "timeout_high": float(timeouts["ci_high"]),
         "p_text": p_text(float(row["p_value"])), "chi2_text": p_text(float(summary["chi2_p"])),
     }
+
+
+def headline_seat(g) -> pd.Series:
+    """The main run's seat whose win rate is furthest from its fair share."""
+    seats = g.fpa_seats[g.fpa_seats["lineup"] == g.fpa_summary.iloc[0]["lineup"]]
+    return seats.loc[seats["effect_pp"].abs().idxmax()]
 
 
 class _GameView:

@@ -37,6 +37,11 @@ def _errors(table: pd.DataFrame, rate: str, low: str, high: str, scale: float = 
     return scale * np.vstack([r - table[low].to_numpy(float), table[high].to_numpy(float) - r]).clip(min=0)
 
 
+def _wrap(label, width: int) -> str:
+    """A label as words on lines of about `width` characters, never splitting a word."""
+    return textwrap.fill(words(label), width, break_long_words=False, break_on_hyphens=False)
+
+
 def _clean(ax) -> None:
     ax.spines[["top", "right"]].set_visible(False)
 
@@ -54,7 +59,7 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, rate="win_rate", low=
         for i, e in enumerate(table[expected]):
             ax.hlines(100 * e, i - 0.4, i + 0.4, colors=ACCENT, linestyles="--", label="fair share" if i == 0 else None)
     n = table["games"] if "games" in table else None
-    names = [textwrap.fill(words(v), 11) for v in table[label]]
+    names = [_wrap(v, 11) for v in table[label]]
     ticks = [f"{name}\nn={int(k):,}" for name, k in zip(names, n)] if n is not None else names
     ax.set_xticks(x, ticks, fontsize=8)
     ax.set_ylabel(f"{ylabel} (%)")
@@ -77,7 +82,7 @@ def heatmap(matrix: pd.DataFrame, title: str, value="win_rate", xlabel="opponent
     fig = Figure(figsize=(1.1 * size + 2.4, 0.8 * size + 1.8))
     ax = fig.subplots()
     im = ax.imshow(pivot.to_numpy(float), cmap="RdBu", vmin=0, vmax=1)
-    ax.set_xticks(range(len(pivot.columns)), [textwrap.fill(words(c), 10) for c in pivot.columns], fontsize=8)
+    ax.set_xticks(range(len(pivot.columns)), [_wrap(c, 10) for c in pivot.columns], fontsize=8)
     ax.set_yticks(range(len(pivot.index)), [words(i) for i in pivot.index], fontsize=8)
     for i in range(pivot.shape[0]):
         for j in range(pivot.shape[1]):
@@ -160,9 +165,10 @@ def sweep_lines(lines: pd.DataFrame, turns: pd.DataFrame, field: str, title: str
         ax.set_xlim(-0.5, len(values) - 0.5)
         ax.set_xlabel(words(field))
         _clean(ax)
-    ax1.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
+    handles, labels = ax1.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper left", bbox_to_anchor=(0.99, 0.9), fontsize=7, frameon=False)
     fig.suptitle(title, fontsize=10)
-    fig.subplots_adjust(wspace=0.75)
+    fig.subplots_adjust(wspace=0.3)
     return to_data_uri(fig)
 
 
@@ -207,7 +213,7 @@ def hits_per_gold(efficiency: pd.DataFrame, title: str) -> str:
     x = np.arange(len(table))
     for k, (col, label) in enumerate(cols):
         ax.bar(x + (k - 1) * 0.27, table[col].fillna(0).to_numpy(float), width=0.27, label=label)
-    ax.set_xticks(x, [textwrap.fill(words(u), 10) for u in table.index], fontsize=8)
+    ax.set_xticks(x, [_wrap(u, 10) for u in table.index], fontsize=8)
     ax.set_ylabel("per gold")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     ax.set_title(title, fontsize=10)

@@ -56,7 +56,7 @@ LABELS = {
     "n_losers": "losing seats", "share_losers": "share of gold, losers [95% interval]",
     "unit": "unit", "cost": "price (gold)", "die": "die", "p_hit": "chance to hit", "hits_to_kill": "hits to kill",
     "first_strike": "strikes first", "change": "rule change", "measure": "measured",
-    "before": "before [95% interval]", "after": "after [95% interval]", "event": "event", "games_with": "games with it",
+    "closer": "closer to the fair share?", "before": "before [95% interval]", "after": "after [95% interval]", "event": "event", "games_with": "games with it",
     "total": "total", "army": "army", "rank": "rank", "win": "wins the battle", "draw": "draw", "loss": "loses",
     "gold_lost": "gold lost (expected)", "gold_swing": "gold swing in its favour (expected)",
     "break_even_attack": "break-even price on attack", "attack_value_ratio": "worth / price, attack",
@@ -164,6 +164,8 @@ def present(df: pd.DataFrame, keep=()) -> pd.DataFrame:
             out[label(col)] = ["–" if pd.isna(v) else f"{float(v):+.1f} points" for v in df[col]]
         elif col in RATES or col.endswith("_rate"):
             out[label(col)] = [percent(v) for v in df[col]]
+        elif pd.api.types.is_bool_dtype(df[col]):
+            out[label(col)] = ["yes" if v else "no" for v in df[col]]
         elif col == "seat":
             out[label(col)] = [f"{int(v) + 1}" for v in df[col]]
         elif pd.api.types.is_numeric_dtype(df[col]):

@@ -41,6 +41,10 @@ def check_layout(fig):
     """No two tick labels of an axis overlap, no two texts in a plot overlap, every legend sits
     outside the plot area it belongs to."""
     renderer = fig.canvas.get_renderer()
+    whole = {ax: ax.get_tightbbox(renderer) for ax in fig.axes}      # a plot with its tick labels and titles
+    for legend in fig.legends:
+        for box in whole.values():
+            assert _overlapping([legend.get_window_extent(renderer), box]) is None, "a figure legend covers a plot"
     for ax in fig.axes:
         assert _overlapping(_boxes(ax.get_xticklabels(), renderer)) is None, "x tick labels overlap"
         assert _overlapping(_boxes(ax.get_yticklabels(), renderer)) is None, "y tick labels overlap"
@@ -49,6 +53,11 @@ def check_layout(fig):
         if legend is not None:
             box, area = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
             assert box.x0 >= area.x1 - 1 or box.y1 <= area.y0 + 1, "the legend covers the plot"
+            for other, whole_box in whole.items():
+                if other is not ax:
+                    assert _overlapping([box, whole_box]) is None, "the legend covers another plot"
+        for label in [*ax.get_xticklabels(), *ax.get_yticklabels()]:      # wrapped, never mid-word
+            assert all(len(line) > 1 or line.isdigit() for line in label.get_text().split("\n")), label
 
 
 def tick_texts(ax, axis="x"):
@@ -99,6 +108,16 @@ def test_a_long_tailed_histogram_is_clipped_to_the_bulk_and_the_tail_is_counted(
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert f"{tail:,} longer games (over {edge:,} turns) not drawn;\nthe longest: 400 turns" in labels
     assert all(float(t).is_integer() for t in ax.get_yticks()) and all(float(t).is_integer() for t in ax.get_xticks())
+
+
+def test_nerath_sweep_lines_keep_the_long_legend_off_both_plots(drawn):
+    groups = ["karkoth + iron circle", "vailin + nerath", "iron circle", "karkoth", "nerath", "vailin"]
+    lines = pd.DataFrame([{"group": g, "value": v, "y": 20.0 + 10 * k, "low": 10.0 + 10 * k, "high": 30.0 + 10 * k}
+                          for k, g in enumerate(groups) for v in (2, 3, 4)])
+    turns = pd.DataFrame({"value": [2, 3, 4], "estimate": [17.0, 17.2, 16.7], "ci_low": [16.4, 16.4, 16.0],
+                          "ci_high": [17.6, 18.0, 17.4]})
+    figures.sweep_lines(lines, turns, "players", "Nerath: players", "win rate (%)")
+    check_layout(drawn[0])
 
 
 def test_sweep_lines_have_whole_number_players_and_a_legend_off_the_data(drawn):

@@ -101,3 +101,87 @@ def test_tables_read_in_plain_words():
 def test_policies_are_named_with_their_parameters_in_words():
     text = "WarPolicy(name='balanced', attack_threshold=0.6, retreat_below=0.25)"
     assert policy_parameters(text) == "attack threshold 0.6, retreat below 0.25"
+
+
+def _seat_games(winners, players=4):
+    df = pd.DataFrame({"winner": pd.array(winners, dtype="Int8"), "timed_out": [False] * len(winners)})
+    for s in range(players):
+        df[f"seat{s}_policy"] = "greedy"
+    return df
+
+
+def test_a_rule_change_is_measured_on_the_same_deals_against_the_fair_share():
+    from analyses.fixes import Fix, fix_effects
+
+    before = _seat_games([3 if i < 2 else i % 3 for i in range(60)])          # seat 4 wins 2 of 60
+    after = _seat_games([3 if i < 15 else i % 3 for i in range(60)])          # ... and 15 of 60 after
+    fix = Fix("last_seat", "last_seat_extra_cards", 1, "deal the last seat one extra card")
+    row = fix_effects(before, {fix.run: after}, [fix]).iloc[0]
+    assert (row["measure"], row["games"], row["expected"]) == ("seat 4 of 4 wins", 60, 0.25)
+    assert row["before"] == pytest.approx(2 / 60) and row["after"] == pytest.approx(15 / 60)
+    assert row["diff_pp"] == pytest.approx(100 * 13 / 60) and row["p_value"] < 0.001 and row["closer"]
+    worse = fix_effects(after, {fix.run: before}, [fix]).iloc[0]
+    assert not worse["closer"] and worse["diff_pp"] == pytest.approx(-100 * 13 / 60)
+    assert fix_effects(before, {}, [fix]).empty                                # not played: no row
+
+
+def _fix_study(fixes):
+    import types
+    return types.SimpleNamespace(game="nightsim", title="Nightmarium", fixes=fixes, fix_ideas=())
+
+
+def test_a_rule_change_finding_says_whether_it_helps_with_the_tables_numbers():
+    from analyses.findings import _Collector, _fixes
+
+    fixes = pd.DataFrame([{"change": "deal the last seat one extra card", "field": "last_seat_extra_cards",
+                           "value": "1", "trigger": "last_seat", "measure": "seat 4 of 4 wins", "games": 1500,
+                           "expected": 0.25, "before": 0.217, "before_low": 0.197, "before_high": 0.239,
+                           "after": 0.265, "after_low": 0.243, "after_high": 0.288, "diff_pp": 4.7,
+                           "diff_low": 1.8, "diff_high": 7.7, "p_value": 0.002, "closer": True}])
+    c = _Collector(_fix_study(fixes))
+    _fixes(c)
+    assert c.rows[0]["text"] == (
+        "Rule change tried — deal the last seat one extra card: seat 4 of 4 wins 21.7% [19.7, 23.9] before, "
+        "26.5% [24.3, 28.8] after, over the same 1,500 deals (+4.7 points [1.8, 7.7], p = 0.002); it helps: "
+        "closer to a fair 25.0%.")
+    c = _Collector(_fix_study(fixes.assign(p_value=0.4, closer=False)))
+    _fixes(c)
+    assert c.rows[0]["text"].endswith("p = 0.40); no clear change against a fair 25.0%.")
+    assert not c.rows[0]["significant"]
+
+
+def test_across_games_the_verdicts_come_first_then_the_rule_changes_tried_then_the_largest_effects():
+    import types
+
+    def f(kind, effect, significant=True, source="x"):
+        return {"game": "g", "title": "G", "kind": kind, "text": f"{kind} {effect}", "effect": effect,
+                "source": source, "row": 0, "numbers": "", "significant": significant}
+    findings = pd.DataFrame([f("impact", 30.0), f("seat", -4.1, source="fpa_seats"), f("fix", 4.7, source="fixes"),
+                             f("policy", 10.0), f("trust", np.nan, False)])
+    g = types.SimpleNamespace(title="G", team_game=False, findings=findings, warnings=pd.DataFrame())
+    from analyses.findings import study_findings
+    across = study_findings({"g": g})
+    assert list(across["kind"]) == ["verdict", "fix", "impact", "policy"]
+    assert across.iloc[0]["text"] == "G: not balanced by seat — seat -4.1"
+    assert across.iloc[1]["text"] == "G: fix 4.7"
+
+
+def test_while_the_study_runs_each_game_has_one_stage_line_and_one_labelled_bar(capsys):
+    import re
+
+    from analyses.study import describe_sizes, simulate_study
+    import nightsim
+
+    simulate_study(n_games=8, games=["nightsim"], seed=0, progress=True)
+    err = capsys.readouterr().err
+    sizes = run_sizes(PLANS["nightsim"], 8, nightsim)
+    total = sum(sizes.values())
+    assert len(re.findall(r"\[1/1\] Nightmarium: [\d,]+ games — ", err)) == 1   # the stage line, once
+    assert f"[1/1] Nightmarium: {total:,} games — {describe_sizes(sizes)}" in err
+    assert describe_sizes(sizes) == ("main 8 · mixed 8 · fix-last_seat_extra_cards=1 8 · 6 duels × 4 · "
+                                     "players 2–5: 4 × 4")
+    totals = set(re.findall(r"\| *\d+/(\d+) \[", err))
+    assert totals == {str(total)}                                          # one bar for the whole stage
+    for label in ("main: greedy, greedy, greedy, greedy", "duel: greedy vs purist", "players=5 (greedy in every seat)",
+                  "rule change: last_seat_extra_cards=1 (greedy in every seat)", "done"):
+        assert label in err
