@@ -53,6 +53,8 @@ def seat_columns(winners):
 
 
 def measure(design: str, runs: int, games: int, seat_luck: float, policy_luck: float, seed: int) -> list[dict]:
+    if design == "fixed":
+        policy_luck = 0.0   # with fixed seats, policy luck is an unfair seat 0, not a null
     rng = np.random.default_rng(seed)
     winners, deal, rot, truth = toy.paired_runs(FAIR, runs, games, design, rng, seat_luck, policy_luck)
     other, *_ = toy.paired_runs(FAIR, runs, games, design, rng, seat_luck, policy_luck, rot=rot)
@@ -103,6 +105,7 @@ def through_simulate(blocks: int, games: int, seat_luck: float, seed: int) -> pd
 
 def real_design_effects(games: int, seed: int) -> pd.DataFrame:
     setups = [("nightsim", f"{p},random,random,random") for p in ("heuristic", "greedy", "purist", "aggressor")]
+    setups.append(("nightsim", "purist,aggressor,greedy,heuristic"))
     setups.append(("dreamsim", "heuristic,random,random,random"))
     rows = []
     for game, policies in setups:
@@ -128,8 +131,12 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--simulate", type=int, default=0, help="blocks of the real toy game through simulate")
     parser.add_argument("--real", type=int, default=0, help="games per real-game design-effect measurement")
+    parser.add_argument("--real-only", action="store_true", help="only the real-game design effects")
     args = parser.parse_args(argv)
     start = time.time()
+    if args.real_only:
+        print(real_design_effects(args.real or 2000, args.seed).to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+        return
     rows = [row for design in ("rotate", "random", "fixed")
             for row in measure(design, args.runs, args.games, args.seat_luck, args.policy_luck, args.seed)]
     table = pd.DataFrame(rows)

@@ -227,3 +227,23 @@ def test_seat_tables_carry_holm_adjusted_p_values_within_each_lineup(synthetic_r
     assert seats["p_holm"].to_numpy() == pytest.approx(clusters.holm(seats["p_value"].to_numpy()))
     by_seat = analyses.win_rates(frames_[0]).by_seat
     assert by_seat["p_holm"].to_numpy() == pytest.approx(clusters.holm(by_seat["p_value"].to_numpy()))
+
+
+def test_toy_seat_luck_hands_every_rotation_of_a_deal_to_the_same_seat(toy):
+    rules = toy.Rules(players=PLAYERS, seat_luck=1.0)
+    df = analyses.simulate("toygame", 80, rules=rules, policies="strong,random,random,random", seed=3, progress=False)
+    assert (df.groupby("deal")["winner"].nunique() == 1).all() and df["winner"].nunique() > 1
+    p, timeout = toy.win_probabilities(toy.Rules(players=PLAYERS, seat_luck=0.4, bias=0.3), ["random"] * PLAYERS)
+    plain, plain_timeout = toy.win_probabilities(toy.Rules(players=PLAYERS, bias=0.3), ["random"] * PLAYERS)
+    assert p == pytest.approx(0.1 + 0.6 * plain) and timeout == pytest.approx(0.6 * plain_timeout)
+
+
+def test_game_length_and_outcomes_of_rotated_deals_use_the_deal_as_the_unit(synthetic_rotated):
+    frames_, *_ = synthetic_rotated
+    df = frames_[0].assign(turns=np.repeat(np.arange(GAMES // PLAYERS) % 7 + 1, PLAYERS))  # length set by the deal
+    turns = analyses.game_length(df).summary.set_index("metric").loc["turns"]
+    per_deal = df.groupby("deal")["turns"].mean()
+    half = sps.t.ppf(0.975, len(per_deal) - 1) * per_deal.std(ddof=1) / math.sqrt(len(per_deal))
+    assert (turns["ci_low"], turns["ci_high"]) == pytest.approx((per_deal.mean() - half, per_deal.mean() + half))
+    outcomes = analyses.win_rates(df).outcomes.set_index("outcome")
+    assert outcomes.loc["decided", "deals"] == GAMES // PLAYERS

@@ -115,7 +115,8 @@ def test_game_seeds_do_not_depend_on_the_run_length():
 def test_metadata_in_attrs(reference, toy):
     attrs = reference.attrs
     assert attrs["game"] == "toygame" and attrs["rules_version"] == toy.RULES_VERSION
-    assert attrs["rules"] == {"players": 3, "base": 0.1, "edge": 0.5, "bias": 0.0, "max_rounds": 4, "teams": False}
+    assert attrs["rules"] == {"players": 3, "base": 0.1, "edge": 0.5, "bias": 0.0, "max_rounds": 4, "teams": False,
+                              "seat_luck": 0.0}
     assert attrs["policies"] == ["strong", "random", "random"]
     assert attrs["policy_reprs"][0] == "StrongPolicy(lucky=1.0, name='strong')"
     assert (attrs["seed"], attrs["n_games"], attrs["seat_order"]) == (11, 240, "rotate")
