@@ -33,10 +33,10 @@ from scipy import stats
 
 from . import stats as plain
 
-INDEPENDENT = "independent games: Wilson interval, exact binomial test"
-CLUSTERED = "deal as the unit: cluster-robust variance, Wilson at the effective n, score test"
-CHI2_INDEPENDENT = "Pearson chi-square (independent games)"
-CHI2_CLUSTERED = "Rao-Scott second-order corrected chi-square (deal as the unit)"
+INDEPENDENT = "independent games: Wilson, exact binomial"
+CLUSTERED = "deal as the unit: cluster-robust, Wilson at effective n"
+CHI2_INDEPENDENT = "Pearson chi-square"
+CHI2_CLUSTERED = "Rao-Scott chi-square (deal as the unit)"
 
 
 def cluster_ids(df: pd.DataFrame) -> np.ndarray:
@@ -178,11 +178,11 @@ def paired_difference(treated, base, clusters=None, confidence: float = 0.95) ->
     codes = _codes(clusters, len(treated))
     if is_independent(np.ones(len(treated)), codes):
         return {**plain.paired_difference(treated, base, confidence), "deals": len(treated),
-                "design_effect": 1.0, "method": "paired t test (independent pairs)"}
+                "design_effect": 1.0, "method": "paired t (independent pairs)"}
     low, high, p, deff, deals = _cluster_mean(treated - base, codes, confidence)
     return {"n": len(treated), "diff": float(np.mean(treated - base)), "ci_low": low, "ci_high": high,
             "p_value": p, "deals": deals, "design_effect": deff,
-            "method": "cluster-robust paired t (deal as the unit)"}
+            "method": "paired t, deal as the unit"}
 
 
 def mean_interval(values, clusters=None, confidence: float = 0.95, seed: int = 0) -> tuple[float, float]:

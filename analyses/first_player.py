@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 
 from . import frames
-from .clusters import cluster_ids, uniformity
-from .stats import games_needed, proportions, wilson_interval
+from .clusters import cluster_ids, rates, uniformity
+from .stats import games_needed
 from .tables import Tables, front, stack
 from .win_rates import GameView
 
@@ -65,7 +65,8 @@ def game_events(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     tables = []
     for n_players, games in df.groupby(frames.players(df), sort=True):
         if columns:
-            table = proportions([int(games[c].sum()) for c in columns], len(games), confidence=confidence)
+            table = rates(games[columns].to_numpy(float), np.ones((len(games), 1)), cluster_ids(games),
+                          confidence=confidence)
             table.insert(0, "event", columns)
             tables.append(table.rename(columns={"wins": "games_with"}).assign(players=int(n_players))
                           .pipe(front, ["players", "event"]))
@@ -76,9 +77,11 @@ def _summary(games: pd.DataFrame, view: GameView, seats: pd.DataFrame, lineup: s
              delta: float, alpha: float, power: float, confidence: float) -> pd.DataFrame:
     decided = len(view.df)
     timeouts = int(games["timed_out"].astype(bool).sum())
-    timeout_low, timeout_high = wilson_interval(timeouts, len(games), confidence)
+    timeout = rates(games["timed_out"].to_numpy(float), np.ones((len(games), 1)), cluster_ids(games),
+                    confidence=confidence)
+    timeout_low, timeout_high = float(timeout["ci_low"].iloc[0]), float(timeout["ci_high"].iloc[0])
     omnibus = uniformity(view.won, view.clusters)
-    rates = seats["win_rate"]
+    seat_rates = seats["win_rate"]
     needed = games_needed(delta, view.expected, alpha, power) if 0 < view.expected + delta < 1 else np.nan
     seat_deff = seats["design_effect"].max() if len(seats) else np.nan
     if np.isfinite(needed) and np.isfinite(seat_deff) and seat_deff != 1.0:
@@ -88,8 +91,8 @@ def _summary(games: pd.DataFrame, view: GameView, seats: pd.DataFrame, lineup: s
         "timeouts": timeouts, "timeout_rate": timeouts / len(games),
         "timeout_ci_low": timeout_low, "timeout_ci_high": timeout_high,
         "chi2": omnibus["chi2"], "chi2_p": omnibus["chi2_p"],
-        "balance": 1 - (rates.max() - rates.min()) if decided else np.nan,
-        "advantage_p1": rates.iloc[0] if decided else np.nan,
+        "balance": 1 - (seat_rates.max() - seat_rates.min()) if decided else np.nan,
+        "advantage_p1": seat_rates.iloc[0] if decided else np.nan,
         f"games_to_detect_{100 * delta:g}pp": needed,
         "chi2_df": omnibus["chi2_df"], "deals": int(len(np.unique(cluster_ids(games)))),
         "design_effect": omnibus["design_effect"],

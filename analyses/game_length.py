@@ -1,4 +1,9 @@
-"""Game length: turns and decisions, their distribution and their means by winning seat."""
+"""Game length: turns and decisions, their distribution and their means by winning seat.
+
+The deal is the unit: under rotated seats the games of one deal share a seed, so means get the
+cluster-robust t interval over deals and shares the deal-level interval (`analyses.clusters`);
+with one game per deal, the bootstrap and Wilson intervals.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from . import frames
-from .stats import mean_interval, wilson_interval
+from . import clusters
+from .clusters import cluster_ids
 from .tables import Tables, front, stack
 
 METRICS = ("turns", "decisions")
@@ -26,9 +32,12 @@ def game_length(df: pd.DataFrame, confidence: float = 0.95, seed: int = 0) -> Ga
     summaries, by_winner = [], []
     for n_players, games in df.groupby(frames.players(df), sort=True):
         summaries.append(describe(games, confidence, seed).assign(players=int(n_players)))
-        for label, group in games.groupby(winner_labels(games), sort=True):
+        labels = winner_labels(games)
+        deals = cluster_ids(games)
+        for label, group in games.groupby(labels, sort=True):
             table = describe(group, confidence, seed)[["metric", "n", "mean", "ci_low", "ci_high", "median"]]
-            share_low, share_high = wilson_interval(len(group), len(games), confidence)
+            share = clusters.rates((labels == label).to_numpy(float), np.ones(len(games)), deals, confidence=confidence)
+            share_low, share_high = float(share["ci_low"].iloc[0]), float(share["ci_high"].iloc[0])
             by_winner.append(table.assign(players=int(n_players), winner=label, share=len(group) / len(games),
                                           share_ci_low=share_low, share_ci_high=share_high))
     summary = front(stack(summaries), ["players", "metric"])
@@ -41,9 +50,10 @@ def game_length(df: pd.DataFrame, confidence: float = 0.95, seed: int = 0) -> Ga
 def describe(games: pd.DataFrame, confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
     """One row per metric: n, mean with its interval, std and quantiles."""
     rows = []
+    deals = cluster_ids(games)
     for metric in METRICS:
         values = games[metric].to_numpy(dtype=float)
-        low, high = mean_interval(values, confidence, seed)
+        low, high = clusters.mean_interval(values, deals, confidence, seed)
         row = {"metric": metric, "n": len(values), "mean": values.mean() if len(values) else np.nan,
                "ci_low": low, "ci_high": high, "std": values.std(ddof=1) if len(values) > 1 else np.nan}
         row.update({name: np.quantile(values, q) if len(values) else np.nan for name, q in QUANTILES.items()})

@@ -156,5 +156,4 @@ def _interval(metric: str, per_game: np.ndarray, groups: np.ndarray, confidence:
         return float(table["ci_low"].iloc[0]), float(table["ci_high"].iloc[0]), str(table["method"].iloc[0])
     independent = clusters.is_independent(np.ones(len(per_game)), groups)
     low, high = clusters.mean_interval(per_game, groups, confidence, seed)
-    return low, high, ("bootstrap interval (independent games)" if independent
-                       else "cluster-robust t interval (deal as the unit)")
+    return low, high, ("bootstrap (independent games)" if independent else "t, deal as the unit")

@@ -8,7 +8,9 @@ where realms play apart, does one realm win more than another.
 `teams(df)` finds the teams from the winners of decided games (seats that always win
 together) and gives each team's win rate with its Wilson interval, n, the fair share, the
 effect in points and the exact binomial p-value. Teams are labelled by their seats' factions
-(``karkoth + iron_circle``) when the results record ``seat{i}_faction``.
+(``karkoth + iron_circle``) when the results record ``seat{i}_faction``. The deal is the unit:
+with rotated seats (one deal, several games) the interval and test are cluster-robust over
+deals (`analyses.clusters.rates`), with one game per deal Wilson and exact binomial.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from . import frames
-from .stats import proportions
+from .clusters import cluster_ids, holm, rates
 
 
 def is_team_game(df: pd.DataFrame) -> bool:
@@ -32,14 +34,17 @@ def teams(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     expected, effect_pp, p_value. Empty when no game was decided."""
     tables = []
     for n_players, games in df.groupby(frames.players(df), sort=True):
-        won = frames.seat_wins(games)[frames.decided(games).to_numpy()][:, :int(n_players)]
+        keep = frames.decided(games).to_numpy()
+        won = frames.seat_wins(games)[keep][:, :int(n_players)]
         if not len(won):
             continue
         groups = sorted({tuple(np.flatnonzero(row)) for row in won if row.any()})
         covered = {s for g in groups for s in g}
         groups += [(s,) for s in range(int(n_players)) if s not in covered]   # a seat that never won
-        wins = [int(won[:, list(g)].all(axis=1).sum()) for g in groups]
-        table = proportions(wins, len(won), expected=1 / len(groups), confidence=confidence)
+        wins = np.column_stack([won[:, list(g)].all(axis=1) for g in groups])
+        table = rates(wins, np.ones((len(won), 1)), cluster_ids(games)[keep], expected=1 / len(groups),
+                      confidence=confidence)
+        table["p_holm"] = holm(table["p_value"].to_numpy())
         labels = [_label(games, g) for g in groups]
         table = table.rename(columns={"n": "games", "rate": "win_rate"})
         table.insert(0, "seats", ["+".join(map(str, g)) for g in groups])

@@ -26,7 +26,7 @@ import pandas as pd
 
 from . import frames
 from .clusters import cluster_ids, holm, rates
-from .stats import InfiniteRatingError, bradley_terry, connected, proportions
+from .stats import InfiniteRatingError, bradley_terry, connected
 from .tables import Tables, front, stack
 
 
@@ -66,10 +66,11 @@ def outcomes(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """Decided games, timeouts and games without a winner, each with its rate and interval."""
     n = len(df)
     timed_out = df["timed_out"].astype(bool)
-    counts = {"decided": int(frames.decided(df).sum()), "timeout": int(timed_out.sum()),
-              "no_winner": int((df["winner"].isna() & ~timed_out).sum())}
-    table = proportions(list(counts.values()), n, confidence=confidence).rename(columns={"wins": "count"})
-    return table.assign(outcome=list(counts)).pipe(front, ["outcome"])
+    per_game = {"decided": frames.decided(df).to_numpy(), "timeout": timed_out.to_numpy(),
+                "no_winner": (df["winner"].isna() & ~timed_out).to_numpy()}
+    table = rates(np.column_stack(list(per_game.values())).astype(float), np.ones((n, 1)), cluster_ids(df),
+                  confidence=confidence).rename(columns={"wins": "count"})
+    return table.assign(outcome=list(per_game)).pipe(front, ["outcome"])
 
 
 class GameView:

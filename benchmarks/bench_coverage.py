@@ -53,6 +53,8 @@ def seat_columns(winners):
 
 
 def measure(design: str, runs: int, games: int, seat_luck: float, policy_luck: float, seed: int) -> list[dict]:
+    if design == "fixed":
+        policy_luck = 0.0   # with fixed seats, policy luck is an unfair seat 0, not a null
     rng = np.random.default_rng(seed)
     winners, deal, rot, truth = toy.paired_runs(FAIR, runs, games, design, rng, seat_luck, policy_luck)
     other, *_ = toy.paired_runs(FAIR, runs, games, design, rng, seat_luck, policy_luck, rot=rot)
@@ -101,8 +103,25 @@ def through_simulate(blocks: int, games: int, seat_luck: float, seed: int) -> pd
     return pd.DataFrame(rows)
 
 
+def bradley_terry_calibration(blocks: int, games: int, seed: int) -> pd.DataFrame:
+    """Spread of the Bradley–Terry estimate over repeated runs of the toy (strong + 3 random) against
+    the standard error each run reports: model (Fisher) se vs cluster-robust (sandwich) se."""
+    rows = []
+    for design in ("rotate", "random"):
+        df = analyses.simulate("toygame", blocks * games, policies="strong,random,random,random", seed=seed,
+                               seat_order=design, progress=False, n_jobs=2)
+        block = np.repeat(np.arange(blocks), games)
+        ratings = [analyses.win_rates(df[block == b]).ratings.set_index("policy").loc["strong"] for b in range(blocks)]
+        table = pd.DataFrame(ratings)
+        rows.append({"design": design, "runs": blocks, "games": games,
+                     "sd of estimate": table["log_strength"].std(ddof=1),
+                     "mean se (model)": table["se_model"].mean(), "mean se (deal sandwich)": table["se"].mean()})
+    return pd.DataFrame(rows)
+
+
 def real_design_effects(games: int, seed: int) -> pd.DataFrame:
     setups = [("nightsim", f"{p},random,random,random") for p in ("heuristic", "greedy", "purist", "aggressor")]
+    setups.append(("nightsim", "purist,aggressor,greedy,heuristic"))
     setups.append(("dreamsim", "heuristic,random,random,random"))
     rows = []
     for game, policies in setups:
@@ -128,8 +147,13 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--simulate", type=int, default=0, help="blocks of the real toy game through simulate")
     parser.add_argument("--real", type=int, default=0, help="games per real-game design-effect measurement")
+    parser.add_argument("--real-only", action="store_true", help="only the real-game design effects")
+    parser.add_argument("--bt", type=int, default=0, help="blocks for the Bradley–Terry standard-error check")
     args = parser.parse_args(argv)
     start = time.time()
+    if args.real_only:
+        print(real_design_effects(args.real or 2000, args.seed).to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+        return
     rows = [row for design in ("rotate", "random", "fixed")
             for row in measure(design, args.runs, args.games, args.seat_luck, args.policy_luck, args.seed)]
     table = pd.DataFrame(rows)
@@ -141,6 +165,9 @@ def main(argv=None) -> None:
           f"{args.runs} runs x {args.games} games per design (coverage SE {se:.3f}); "
           f"target: CI 0.93-0.97, tests 0.03-0.07")
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    if args.bt:
+        print("\nBradley–Terry log-strength of 'strong': spread over runs vs reported standard errors:")
+        print(bradley_terry_calibration(args.bt, args.games, args.seed).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     if args.real:
         print(f"\nDesign effect of seat win rates on real games (rotate, {args.real} games):")
         print(real_design_effects(args.real, args.seed).to_string(index=False, float_format=lambda v: f"{v:.2f}"))

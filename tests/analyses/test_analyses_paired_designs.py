@@ -128,7 +128,7 @@ def test_a_no_effect_sweep_under_common_random_numbers_covers_zero_and_rejects_5
 # --- through the public API (each fails on the analysis that treated paired games as independent) ---------
 
 def test_first_player_advantage_of_rotated_deals_with_seat_luck_covers_through_simulate(toy):
-    blocks, block_games = 100, 160
+    blocks, block_games = 80, 160
     coin = toy.StrongPolicy(lucky=0.5, name="coin")   # as strong as random: every seat wins 1/4
     rules = toy.Rules(players=PLAYERS, seat_luck=0.4)
     df = analyses.simulate("toygame", blocks * block_games, rules=rules, policies=[toy.POLICIES["random"], coin,
@@ -140,7 +140,7 @@ def test_first_player_advantage_of_rotated_deals_with_seat_luck_covers_through_s
     covered = ((seats["ci_low"] <= 0.25) & (0.25 <= seats["ci_high"])).mean()
     rejected = (seats["p_value"] <= 0.05).mean()
     chi2 = (pd.concat([f.summary for f in firsts])["chi2_p"] <= 0.05).mean()
-    # 400 seat intervals but only 100 independent runs: tolerance from 100
+    # 320 seat intervals but only 80 independent runs: tolerance from 80
     assert abs(covered - 0.95) < tolerance(blocks) and abs(rejected - 0.05) < tolerance(blocks)
     assert chi2 < 0.05 + tolerance(blocks, 0.05)
     assert seats["design_effect"].mean() > 1.5   # luck that belongs to the seat repeats in every rotation
@@ -165,9 +165,9 @@ def test_seat_tests_and_chi_square_of_rotated_fair_deals_reject_at_the_nominal_r
 
 def test_win_rates_by_policy_of_rotated_deals_use_the_deal_as_the_unit(synthetic_rotated):
     frames_, *_ = synthetic_rotated
-    rates = [analyses.win_rates(df).by_policy.set_index("policy").loc["a"] for df in frames_[:40]]
+    rates = [analyses.win_rates(df).by_policy.set_index("policy").loc["a"] for df in frames_[:20]]
     covered = np.mean([r["ci_low"] <= 0.25 <= r["ci_high"] for r in rates])
-    assert abs(covered - 0.95) < tolerance(40)
+    assert abs(covered - 0.95) < tolerance(20)
     assert all(r["deals"] == GAMES // PLAYERS for r in rates)
 
 
@@ -227,3 +227,23 @@ def test_seat_tables_carry_holm_adjusted_p_values_within_each_lineup(synthetic_r
     assert seats["p_holm"].to_numpy() == pytest.approx(clusters.holm(seats["p_value"].to_numpy()))
     by_seat = analyses.win_rates(frames_[0]).by_seat
     assert by_seat["p_holm"].to_numpy() == pytest.approx(clusters.holm(by_seat["p_value"].to_numpy()))
+
+
+def test_toy_seat_luck_hands_every_rotation_of_a_deal_to_the_same_seat(toy):
+    rules = toy.Rules(players=PLAYERS, seat_luck=1.0)
+    df = analyses.simulate("toygame", 80, rules=rules, policies="strong,random,random,random", seed=3, progress=False)
+    assert (df.groupby("deal")["winner"].nunique() == 1).all() and df["winner"].nunique() > 1
+    p, timeout = toy.win_probabilities(toy.Rules(players=PLAYERS, seat_luck=0.4, bias=0.3), ["random"] * PLAYERS)
+    plain, plain_timeout = toy.win_probabilities(toy.Rules(players=PLAYERS, bias=0.3), ["random"] * PLAYERS)
+    assert p == pytest.approx(0.1 + 0.6 * plain) and timeout == pytest.approx(0.6 * plain_timeout)
+
+
+def test_game_length_and_outcomes_of_rotated_deals_use_the_deal_as_the_unit(synthetic_rotated):
+    frames_, *_ = synthetic_rotated
+    df = frames_[0].assign(turns=np.repeat(np.arange(GAMES // PLAYERS) % 7 + 1, PLAYERS))  # length set by the deal
+    turns = analyses.game_length(df).summary.set_index("metric").loc["turns"]
+    per_deal = df.groupby("deal")["turns"].mean()
+    half = sps.t.ppf(0.975, len(per_deal) - 1) * per_deal.std(ddof=1) / math.sqrt(len(per_deal))
+    assert (turns["ci_low"], turns["ci_high"]) == pytest.approx((per_deal.mean() - half, per_deal.mean() + half))
+    outcomes = analyses.win_rates(df).outcomes.set_index("outcome")
+    assert outcomes.loc["decided", "deals"] == GAMES // PLAYERS
