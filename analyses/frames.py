@@ -122,14 +122,21 @@ def policy_columns(df: pd.DataFrame) -> list[str]:
 def seat_wins(df: pd.DataFrame) -> np.ndarray:
     """Boolean (games x seats) matrix: did seat s win game g (a member of a winning team counts)."""
     n_seats = seat_count(df)
+    if "winner" not in df.columns:
+        raise ValueError("not a results table: no winner column")
     winner = df["winner"]
     if pd.api.types.is_integer_dtype(winner.dtype):
         seats = winner.to_numpy(dtype="float64", na_value=np.nan)
+        outside = ~np.isnan(seats) & ((seats < 0) | (seats >= n_seats))
+        if outside.any():
+            raise ValueError(f"winner seat {int(seats[outside][0])} is outside the seats 0..{n_seats - 1}")
         return seats[:, None] == np.arange(n_seats)[None, :]
     wins = np.zeros((len(df), n_seats), dtype=bool)
     for g, value in enumerate(winner.tolist()):
         if not _missing(value):
             for seat in str(value).split("+"):
+                if not seat.strip().isdigit() or int(seat) >= n_seats:
+                    raise ValueError(f"winner {value!r} names seat {seat!r}, not one of the seats 0..{n_seats - 1}")
                 wins[g, int(seat)] = True
     return wins
 

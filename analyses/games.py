@@ -7,6 +7,7 @@ message that names the offending game, field or policy.
 from __future__ import annotations
 
 import ast
+import collections.abc
 import copy
 import dataclasses
 import importlib
@@ -179,7 +180,12 @@ def resolve_policies(module, policies, players: int) -> list:
         policies = [p.strip() for p in policies.split(",")]
     elif callable(policies):
         policies = [policies]
+    elif not isinstance(policies, collections.abc.Iterable) or isinstance(policies, (bytes, dict)):
+        raise ValueError(f"policies must be a name, a comma-separated string, a policy object or a list of them, "
+                         f"got {policies!r}")
     policies = list(policies)
+    if not policies:
+        raise ValueError("policies: give at least one policy")
     for entry in policies:
         check_policy(module, entry)
     if len(policies) == 1:

@@ -57,7 +57,8 @@ def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_job
     seat_order: 'rotate' (paired games, every policy in every seat), 'random' or 'fixed'.
     until: optional stopping rule; `n_games` is then the batch size. A dict such as
         {"ci_width": 0.01, "max_games": 200000} or a StopWhen, or any callable df -> bool
-        (with an optional `max_games` attribute). Batches continue the game sequence.
+        with a `max_games` attribute (required: a cap). Batches continue the game sequence;
+        under 'rotate' the budget is rounded up to whole deals (every rotation of a deal is played).
     """
     module, spec = prepare_run(game, rules, policies, seed, seat_order)
     n_games = positive_int(n_games, "n_games")
@@ -76,6 +77,8 @@ def _run_until(executor, spec: RunSpec, batch: int, rule, chunk_size, progress) 
     """Play batches of `batch` games (whole deals) until `rule(df)` or its game budget says stop."""
     batch = math.ceil(batch / spec.rotations) * spec.rotations
     budget = getattr(rule, "max_games", None)
+    if budget is not None:  # finish the last deal: every rotation of a deal, or none
+        budget = math.ceil(budget / spec.rotations) * spec.rotations
     df = frames.concat_frames([])
     while True:
         stop = len(df) + batch if budget is None else min(len(df) + batch, budget)
@@ -98,8 +101,11 @@ class StopWhen:
     def __post_init__(self):
         if self.ci_width is None and self.max_games is None:
             raise ValueError("until: give ci_width, max_games or both")
-        if self.ci_width is not None and not 0 < self.ci_width < 1:
-            raise ValueError(f"until: ci_width must be in (0, 1), got {self.ci_width!r}")
+        for name in ("ci_width", "confidence"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Real)
+                                      or not 0 < value < 1):
+                raise ValueError(f"until: {name} must be in (0, 1), got {value!r}")
         if self.max_games is not None:
             positive_int(self.max_games, "until: max_games")
 
@@ -118,11 +124,28 @@ def headline_width(df: pd.DataFrame, confidence: float = 0.95) -> float:
     return max(widths)
 
 
+UNTIL_KEYS = ("ci_width", "max_games", "confidence")
+
+
 def stopping_rule(until) -> Callable[[pd.DataFrame], bool]:
-    """A StopWhen from a dict, or `until` itself when it is already callable."""
+    """A StopWhen from a dict, or `until` itself when it is already callable.
+
+    A callable that is not a StopWhen must carry a `max_games` attribute (a positive integer):
+    a rule that never returns True would otherwise play forever.
+    """
     if isinstance(until, dict):
+        unknown = [k for k in until if k not in UNTIL_KEYS]
+        if unknown:
+            raise ValueError(f"until: unknown key(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(UNTIL_KEYS)}")
         return StopWhen(**until)
+    if isinstance(until, StopWhen):
+        return until
     if callable(until):
+        budget = getattr(until, "max_games", None)
+        if budget is None:
+            raise ValueError("until: a callable stopping rule needs a game budget: give it a max_games attribute "
+                             "(until.max_games = 100000), or use {'ci_width': ..., 'max_games': ...}")
+        positive_int(budget, "until: max_games")
         return until
     raise ValueError(f"until must be a dict, a StopWhen or a callable, got {until!r}")
 

@@ -34,7 +34,9 @@ File format (JSON, ``"format": "nerathsim-map/1"``)::
 Validation raises `MapError` (a ValueError) naming the map, the region and the problem:
 unknown or asymmetric neighbours, a sea unit on land, a land unit at sea without room on
 warships, a realm without (or with two) capitals, disconnected regions, unknown unit types,
-units on a region their realm does not hold, castles or owners at sea or on dungeons.
+units on a region their realm does not hold, castles or owners at sea or on dungeons, and
+sizes no game can play: more than MAX_UNIT_COUNT units of a type on a region, or a gold
+value, starting gold or income above MAX_GOLD.
 """
 from __future__ import annotations
 
@@ -51,6 +53,10 @@ FORMAT = "nerathsim-map/1"
 REALMS = ("karkoth", "vailin", "iron_circle", "nerath")
 MAP_DIR = Path(__file__).parent / "data" / "maps"
 SHIPPED_MAPS = ("nerath", "small", "nerath_uncapped")
+#: sizes beyond any printed board (the published one: a few units per region, gold 1-3, treasuries
+#: under 50): a map above them is refused at load time instead of running out of memory or time
+MAX_UNIT_COUNT = 1000   # units of one type on one region
+MAX_GOLD = 1000         # a region's gold value, a realm's starting gold or base income
 
 _REGION_KEYS = {"name", "type", "owner", "start_area", "capital", "castle", "dungeon", "gold", "units", "adjacent",
                 "notes"}
@@ -260,6 +266,8 @@ def parse_map(data: dict, units: UnitTable | None = None, source: str = "") -> B
                 err(f"realm {rn!r}: 'gold' (starting gold) is required")
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 err(f"realm {rn!r}: {k!r} must be a non-negative integer, got {v!r}")
+            if v > MAX_GOLD:
+                err(f"realm {rn!r}: {k!r} is {v:,}, above the limit of {MAX_GOLD:,} (nerathsim.maps.MAX_GOLD)")
 
     # regions -----------------------------------------------------------------------------
     regions = data.get("regions")
@@ -324,6 +332,8 @@ def parse_map(data: dict, units: UnitTable | None = None, source: str = "") -> B
         g = reg.get("gold", 0)
         if isinstance(g, bool) or not isinstance(g, int) or g < 0:
             rerr(f"'gold' must be a non-negative integer, got {g!r}")
+        if g > MAX_GOLD:
+            rerr(f"'gold' is {g:,}, above the limit of {MAX_GOLD:,} (nerathsim.maps.MAX_GOLD)")
         if (sea or dungeon) and g:
             rerr("only land regions that a realm can hold have a gold value")
         is_sea.append(sea)
@@ -432,6 +442,9 @@ def _parse_units(spec, rn, owner, sea, dungeon, table: UnitTable, rerr) -> tuple
                 rerr(f"unknown unit type {uname!r}; units: {', '.join(table.names)}")
             if isinstance(c, bool) or not isinstance(c, int) or c <= 0:
                 rerr(f"count of {key!r} must be a positive integer, got {c!r}")
+            if c > MAX_UNIT_COUNT:
+                rerr(f"{c:,} {key} is above the limit of {MAX_UNIT_COUNT:,} units of a type on a region "
+                     f"(nerathsim.maps.MAX_UNIT_COUNT)")
             u = table[key]
             if u.captured and u.places_units:
                 rerr(f"{key} is not a starting unit here; mark the region \"castle\": true instead")

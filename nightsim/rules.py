@@ -96,7 +96,7 @@ def _int_field(rules: Rules, name: str, lo: int, hi: int | None = None) -> None:
 
 def _validate(rules: Rules) -> None:
     _int_field(rules, "players", 2, 5)
-    _int_field(rules, "hand_size", 0)
+    _int_field(rules, "hand_size", 1)  # a game starts from dealt hands: five cards; no hand is no game
     _int_field(rules, "actions_per_turn", 1)
     _int_field(rules, "creatures_to_win", 1)
     if rules.creature_limit is not None:

@@ -116,3 +116,38 @@ def test_a_fractional_count_is_named_as_the_problem_not_an_unknown_unit(text, co
     with pytest.raises(ValueError, match="must be a whole number") as info:
         nerathsim.UnitTable.published().parse_army(text)
     assert f"got {count!r}" in str(info.value) and "unknown unit" not in str(info.value)
+
+
+# --- item 8: maps no game can play are refused at load time ------------------------------------
+
+def small_map() -> dict:
+    import json
+    return json.loads(nerathsim.maps.map_path("small").read_text("utf-8"))
+
+
+def test_a_map_with_a_trillion_footsoldiers_is_refused():
+    data = small_map()
+    data["regions"][0]["units"] = {"footsoldier": 10**12}
+    with pytest.raises(ValueError, match=r"region 'Kar'.*1,000,000,000,000 footsoldier is above the limit of 1,000"):
+        nerathsim.maps.parse_map(data)
+
+
+@pytest.mark.parametrize("where", ["realm", "region", "income"])
+def test_a_map_with_a_quadrillion_gold_is_refused(where):
+    data = small_map()
+    if where == "realm":
+        data["realms"]["karkoth"]["gold"] = 10**15
+    elif where == "income":
+        data["realms"]["karkoth"]["income"] = 10**15
+    else:
+        data["regions"][0]["gold"] = 10**15
+    with pytest.raises(ValueError, match=r"1,000,000,000,000,000, above the limit of 1,000"):
+        nerathsim.maps.parse_map(data)
+
+
+def test_the_map_limits_are_inclusive():
+    data = small_map()
+    data["regions"][0]["units"] = {"footsoldier": nerathsim.maps.MAX_UNIT_COUNT}
+    data["realms"]["karkoth"]["gold"] = nerathsim.maps.MAX_GOLD
+    board = nerathsim.maps.parse_map(data)
+    assert board.realm_gold[0] == 1000 and (0, "footsoldier", 1000) in board.units[0]

@@ -61,7 +61,7 @@ def test_observation_hides_other_hands():
 
 # ---------------------------------------------------------------- bad input
 @pytest.mark.parametrize("kwargs, field", [
-    (dict(players=1), "players"), (dict(players=6), "players"), (dict(hand_size=-1), "hand_size"),
+    (dict(players=1), "players"), (dict(players=6), "players"), (dict(hand_size=-1), "hand_size"), (dict(hand_size=0), "hand_size"),
     (dict(actions_per_turn=0), "actions_per_turn"), (dict(max_turns=0), "max_turns"),
     (dict(penalty_timing="later"), "penalty_timing"), (dict(players="4"), "players"),
     (dict(seals="yes"), "seals"), (dict(creature_limit=2), "creature_limit"),

@@ -203,7 +203,7 @@ def test_scenario_rejects_a_card_used_twice_and_invalid_creatures():
 
 
 # ================================================================== setup
-@pytest.mark.parametrize("players, hand_size", [(2, 5), (3, 5), (4, 5), (5, 5), (3, 7), (4, 0)])
+@pytest.mark.parametrize("players, hand_size", [(2, 5), (3, 5), (4, 5), (5, 5), (3, 7), (4, 1)])
 def test_setup_deals_five_cards_each_and_seat_0_starts(players, hand_size):
     """'Bland alle Night Terror-kortene, og giv fem kort til hver spiller' — and the starting
     player ('den sidste person, der havde et mareridt') is seat 0."""
