@@ -14,6 +14,8 @@ import argparse
 import math
 import time
 
+import pandas as pd
+
 import analyses
 from analyses.study import PLANS, _run_setup
 
@@ -63,6 +65,8 @@ def deal_interval(df, players, policy=None, seat=None):
                     continue
                 n += 1
                 w = r["winner"]
+                if w is None or (not isinstance(w, (str, tuple, list)) and pd.isna(w)):
+                    continue                      # a timeout: no winner (as analyses.win_rates: decided games)
                 if isinstance(w, str):            # a team's seats, "0+2"
                     w = tuple(int(x) for x in w.split("+")) if w else None
                 won += (w == s) or (isinstance(w, (tuple, list)) and s in w)
