@@ -63,10 +63,10 @@ def deal_interval(df, players, policy=None, seat=None):
             for s in range(players):
                 if (seat is not None and s != seat) or (policy is not None and r[f"seat{s}_policy"] != policy):
                     continue
-                n += 1
                 w = r["winner"]
                 if w is None or (not isinstance(w, (str, tuple, list)) and pd.isna(w)):
-                    continue                      # a timeout: no winner (as analyses.win_rates: decided games)
+                    continue                      # a timeout: left out (as analyses.win_rates: decided games)
+                n += 1
                 if isinstance(w, str):            # a team's seats, "0+2"
                     w = tuple(int(x) for x in w.split("+")) if w else None
                 won += (w == s) or (isinstance(w, (tuple, list)) and s in w)
