@@ -61,3 +61,14 @@ def test_two_sides_that_cannot_fight_at_sea_draw_and_leave_nothing_on_the_field(
     assert won.outcome.tolist() == [ATTACKER_WINS] and won.attacker.tolist() == [units(warship=1)]
     assert won.defender.tolist() == [units()] and won.captured.tolist() == [units()]
     assert np.array_equal(won.prob, [1.0])
+
+
+def test_the_exact_solver_asks_a_casualty_choice_only_for_hits_the_other_side_can_score():
+    asked = set()
+
+    def choose(army, hits, situation):
+        asked.add(hits)
+        return mark_instead_of_remove(army, hits, situation)
+
+    exact_battle({"footsoldier": 3}, {"footsoldier": 2}, rules=SURE_ATTACK_HALF_DEFENCE, casualty_order={"attacker": choose})
+    assert asked == {1, 2}     # two defenders score at most two hits a round
