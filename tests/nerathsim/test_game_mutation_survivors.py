@@ -49,3 +49,18 @@ def test_cargo_in_a_quiet_sea_stays_aboard_when_the_land_battles_begin():
     assert s.phase == E.PH_REGROUP and s.realm == K and s.owner[region(s, "Vmarch")] == K
     assert [(sh.region, sh.cargo, sh.landing) for sh in s.ships] == [(region(s, "Inner Sea"), [s.tab.idx["footsoldier"]], -1)]
     assert [r for r in range(s.board.n) if any(s.units[r][K])] == [region(s, "Kar"), region(s, "Vmarch")]
+
+
+def test_each_monster_may_run_amok_one_after_the_other():
+    s = build_state(FFA_SURE, units={"Kmarch": {"karkoth": "2 monster, 2 footsoldier"},
+                                     "Vmarch": {"vailin": "2 footsoldier"}})
+    act(s, "Move", "Kmarch", "Vmarch", "monster", 2)
+    act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 2)
+    drive(s, until=lambda s: s.phase == E.PH_AMOK)
+    assert sorted(s.board.names[r] for r in E.amok_targets(s)) == ["Vale", "Vcoast"]
+    act(s, "Amok", "Vale")
+    assert s.phase == E.PH_AMOK and [s.board.names[r] for r in E.amok_targets(s)] == ["Vcoast"]
+    act(s, "Amok", "Vcoast")
+    assert s.phase != E.PH_AMOK and s.owner[region(s, "Vale")] == K and s.owner[region(s, "Vcoast")] == K
+    assert units_at(s, "Vale", "karkoth") == {"monster": 1} and units_at(s, "Vcoast", "karkoth") == {"monster": 1}
+    assert "monster" not in units_at(s, "Vmarch", "karkoth") and s.stats["amok_conquests"][K] == 2
