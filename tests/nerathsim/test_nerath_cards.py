@@ -736,3 +736,13 @@ def test_bonuses_from_successive_cards_stack_in_any_order():
     p = 2 / 6                                                         # 5+ on a d6
     assert a.p[foot] == pytest.approx(p + (1 - p) * p) == b.p[foot]
     assert a.strength[foot] == pytest.approx(a.p[foot]) and t.p[foot] == pytest.approx(1 / 6)
+
+
+def test_a_reactor_whose_card_cannot_answer_is_passed_over_and_the_next_is_asked(R):
+    s = nerath_buy(R, ["n_gold"], gold={"nerath": 5})
+    s.hands[K] = [card_id(s, "i_stop_bonus")]     # a battle-bonus cancel: no answer to a gold card
+    s.hands[I] = [card_id(s, "i_cancel")]
+    act(s, "PlayCard", "n_gold")
+    assert s.phase == E.PH_EVENT and s.decider == I
+    act(s, "PlayCard", "i_cancel")
+    assert s.gold[N] == 5 and s.hands[K] == [card_id(s, "i_stop_bonus")] and s.phase == E.PH_BUY

@@ -616,3 +616,17 @@ def test_dungeons_after_every_land_battle_variant():
     while s.realm == N and s.phase not in (E.PH_REGROUP, E.PH_BUY):
         E.apply_action(s, PressOn() if s.phase == E.PH_PRESS else E.legal_actions(s)[0], r)
     assert order_of_fights(s) == [("battle", "Imarch"), ("dungeon", "Crypt")]
+
+
+class TopDice(Dice):
+    """Dice whose `integers(k)` answers the highest value, k - 1."""
+
+    def integers(self, k, *a, **kw):
+        return k - 1
+
+
+def test_a_defeated_guardian_may_go_back_anywhere_in_the_supply_on_top_too():
+    s = crypt(guardians=("troll",))
+    n = len(s.supply)
+    enter(s, TopDice(script=[1, 0]))
+    assert len(s.supply) == n + 1 and s.supply[-1] == guardian_id(s, "troll")   # position n of 0..n: the top
