@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 try:  # notebook bars need ipywidgets; without it tqdm.auto warns (TqdmWarning), so use text bars
@@ -22,11 +23,10 @@ try:  # notebook bars need ipywidgets; without it tqdm.auto warns (TqdmWarning),
 except ImportError:
     from tqdm import tqdm
 
-from . import frames
+from . import clusters, frames
 from .games import load_game, make_rules, resolve_policies
 from .metadata import run_metadata
 from .plan import RunSpec, deal_seed
-from .stats import wilson_interval
 
 BACKENDS = ("loky", "threading", "dask")  # those that can stream results back unordered
 SCHEDULER_ENV = "BALANCELAB_DASK_SCHEDULER"
@@ -116,12 +116,16 @@ class StopWhen:
 
 
 def headline_width(df: pd.DataFrame, confidence: float = 0.95) -> float:
-    """Widest Wilson interval among the seats' win rates over decided games (1.0 if none)."""
-    won = frames.seat_wins(df)[frames.decided(df).to_numpy()]
+    """Widest interval among the seats' win rates over decided games (1.0 if none), with the deal
+    as the unit (`clusters.rates`: Wilson when every game is its own deal, cluster-robust under
+    rotated seats), so a stopping rule stops on the width the report will show."""
+    decided = frames.decided(df).to_numpy()
+    won = frames.seat_wins(df)[decided]
     if len(won) == 0:
         return 1.0
-    widths = [hi - lo for lo, hi in (wilson_interval(int(k), len(won), confidence) for k in won.sum(axis=0))]
-    return max(widths)
+    table = clusters.rates(won, np.ones((len(won), 1)), clusters.cluster_ids(df[decided]), confidence=confidence)
+    widths = (table["ci_high"] - table["ci_low"]).fillna(1.0)
+    return float(widths.max())
 
 
 UNTIL_KEYS = ("ci_width", "max_games", "confidence")

@@ -243,14 +243,14 @@ def _table(title, note, df, warnings, source="", open_=False, keep=()) -> Table:
 def _tables(g, warnings) -> list[Table]:
     t = []
     if g.team_game:
-        t.append(_table("Win rate by alliance", "each alliance against its fair share, exact binomial p-values",
+        t.append(_table("Win rate by alliance", "each alliance against its fair share; p-values from the deal as the unit, Holm-adjusted beside them",
                         g.teams, warnings, "teams", True))
         t.append(_table("Win rate by realm", "realms of one alliance win together", g.by_faction, warnings, "by_faction"))
     else:
         lineup = g.fpa_summary.iloc[0]["lineup"]
         seats = g.fpa_seats[g.fpa_seats["lineup"] == lineup]
-        t.append(_table("Win rate by seat", "seat 1 plays first; each seat against its fair share, exact binomial "
-                        "p-values", seats, warnings, "fpa_seats", True))
+        t.append(_table("Win rate by seat", "seat 1 plays first; each seat against its fair share (exact binomial, or the "
+                        "deal as the unit when seats rotate); Holm-adjusted p-values beside them", seats, warnings, "fpa_seats", True))
         t.append(_table("Seat test summary", "are all seats equal (χ²), balance, and the games needed to detect a "
                         "1-point seat edge", g.fpa_summary.rename(columns=_detect_label), warnings, "fpa_summary"))
     if len(g.fixes):

@@ -16,7 +16,7 @@ import pytest
 from scipy import stats as sps
 
 import analyses
-from analyses import clusters, stats
+from analyses import clusters, frames, runner, stats
 from analyses.sweep import effects
 
 PLAYERS, GAMES = 4, 400
@@ -247,3 +247,16 @@ def test_game_length_and_outcomes_of_rotated_deals_use_the_deal_as_the_unit(synt
     assert (turns["ci_low"], turns["ci_high"]) == pytest.approx((per_deal.mean() - half, per_deal.mean() + half))
     outcomes = analyses.win_rates(df).outcomes.set_index("outcome")
     assert outcomes.loc["decided", "deals"] == GAMES // PLAYERS
+
+
+def test_a_ci_width_stopping_rule_measures_the_width_with_the_deal_as_the_unit(synthetic_rotated):
+    """`until={'ci_width': w}` stops on the interval the report shows: under rotated seats with seat
+    luck that interval is wider than a naive Wilson one, so a naive rule would stop too early."""
+    frames_, *_ = synthetic_rotated
+    df = frames_[0]
+    seats = analyses.first_player_advantage(df).seats
+    shown = float((seats["ci_high"] - seats["ci_low"]).max())
+    assert runner.headline_width(df) == pytest.approx(shown)
+    won = frames.seat_wins(df)[frames.decided(df).to_numpy()]
+    naive = max(hi - lo for lo, hi in (stats.wilson_interval(int(k), len(won)) for k in won.sum(axis=0)))
+    assert runner.headline_width(df) > 1.2 * naive
