@@ -7,6 +7,7 @@ sqrt(C / (C - 1)) = sqrt(40 / 39) (the scores are 1/4 per win and -3/4 per loss 
 squares 30/16 + 90/16 = 7.5, the information itself).
 """
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -56,3 +57,32 @@ def test_comparisons_repeated_in_one_deal_widen_the_sandwich_by_the_deal_size():
     # each deal counts its comparison twice: the score doubles per cluster, the information doubles
     assert table["se"].to_numpy() == pytest.approx([math.sqrt(1 / 30 * 40 / 39)] * 2, rel=1e-6)
     assert table["se_model"].to_numpy() == pytest.approx([math.sqrt(1 / 60)] * 2, rel=1e-6)
+
+
+def test_an_exact_test_of_no_trials_has_no_p_value():
+    assert math.isnan(stats.binomial_pvalue(0, 0, 0.5))
+
+
+def test_the_power_of_the_exact_test_under_the_null_is_its_exact_size():
+    # n = 10, p0 = 1/2: the test at 5% rejects k <= 1 or k >= 9, probability 22 / 1024
+    assert stats.binomial_power(10, 0.5, 0.5) == pytest.approx(22 / 1024, rel=1e-12)
+
+
+def test_a_test_that_can_never_reject_has_no_power():
+    # n = 3, p0 = 1/2: the smallest two-sided p-value is 1/4, above 5%
+    assert stats.binomial_power(3, 0.5, 0.9) == 0.0
+
+
+def test_a_mean_of_exactly_the_bootstrap_limit_is_still_bootstrapped():
+    x = np.random.default_rng(5).exponential(size=stats.BOOTSTRAP_MAX)
+    low, high = stats.mean_interval(x)
+    t_low, t_high = sps.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=sps.sem(x))
+    assert (low, high) != pytest.approx((t_low, t_high), rel=1e-12)
+    assert low < x.mean() < high
+
+
+def test_seats_that_never_won_give_no_seat_test_and_no_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        chi2, p = stats.seat_uniformity([0, 0, 0, 0])
+    assert math.isnan(chi2) and math.isnan(p)
