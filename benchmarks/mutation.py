@@ -81,7 +81,8 @@ TARGETS: dict[str, list[str]] = {
     "nerathsim/battle_exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_odds.py",
                                   "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_nerath_mc.py",
                                   "tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_game_combat.py"],
-    "analyses/stats.py": ["tests/analyses/test_analyses_stats.py", "tests/analyses/test_*mutation*.py",
+    "analyses/stats.py": ["tests/analyses/test_analyses_stats.py", "tests/analyses/test_analyses_bradley_terry_exact.py",
+                          "tests/analyses/test_*mutation*.py",
                           "tests/analyses/test_analyses_questions.py", "tests/analyses/test_card_impact.py",
                           "tests/analyses/test_analyses_coverage.py"],
 }
