@@ -11,7 +11,7 @@ from .observation import observe
 from .policies import POLICIES
 from .rules import Rules
 
-RULES_VERSION = "nightsim-1.1"
+RULES_VERSION = "nightsim-1.2"  # 1.2: variant last_seat_extra_cards, hand_size >= 1 (published game unchanged)
 
 
 @dataclass(frozen=True)
