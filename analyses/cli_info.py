@@ -20,6 +20,7 @@ import textwrap
 import types
 import typing
 
+from .cli_nerath import BATTLE_EXAMPLES
 from .games import KNOWN_GAMES, load_game
 
 EXAMPLES = {
@@ -45,16 +46,7 @@ EXAMPLES = {
   balancelab sweep nightsim --policy-param greedy --field weights.pure --values 0,2,5 \\
       --policies greedy,random,random,random --games 4000
   balancelab sweep nerath --field events --values on,off --games 2000 --jobs 2 --rule mode=free_for_all""",
-    "battle": """\
-  balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier"
-  balancelab battle "2 warship, 2 fighter" vs "1 warship, 1 storm_elemental" --sea
-  balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier" --method monte_carlo --n 1000000
-  balancelab battle "4 footsoldier, 1 dragon" vs "5 footsoldier, 1 castle" --retreat below:0.3
-  balancelab battle "3 footsoldier, 1 dragon" vs "4 footsoldier" --order "dragon, footsoldier"
-
-retreat rules: after:N (rounds), below:P (attacker's win chance), units:K (attacker units left);
-combine with commas, e.g. after:3,units:1. Units: footsoldier, siege_engine, fighter, wizard,
-monster, castle (defence only), storm_elemental, dragon, warship (sea only).""",
+    "battle": BATTLE_EXAMPLES.removeprefix("examples:\n").rstrip("\n"),   # one text with `battle`'s own help
     "units": """\
   balancelab units
   balancelab units --table duels --budgets 6,12
