@@ -8,8 +8,9 @@ import numpy as np
 
 from . import engine as E
 from .game_rules import Rules
+from .log import format_events
 from .maps import REALMS
-from .observation import Observation
+from .observation import Observation, public_state
 from .policies import POLICIES
 
 #: bumped whenever the full game's behaviour changes
@@ -29,13 +30,26 @@ class LegalActions(Sequence):
     `action in legal` is answered by the engine's rule check (no list is built), so a policy that
     plans its moves pays nothing for the hundreds of move actions it does not look at;
     `len`, indexing and iteration list them (`engine.legal_actions`).
+
+    It answers from the deciding seat's public copy of the state (`observation.public_state`: what
+    is legal depends on nothing the seat may not know), never from the live State, so a policy
+    cannot reach the game through it (`test_the_legal_actions_a_policy_gets_hold_no_reference_to_the_state`).
+    `play_game` shares the copy the seat's Observation already holds (`LegalActions.of`).
     """
 
     __slots__ = ("_s", "_list")
 
     def __init__(self, state: E.State):
-        self._s = state
+        self._s = public_state(state, state.current_player)
         self._list = None
+
+    @classmethod
+    def of(cls, obs: Observation) -> "LegalActions":
+        """The legal actions of the decision `obs` was made at (the seat deciding), from its public copy."""
+        legal = cls.__new__(cls)
+        legal._s = obs._s
+        legal._list = None
+        return legal
 
     def _get(self) -> list:
         if self._list is None:
@@ -113,7 +127,6 @@ class GameResult:
         """The event log as text a person can follow turn by turn (needs record=True)."""
         if self.log is None:
             raise ValueError("this GameResult has no log; play it with record=True")
-        from .log import format_events
         return format_events(self.log, rules or self.rules, self.seats)
 
 
@@ -162,8 +175,9 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     s = E.new_game(rules, chance, record=record)
     while not s.is_terminal:
         p = s.current_player
-        legal = LegalActions(s)
-        a = pols[p](Observation(s, p), legal, prngs[p])
+        obs = Observation(s, p)
+        legal = LegalActions.of(obs)
+        a = pols[p](obs, legal, prngs[p])
         if not E.is_legal(s, a):
             raise E.IllegalActionError(
                 f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
