@@ -53,7 +53,9 @@ class LegalActions(Sequence):
 
     def _get(self) -> list:
         if self._list is None:
-            self._list = E.legal_actions(self._s)
+            copy = self._s
+            self._list = E.legal_actions(copy)
+            copy._legal = None      # the list's moves refer to the copy: no reference cycle through it
         return self._list
 
     def __len__(self):
@@ -175,17 +177,22 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     s = E.new_game(rules, chance, record=record)
     while not s.is_terminal:
         p = s.current_player
-        obs = Observation(s, p)
-        legal = LegalActions.of(obs)
-        a = pols[p](obs, legal, prngs[p])
+        a = _ask(pols[p], s, p, prngs[p])
         if not E.is_legal(s, a):
             raise E.IllegalActionError(
                 f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
-                f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {legal!r}. "
+                f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {E.legal_actions(s)!r}. "
                 f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
             )
         E.apply_legal(s, a, chance)          # logs the decision (record=True)
     return _result(s, rules, pols, seed, record)
+
+
+def _ask(policy, s: E.State, p: int, rng):
+    """Seat p's choice: its observation and the legal actions share one public copy of the state,
+    freed as soon as the policy has answered."""
+    obs = Observation(s, p)
+    return policy(obs, LegalActions.of(obs), rng)
 
 
 def _result(s: E.State, rules: Rules, pols: list, seed, record: bool) -> GameResult:

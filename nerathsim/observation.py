@@ -4,8 +4,8 @@ event hands, and counts of the other hands.
 `observe(state, seat)` returns a value: the Observation holds a *public copy* of the state
 (`public_state`), never the engine's live State — the other realms' hands (only their sizes
 are kept), every deck order (event decks, treasures, the guardian supply), the face-down
-guardian tokens on dungeons nobody has turned over, who could answer a pending card, the
-other seats' notebooks and the log are left out. Changing anything a seat may not know
+guardian tokens on dungeons nobody has turned over, who could answer a pending card (but the
+realm being asked now, when it is this seat's), the other seats' notebooks and the log are left out. Changing anything a seat may not know
 changes nothing in its observation (tests/nerathsim/test_game_observation.py). The seat's own
 notebook (`memo`) is the one kept with the game, so a policy can store its plans there.
 
@@ -101,9 +101,11 @@ class Observation:
         self._sizes = tuple(len(h) for h in state.hands)
         self._s = public_state(state, player)
         self.player = player
-        # the warships' reach now, {ship id: ((dst, cost, stops there), ...)} (ships with moves left)
-        self._ship_reach = {sh.id: E._reach(state, sh.region, E.C_SHIP, sh.moves, state.mode)
-                            for sh in state.ships if sh.moves > 0 and not sh.unloaded}
+        # the warships' reach now, {ship id: ((dst, cost, stops there), ...)}: the ships of the realm
+        # whose turn it is with moves left (no other realm's warship can sail now)
+        p, mode = state.realm, state.mode
+        self._ship_reach = {sh.id: E._reach(state, sh.region, E.C_SHIP, sh.moves, mode)
+                            for sh in state.ships if sh.owner == p and sh.moves > 0 and not sh.unloaded}
 
     # --- the decision -------------------------------------------------------------------------
     @property
@@ -226,7 +228,8 @@ class Observation:
         return E.destinations(self._s, src, unit)
 
     def ship_destinations(self, ship_id: int) -> dict:
-        """{dst: (cost, stops there)} for warship `ship_id` now ({} when it cannot sail)."""
+        """{dst: (cost, stops there)} for warship `ship_id` of the realm whose turn it is, in the current
+        phase's movement mode ({} for a ship that cannot sail: no moves left, unloaded, another realm's)."""
         got = self._ship_reach.get(ship_id)
         return {} if got is None else {dst: (c, st) for dst, c, st in got}
 

@@ -189,7 +189,7 @@ def test_army_and_ship_reach_in_the_observation_are_the_engines():
                     assert o.army(r, q) == E._army_counts(s, r, q)
                     at_sea += s.board.is_sea[r] and o.army(r, q) != o.units(r, q)
             for sh in s.ships:
-                want = {} if sh.moves <= 0 or sh.unloaded else {
+                want = {} if sh.moves <= 0 or sh.unloaded or sh.owner != s.realm else {
                     dst: (c, st) for dst, c, st in E._reach(s, sh.region, E.C_SHIP, sh.moves, s.mode)}
                 assert o.ship_destinations(sh.id) == want
                 ships += bool(want)
