@@ -7,9 +7,9 @@ import numpy as np
 
 from .board import distances_to
 from .cards import BRIDGE, RED
-from .engine import APPLY, AUTO, FINISH, LEGAL, IllegalActionError, has_nightmare, log_decision, new_game
+from .engine import IllegalActionError, apply_legal, has_nightmare, new_game
 from .observation import observe
-from .policies import POLICIES, TRUSTED_POLICY_TYPES
+from .policies import POLICIES
 from .rules import Rules
 
 RULES_VERSION = "dreamsim-1.4"
@@ -110,46 +110,16 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     prngs = [np.random.default_rng(c) for c in children[1:]]
     s = new_game(rules, chance, record=record)
     log = s.log
-    stack = s.stack
-    # the built-in policies return an item of `legal` by construction; any other's choice is checked
-    checked = [type(q) not in TRUSTED_POLICY_TYPES for q in pols]
     while not s.is_terminal:
         p = s.current_player
-        legal = s.legal
+        legal = s.legal  # the engine's list of the legal actions (interned values)
         a = pols[p](observe(s, p), legal, prngs[p])  # a copy of what seat p may know
-        if checked[p]:
-            for x in legal:  # interned actions: identity finds them without Python-level __eq__
-                if x is a:
-                    break
-            else:
-                if a in legal:
-                    a = legal[legal.index(a)]
-                else:
-                    raise IllegalActionError(
-                        f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
-                        f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
-                        f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
-                    )
-        if log is not None:
-            log_decision(s, a)
-        # engine.apply_legal and engine._advance, inlined: this is the hot loop
-        s.decisions += 1
-        f = stack[-1]
-        APPLY[f[0]](s, f, a, chance)
-        while not s.is_terminal:  # run what needs no decision, up to the next decision
-            f = stack[-1]
-            k = f[0]
-            auto = AUTO[k]
-            if auto is not None:
-                auto(s, f, chance)
-                continue
-            legal = LEGAL[k](s, f)
-            if legal:
-                s.legal = legal
-                s.current_player = f[1]
+        for x in legal:  # every choice is checked: identity finds the engine's own items cheaply
+            if x is a:
                 break
-            FINISH[k](s, f, chance)
-    s.legal = []
+        else:
+            a = _equal_legal(a, legal, s, pols[p], p, seed)
+        apply_legal(s, a, chance)  # the engine's step: log the decision, apply it, advance
     stats = {k: tuple(v) for k, v in s.stats.items()}
     stats["bridge_distance"] = _bridge_distances(s)
     stats["woke"] = s.woke
@@ -167,6 +137,19 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         seed=_seed_repr(seed),
         log=tuple(log) if record else None,
         rules=rules if record else None,
+    )
+
+
+def _equal_legal(a, legal, s, policy, p, seed):
+    """The legal item equal to `a` (a value built by the policy rather than taken from the
+    list), or IllegalActionError naming the policy, the decision and the seed."""
+    for x in legal:
+        if x == a:
+            return x
+    raise IllegalActionError(
+        f"policy {policy_name(policy)!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
+        f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
+        f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
     )
 
 

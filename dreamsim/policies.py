@@ -36,7 +36,7 @@ from .cards import (
     BLACK, BLUE, BRIDGE, CATCHER, COLOURLESS, COMPOSITION, CORRIDORS, DREAMWALK, DUTCH, FOREST, MOTEL, N_CARDS,
     N_KINDS, PURPLE, RED, RESTAURANT, SQUARE, STAR as STAR_CARD, SUSPENSE_OF, TOWN_HALL, VERTIGO as VERTIGO_CARD,
 )
-from .engine import P_STAR, P_WALK, S_ANY
+from .observation import P_STAR, P_WALK, S_ANY
 
 _BLOCKED = 40.0  # plan cost when no route leads to the goal (above any reachable plan)
 _INF = 99
