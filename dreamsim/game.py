@@ -8,6 +8,7 @@ import numpy as np
 from .board import distances_to
 from .cards import BRIDGE, RED
 from .engine import IllegalActionError, apply_legal, has_nightmare, new_game
+from .log import format_events
 from .observation import observe
 from .policies import POLICIES
 from .rules import Rules
@@ -64,7 +65,6 @@ class GameResult:
         """The event log as text a person can follow turn by turn (needs record=True)."""
         if self.log is None:
             raise ValueError("this GameResult has no log; play it with record=True")
-        from .log import format_events
         return format_events(self.log, rules or self.rules, self.seats)
 
 

@@ -16,12 +16,24 @@ from __future__ import annotations
 
 from operator import itemgetter
 
+from .activations import MotelTake, SquareTake
 from .board import adjacent_locations
 from .cards import BRIDGE
-from .activations import MotelTake, SquareTake
 from .state import (  # the vocabulary of Observation.context, re-exported for policies
-    CANCELLED, INTERCEPTED, P_DEXTRA, P_DREDUCE, P_STAR, P_STEAL, P_TRAP, P_VERT, P_WALK, PLAY_NAMES, S_ANY, S_GIVE,
-    S_PLAIN, State,
+    CANCELLED,
+    INTERCEPTED,
+    P_DEXTRA,
+    P_DREDUCE,
+    P_STAR,
+    P_STEAL,
+    P_TRAP,
+    P_VERT,
+    P_WALK,
+    PLAY_NAMES,
+    S_ANY,
+    S_GIVE,
+    S_PLAIN,
+    State,
 )
 
 __all__ = ["Observation", "observe", "CANCELLED", "INTERCEPTED", "P_DEXTRA", "P_DREDUCE", "P_STAR", "P_STEAL",
