@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.random import PCG64, Generator
 
 from .board import distances_to
 from .cards import BRIDGE, RED
@@ -104,16 +105,13 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     if not isinstance(seed, np.random.SeedSequence) and (
             isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(int(seed))
-    children = ss.spawn(1 + rules.players)
-    chance = np.random.default_rng(children[0])
-    prngs = [np.random.default_rng(c) for c in children[1:]]
+    chance, prngs = _streams(seed, rules.players)
     s = new_game(rules, chance, record=record)
-    log = s.log
+    choose, observes = zip(*[_seat_chooser(q, r) for q, r in zip(pols, prngs)])
     while not s.is_terminal:
         p = s.current_player
         legal = s.legal  # the engine's list of the legal actions (interned values)
-        a = pols[p](observe(s, p), legal, prngs[p])  # a copy of what seat p may know
+        a = choose[p](observe(s, p) if observes[p] else None, legal)  # a copy of what seat p may know
         for x in legal:  # every choice is checked: identity finds the engine's own items cheaply
             if x is a:
                 break
@@ -135,9 +133,31 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         scores=tuple(int(s.winner == i) for i in range(s.n)),
         stats=stats,
         seed=_seed_repr(seed),
-        log=tuple(log) if record else None,
+        log=tuple(s.log) if record else None,
         rules=rules if record else None,
     )
+
+
+def _streams(seed, players: int):
+    """The chance stream and one stream per seat: the children 0..players of the seed's
+    SeedSequence (for an int seed built directly: the same children `spawn` would make)."""
+    if isinstance(seed, np.random.SeedSequence):
+        children = seed.spawn(1 + players)
+    else:
+        entropy = int(seed)
+        children = [np.random.SeedSequence(entropy, spawn_key=(i,)) for i in range(1 + players)]
+    gens = [Generator(PCG64(c)) for c in children]
+    return gens[0], gens[1:]
+
+
+def _seat_chooser(policy, rng):
+    """(choose(obs, legal) -> action, whether choose reads the observation) for one seat and game:
+    the policy's own `for_game(rng)` if it has one, else a call of policy(obs, legal, rng)."""
+    observes = getattr(policy, "observes", True) is not False
+    for_game = getattr(policy, "for_game", None)
+    if for_game is not None:
+        return for_game(rng), observes
+    return (lambda obs, legal: policy(obs, legal, rng)), observes
 
 
 def _equal_legal(a, legal, s, policy, p, seed):

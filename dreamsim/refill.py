@@ -71,7 +71,7 @@ def _refill(s: State, p: int, rng) -> bool:
     """Draw up to the hand size; a nightmare takes effect the moment it is drawn. False when
     a nightmare pushed a decision (the refill is not finished)."""
     hand = s.hands[p]
-    size = hand_limit(s, p)
+    size = s.rules.hand_size if p != s.horror else hand_limit(s, p)
     deck = s.deck
     while len(hand) < size:
         if deck:

@@ -199,7 +199,7 @@ class Turn(Frame):
         stack.pop()
         p = s.turn_player
         top = len(stack)
-        if len(s.hands[p]) >= hand_limit(s, p):  # nothing to draw
+        if len(s.hands[p]) >= (s.rules.hand_size if p != s.horror else hand_limit(s, p)):  # nothing to draw
             s.owed[p] = 0
             _begin_turn(s, rng)
         elif _refill(s, p, rng):
@@ -296,9 +296,6 @@ def _start_play(s: State, p: int, cards: list, ptype: int, a1, a2, rng, reactabl
     play's end (refill, trap window). With nobody to answer, it resolves at once."""
     s.log is None or _event(s, "play", actor=p, play=PLAY_NAMES[ptype], arg=a1, arg2=a2)
     stack = s.stack
-    done = PlayDone(p)
-    stack.append(done)
-    res = Play(p, ptype, a1, a2, cards)
     if reactable:
         hands, c = s.hands, s.controller
         ask = _ASK[s.n][p]
@@ -307,20 +304,27 @@ def _start_play(s: State, p: int, cards: list, ptype: int, a1, a2, rng, reactabl
         for q in ask:
             h = hands[q]
             if DUTCH in h or CATCHER in h:
+                res = Play(p, ptype, a1, a2, cards)
+                stack.append(PlayDone(p))
                 stack.append(res)
                 stack.append(ReactionWindow(ask, res))
                 return
-    _resolve(s, res, rng)
-    if stack[-1] is done:  # the resolution asked for nothing more
-        stack.pop()
+    top = len(stack)
+    _resolve_play(s, p, ptype, a1, a2, cards, rng)
+    if len(stack) == top:  # the resolution asked for nothing more
         _play_done(s, p, rng)
+    else:  # the play ends (refill, trap window) once what the resolution opened is done
+        stack.insert(top, PlayDone(p))
 
 
 def _resolve(s: State, f: Play, rng) -> None:
     """What a card play does (unless it was cancelled or intercepted)."""
-    if f.outcome:
-        return  # cancelled or intercepted: its cards are already gone
-    p, ptype, a1, a2, cards = f.seat, f.kind, f.arg, f.arg2, f.cards
+    if not f.outcome:  # else cancelled or intercepted: its cards are already gone
+        _resolve_play(s, f.seat, f.kind, f.arg, f.arg2, f.cards, rng)
+
+
+def _resolve_play(s: State, p: int, ptype: int, a1, a2, cards: list, rng) -> None:
+    """What p's card play of kind `ptype` does; it may push frames (an activation, a surplus)."""
     limbo = s.limbo
     for c in cards:
         limbo.remove(c)
