@@ -139,6 +139,20 @@ FRAME_TYPES = (Turn, VertigoChoice, PartnerChoice, ReactionWindow, StarTrapWindo
                NextTurn, Play, PlayDone, Activation, Refill)
 #: decision frame type -> the decision in the rulebook's words
 DECISION_NAMES = {t: t.name for t in FRAME_TYPES if not t.auto}
+#: frame type -> its kind code in the positional frame lists of dreamsim-1.4's engine (F_TURN = 0 ...
+#: F_REFILL = 24, the order of FRAME_TYPES)
+FRAME_CODES = {t: i for i, t in enumerate(FRAME_TYPES)}
+
+
+def frame_as_list(f: Frame) -> list:
+    """`f` in the positional layout the engine's frames had before they were named (its kind code,
+    then its fields in `__slots__` order; a frame a field points at, as such a list): for mirrors
+    that lay frames out in arrays, such as a batch kernel's frame table. The engine never reads it."""
+    out = [FRAME_CODES[type(f)]]
+    for name in type(f).__slots__:
+        x = getattr(f, name)
+        out.append(frame_as_list(x) if isinstance(x, Frame) else x)
+    return out
 
 
 def _advance(s: State, rng) -> None:
@@ -236,7 +250,7 @@ def describe_action(s: State, a) -> str:
 __all__ = [
     "State", "Frame", "IllegalActionError", "new_game", "legal_actions", "find_legal", "apply_action", "apply_legal",
     "describe_action", "log_decision", "STAT_NAMES", "has_nightmare", "hand_limit", "near_bridge", "seats_from",
-    "as_generator", "FRAME_TYPES", "DECISION_NAMES", "PLAY_NAMES",
+    "as_generator", "FRAME_TYPES", "DECISION_NAMES", "FRAME_CODES", "frame_as_list", "PLAY_NAMES",
     "P_WALK", "P_VERT", "P_STAR", "P_TRAP", "P_DEXTRA", "P_DREDUCE", "P_STEAL", "S_ANY", "S_GIVE", "S_PLAIN",
     "RESOLVES", "CANCELLED", "INTERCEPTED",
     "Turn", "VertigoChoice", "PartnerChoice", "ReactionWindow", "StarTrapWindow", "ForestChoice", "SquareTake",

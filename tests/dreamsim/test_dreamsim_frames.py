@@ -15,6 +15,7 @@ from dreamsim import cards as C
 from dreamsim.actions import ALLOW, CANCEL, WALK, Walk
 from dreamsim.engine import (
     DECISION_NAMES,
+    FRAME_CODES,
     FRAME_TYPES,
     Frame,
     IllegalActionError,
@@ -23,6 +24,7 @@ from dreamsim.engine import (
     Turn,
     apply_action,
     find_legal,
+    frame_as_list,
     new_game,
 )
 from dreamsim.game import _streams
@@ -121,3 +123,12 @@ def test_a_game_rests_only_at_decision_frames():
         f = s.stack[-1]
         assert not f.auto and f.who == s.current_player and s.legal == f.legal(s)
         apply_action(s, s.legal[int(rng.random() * len(s.legal))], rng)
+
+
+def test_frames_still_read_in_the_positional_layout_for_array_mirrors():
+    s = reaction_state()
+    window, play = s.stack[-1], s.stack[-2]
+    assert FRAME_CODES[Turn] == 0 and FRAME_CODES[ReactionWindow] == 3 and FRAME_CODES[Play] == 21
+    assert frame_as_list(play) == [21, 0, 0, UP, 0, [C.DREAMWALK], 0]  # seat, play kind (P_WALK), args, cards, outcome
+    assert frame_as_list(window) == [3, 1, [], (1,), 0, frame_as_list(play)]
+    assert frame_as_list(s.stack[0]) == [0, 0]
