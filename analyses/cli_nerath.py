@@ -19,9 +19,9 @@ import sys
 
 import pandas as pd
 
-from nerathsim.battle_exact import BattleTooLarge
-from nerathsim.battle_mc import check_mc_size
-from nerathsim.combat import start_battle
+from nerathsim.battle.army import start_battle
+from nerathsim.battle.exact import BattleTooLarge
+from nerathsim.battle.monte_carlo import check_mc_size
 
 BATTLE_EXAMPLES = """\
 examples:

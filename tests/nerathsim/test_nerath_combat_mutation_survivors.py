@@ -3,12 +3,12 @@ benchmarks/mutation.py) slipped past, each on a hand-built army with the exact o
 import numpy as np
 import pytest
 
-from nerathsim.combat import (
-    Army, CasualtyOrder, Retreat, Situation, assign_hits, default_plan, fight_round, health, resolve_battle,
-    resolve_casualties, start_battle,
-)
-from nerathsim.rules import BattleRules
-from nerathsim.units import UnitTable
+from nerathsim.battle.army import Army, Situation, health, start_battle
+from nerathsim.battle.casualties import CasualtyOrder, assign_hits, default_plan, resolve_casualties
+from nerathsim.battle.combat import resolve_battle
+from nerathsim.battle.steps import Retreat, fight_round
+from nerathsim.battle.rules import BattleRules
+from nerathsim.battle.units import UnitTable
 
 
 def test_an_army_of_counts_with_some_damaged_holds_the_rest_undamaged():

@@ -20,9 +20,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from .combat import DAMAGE_PREFIX, Army, CasualtyOrder, Situation, default_plan
+from .army import Army, Situation
+from .casualties import DAMAGE_PREFIX, CasualtyOrder, default_plan
+from .dice import hit_probability, poisson_binomial_pmf
 from .rules import BattleRules
-from .units import hit_probability
 
 CASUALTY_ORDERS = ("cheapest", "weakest")
 """Casualty orders a side may choose at the start of a battle (decision `Casualties`):
@@ -404,7 +405,6 @@ def lost_value(t: SideTable, army: list) -> int:
 @lru_cache(maxsize=65536)
 def pool_pmf(items: tuple) -> np.ndarray:
     """P(k hits) for ((p, dice), ...): the convolution of binomials (battle_exact's Poisson binomial)."""
-    from .battle_exact import poisson_binomial_pmf
     return poisson_binomial_pmf(items)
 
 

@@ -29,13 +29,12 @@ import numpy as np
 from scipy import sparse
 from scipy.linalg import lapack
 
-from .combat import (
-    Army, BattleState, CasualtyPlan, Retreat, Situation, assign_hits, dice_pool, health, resolve_casualties,
-    start_battle,
-)
+from .army import Army, BattleState, Situation, health, start_battle
+from .casualties import CasualtyPlan, assign_hits, resolve_casualties
+from .dice import hit_probability, poisson_binomial_pmf
 from .outcomes import ATTACKER_WINS, DEFENDER_HOLDS, DRAW, RETREAT, EndTable, collapse
 from .rules import BattleRules
-from .units import hit_probability
+from .steps import Retreat, dice_pool
 
 MAX_STATES = 6000          # pair states; beyond this the dense round matrix is too large
 MAX_SIDE_STATES = 1000     # casualty states of one side; beyond this building the chain takes minutes
@@ -47,27 +46,6 @@ ROUNDS_FLOOR = 1e-15       # the rounds distribution is stepped until less than 
 # ----------------------------------------------------------------------------------------
 # Hit distributions
 # ----------------------------------------------------------------------------------------
-@lru_cache(maxsize=4096)
-def binomial_pmf(n: int, p: float) -> np.ndarray:
-    """P(k hits) for n dice of hit probability p, by convolving n Bernoulli(p) trials."""
-    pmf = np.array([1.0])
-    step = np.array([1.0 - p, p])
-    for _ in range(n):
-        pmf = np.convolve(pmf, step)
-    pmf.setflags(write=False)
-    return pmf
-
-
-@lru_cache(maxsize=65536)
-def poisson_binomial_pmf(pool: tuple[tuple[float, int], ...]) -> np.ndarray:
-    """P(k hits) for a pool of ((hit probability, dice), ...): the convolution of the binomials."""
-    pmf = np.array([1.0])
-    for p, n in pool:
-        pmf = np.convolve(pmf, binomial_pmf(n, p))
-    pmf.setflags(write=False)
-    return pmf
-
-
 def hits_pmf(army: Army, situation: Situation, first_strike: bool) -> np.ndarray:
     """Distribution of the hits this side scores in one step (first strike or other attacks)."""
     threshold = situation.rules.threshold(situation.role)
@@ -441,7 +419,7 @@ def _win_table(state: BattleState, rules: BattleRules, choices: tuple):
 def attacker_win_chance(state: BattleState, rules: BattleRules, choices) -> float:
     """The attacker's exact chance of winning from `state` by fighting on to the end.
 
-    Used by Retreat(below_win_chance=...) in `combat.resolve_battle`; cached per state.
+    Used by Retreat(below_win_chance=...) in `combat.resolve_battle` and the Monte Carlo calculators; cached per state.
     """
     sa, sd = state.situation("attacker", rules), state.situation("defender", rules)
     if health(state.defender, sd) == 0:

@@ -16,10 +16,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from . import battle_exact, battle_mc
-from .combat import CasualtyPlan, Retreat, resolve_casualties, start_battle
+from . import exact, monte_carlo
+from .army import start_battle
+from .casualties import CasualtyPlan, resolve_casualties
 from .outcomes import ATTACKER_WINS, DEFENDER_HOLDS, DRAW, RETREAT, EndTable
 from .rules import RULES_VERSION, BattleRules
+from .steps import Retreat
 from .units import format_army
 
 METHODS = ("exact", "monte_carlo")
@@ -255,7 +257,7 @@ def sampled_intervals(t: EndTable, chances: dict, values: dict, confidence: floa
 
 def battle_odds(attacker, defender, at_sea: bool = False, method: str = "exact", n: int = 100_000, seed: int = 0,
                 casualty_order=None, retreat=None, rules: BattleRules | None = None,
-                prune: float = battle_exact.DEFAULT_PRUNE, sampler: str = "alias") -> BattleOdds:
+                prune: float = exact.DEFAULT_PRUNE, sampler: str = "alias") -> BattleOdds:
     """Odds of one battle. Armies: ``{"footsoldier": 6, "siege_engine": 2}`` or ``"6 footsoldier, 2 siege_engine"``.
 
     method: 'exact' (probability propagation) or 'monte_carlo' (n battles from `seed`).
@@ -276,20 +278,20 @@ def battle_odds(attacker, defender, at_sea: bool = False, method: str = "exact",
     if method == "exact":
         if isinstance(prune, bool) or not isinstance(prune, (int, float)) or not 0 <= prune < 1e-3:
             raise ValueError(f"prune must be a probability threshold in [0, 0.001), got {prune!r}")
-        table = battle_exact.solve(state, rules, plans, rule, prune)
+        table = exact.solve(state, rules, plans, rule, prune)
         used_seed = None
     else:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive integer number of battles, got {n!r}")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-        if sampler not in battle_mc.SAMPLERS:
-            raise ValueError(f"sampler must be one of {', '.join(battle_mc.SAMPLERS)}, got {sampler!r}")
+        if sampler not in monte_carlo.SAMPLERS:
+            raise ValueError(f"sampler must be one of {', '.join(monte_carlo.SAMPLERS)}, got {sampler!r}")
         for role, plan in zip(("attacker", "defender"), plans):
             if not isinstance(plan, CasualtyPlan):
                 raise ValueError(f"method='monte_carlo' needs a casualty order (list of unit names) for the {role}, "
                                  f"not a callable; use method='exact'")
-        table = battle_mc.simulate(state, rules, plans, rule, int(n), int(seed), sampler)
+        table = monte_carlo.simulate(state, rules, plans, rule, int(n), int(seed), sampler)
         used_seed = int(seed)
     in_order = [lambda army: {u: army.counts()[u] for u in rules.units.names if army.count(u)}][0]
     return odds_from_table(table, in_order(state.attacker), in_order(state.defender), state.at_sea, method, rule,
