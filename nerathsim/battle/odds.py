@@ -136,7 +136,8 @@ class BattleOdds:
         if self.method == "exact":
             pruned = "< 1e-15" if self.pruned < 1e-15 else f"{self.pruned:.1e}"   # below: float rounding
             return f"exact (pruned mass {pruned})"
-        return f"Monte Carlo, {self.n:,} battles, seed {self.seed}; [95% intervals]"
+        kernel = " (numba kernel)" if self.ends.engine == "kernel" else ""
+        return f"Monte Carlo{kernel}, {self.n:,} battles, seed {self.seed}; [95% intervals]"
 
     def __str__(self) -> str:
         where = "sea battle" if self.at_sea else "land battle"
@@ -257,7 +258,7 @@ def sampled_intervals(t: EndTable, chances: dict, values: dict, confidence: floa
 
 def battle_odds(attacker, defender, at_sea: bool = False, method: str = "exact", n: int = 100_000, seed: int = 0,
                 casualty_order=None, retreat=None, rules: BattleRules | None = None,
-                prune: float = exact.DEFAULT_PRUNE, sampler: str = "alias") -> BattleOdds:
+                prune: float = exact.DEFAULT_PRUNE, sampler: str = "alias", engine: str = "python") -> BattleOdds:
     """Odds of one battle. Armies: ``{"footsoldier": 6, "siege_engine": 2}`` or ``"6 footsoldier, 2 siege_engine"``.
 
     method: 'exact' (probability propagation) or 'monte_carlo' (n battles from `seed`).
@@ -265,6 +266,9 @@ def battle_odds(attacker, defender, at_sea: bool = False, method: str = "exact",
       {'attacker': [...], 'defender': [...]}, or (exact only) a callable(army, hits, situation).
     retreat: None (never), a `Retreat`, or text 'after:N', 'below:P', 'units:K' (comma-combined).
     rules: a `BattleRules` (e.g. with another unit table); default = the published game.
+    engine (monte_carlo): 'python' (the numpy engine, the reference and the default), 'kernel' (numba,
+      ≥ 10 M battles/s, its own random stream: same distribution, other battles for the same seed) or
+      'auto' (the kernel when numba imports); `odds.ends.engine` says which ran.
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
@@ -287,11 +291,12 @@ def battle_odds(attacker, defender, at_sea: bool = False, method: str = "exact",
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
         if sampler not in monte_carlo.SAMPLERS:
             raise ValueError(f"sampler must be one of {', '.join(monte_carlo.SAMPLERS)}, got {sampler!r}")
+        monte_carlo.resolve_engine(engine, sampler)
         for role, plan in zip(("attacker", "defender"), plans):
             if not isinstance(plan, CasualtyPlan):
                 raise ValueError(f"method='monte_carlo' needs a casualty order (list of unit names) for the {role}, "
                                  f"not a callable; use method='exact'")
-        table = monte_carlo.simulate(state, rules, plans, rule, int(n), int(seed), sampler)
+        table = monte_carlo.simulate(state, rules, plans, rule, int(n), int(seed), sampler, engine=engine)
         used_seed = int(seed)
     in_order = [lambda army: {u: army.counts()[u] for u in rules.units.names if army.count(u)}][0]
     return odds_from_table(table, in_order(state.attacker), in_order(state.defender), state.at_sea, method, rule,
