@@ -46,6 +46,7 @@ DENSE_CODES = 1 << 22    # end codes (4 x states x states) counted in the kernel
 MAX_PAIR_ENTRIES = 1 << 21   # round-table entries (pair states x next states); beyond this the general loop
 # one draw = one 32-bit word of numba's generator, u: the entry floor(u * K / 2^32) and, as the
 # alias coin, the fraction (u * K mod 2^32) / 2^32 (each probability exact to 2^-32)
+TINY = 1e-16             # hit counts of a state less likely than this are dropped (flat_pmfs)
 TWO32 = 1 << 32
 SHIFT = np.uint64(32)
 LOW32 = np.uint64(0xFFFFFFFF)
@@ -98,8 +99,15 @@ def pool_pmf(pool: tuple) -> np.ndarray:
 
 
 def flat_pmfs(pools: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(pmf, offset, width): the hit pmf of every state, flattened."""
-    pmfs = [pool_pmf(p) for p in pools]
+    """(pmf, offset, width): the hit pmf of every state, flattened. Hit counts less likely than TINY
+    (e.g. 90 hits from 100 footsoldiers) are dropped: they change the distribution by less than
+    width x TINY in total, far below what 2^-32 draws resolve, and keep the round tables small."""
+    pmfs = []
+    for pool in pools:
+        pmf = pool_pmf(pool)
+        keep = np.flatnonzero(pmf >= TINY)
+        pmf = np.where(pmf >= TINY, pmf, 0.0)[: keep[-1] + 1]
+        pmfs.append(pmf / pmf.sum())
     width = np.array([len(p) for p in pmfs], dtype=np.int64)
     offset = np.zeros(len(pmfs), dtype=np.int64)
     offset[1:] = np.cumsum(width)[:-1]

@@ -272,6 +272,8 @@ def battle_odds(attacker, defender, at_sea: bool = False, method: str = "exact",
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if engine not in monte_carlo.ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(monte_carlo.ENGINES)}, got {engine!r}")
     rules = rules if rules is not None else BattleRules()
     if not isinstance(rules, BattleRules):
         raise ValueError(f"rules must be a BattleRules, got {rules!r}")

@@ -5,6 +5,7 @@ is one); for the many rare ends and round counts (a handful of battles in 200,00
 battles is added, as the normal approximation does not hold there. Every run has a fixed seed, so a
 pass is reproducible.
 """
+import argparse
 import math
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 
 import nerathsim
+from analyses import cli_nerath
 from nerathsim import BattleRules
 from nerathsim.battle import kernel, monte_carlo
 from nerathsim.battle.army import start_battle
@@ -228,3 +230,19 @@ def test_importing_nerathsim_does_not_import_numba():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
     assert monte_carlo.ENGINES == ("python", "kernel", "auto")
+
+
+def test_the_battle_command_runs_the_kernel_on_request(capsys):
+    parser = argparse.ArgumentParser(prog="balancelab")
+    cli_nerath.add_subcommands(parser.add_subparsers())
+    argv = ["battle", "6 footsoldier, 2 siege_engine", "vs", "8 footsoldier", "--method", "monte_carlo",
+            "--n", "50000", "--seed", "3", "--engine", "kernel"]
+    args = parser.parse_args(argv)
+    assert args.func(args) == 0
+    out = capsys.readouterr().out
+    want = nerathsim.battle_odds({"footsoldier": 6, "siege_engine": 2}, {"footsoldier": 8}, method="monte_carlo",
+                                 n=50_000, seed=3, engine="kernel")
+    assert out.strip() == str(want).strip() and "Monte Carlo (numba kernel), 50,000 battles, seed 3" in out
+    args = parser.parse_args(argv[:-1] + ["gpu"])
+    assert args.func(args) == 2
+    assert "engine must be one of python, kernel, auto" in capsys.readouterr().err
