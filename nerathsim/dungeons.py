@@ -10,7 +10,7 @@ særligt stærke og derfor kræver 7+ eller 8+ på terningen for at blive såret
 So a guardian with `dice` dice is `dice` one-die units of its own type (each hit removes one
 die), and the fight is an ordinary battle — heroes attacking, guardians defending — on a unit
 table made of the heroes and the guardians present (`dungeon_rules`), fought by the same code
-as every other battle (game_battle in the engine, battle_exact for the odds a policy may ask
+as every other battle (battle.ingame in the engine, battle.exact for the odds a policy may ask
 for: `fight_odds`). The hero side assigns its hits to the most dangerous guardian dice first.
 
 Wound values are per monster (the text: a monster "kræver 7+ eller 8+ med terningen for at blive
@@ -99,7 +99,7 @@ def level_chances(t, u: int, levels: tuple) -> list:
 
 
 def _rolling(t, army: list, first: bool):
-    """(unit, dice) of the heroes that roll in this step (game_battle.pool, per unit)."""
+    """(unit, dice) of the heroes that roll in this step (battle.ingame.pool, per unit)."""
     for u in t.roll_idx[first]:
         row = army[u]
         k = t.htk[u]

@@ -14,7 +14,7 @@ Seed, "3. Kamp": "Kampen er opdelt i en række faser: 1. First strike, 2. Roll o
 | `combat` | a whole battle by the reference procedure (`resolve_battle`, `BattleReport`) |
 | `exact` | the exact solver (probability propagation over casualty states) |
 | `monte_carlo` | Monte Carlo battles vectorised with numpy (the reference sampler) |
-| `kernel` | Monte Carlo battles compiled with numba (`monte_carlo_battle(..., engine="kernel")`) |
+| `kernel` | Monte Carlo compiled with numba (`monte_carlo_battle(..., engine="kernel")`; imported on demand) |
 | `outcomes`, `odds` | the end-state table and the calculator (`battle_odds`, `BattleOdds`) |
 | `ingame` | the full game's fast path: the same procedure on small integer lists |
 

@@ -456,5 +456,5 @@ def monte_carlo_battle(attacker, defender, at_sea: bool = False, rules: BattleRu
     for role, plan in zip(("attacker", "defender"), plans):
         if not isinstance(plan, CasualtyPlan):
             raise ValueError(f"monte_carlo needs a casualty order (list of unit names) for the {role}, not a "
-                             f"callable; use method='exact' or combat.resolve_battle")
+                             f"callable; use method='exact' or resolve_battle")
     return simulate(state, rules, plans, Retreat.parse(retreat), int(n), int(seed), sampler, engine=engine)

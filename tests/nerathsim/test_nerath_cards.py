@@ -726,7 +726,7 @@ def test_window_plays_lists_nothing_for_a_realm_without_cards(R):
 
 
 def test_bonuses_from_successive_cards_stack_in_any_order():
-    """A re-roll granted by one card survives a +to-hit from the next (game_battle.modified_table)."""
+    """A re-roll granted by one card survives a +to-hit from the next (battle.ingame.modified_table)."""
     from nerathsim.battle import ingame as gb
     from nerathsim.battle.rules import BattleRules
     t = gb.side_table(BattleRules(), "attacker", False)

@@ -1,4 +1,5 @@
-"""The seed's battle procedure (combat.py): casualties, drowning, dice pools, steps, bad input."""
+"""The seed's battle procedure (nerathsim/battle/ army, steps, casualties, combat): casualties, drowning,
+dice pools, steps, bad input."""
 import numpy as np
 import pytest
 

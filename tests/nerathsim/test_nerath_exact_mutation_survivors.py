@@ -1,4 +1,4 @@
-"""The exact battle solver (nerathsim/battle_exact.py): behaviours that planted bugs (mutants,
+"""The exact battle solver (nerathsim/battle/exact.py): behaviours that planted bugs (mutants,
 see benchmarks/mutation.py) slipped past, each on a battle whose answer is known exactly."""
 import numpy as np
 

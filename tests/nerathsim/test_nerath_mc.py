@@ -66,7 +66,7 @@ def test_numpy_binomial_sampler_agrees_with_exact(name, attacker, defender, kw):
 @pytest.mark.parametrize("name,attacker,defender,kw", [BATTLES[2], BATTLES[4], BATTLES[6], BATTLES[10]],
                          ids=["first-strike", "castle", "sea-cargo", "retreat-chance"])
 def test_engine_step_function_agrees_with_exact(name, attacker, defender, kw):
-    """combat.resolve_battle, one battle at a time, is the third implementation of the rules."""
+    """resolve_battle, one battle at a time, is the third implementation of the rules."""
     exact = nerathsim.battle_odds(attacker, defender, **kw)
     kw = {k: v for k, v in kw.items() if k in ("at_sea", "rules", "retreat", "casualty_order")}
     n = 1500
