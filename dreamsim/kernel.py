@@ -146,7 +146,11 @@ def play_arrays(rules: Rules, policies, seeds) -> tuple[np.ndarray, np.ndarray]:
     out_game = np.zeros((len(seeds), len(GAME_FIELDS)), dtype=np.int64)
     out_seat = np.zeros((len(seeds), rules.players, SEAT_FIELDS), dtype=np.int64)
     if len(seeds):
-        play_games(_params(rules), seeds, out_game, out_seat)
+        M = _params(rules)
+        play_games(M, seeds, out_game, out_seat)
+        if M[K.G_ERROR]:
+            raise RuntimeError("dreamsim kernel: the frame stack overflowed. Reproduce with "
+                               "dreamsim.kernel.play_arrays(rules, policies, seeds) on the seeds one by one")
     return out_game, out_seat
 
 

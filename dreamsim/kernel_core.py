@@ -50,13 +50,17 @@ def shuffle(M, rs, off, n):
 # --- stack ------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def push(M, kind):
-    """A new frame on top (fields zeroed); returns its base index in M."""
+    """A new frame on top (fields zeroed); returns its base index in M. On overflow (never seen)
+    the game stops with G_ERROR set, and kernel.play_arrays raises."""
     sp = M[K.G_SP]
     if sp >= K.STACK_CAP:
-        raise RuntimeError("dreamsim kernel: frame stack overflow")
+        M[K.G_ERROR] = 1
+        M[K.G_TERM] = 1
+        sp = K.STACK_CAP - 1
     base = K.O_STACK + sp * K.FRAME_W
-    M[base:base + K.FRAME_W] = 0
     M[base] = kind
+    for i in range(1, K.FRAME_W):
+        M[base + i] = 0
     M[K.G_SP] = sp + 1
     return base
 
@@ -66,14 +70,16 @@ def insert_frame(M, at, kind, p):
     """Insert frame [kind, p] at depth `at`, shifting the frames above it up (engine: stack.insert)."""
     sp = M[K.G_SP]
     if sp >= K.STACK_CAP:
-        raise RuntimeError("dreamsim kernel: frame stack overflow")
-    for d in range(sp, at, -1):
-        b = K.O_STACK + d * K.FRAME_W
-        M[b:b + K.FRAME_W] = M[b - K.FRAME_W:b]
+        M[K.G_ERROR] = 1
+        M[K.G_TERM] = 1
+        return
+    for i in range(K.O_STACK + (sp + 1) * K.FRAME_W - 1, K.O_STACK + (at + 1) * K.FRAME_W - 1, -1):
+        M[i] = M[i - K.FRAME_W]
     base = K.O_STACK + at * K.FRAME_W
-    M[base:base + K.FRAME_W] = 0
     M[base] = kind
     M[base + 1] = p
+    for i in range(2, K.FRAME_W):
+        M[base + i] = 0
     M[K.G_SP] = sp + 1
 
 

@@ -409,22 +409,22 @@ def springable(M, q, turnstart):
         return 0
     n = 0
     players = M[K.G_N]
+    here = M[K.O_WHERE + q]
+    v = M[K.G_TP]
+    base = K.O_TRAPS + q * K.N_LOC * K.N_PARTNERS
     for loc in range(K.N_LOC):
-        for kind in range(K.N_PARTNERS):
-            if kind == C.STAR or M[trap_at(M, q, loc, kind)] == 0:
-                continue
-            if kind == C.DREAMWALK or kind == C.VERTIGO:
-                n = add(M, n, K.A_SPRING, loc, kind)
-            elif kind == C.DUTCH:
-                if M[K.O_WHERE + q] != loc:
-                    for t in range(players):
-                        if t != q and M[K.O_WHERE + t] == loc:
-                            n = add(M, n, K.A_SPRING, loc, kind)
-                            break
-            else:  # C.CATCHER: at the start of the victim's turn, in the trap's location
-                v = M[K.G_TP]
-                if turnstart and M[K.G_CTRL] < 0 and v != q and M[K.O_WHERE + v] == loc:
-                    n = add(M, n, K.A_SPRING, loc, kind)
+        t = base + loc * K.N_PARTNERS
+        if M[t + C.DREAMWALK] > 0:
+            n = add(M, n, K.A_SPRING, loc, C.DREAMWALK)
+        if M[t + C.VERTIGO] > 0:
+            n = add(M, n, K.A_SPRING, loc, C.VERTIGO)
+        if M[t + C.DUTCH] > 0 and here != loc:  # swap places with someone in the trap's location
+            for other in range(players):
+                if other != q and M[K.O_WHERE + other] == loc:
+                    n = add(M, n, K.A_SPRING, loc, C.DUTCH)
+                    break
+        if M[t + C.CATCHER] > 0 and turnstart and M[K.G_CTRL] < 0 and v != q and M[K.O_WHERE + v] == loc:
+            n = add(M, n, K.A_SPRING, loc, C.CATCHER)  # at the start of the victim's turn, in its location
     return n
 
 

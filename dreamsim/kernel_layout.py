@@ -46,7 +46,8 @@ assert STAT_NAMES == ("played_dreamwalk", "played_vertigo", "played_star", "play
  G_RNG_CALLS) = range(26)
 (R_MAX_TURNS, R_HAND, R_APT, R_MULTI_A, R_SLOW_A, R_TRAP_A, R_DUTCH_A, R_STEAL_A, R_CANCEL_DEBT, R_DEBT_CARRY,
  R_DISCARD_ACTION, R_START_CELL) = range(26, 38)
-N_SCALARS = 38
+G_ERROR = 38            # set when the frame stack overflowed (the game stops; kernel.py raises)
+N_SCALARS = 39
 
 # --- arrays of M (offsets; sizes in the comments) -------------------------------------------
 O_GRID = N_SCALARS                          # location per cell (-1: a gap)
