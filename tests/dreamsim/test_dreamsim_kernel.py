@@ -193,30 +193,50 @@ def test_reaction_chains_resolve_alike():
 
 
 # ------------------------------------------------------------------ exact agreement along engine games
+def _agree_along_engine_games(rules, seeds, max_decisions, kinds):
+    """At every decision of random engine games: the same legal actions; after every step in
+    which the kernel draws no random number, the same whole state. Returns the steps compared."""
+    compared = 0
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        chance = np.random.default_rng(seed + 100)
+        s = new_game(rules, chance)
+        rs = KB.new_rng(seed)
+        while not s.is_terminal and s.decisions < max_decisions:
+            M = KB.from_state(s)
+            legal = KB.legal(M)
+            assert set(legal) == set(s.legal) and len(legal) == len(s.legal), (rules, seed, s.decisions)
+            kinds[s.decision] += 1
+            a = s.legal[int(rng.random() * len(s.legal))]
+            draws = KB.apply(M, rs, a)
+            apply_legal(s, a, chance)
+            if draws == 0:
+                compared += 1
+                assert KB.snapshot_kernel(M) == KB.snapshot_state(s), (rules, seed, s.decisions, a)
+    return compared
+
+
 def test_the_kernel_agrees_with_the_engine_at_every_decision_of_engine_games():
-    """At every decision of random engine games (2-6 players): the same legal actions; after
-    every step in which the kernel draws no random number, the same whole state."""
+    """Random engine games with 2-6 players under the default rules."""
     kinds, compared = Counter(), 0
     for players in (2, 3, 4, 5, 6):
-        rules = dreamsim.Rules(players=players)
-        for seed in range(2):
-            rng = np.random.default_rng(seed)
-            chance = np.random.default_rng(seed + 100)
-            s = new_game(rules, chance)
-            rs = KB.new_rng(seed)
-            while not s.is_terminal and s.decisions < 1500:
-                M = KB.from_state(s)
-                legal = KB.legal(M)
-                assert set(legal) == set(s.legal) and len(legal) == len(s.legal), (players, seed, s.decisions)
-                kinds[s.decision] += 1
-                a = s.legal[int(rng.random() * len(s.legal))]
-                draws = KB.apply(M, rs, a)
-                apply_legal(s, a, chance)
-                if draws == 0:
-                    compared += 1
-                    assert KB.snapshot_kernel(M) == KB.snapshot_state(s), (players, seed, s.decisions, a)
+        compared += _agree_along_engine_games(dreamsim.Rules(players=players), range(2), 1500, kinds)
     assert compared > 5000
     assert len(kinds) >= 15, kinds  # most kinds of decision were met
+
+
+@pytest.mark.parametrize("change", [
+    {"players": 3, "discard_action": False, "hand_size": 6},
+    {"players": 5, "actions_per_turn": 3, "trap_actions": 1, "steal_actions": 0, "dutch_angle_actions": 1,
+     "cancel_debt": 2, "debt_carries_over": False},
+    {"players": 4, "layout": ("R B T F .", "C S M C .", "C C* C C ."), "multicolour_actions": 4,
+     "colourless_actions": 2},
+    {"players": 2, "layout": ("R1 B2 T F3", "C S M1 C", "C C C* C2")},
+])
+def test_the_kernel_agrees_with_the_engine_under_the_rule_parameters_it_takes(change):
+    rules = dataclasses.replace(dreamsim.Rules(max_turns=150), **change)
+    assert KERNEL.supports(rules, ["random"] * rules.players)
+    assert _agree_along_engine_games(rules, range(3), 600, Counter()) > 300
 
 
 # ------------------------------------------------------------------ equal distributions
