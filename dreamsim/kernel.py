@@ -4,6 +4,7 @@ supports, for the built-in `random` policy in every seat, many games per call.
     from dreamsim.kernel import KERNEL
     KERNEL.supports(rules, ["random"] * 4)             # -> True
     records = KERNEL.play_batch(rules, ["random"] * 4, seeds=range(1000))
+    records = KERNEL.play_batch(rules, [lineup_of_game_i, ...], seeds)   # one lineup per seed
 
 `play_batch` returns one dict per seed with exactly the keys (and plain Python types) of
 `dreamsim.play_game(rules, policies, seed).to_record()`. The Python engine stays the reference:
@@ -53,7 +54,7 @@ def _guard_numba_cache() -> None:
     before kernel_core changed would run the old kernel_core. Drop the kernel's cache files
     whenever any kernel source changed (a stamp of their hashes in __pycache__)."""
     here = Path(__file__).parent
-    sources = sorted(here.glob("kernel*.py"))
+    sources = [here / f"kernel_{part}.py" for part in ("layout", "core", "frames", "play")]  # the compiled ones
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
     cache = here / "__pycache__"
     stamp = cache / "dreamsim_kernel.sha256"
@@ -154,19 +155,45 @@ def play_arrays(rules: Rules, policies, seeds) -> tuple[np.ndarray, np.ndarray]:
     return out_game, out_seat
 
 
+def _lineups(policies, n_games: int) -> list:
+    """One lineup per game: `policies` is one lineup for every game, or a list of lineups (the
+    analyses hook, docs/GAME_PROTOCOL.md: lineups[i] is the seats of game i)."""
+    if isinstance(policies, (list, tuple)) and policies and all(isinstance(x, (list, tuple)) for x in policies):
+        if len(policies) != n_games:
+            raise ValueError(f"lineups: {len(policies)} given for {n_games} seeds; give one per seed. "
+                             f"Reproduce with dreamsim.kernel.play_batch(rules, lineups, seeds)")
+        return list(policies)
+    return [policies] * n_games
+
+
 def play_batch(rules: Rules, policies, seeds) -> list[dict]:
-    """One `GameResult.to_record()`-shaped dict per seed (same keys, plain Python types)."""
-    out_game, out_seat = play_arrays(rules, policies, seeds)
-    names = tuple(policy_name(p) if not isinstance(p, str) else p for p in policies)
+    """One `GameResult.to_record()`-shaped dict per seed (same keys, plain Python types).
+
+    `policies`: one lineup (a name or policy object per seat) for every game, or one lineup per
+    seed (`lineups[i]` plays `seeds[i]`)."""
+    seeds = seed_array(seeds)
+    lineups = _lineups(policies, len(seeds))
+    names_of = {}
+    names = []
+    for lineup in lineups:
+        key = id(lineup)
+        if key not in names_of:
+            why = unsupported(rules, lineup)
+            if why is not None:
+                raise ValueError(f"dreamsim kernel: {why}. Reproduce with dreamsim.kernel.unsupported(rules, "
+                                 f"policies); play such games with dreamsim.play_game")
+            names_of[key] = tuple(p if isinstance(p, str) else policy_name(p) for p in lineup)
+        names.append(names_of[key])
+    out_game, out_seat = play_arrays(rules, ["random"] * rules.players, seeds)
     n = rules.players
     stat_keys = [[f"seat{i}_{stat}" for i in range(n)] for stat in STAT_NAMES + ("bridge_distance",)]
     records = []
-    for g, s in zip(out_game.tolist(), out_seat.tolist()):
+    for g, s, seat_names in zip(out_game.tolist(), out_seat.tolist(), names):
         winner, turns, decisions, timed_out, woke, horror_won, horror_seat, cause = g
         row = {"winner": None if timed_out else winner, "turns": turns, "decisions": decisions,
                "timed_out": bool(timed_out)}
         for i in range(n):
-            row[f"seat{i}_policy"] = names[i]
+            row[f"seat{i}_policy"] = seat_names[i]
             row[f"seat{i}_score"] = int(winner == i and not timed_out)
         for j, keys in enumerate(stat_keys):
             for i in range(n):
@@ -186,5 +213,6 @@ def warm_up() -> float:
     return time.perf_counter() - t0
 
 
-KERNEL = SimpleNamespace(name="dreamsim-numba", supports=supports, play_batch=play_batch,
+#: the hook analyses looks for (docs/GAME_PROTOCOL.md): supports / refusal / play_batch
+KERNEL = SimpleNamespace(name="dreamsim.kernel", supports=supports, refusal=unsupported, play_batch=play_batch,
                          unsupported=unsupported, play_arrays=play_arrays, warm_up=warm_up)

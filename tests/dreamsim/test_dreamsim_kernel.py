@@ -93,6 +93,14 @@ def test_a_game_is_a_function_of_its_seed_not_of_its_batch():
     alone = [KERNEL.play_batch(R4, ["random"] * 4, [s])[0] for s in seeds]
     assert together == alone
     assert together[0] != together[2]  # and the seed matters
+    # the analyses hook (docs/GAME_PROTOCOL.md): one lineup per seed, names or policy objects
+    lineups = [("random",) * 4, (dreamsim.RandomPolicy(),) * 4, ["random"] * 4, ("random",) * 4]
+    assert KERNEL.play_batch(R4, lineups, seeds) == together
+    assert KERNEL.refusal(R4, ["random"] * 3 + ["heuristic"]) and KERNEL.refusal(R4, ["random"] * 4) is None
+    with pytest.raises(ValueError, match="one per seed"):
+        KERNEL.play_batch(R4, lineups[:2], seeds)
+    with pytest.raises(ValueError, match="heuristic"):
+        KERNEL.play_batch(R4, [("random",) * 4, ("random",) * 3 + ("heuristic",)], [1, 2])
 
 
 def test_a_kernel_game_keeps_every_card_and_ends():
