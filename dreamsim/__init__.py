@@ -43,5 +43,15 @@ __all__ = [
     "COMPOSITION", "KIND_NAMES", "LOCATION_NAMES", "N_CARDS",
     "Walk", "Vertigo", "VertigoOp", "Star", "SetTrap", "TrapPartner", "DutchExtra", "DutchReduce", "Steal", "Pass",
     "Cancel", "Intercept", "Allow", "Spring", "Hold", "Target", "To", "Take", "StopTaking", "Discard", "Give",
-    "Mix", "Count",
+    "Mix", "Count", "KERNEL",
 ]
+
+
+def __getattr__(name):
+    """`dreamsim.KERNEL`: the numba batch kernel (dreamsim/kernel.py), imported on first use —
+    importing numba takes about a second, which every `import dreamsim` (and every joblib
+    worker playing Python games) would otherwise pay."""
+    if name == "KERNEL":
+        from .kernel import KERNEL  # noqa: PLC0415 - numba is heavy; load it only when the kernel is used
+        return KERNEL
+    raise AttributeError(f"module 'dreamsim' has no attribute {name!r}")
