@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import ABILITIES, LEGIONS
-from .engine import IllegalActionError, _turn_actions, apply_legal, legal_actions, new_game
+from .engine import IllegalActionError, apply_legal, legal_actions, new_game
 from .observation import observe
 from .policies import POLICIES
 from .rules import Rules
@@ -94,7 +94,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     s = new_game(rules, chance, record=record)
     while not s.is_terminal:
         p = s.current_player
-        legal = _turn_actions(s) if not s.stack else legal_actions(s)
+        legal = legal_actions(s)
         a = pols[p](observe(s, p), legal, prngs[p])
         if a not in legal:
             raise IllegalActionError(

@@ -14,7 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .actions import (
-    Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Reactivate, Scavenge, StartDiscard, StopDiscard, Take,
+    Decline,
+    Devour,
+    DiscardCard,
+    Draw,
+    PenaltyDiscard,
+    Play,
+    PlaySeal,
+    Reactivate,
+    Scavenge,
+    StartDiscard,
+    StopDiscard,
+    Take,
 )
 
 

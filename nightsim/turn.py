@@ -1,0 +1,138 @@
+"""A player's turn: "On your turn you may take two actions": draw a card, discard cards to draw
+half as many, or play a card (a body part, or with Legions of Horrors a seal); then the next
+seat clockwise takes its turn.
+
+The turn action is the decision of an empty stack (`TURN`); the discard action's choices are
+a `Discard` frame.
+"""
+from __future__ import annotations
+
+from .actions import DiscardCard, Draw, Play, StartDiscard
+from .creatures import _check_win, _placements, _play_from_hand, _play_seal, _seal_targets
+from .state import (
+    DRAW,
+    START_DISCARD,
+    STOP_DISCARD,
+    TURN_ACTION,
+    Frame,
+    State,
+    _card_actions,
+    _draw_into_hand,
+    _event,
+)
+
+
+class TurnActions(Frame):
+    """The turn action of `State.turn_player`: the decision of an empty stack (one shared instance, `TURN`)."""
+
+    __slots__ = ()
+    decision = TURN_ACTION
+
+    def advance(self, s: State, rng) -> bool:
+        """Rest at the turn player while actions are left; otherwise end the turn."""
+        if s.rules.win_timing == "end_of_action" and _check_win(s, s.turn_player):
+            return True
+        if s.actions_left > 0:
+            s.current_player = s.turn_player
+            return True
+        _end_turn(s)
+        return False
+
+    def legal(self, s: State) -> list:
+        return _turn_actions(s)
+
+    def apply(self, s: State, a, rng) -> None:
+        s.actions_left -= 1
+        t = type(a)
+        if t is Draw:
+            _draw_action(s, rng)
+        elif t is StartDiscard:
+            s.stack.append(Discard(s.turn_player, []))
+        elif t is Play:
+            s.turn_legion = s.table.legion[a.card]
+            _play_from_hand(s, s.turn_player, a)
+        else:  # PlaySeal
+            if s.rules.seal_counts_as_play:
+                s.turn_legion = s.table.legion[a.card]
+            s.hands[s.turn_player].remove(a.card)
+            _play_seal(s, s.turn_player, a)
+
+    def __repr__(self):
+        return "TURN"
+
+
+TURN = TurnActions()
+
+
+def _turn_actions(s: State) -> list:
+    p = s.turn_player
+    hand = s.hands[p]
+    table = s.table
+    out = [DRAW]
+    if len(hand) >= s.rules.min_discard:
+        out.append(START_DISCARD)
+    legion = s.turn_legion
+    seal_restricted = s.rules.seal_counts_as_play
+    for c in hand:
+        seal = table.is_seal[c]
+        if legion >= 0 and table.legion[c] != legion and (seal_restricted or not seal):
+            continue  # "the two cards you play must both belong to the same legion"
+        if seal:
+            _seal_targets(s, p, c, out)
+        else:
+            _placements(s, p, c, out)
+    return out
+
+
+def _draw_action(s: State, rng) -> None:
+    """Action 1: "You draw a card from the common deck" (nothing if no card is left)."""
+    got = _draw_into_hand(s, s.turn_player, 1, rng)
+    _event(s, "draw", s.turn_player, cards=s.hands[s.turn_player][-got:] if got else [])
+
+
+class Discard(Frame):
+    """Action 2 under way: seat `player` has chosen the cards in `picked` so far."""
+
+    __slots__ = ("player", "picked")
+    decision = "discard choice"
+
+    def __init__(self, player: int, picked: list):
+        self.player, self.picked = player, picked
+
+    def legal(self, s: State) -> list:
+        discard_card = _card_actions(len(s.table.cards))[0]
+        picked = self.picked
+        out = [discard_card[c] for c in s.hands[self.player] if c not in picked]
+        if len(picked) >= s.rules.min_discard:
+            out.append(STOP_DISCARD)
+        return out
+
+    def apply(self, s: State, a, rng) -> None:
+        if type(a) is DiscardCard:
+            self.picked.append(a.card)
+        else:
+            s.stack.pop()
+            _discard_and_draw(s, self.player, self.picked, rng)
+
+
+def _discard_and_draw(s: State, p: int, picked: list, rng) -> None:
+    """Action 2: discard X cards from your hand, draw X/2 (rounded down)."""
+    hand = s.hands[p]
+    for c in picked:
+        hand.remove(c)
+    s.discard.extend(picked)
+    s.stats["cards_discarded"][p] += len(picked)
+    got = _draw_into_hand(s, p, len(picked) // 2, rng)
+    _event(s, "discard_draw", p, discarded=picked[:], drew=hand[len(hand) - got:] if got else [])
+
+
+def _end_turn(s: State) -> None:
+    s.turns += 1
+    if s.turns >= s.rules.max_turns:
+        s.is_terminal = s.timed_out = True
+        _event(s, "timeout")
+        return
+    s.turn_player = s.current_player = (s.turn_player + 1) % s.n
+    s.actions_left = s.rules.actions_per_turn
+    s.turn_legion = -1
+    _event(s, "turn_start", s.turn_player, actions=s.actions_left)
