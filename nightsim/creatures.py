@@ -10,7 +10,7 @@ pushes its decision frame (`HeraldPlacement`, `MockerPlay`, `ExecutionerTarget`,
 """
 from __future__ import annotations
 
-from .actions import Decline, Devour, Play, PlaySeal, Reactivate, Scavenge, Take
+from .actions import Decline, Play, PlaySeal, Reactivate
 from .cards import ABILITIES, DEVOURER, EXECUTIONER, HERALD, MOCKER, SCAVENGER, WEEPER
 from .penalty import Penalty
 from .state import DECLINE, REACTIVATE, Creature, Frame, State, _draw_card, _draw_into_hand, _event, _index_of
@@ -21,20 +21,6 @@ ACT_COMPLETION, ACT_SEAL = "completion", "seal"   # Activation.source
 # ---------------------------------------------------------------------------------------
 # Where a card may go
 # ---------------------------------------------------------------------------------------
-def _placements(s: State, p: int, card: int, out: list) -> None:
-    """Seed: start with the legs, then the torso, finally the head; anatomically correct;
-    no more creatures than the number needed to win."""
-    fits = s.table.fits[card]
-    row = s._plays[card]
-    crs = s.creatures[p]
-    for k, cr in enumerate(crs):
-        n = len(cr.cards)
-        if n < 3 and fits[n]:
-            out.append(row[k + 1][n])
-    if fits[0] and len(crs) < s.rules.limit:
-        out.append(row[0][0])
-
-
 def _seal_targets(s: State, p: int, card: int, out: list) -> None:
     """Seal: "placed on a completed nightmare creature, which is now incarnated"."""
     owners = range(s.n) if s.rules.seal_target == "any" else (p,)
@@ -45,15 +31,28 @@ def _seal_targets(s: State, p: int, card: int, out: list) -> None:
 
 
 def _card_placements(s: State, p: int, cards, allow_seals: bool) -> list:
-    """Every placement of each of `cards` for seat p (seals only if `allow_seals`)."""
+    """Every placement of each of `cards` for seat p (seals only if `allow_seals`): in card order,
+    each card's creatures in order, then a new creature.
+
+    Seed: start with the legs, then the torso, finally the head; anatomically correct; no more
+    creatures than the number needed to win. (`turn:_turn_actions` lists the same placements.)"""
     out = []
-    is_seal = s.table.is_seal
+    if not cards:
+        return out
+    table = s.table
+    fits_, is_seal, plays = table.fits, table.is_seal, s._acts.plays
+    open_slots, can_start = s.open_slots(p)
     for c in cards:
         if is_seal[c]:
             if allow_seals:
                 _seal_targets(s, p, c, out)
-        else:
-            _placements(s, p, c, out)
+            continue
+        fits, row = fits_[c], plays[c]
+        for k, n in open_slots:
+            if fits[n]:
+                out.append(row[k][n])
+        if can_start and fits[0]:
+            out.append(row[0][0])
     return out
 
 
@@ -62,13 +61,14 @@ def _card_placements(s: State, p: int, cards, allow_seals: bool) -> list:
 # ---------------------------------------------------------------------------------------
 def _play_from_hand(s: State, p: int, a: Play) -> None:
     s.hands[p].remove(a.card)
-    _event(s, "play", p, card=a.card, creature=a.creature, slot=a.slot)
+    if s.log is not None:
+        _event(s, "play", p, card=a.card, creature=a.creature, slot=a.slot)
     _place(s, p, a.card, a.creature)
 
 
 def _place(s: State, p: int, card: int, k) -> None:
     """Put a body card on creature k of player p (None: a new creature), then check completion."""
-    s.creatures_view = None
+    s.creatures_changed(p)
     crs = s.creatures[p]
     if k is None:
         cr = Creature([card])
@@ -125,7 +125,7 @@ def _play_seal(s: State, p: int, a: PlaySeal) -> None:
     with `seal_reactivation_optional=False`. Parts without an ability have nothing to activate."""
     cr = s.creatures[a.owner][a.creature]
     cr.seal = a.card
-    s.creatures_view = None
+    s.creatures_changed(a.owner)
     s.stats["seals_played"][p] += 1
     table = s.table
     legion = table.legion[a.card]
@@ -197,7 +197,8 @@ class Activation(Frame):
                 continue
             if _start_ability(s, p, cr, ab, rng):
                 s.abilities[p][ab] += 1
-                _event(s, "ability", p, ability=ABILITIES[ab], card=card)
+                if s.log is not None:
+                    _event(s, "ability", p, ability=ABILITIES[ab], card=card)
                 if s.stack[-1] is not self:
                     return False  # a decision frame was pushed above this activation
             else:
@@ -245,17 +246,17 @@ def _start_ability(s: State, p: int, cr: Creature, ab: int, rng) -> bool:
         s.stack.append(MockerPlay(p))
         return True
     if ab == EXECUTIONER:
-        if not _exec_targets(s, p):
+        if not _has_target(s, p, ab, cr):
             return False
         s.stack.append(ExecutionerTarget(p))
         return True
     if ab == SCAVENGER:
-        if not _scav_targets(s, p):
+        if not _has_target(s, p, ab, cr):
             return False
         s.stack.append(ScavengerTarget(p))
         return True
     if ab == DEVOURER:
-        if not _devour_targets(s, p, cr):
+        if not _has_target(s, p, ab, cr):
             return False
         s.stack.append(DevourerTarget(p, cr))
         return True
@@ -324,28 +325,46 @@ class MockerPlay(Frame):
 
 
 def _immune(s: State, target: Creature, target_owner: int, source_owner: int) -> bool:
-    """Seal: "the incarnated creature is immune, so that it cannot be affected by other creatures"."""
+    """Seal: "the incarnated creature is immune, so that it cannot be affected by other creatures".
+    An opponent's incarnated creature is immune under either `Rules.immunity`; the owner's own
+    only under "all_other_creatures"."""
     if target.seal < 0:
         return False
     return s.rules.immunity == "all_other_creatures" or target_owner != source_owner
 
 
 def _exec_targets(s: State, p: int) -> list:
-    """Executioner: the top card of another player's creature (complete or not)."""
-    return [Take(o, k) for o in range(s.n) if o != p
-            for k, cr in enumerate(s.creatures[o]) if not _immune(s, cr, o, p)]
+    """Executioner: the top card of another player's creature (complete or not, not incarnated)."""
+    take = s._acts.take
+    return [take[o][k] for o in range(s.n) if o != p
+            for k, cr in enumerate(s.creatures[o]) if cr.seal < 0]
 
 
 def _scav_targets(s: State, p: int) -> list:
-    """Scavenger: an uncompleted creature belonging to an opponent."""
-    return [Scavenge(o, k) for o in range(s.n) if o != p
-            for k, cr in enumerate(s.creatures[o]) if len(cr.cards) < 3 and not _immune(s, cr, o, p)]
+    """Scavenger: an uncompleted creature belonging to an opponent (not incarnated)."""
+    scavenge = s._acts.scavenge
+    return [scavenge[o][k] for o in range(s.n) if o != p
+            for k, cr in enumerate(s.creatures[o]) if len(cr.cards) < 3 and cr.seal < 0]
 
 
 def _devour_targets(s: State, p: int, source: Creature) -> list:
     """Devourer: the top card of one of your *other* creatures."""
-    return [Devour(k) for k, cr in enumerate(s.creatures[p])
+    devour = s._acts.devour
+    return [devour[k] for k, cr in enumerate(s.creatures[p])
             if cr is not source and not _immune(s, cr, p, p)]
+
+
+def _has_target(s: State, p: int, ab: int, source: Creature) -> bool:
+    """Whether the Executioner / Scavenger / Devourer has any target (its list is not empty)."""
+    if ab == DEVOURER:
+        return any(cr is not source and not _immune(s, cr, p, p) for cr in s.creatures[p])
+    complete_ok = ab == EXECUTIONER
+    for o in range(s.n):
+        if o != p:
+            for cr in s.creatures[o]:
+                if cr.seal < 0 and (complete_ok or len(cr.cards) < 3):
+                    return True
+    return False
 
 
 def _drop_if_empty(s: State, crs: list, cr: Creature) -> None:
@@ -370,7 +389,7 @@ class ExecutionerTarget(Frame):
 
     def apply(self, s, a, rng):
         s.stack.pop()
-        s.creatures_view = None
+        s.creatures_changed(a.owner)
         p = self.player
         crs = s.creatures[a.owner]
         cr = crs[a.creature]
@@ -397,11 +416,11 @@ class ScavengerTarget(Frame):
 
     def apply(self, s, a, rng):
         s.stack.pop()
-        s.creatures_view = None
         p = self.player
         if type(a) is Decline:
             _event(s, "scavenger_declined", p)
             return
+        s.creatures_changed(a.owner)
         crs = s.creatures[a.owner]
         cr = crs.pop(a.creature)
         s.discard.extend(cr.cards)
@@ -425,7 +444,7 @@ class DevourerTarget(Frame):
 
     def apply(self, s, a, rng):
         s.stack.pop()
-        s.creatures_view = None
+        s.creatures_changed(self.player)
         p = self.player
         crs = s.creatures[p]
         cr = crs[a.creature]

@@ -65,8 +65,15 @@ def observe(state: State, player: int) -> Observation:
     """The observation of seat `player` (any seat, not only the one deciding)."""
     s = state
     view = s.creatures_view
-    if view is None:  # shared by every observation until a creature changes (engine resets it)
-        view = s.creatures_view = tuple([tuple([(tuple(c.cards), c.seal) for c in crs]) for crs in s.creatures])
+    if view is None:  # shared by every observation until a creature changes (State.creatures_changed)
+        seats = s._seat_views
+        for p, seat in enumerate(seats):
+            if seat is None:
+                seats[p] = tuple([(tuple(c.cards), c.seal) for c in s.creatures[p]])
+        view = s.creatures_view = tuple(seats)
+    discard = s._discard_view  # (the pile, its length, the pile as a tuple): the engine only appends to it
+    if discard is None or discard[0] is not s.discard or discard[1] != len(s.discard):
+        discard = s._discard_view = (s.discard, len(s.discard), tuple(s.discard))
     picked = revealed = reactivation = ()
     penalty = -1
     if s.stack:
@@ -87,7 +94,7 @@ def observe(state: State, player: int) -> Observation:
     return _new(Observation, (
         player, s.current_player, decision, s.turn_player, s.actions_left,
         s.turn_legion, picked, revealed, penalty, reactivation, tuple(s.hands[player]),
-        tuple(map(len, s.hands)), view, len(s.deck), tuple(s.discard), s.turns, s.rules,
+        tuple(map(len, s.hands)), view, len(s.deck), discard[2], s.turns, s.rules,
     ))
 
 

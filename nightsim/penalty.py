@@ -4,7 +4,7 @@ a card of that legion, they must discard two cards." Each victim chooses out of 
 """
 from __future__ import annotations
 
-from .state import Frame, State, _card_actions, _event
+from .state import Frame, State, _event
 
 
 class Penalty(Frame):
@@ -42,7 +42,7 @@ class Penalty(Frame):
         return False
 
     def legal(self, s: State) -> list:
-        penalty = _card_actions(len(s.table.cards))[1]
+        penalty = s._acts.penalty
         hand = s.hands[self.victims[0]]
         if self.same_legion:
             legion, leg = self.legion, s.table.legion

@@ -14,13 +14,26 @@ from functools import lru_cache
 
 import numpy as np
 
-from .actions import Decline, DiscardCard, Draw, PenaltyDiscard, Play, Reactivate, StartDiscard, StopDiscard
+from .actions import (
+    Decline,
+    Devour,
+    DiscardCard,
+    Draw,
+    PenaltyDiscard,
+    Play,
+    Reactivate,
+    Scavenge,
+    StartDiscard,
+    StopDiscard,
+    Take,
+)
 from .cards import ABILITIES, LEGIONS
 from .rules import Rules
 
 DRAW, START_DISCARD, STOP_DISCARD, DECLINE, REACTIVATE = Draw(), StartDiscard(), StopDiscard(), Decline(), Reactivate()
 STAT_NAMES = ("completed", "pure_creatures", "cards_drawn", "cards_discarded", "seals_played")
 TURN_ACTION = "turn action"
+MAX_PLAYERS = 5  # Rules.players is 2..5
 
 
 class IllegalActionError(ValueError):
@@ -104,22 +117,24 @@ class State:
     """Full game state. Mutable; `clone()` is a cheap structural copy.
 
     `creatures_view` caches the public, immutable copy of every creature that observations
-    share (`observation:observe`); the engine functions that change a creature or a seal
-    reset it to None (`creatures:_place`, `creatures:_play_seal`, `creatures:_resolve_target`).
-    Code that edits `state.creatures` by hand must reset it too. `_plays` is the interned
-    `Play` table of the deck (`plays_table`), shared by clones.
+    share (`observation:observe`), built from one copy per seat (`_seat_views`); the engine
+    functions that change a creature or a seal call `creatures_changed(seat)`. Code that edits
+    `state.creatures` by hand must call `state.creatures_changed()` too. `_discard_view` caches
+    the discard pile as a tuple (valid while the pile is the same list, of the same length: the
+    engine only appends to it, and a reshuffle starts a new list); `_open` caches `open_slots`.
+    `_acts` is the deck's `ActionTable`, shared by clones.
     """
 
     __slots__ = (
         "rules", "table", "n", "deck", "discard", "hands", "creatures", "turn_player",
         "current_player", "actions_left", "turn_legion", "stack", "winner", "is_terminal",
         "timed_out", "turns", "decisions", "stats", "abilities", "legion_played", "log", "creatures_view",
-        "_plays",
+        "_acts", "_seat_views", "_discard_view", "_open",
     )
 
     def clone(self) -> "State":
         s = State.__new__(State)
-        s.rules, s.table, s.n, s._plays = self.rules, self.table, self.n, self._plays
+        s.rules, s.table, s.n, s._acts = self.rules, self.table, self.n, self._acts
         s.deck, s.discard = self.deck[:], self.discard[:]
         s.hands = [h[:] for h in self.hands]
         memo = {}
@@ -134,11 +149,33 @@ class State:
         for name in ("turn_player", "current_player", "actions_left", "turn_legion", "winner",
                      "is_terminal", "timed_out", "turns", "decisions", "creatures_view"):
             setattr(s, name, getattr(self, name))
+        s._seat_views, s._open = self._seat_views[:], self._open[:]
+        s._discard_view = None
         s.stats = {k: v[:] for k, v in self.stats.items()}
         s.abilities = [a[:] for a in self.abilities]
         s.legion_played = [a[:] for a in self.legion_played]
         s.log = None if self.log is None else self.log[:]
         return s
+
+    def creatures_changed(self, *seats: int) -> None:
+        """The creatures or seals of these seats (no seats: of every seat) have changed."""
+        self.creatures_view = None
+        if seats:
+            for p in seats:
+                self._seat_views[p] = self._open[p] = None
+        else:
+            self._seat_views = [None] * self.n
+            self._open = [None] * self.n
+
+    def open_slots(self, p: int) -> tuple:
+        """((creature index + 1, the body part it needs next), ...) of seat p's uncompleted creatures,
+        and whether p may start a new creature (cached until p's creatures change)."""
+        o = self._open[p]
+        if o is None:
+            crs = self.creatures[p]
+            o = self._open[p] = (tuple([(k, len(cr.cards)) for k, cr in enumerate(crs, 1) if len(cr.cards) < 3]),
+                                 len(crs) < self._acts.limit)
+        return o
 
     def complete_count(self, player: int) -> int:
         return sum(1 for c in self.creatures[player] if len(c.cards) == 3)
@@ -176,23 +213,38 @@ class State:
 # ---------------------------------------------------------------------------------------
 # Interned action values (built once per process for a deck size and creature limit)
 # ---------------------------------------------------------------------------------------
+class ActionTable:
+    """The interned action values of a deck, so legal lists are built without allocation:
+    `plays[card][creature + 1][slot]` (creature -1: a new creature), `discard[card]`,
+    `penalty[card]`, `take[owner][creature]`, `scavenge[owner][creature]`, `devour[creature]`;
+    `limit` is the creature limit (`Rules.limit`)."""
+
+    __slots__ = ("plays", "discard", "penalty", "take", "scavenge", "devour", "limit")
+
+    def __init__(self, n_cards: int, limit: int):
+        self.limit = limit
+        self.plays = tuple(
+            tuple(tuple(Play(c, None if k < 0 else k, s) for s in range(3)) for k in range(-1, limit))
+            for c in range(n_cards)
+        )
+        self.discard = tuple(DiscardCard(c) for c in range(n_cards))
+        self.penalty = tuple(PenaltyDiscard(c) for c in range(n_cards))
+        self.take = tuple(tuple(Take(o, k) for k in range(limit)) for o in range(MAX_PLAYERS))
+        self.scavenge = tuple(tuple(Scavenge(o, k) for k in range(limit)) for o in range(MAX_PLAYERS))
+        self.devour = tuple(Devour(k) for k in range(limit))
+
+    def __repr__(self):
+        return f"ActionTable({len(self.discard)} cards)"
+
+
 @lru_cache(maxsize=None)
-def _plays(n_cards: int, limit: int) -> tuple:
-    """_plays(...)[card][creature + 1][slot] -> Play; creature -1 means a new creature."""
-    return tuple(
-        tuple(tuple(Play(c, None if k < 0 else k, s) for s in range(3)) for k in range(-1, limit))
-        for c in range(n_cards)
-    )
+def _action_table(n_cards: int, limit: int) -> ActionTable:
+    return ActionTable(n_cards, limit)
 
 
-def plays_table(rules: Rules) -> tuple:
-    """The interned `Play` values of `rules`' deck: `[card][creature + 1][slot]`."""
-    return _plays(len(rules.table.cards), rules.limit)
-
-
-@lru_cache(maxsize=None)
-def _card_actions(n_cards: int) -> tuple:
-    return (tuple(DiscardCard(c) for c in range(n_cards)), tuple(PenaltyDiscard(c) for c in range(n_cards)))
+def action_table(rules: Rules) -> ActionTable:
+    """The interned actions of `rules`' deck and creature limit (built once per process)."""
+    return _action_table(len(rules.table.cards), rules.limit)
 
 
 # ---------------------------------------------------------------------------------------
@@ -208,11 +260,13 @@ def blank_state(rules: Rules, record: bool) -> State:
     """A state with every field set and nothing dealt: no cards anywhere, seat 0 to act."""
     s = State.__new__(State)
     s.rules, s.table, s.n = rules, rules.table, rules.players
-    s._plays = plays_table(rules)
+    s._acts = action_table(rules)
     s.deck, s.discard = [], []
     s.hands = [[] for _ in range(s.n)]
     s.creatures = [[] for _ in range(s.n)]
-    s.creatures_view = None
+    s.creatures_view = s._discard_view = None
+    s._seat_views = [None] * s.n
+    s._open = [None] * s.n
     s.turn_player = s.current_player = 0
     s.actions_left = rules.actions_per_turn
     s.turn_legion = -1

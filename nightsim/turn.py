@@ -8,7 +8,7 @@ a `Discard` frame.
 from __future__ import annotations
 
 from .actions import DiscardCard, Draw, Play, StartDiscard
-from .creatures import _check_win, _placements, _play_from_hand, _play_seal, _seal_targets
+from .creatures import _check_win, _play_from_hand, _play_seal, _seal_targets
 from .state import (
     DRAW,
     START_DISCARD,
@@ -16,7 +16,6 @@ from .state import (
     TURN_ACTION,
     Frame,
     State,
-    _card_actions,
     _draw_into_hand,
     _event,
 )
@@ -65,29 +64,46 @@ TURN = TurnActions()
 
 
 def _turn_actions(s: State) -> list:
+    """Draw, start a discard, and every placement of every hand card (in hand order, each card's
+    creatures in order, then a new creature); "the two cards you play must both belong to the
+    same legion"."""
     p = s.turn_player
     hand = s.hands[p]
+    rules = s.rules
+    out = [DRAW, START_DISCARD] if len(hand) >= rules.min_discard else [DRAW]
+    if not hand:
+        return out
     table = s.table
-    out = [DRAW]
-    if len(hand) >= s.rules.min_discard:
-        out.append(START_DISCARD)
+    fits_, legion_, is_seal, plays = table.fits, table.legion, table.is_seal, s._acts.plays
+    open_slots, can_start = s.open_slots(p)
     legion = s.turn_legion
-    seal_restricted = s.rules.seal_counts_as_play
     for c in hand:
-        seal = table.is_seal[c]
-        if legion >= 0 and table.legion[c] != legion and (seal_restricted or not seal):
-            continue  # "the two cards you play must both belong to the same legion"
-        if seal:
-            _seal_targets(s, p, c, out)
-        else:
-            _placements(s, p, c, out)
+        if is_seal[c]:
+            if legion < 0 or legion_[c] == legion or not rules.seal_counts_as_play:
+                _seal_targets(s, p, c, out)
+            continue
+        if legion >= 0 and legion_[c] != legion:
+            continue
+        fits, row = fits_[c], plays[c]
+        for k, n in open_slots:
+            if fits[n]:
+                out.append(row[k][n])
+        if can_start and fits[0]:
+            out.append(row[0][0])
     return out
 
 
 def _draw_action(s: State, rng) -> None:
     """Action 1: "You draw a card from the common deck" (nothing if no card is left)."""
-    got = _draw_into_hand(s, s.turn_player, 1, rng)
-    _event(s, "draw", s.turn_player, cards=s.hands[s.turn_player][-got:] if got else [])
+    p = s.turn_player
+    if s.deck:  # the common case, without the reshuffle
+        s.hands[p].append(s.deck.pop())
+        s.stats["cards_drawn"][p] += 1
+        got = 1
+    else:
+        got = _draw_into_hand(s, p, 1, rng)
+    if s.log is not None:
+        _event(s, "draw", s.turn_player, cards=s.hands[s.turn_player][-got:] if got else [])
 
 
 class Discard(Frame):
@@ -100,7 +116,7 @@ class Discard(Frame):
         self.player, self.picked = player, picked
 
     def legal(self, s: State) -> list:
-        discard_card = _card_actions(len(s.table.cards))[0]
+        discard_card = s._acts.discard
         picked = self.picked
         out = [discard_card[c] for c in s.hands[self.player] if c not in picked]
         if len(picked) >= s.rules.min_discard:
@@ -123,7 +139,8 @@ def _discard_and_draw(s: State, p: int, picked: list, rng) -> None:
     s.discard.extend(picked)
     s.stats["cards_discarded"][p] += len(picked)
     got = _draw_into_hand(s, p, len(picked) // 2, rng)
-    _event(s, "discard_draw", p, discarded=picked[:], drew=hand[len(hand) - got:] if got else [])
+    if s.log is not None:
+        _event(s, "discard_draw", p, discarded=picked[:], drew=hand[len(hand) - got:] if got else [])
 
 
 def _end_turn(s: State) -> None:
@@ -135,4 +152,5 @@ def _end_turn(s: State) -> None:
     s.turn_player = s.current_player = (s.turn_player + 1) % s.n
     s.actions_left = s.rules.actions_per_turn
     s.turn_legion = -1
-    _event(s, "turn_start", s.turn_player, actions=s.actions_left)
+    if s.log is not None:
+        _event(s, "turn_start", s.turn_player, actions=s.actions_left)
