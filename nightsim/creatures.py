@@ -41,7 +41,7 @@ def _card_placements(s: State, p: int, cards, allow_seals: bool) -> list:
         return out
     table = s.table
     fits_, is_seal, plays = table.fits, table.is_seal, s._acts.plays
-    open_slots, can_start = s.open_slots(p)
+    open_slots, can_start = s._open[p] or s.open_slots(p)
     for c in cards:
         if is_seal[c]:
             if allow_seals:
@@ -129,7 +129,8 @@ def _play_seal(s: State, p: int, a: PlaySeal) -> None:
     s.stats["seals_played"][p] += 1
     table = s.table
     legion = table.legion[a.card]
-    _event(s, "seal", p, card=a.card, owner=a.owner, creature=a.creature)
+    if s.log is not None:
+        _event(s, "seal", p, card=a.card, owner=a.owner, creature=a.creature)
     queue = [c for c in cr.cards if table.legion[c] == legion and table.ability[c] >= 0]
     if queue:
         if s.rules.seal_reactivation_optional:
@@ -202,7 +203,8 @@ class Activation(Frame):
                 if s.stack[-1] is not self:
                     return False  # a decision frame was pushed above this activation
             else:
-                _event(s, "ability_failed", p, ability=ABILITIES[ab], card=card)
+                if s.log is not None:
+                    _event(s, "ability_failed", p, ability=ABILITIES[ab], card=card)
                 queue.clear()
                 stopped = True
         if s.stack and s.stack[-1] is self:
@@ -230,14 +232,16 @@ def _start_ability(s: State, p: int, cr: Creature, ab: int, rng) -> bool:
             revealed.append(c)
         if not revealed:
             return False
-        _event(s, "herald_turn", p, cards=revealed[:])
+        if s.log is not None:
+            _event(s, "herald_turn", p, cards=revealed[:])
         if not s.rules.herald_plays_seals:  # a seal is no body part: it cannot be played
             seals = [c for c in revealed if s.table.is_seal[c]]
             if seals:
                 revealed = [c for c in revealed if not s.table.is_seal[c]]
                 s.discard.extend(seals)
                 _event(s, "herald_discard", p, cards=seals)
-        _event(s, "herald_reveal", p, cards=revealed[:])
+        if s.log is not None:
+            _event(s, "herald_reveal", p, cards=revealed[:])
         s.stack.append(HeraldPlacement(p, revealed))
         return True
     if ab == MOCKER:  # "Play a card from your hand."
@@ -289,17 +293,20 @@ class HeraldPlacement(Frame):
         s.stack.pop()
         if self.revealed:
             s.discard.extend(self.revealed)
-            _event(s, "herald_discard", self.player, cards=self.revealed[:])
+            if s.log is not None:
+                _event(s, "herald_discard", self.player, cards=self.revealed[:])
         return False
 
     def apply(self, s, a, rng):
         p = self.player
         self.revealed.remove(a.card)
         if type(a) is PlaySeal:
-            _event(s, "herald_place", p, card=a.card, action=repr(a), owner=a.owner, creature=a.creature, slot=None)
+            if s.log is not None:
+                _event(s, "herald_place", p, card=a.card, action=repr(a), owner=a.owner, creature=a.creature, slot=None)
             _play_seal(s, p, a)
         else:
-            _event(s, "herald_place", p, card=a.card, action=repr(a), owner=p, creature=a.creature, slot=a.slot)
+            if s.log is not None:
+                _event(s, "herald_place", p, card=a.card, action=repr(a), owner=p, creature=a.creature, slot=a.slot)
             _place(s, p, a.card, a.creature)
 
 
@@ -396,7 +403,8 @@ class ExecutionerTarget(Frame):
         card = cr.cards.pop()
         s.hands[p].append(card)
         _drop_if_empty(s, crs, cr)
-        _event(s, "executioner", p, victim=a.owner, card=card, creature=a.creature)
+        if s.log is not None:
+            _event(s, "executioner", p, victim=a.owner, card=card, creature=a.creature)
 
 
 class ScavengerTarget(Frame):
@@ -426,7 +434,8 @@ class ScavengerTarget(Frame):
         s.discard.extend(cr.cards)
         if cr.seal >= 0:
             s.discard.append(cr.seal)
-        _event(s, "scavenger", p, victim=a.owner, cards=cr.cards[:], creature=a.creature, seal=cr.seal)
+        if s.log is not None:
+            _event(s, "scavenger", p, victim=a.owner, cards=cr.cards[:], creature=a.creature, seal=cr.seal)
         cr.cards.clear()
 
 
@@ -451,4 +460,5 @@ class DevourerTarget(Frame):
         card = cr.cards.pop()
         s.discard.append(card)
         _drop_if_empty(s, crs, cr)
-        _event(s, "devourer", p, card=card, creature=a.creature)
+        if s.log is not None:
+            _event(s, "devourer", p, card=card, creature=a.creature)

@@ -73,6 +73,8 @@ def policy_name(p) -> str:
     return getattr(p, "name", None) or repr(p)
 
 
+_ABILITY_STATS = tuple(f"ability_{ab.lower()}" for ab in ABILITIES)
+_LEGION_STATS = tuple(f"played_{lg.lower()}" for lg in LEGIONS)
 UNIFORM_BLOCK = 128  # uniforms drawn at a time for a built-in policy's seat (the stream is unchanged)
 
 
@@ -150,10 +152,8 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
                 )
         apply_legal(s, a, chance)  # logs the decision when recording
     stats = {k: tuple(v) for k, v in s.stats.items()}
-    for i, ab in enumerate(ABILITIES):
-        stats[f"ability_{ab.lower()}"] = tuple(a[i] for a in s.abilities)
-    for i, lg in enumerate(LEGIONS):
-        stats[f"played_{lg.lower()}"] = tuple(a[i] for a in s.legion_played)
+    stats.update(zip(_ABILITY_STATS, zip(*s.abilities)))       # ability_<name>: per seat
+    stats.update(zip(_LEGION_STATS, zip(*s.legion_played)))    # played_<legion>: per seat
     return GameResult(
         winner=s.winner,
         seats=tuple(policy_name(p) for p in pols),

@@ -55,7 +55,8 @@ class Penalty(Frame):
         s.hands[victim].remove(card)
         s.discard.append(card)
         s.stats["cards_discarded"][victim] += 1
-        _event(s, "penalty_discard", victim, victim=victim, card=card)
+        if s.log is not None:
+            _event(s, "penalty_discard", victim, victim=victim, card=card)
         self.count -= 1
         if self.count == 0:
             self.victims.pop(0)

@@ -105,7 +105,7 @@ class HeuristicPolicy:
         infos = cache[2]
         legion, ability, abil = table.legion, table.ability, self._abil
         same_w, mixed_w, complete_w, pure_w, extend_w = w.same_legion, w.mixed_legion, w.complete, w.pure, w.extend
-        ctx = None
+        ctx = counts = None
         best, best_score = [], None
         for a in legal:
             t = type(a)
@@ -131,6 +131,12 @@ class HeuristicPolicy:
                 sc = w.draw
             elif t is StartDiscard:
                 sc = w.discard
+            elif t is Take or t is Scavenge:  # _Context.score_victim
+                if counts is None:
+                    counts = obs.complete_counts
+                cards = obs.creatures[a.owner][a.creature][0]
+                sc = (w.target_leader * counts[a.owner] + len(cards)
+                      + ((2.0 if t is Take else 0.0) if len(cards) == 3 else 0.0))
             else:
                 if ctx is None:
                     ctx = _Context(obs, w, abil)

@@ -157,15 +157,14 @@ class State:
         s.log = None if self.log is None else self.log[:]
         return s
 
-    def creatures_changed(self, *seats: int) -> None:
-        """The creatures or seals of these seats (no seats: of every seat) have changed."""
+    def creatures_changed(self, seat: int | None = None) -> None:
+        """The creatures or seals of `seat` (None: of any seat) have changed: drop their cached copies."""
         self.creatures_view = None
-        if seats:
-            for p in seats:
-                self._seat_views[p] = self._open[p] = None
-        else:
+        if seat is None:
             self._seat_views = [None] * self.n
             self._open = [None] * self.n
+        else:
+            self._seat_views[seat] = self._open[seat] = None
 
     def open_slots(self, p: int) -> tuple:
         """((creature index + 1, the body part it needs next), ...) of seat p's uncompleted creatures,

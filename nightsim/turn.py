@@ -37,14 +37,19 @@ class TurnActions(Frame):
         _end_turn(s)
         return False
 
-    def legal(self, s: State) -> list:
+    def legal(self, s: State) -> list:  # replaced by _turn_actions itself below (one call less)
         return _turn_actions(s)
 
     def apply(self, s: State, a, rng) -> None:
         s.actions_left -= 1
         t = type(a)
-        if t is Draw:
-            _draw_action(s, rng)
+        if t is Draw:  # Action 1 (see _draw_action), its common case inlined
+            p = s.turn_player
+            if s.deck and s.log is None:
+                s.hands[p].append(s.deck.pop())
+                s.stats["cards_drawn"][p] += 1
+            else:
+                _draw_action(s, rng)
         elif t is StartDiscard:
             s.stack.append(Discard(s.turn_player, []))
         elif t is Play:
@@ -60,9 +65,6 @@ class TurnActions(Frame):
         return "TURN"
 
 
-TURN = TurnActions()
-
-
 def _turn_actions(s: State) -> list:
     """Draw, start a discard, and every placement of every hand card (in hand order, each card's
     creatures in order, then a new creature); "the two cards you play must both belong to the
@@ -75,7 +77,7 @@ def _turn_actions(s: State) -> list:
         return out
     table = s.table
     fits_, legion_, is_seal, plays = table.fits, table.legion, table.is_seal, s._acts.plays
-    open_slots, can_start = s.open_slots(p)
+    open_slots, can_start = s._open[p] or s.open_slots(p)
     legion = s.turn_legion
     for c in hand:
         if is_seal[c]:
@@ -91,6 +93,10 @@ def _turn_actions(s: State) -> list:
         if can_start and fits[0]:
             out.append(row[0][0])
     return out
+
+
+TurnActions.legal = staticmethod(_turn_actions)
+TURN = TurnActions()
 
 
 def _draw_action(s: State, rng) -> None:
@@ -118,7 +124,10 @@ class Discard(Frame):
     def legal(self, s: State) -> list:
         discard_card = s._acts.discard
         picked = self.picked
-        out = [discard_card[c] for c in s.hands[self.player] if c not in picked]
+        if picked:
+            out = [discard_card[c] for c in s.hands[self.player] if c not in picked]
+        else:
+            out = list(map(discard_card.__getitem__, s.hands[self.player]))
         if len(picked) >= s.rules.min_discard:
             out.append(STOP_DISCARD)
         return out
