@@ -66,7 +66,8 @@ def apply_legal(s: State, a, rng: np.random.Generator) -> None:
                       "action_args": a._asdict()})
     s.decisions += 1
     stack = s.stack
-    (stack[-1] if stack else TURN).apply(s, a, rng)
+    if (stack[-1] if stack else TURN).apply(s, a, rng):
+        return  # the same frame's decision, the same seat: nothing to advance
     while not s.is_terminal and not (stack[-1] if stack else TURN).advance(s, rng):
         pass
 

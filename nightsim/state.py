@@ -72,7 +72,8 @@ class Frame:
     while the frame is on top: it returns True to rest at its decision (having set
     `s.current_player`), or runs what needs no choice and returns False (popping itself when
     it is done, so the frame below resumes). `legal(s)` lists the actions of its decision and
-    `apply(s, a, rng)` carries one out.
+    `apply(s, a, rng)` carries one out; it returns True only when the game rests at the same
+    frame's decision of the same seat afterwards, so that nothing needs advancing.
     """
 
     __slots__ = ()

@@ -50,6 +50,9 @@ class TurnActions(Frame):
                 s.stats["cards_drawn"][p] += 1
             else:
                 _draw_action(s, rng)
+            # a draw completes nothing: with actions left (and no win check after each action) the
+            # turn player decides again, which is all TurnActions.advance would do
+            return s.actions_left > 0 and s.rules.win_timing == "immediate"
         elif t is StartDiscard:
             s.stack.append(Discard(s.turn_player, []))
         elif t is Play:
@@ -135,6 +138,7 @@ class Discard(Frame):
     def apply(self, s: State, a, rng) -> None:
         if type(a) is DiscardCard:
             self.picked.append(a.card)
+            return True  # the same seat goes on choosing
         else:
             s.stack.pop()
             _discard_and_draw(s, self.player, self.picked, rng)
