@@ -5,8 +5,29 @@
     result.winner, result.stats["horror_won"]
 """
 from .actions import (
-    Allow, Cancel, Count, Discard, DutchExtra, DutchReduce, Give, Hold, Intercept, Mix, Pass, SetTrap, Spring,
-    Star, Steal, StopTaking, Take, Target, To, TrapPartner, Vertigo, VertigoOp, Walk,
+    Allow,
+    Cancel,
+    Count,
+    Discard,
+    DutchExtra,
+    DutchReduce,
+    Give,
+    Hold,
+    Intercept,
+    Mix,
+    Pass,
+    SetTrap,
+    Spring,
+    Star,
+    Steal,
+    StopTaking,
+    Take,
+    Target,
+    To,
+    TrapPartner,
+    Vertigo,
+    VertigoOp,
+    Walk,
 )
 from .cards import COMPOSITION, KIND_NAMES, LOCATION_NAMES, N_CARDS
 from .engine import IllegalActionError, State, apply_action, apply_legal, legal_actions, new_game
