@@ -65,6 +65,10 @@ EQUIVALENT_FILE = ROOT / "benchmarks" / "mutation_equivalent.txt"
 #: file -> its tests, most specific first (globs; a file is run once, at its first match).
 TARGETS: dict[str, list[str]] = {
     "nightsim/engine.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/state.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/turn.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/creatures.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/penalty.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
     "dreamsim/engine.py": ["tests/dreamsim/test_rules.py", "tests/dreamsim/test_*mutation*.py",
                            "tests/dreamsim/test_*.py"],
     # the engine: the full-game tests, cards and dungeons (the battle-maths files never import it; the slow
@@ -73,12 +77,22 @@ TARGETS: dict[str, list[str]] = {
                             "tests/nerathsim/test_game_phases.py", "tests/nerathsim/test_game_combat.py",
                             "tests/nerathsim/test_game_*.py", "tests/nerathsim/test_*mutation*.py",
                             "tests/nerathsim/test_nerath_cards.py", "tests/nerathsim/test_nerath_dungeons.py"],
-    "nerathsim/combat.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
-                            "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
-                            "tests/nerathsim/test_*.py"],
+    # the reference battle procedure, split along the seed's steps
+    "nerathsim/battle/army.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
+                                 "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
+                                 "tests/nerathsim/test_*.py"],
+    "nerathsim/battle/steps.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
+                                  "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
+                                  "tests/nerathsim/test_*.py"],
+    "nerathsim/battle/casualties.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
+                                       "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
+                                       "tests/nerathsim/test_*.py"],
+    "nerathsim/battle/combat.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
+                                   "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
+                                   "tests/nerathsim/test_*.py"],
     # the battle maths: the files that exercise it (the full nerathsim suite takes 2 minutes under load, these
     # 25 s; a shorter list can only under-count kills)
-    "nerathsim/battle_exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_odds.py",
+    "nerathsim/battle/exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_odds.py",
                                   "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_nerath_mc.py",
                                   "tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_game_combat.py"],
     "analyses/stats.py": ["tests/analyses/test_analyses_stats.py", "tests/analyses/test_analyses_bradley_terry_exact.py",

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import engine as E
-from .game_rules import Rules
 from .log import format_events
 from .maps import REALMS
 from .observation import Observation, public_state
 from .policies import POLICIES
+from .rules import Rules
 
 #: bumped whenever the full game's behaviour changes
 RULES_VERSION = "nerath-game-1.6"

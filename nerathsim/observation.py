@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from . import engine as E
-from . import game_battle as gb
+from .battle import ingame as gb
 from .maps import REALMS
 from .phases import PHASES, Phase
 

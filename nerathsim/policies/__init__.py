@@ -18,7 +18,7 @@ frozen record of numbers analyses can sweep (`dataclasses.replace(BALANCED, atta
 
 A policy sees only its observation and the legal actions: nothing here imports the engine; the
 phase is `observation.phase` (a `nerathsim.phases.Phase`). Battle maths is not the engine and is
-used freely (`game_battle` side tables, `dungeons` fight chances, `odds.battle_odds`).
+used freely (`battle.ingame` side tables, `dungeons` fight chances, `battle.odds.battle_odds`).
 
 Modules: `war` (WarPolicy: dispatch and plans), `decisions` (hits, fight order, press/retreat,
 amok, cards), `planner` (what the board says: front, threat, defence), `movement` and
@@ -28,7 +28,7 @@ amok, cards), `planner` (what the board says: front, threat, defence), `movement
 Caches: none in these modules. Each WarPolicy keeps its exact odds in its own `odds_cache`
 (bounded, emptied when pickled). The battle maths they call keep bounded `functools.lru_cache`s
 on pure functions of immutable values (`dungeons.fight_chance`, `expected_chance`,
-`dungeon_rules`; the exact solver's tables in `battle_exact`) and `game_battle`'s per-BattleRules
+`dungeon_rules`; the exact solver's tables in `battle.exact`) and `battle.ingame`'s per-BattleRules
 side tables (derived data of a frozen rules object, held by weak reference): the same answer for
 the same arguments whatever was asked before, so they change no decision.
 """

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
-from .. import game_battle as gb
-from ..odds import battle_odds
+from ..battle import ingame as gb
+from ..battle.odds import battle_odds
 
 _QUICK = (0.2736, 1.5716, -0.1872)   # fitted on 700 random battles against battle_odds (exact)
 

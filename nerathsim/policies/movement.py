@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .. import dungeons as dg
-from .. import game_battle as gb
+from ..battle import ingame as gb
 from ..game_actions import Embark, EndPhase, Move, Sail, Unload
 from .estimates import quick_odds, win_odds
 from .planner import Planner

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .. import game_battle as gb
+from ..battle import ingame as gb
 
 
 class Planner:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from .. import game_battle as gb
+from ..battle import ingame as gb
 from ..game_actions import Casualties, EndPhase
 from ..phases import Phase
 from .decisions import fight_order, play_cards, press_or_retreat, run_amok, take_hit

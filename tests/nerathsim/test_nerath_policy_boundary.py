@@ -19,13 +19,13 @@ import pytest
 
 import nerathsim.policies as P
 from nerathsim import engine as E
+from nerathsim.battle.odds import battle_odds
 from nerathsim.game import LegalActions, play_game
 from nerathsim.game_actions import EndPhase, Move, Pass, PressOn
-from nerathsim.game_rules import Rules
 from nerathsim.observation import observe
-from nerathsim.odds import battle_odds
 from nerathsim.phases import Phase
 from nerathsim.policies import BALANCED, POLICIES, OddsCache, exact_odds
+from nerathsim.rules import Rules
 
 PKG = Path(P.__file__).resolve().parent
 OBSERVATION = PKG.parent / "observation.py"
