@@ -1,4 +1,4 @@
-"""Shared helpers for the full-game tests (imported by tests/nerathsim/test_game_*.py)."""
+"""Shared helpers for the full-game tests (imported by tests/nerathsim/test_nerath_game_*.py)."""
 from __future__ import annotations
 
 import numpy as np
