@@ -35,9 +35,9 @@ import time
 
 from scipy.stats import binomtest
 
-from _throughput import measure
-
 import dreamsim
+
+from _throughput import measure
 
 HEURISTICS = ("runner", "trickster", "horror", "heuristic")
 POOL = ("runner", "trickster", "heuristic", "random")  # analyses.study.PLANS["dreamsim"].pool

@@ -443,11 +443,12 @@ class Worker:
 
 def serve() -> int:
     """The worker loop (`--serve`): one JSON request per line on stdin, one reply per line."""
-    import pandas  # noqa: F401  (imported once, shared by every forked test run)
-    import pytest
-    import scipy.optimize  # noqa: F401
-    import scipy.stats  # noqa: F401
-    from hypothesis import settings
+    # lazy: only the --serve worker preloads these, once, for every test run it forks
+    import pandas  # noqa: F401, PLC0415
+    import pytest  # noqa: PLC0415
+    import scipy.optimize  # noqa: F401, PLC0415
+    import scipy.stats  # noqa: F401, PLC0415
+    from hypothesis import settings  # noqa: PLC0415
     settings.register_profile("mutation", derandomize=True, database=None, print_blob=False)
     settings.load_profile("mutation")
     sys.path.insert(0, os.getcwd())

@@ -9,6 +9,7 @@ import dreamsim
 from dreamsim import cards as C
 from dreamsim.actions import SET_TRAP
 from dreamsim.engine import F_MOTEL_TAKE, apply_legal
+from dreamsim.observation import _acting_for
 from dreamsim.scenario import build_state, step
 
 
@@ -17,7 +18,6 @@ def redeal(s, p, rng):
     the Horror keeps its Black Nightmare), the others' traps (counts kept, each a Suspense card
     and a partner), the deck (size kept)."""
     t = s.clone()
-    from dreamsim.observation import _acting_for
     seen = {p, _acting_for(t, p)}
     if t.stack and t.stack[-1][0] == F_MOTEL_TAKE and t.current_player == p:
         seen.add(t.stack[-1][3])

@@ -5,8 +5,18 @@ import pytest
 import nerathsim
 from nerathsim import Army, BattleRules, BattleState, CasualtyOrder, Retreat, Situation
 from nerathsim.combat import (
-    assign_hits, battle_result, default_plan, dice_pool, end_of_battle, fight_round, health, press_or_retreat,
-    resolve_battle, resolve_casualties, roll_hits, start_battle,
+    assign_hits,
+    battle_result,
+    default_plan,
+    dice_pool,
+    end_of_battle,
+    fight_round,
+    health,
+    press_or_retreat,
+    resolve_battle,
+    resolve_casualties,
+    roll_hits,
+    start_battle,
 )
 
 RULES = BattleRules()

@@ -4,8 +4,17 @@ import numpy as np
 import pytest
 
 from nerathsim.combat import (
-    Army, CasualtyOrder, Retreat, Situation, assign_hits, default_plan, fight_round, health, resolve_battle,
-    resolve_casualties, start_battle,
+    Army,
+    CasualtyOrder,
+    Retreat,
+    Situation,
+    assign_hits,
+    default_plan,
+    fight_round,
+    health,
+    resolve_battle,
+    resolve_casualties,
+    start_battle,
 )
 from nerathsim.rules import BattleRules
 from nerathsim.units import UnitTable

@@ -8,6 +8,7 @@ each binomial draw from a script (or "every die hits" / "no die hits") and recor
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import replace
 from fractions import Fraction
@@ -21,6 +22,7 @@ from nerathsim import game_battle as gb
 from nerathsim.cards import Guardian
 from nerathsim.game_actions import Pass, PlayCard, PressOn, RetreatTo
 from nerathsim.game_rules import Rules
+from nerathsim.outcomes import ATTACKER_WINS, DRAW
 from nerathsim.scenario import act, action, build_state, card_id, guardian_id, region, units_at
 
 K, V, I, N = range(4)
@@ -267,7 +269,6 @@ def test_fight_odds_with_per_monster_wound_values_match_hand_math():
 @pytest.mark.parametrize("guardians", [("goblin_raiders",), ("medusa",), ("lich",), ("zombie_horde", "minotaur"),
                                        ("medusa", "ogre")])
 def test_the_level_recursion_equals_the_exact_solver_when_every_guardian_has_one_wound_value(heroes, guardians):
-    from nerathsim.outcomes import ATTACKER_WINS, DRAW
     gs = tuple(G(k) for k in guardians)
     t = dg.level_fight(dg.dungeon_rules(FFA.battle, gs), gs, heroes, dg.guardian_army(gs))
     odds = dg.fight_odds(FFA.battle, heroes, gs)                  # one wound value: the generic exact solver
@@ -609,7 +610,6 @@ def test_the_attacker_may_fight_the_dungeon_before_a_land_battle():
 
 
 def test_dungeons_after_every_land_battle_variant():
-    import dataclasses
     s = _crypt_and_imarch(dataclasses.replace(FFA, dungeon_fights_last=True))
     assert s.decision != "battle order"                   # one land battle: no choice; the Crypt waits
     r = np.random.default_rng(0)
