@@ -12,7 +12,11 @@
     the n_jobs=2 time includes starting the workers and their imports), interleaved with the
     machine's own ceiling measured the same way: a plain CPU loop of the same total work in 1
     process vs split over 2 processes. The speedup is reported as a share of that ceiling,
-    round by round and as the median, so load from other processes affects both alike.
+    round by round and as the median, so load from other processes affects both alike. On a
+    machine shared with other work the wall figures mostly measure the neighbours, so each
+    round also prints CPU seconds: the serial run's and the busiest worker's (start-up included).
+(3) what each worker pays before its first game: the CPU seconds a fresh interpreter spends
+    importing the module of the function the runner sends to workers, and the game.
 
 Every measurement runs in a fresh interpreter (`--child`), timed around the `simulate` call
 only (the parent imports `analyses` and the game first), with the peak RSS of that process
@@ -21,6 +25,7 @@ and its workers sampled every 20 ms.
 from __future__ import annotations
 
 import argparse
+import importlib
 import inspect
 import json
 import os
@@ -55,18 +60,26 @@ def main(argv: list[str] | None = None) -> None:
                 curve_row(args, "kernel", n)
         else:
             print("    kernel rows skipped: this checkout's analyses.simulate has no engine= option")
+    if args.repeat < 1:
+        return
     print(f"(2) speedup on {args.speedup_games} games, n_jobs=1 vs 2, cold start; ceiling = CPU loop in 1 vs 2 "
           f"processes, same run")
     shares = []
     for r in range(args.repeat):
         ceiling = run_child(args, "ceiling")["ceiling"]
-        serial = run_child(args, "simulate", games=args.speedup_games, jobs=1)["wall"]
-        parallel = run_child(args, "simulate", games=args.speedup_games, jobs=2)["wall"]
-        speedup = serial / parallel
+        serial = run_child(args, "simulate", games=args.speedup_games, jobs=1)
+        parallel = run_child(args, "simulate", games=args.speedup_games, jobs=2)
+        speedup = serial["wall"] / parallel["wall"]
         shares.append(speedup / ceiling)
-        print(f"    round {r + 1}: n_jobs=1 {serial:.2f} s, n_jobs=2 {parallel:.2f} s -> {speedup:.2f}x; "
-              f"ceiling {ceiling:.2f}x -> share {speedup / ceiling:.2f}")
+        busiest = parallel["workers_cpu"][0] if parallel["workers_cpu"] else parallel["wall"]
+        print(f"    round {r + 1}: n_jobs=1 {serial['wall']:.2f} s, n_jobs=2 {parallel['wall']:.2f} s -> {speedup:.2f}x; "
+              f"ceiling {ceiling:.2f}x -> share {speedup / ceiling:.2f} | CPU: serial {serial['cpu']:.2f} s, "
+              f"busiest worker {busiest:.2f} s (start-up included)")
     print(f"    median share of the ceiling: {statistics.median(shares):.2f} (target >= 0.8)")
+    module = importlib.import_module("analyses.runner").play_chunk.__module__
+    startup = [run_child(args, "startup", module=module)["cpu"] for _ in range(args.repeat)]
+    print(f"(3) worker start-up: a fresh interpreter importing the chunk function's module ({module}) and "
+          f"{args.game}: {statistics.median(startup):.2f} CPU s (median of {args.repeat}; CPU seconds, robust to load)")
 
 
 def parse_args(argv):
@@ -77,10 +90,11 @@ def parse_args(argv):
     parser.add_argument("--kernel-sizes", default="1000,10000,100000,1000000", help="rows with engine='kernel'")
     parser.add_argument("--jobs", type=int, default=1, help="n_jobs of the curve rows")
     parser.add_argument("--speedup-games", type=int, default=4000)
-    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds of ceiling, n_jobs=1, n_jobs=2")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds of ceiling, n_jobs=1, n_jobs=2 (0: curve only)")
     parser.add_argument("--ceiling-loops", type=int, default=30_000_000, help="total work of the ceiling loop")
     parser.add_argument("--skip-curve", action="store_true")
-    parser.add_argument("--child", choices=("simulate", "ceiling"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("simulate", "ceiling", "startup"), help=argparse.SUPPRESS)
+    parser.add_argument("--module", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--games", type=int, default=1000, help=argparse.SUPPRESS)
     parser.add_argument("--engine", default=None, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -95,13 +109,16 @@ def curve_row(args, engine: str, n: int) -> None:
     print(f"    {engine:<7} {n:>9,} {out['wall']:>8.2f} {n / out['wall']:>9,.0f} {out['peak_rss'] / 2**20:>12.0f}")
 
 
-def run_child(args, what: str, games: int | None = None, jobs: int | None = None, engine: str | None = None) -> dict:
+def run_child(args, what: str, games: int | None = None, jobs: int | None = None, engine: str | None = None,
+              module: str | None = None) -> dict:
     command = [sys.executable, os.path.join(HERE, "bench_scale.py"), "--child", what, "--game", args.game,
                "--policies", args.policies, "--ceiling-loops", str(args.ceiling_loops)]
     if games is not None:
         command += ["--games", str(games), "--jobs", str(jobs)]
     if engine is not None:
         command += ["--engine", engine]
+    if module is not None:
+        command += ["--module", module]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"child failed: {' '.join(command)}\n{done.stderr}")
@@ -111,6 +128,11 @@ def run_child(args, what: str, games: int | None = None, jobs: int | None = None
 def child(args) -> dict:
     if args.child == "ceiling":
         return {"ceiling": ceiling(args.ceiling_loops)}
+    if args.child == "startup":
+        cpu = time.process_time()
+        importlib.import_module(args.module)
+        importlib.import_module(args.game)
+        return {"cpu": time.process_time() - cpu}
     import analyses  # noqa: PLC0415  # lazy: only the --child runs simulate
     from analyses.games import load_game  # noqa: PLC0415  # lazy: as above
 
@@ -118,11 +140,23 @@ def child(args) -> dict:
     simulate = analyses.simulate
     extra = {} if args.engine is None else {"engine": args.engine}
     with RssSampler() as sampler:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         df = simulate(args.game, args.games, policies=args.policies, n_jobs=args.jobs, progress=False, **extra)
-        wall = time.perf_counter() - started
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert len(df) == args.games
-    return {"wall": wall, "peak_rss": sampler.peak}
+    return {"wall": wall, "cpu": cpu, "peak_rss": sampler.peak, "workers_cpu": children_cpu()}
+
+
+def children_cpu() -> list[float]:
+    """CPU seconds used by each child process still alive (loky keeps its workers for reuse), start-up included."""
+    usage = []
+    for process in psutil.Process().children(recursive=True):
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        usage.append(times.user + times.system)
+    return sorted(usage, reverse=True)
 
 
 def ceiling(loops: int) -> float:
