@@ -105,7 +105,11 @@ def sizes(text: str) -> list[int]:
 
 
 def curve_row(args, engine: str, n: int) -> None:
-    out = run_child(args, "simulate", games=n, jobs=args.jobs, engine=None if engine == "python" else engine)
+    try:
+        out = run_child(args, "simulate", games=n, jobs=args.jobs, engine=None if engine == "python" else engine)
+    except SystemExit as failed:  # e.g. no kernel for these policies: say so and go on
+        print(f"    {engine:<7} {n:>9,} failed: {str(failed).strip().splitlines()[-1]}")
+        return
     print(f"    {engine:<7} {n:>9,} {out['wall']:>8.2f} {n / out['wall']:>9,.0f} {out['peak_rss'] / 2**20:>12.0f}")
 
 
