@@ -27,7 +27,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from scipy.stats import binomtest
 
-import nerathsim._game_api as api
+import nerathsim as api
 from nerathsim import policies as P
 
 

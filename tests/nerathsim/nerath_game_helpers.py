@@ -5,10 +5,10 @@ import numpy as np
 
 from nerathsim import engine as E
 from nerathsim.game_actions import Casualties, Fight, Pass, PressOn
-from nerathsim.game_rules import Rules
 from nerathsim.maps import REALMS
 from nerathsim.observation import observe
 from nerathsim.policies import take_hit
+from nerathsim.rules import Rules
 from nerathsim.scenario import act, build_state, region, units_at  # noqa: F401  (re-exported)
 
 K, V, I, N = range(4)

@@ -9,10 +9,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import nerathsim._game_api as api
+import nerathsim as api
 from nerathsim import engine as E
 from nerathsim.game_actions import Move, PlayCard
-from nerathsim.game_rules import Rules
+from nerathsim.rules import Rules
 
 SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

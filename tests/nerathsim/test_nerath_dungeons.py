@@ -18,11 +18,11 @@ import pytest
 
 from nerathsim import dungeons as dg
 from nerathsim import engine as E
-from nerathsim import game_battle as gb
+from nerathsim.battle import ingame as gb
+from nerathsim.battle.outcomes import ATTACKER_WINS, DRAW
 from nerathsim.cards import Guardian
 from nerathsim.game_actions import Pass, PlayCard, PressOn, RetreatTo
-from nerathsim.game_rules import Rules
-from nerathsim.outcomes import ATTACKER_WINS, DRAW
+from nerathsim.rules import Rules
 from nerathsim.scenario import act, action, build_state, card_id, guardian_id, region, units_at
 
 K, V, I, N = range(4)

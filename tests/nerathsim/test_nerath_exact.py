@@ -10,7 +10,8 @@ import pytest
 
 import nerathsim
 from nerathsim import BattleRules, UnitTable
-from nerathsim.combat import BattleState, CasualtyOrder, assign_hits, resolve_casualties, start_battle
+from nerathsim.battle.army import BattleState, start_battle
+from nerathsim.battle.casualties import CasualtyOrder, assign_hits, resolve_casualties
 
 
 def odds(a, d, **kw):

@@ -5,12 +5,14 @@ import numpy as np
 import pytest
 
 from nerathsim import engine as E
-from nerathsim import game_battle as gb
-from nerathsim.combat import both_standing, fight_round, resolve_casualties, start_battle
+from nerathsim.battle import ingame as gb
+from nerathsim.battle.army import start_battle
+from nerathsim.battle.casualties import resolve_casualties
+from nerathsim.battle.rules import BattleRules
+from nerathsim.battle.steps import both_standing, fight_round
 from nerathsim.game_actions import Casualties, Hit, Pass
 from nerathsim.observation import observe
 from nerathsim.policies import POLICIES
-from nerathsim.rules import BattleRules
 
 from nerath_game_helpers import (
     ALLY,

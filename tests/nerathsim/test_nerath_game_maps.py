@@ -4,8 +4,8 @@ import json
 
 import pytest
 
+from nerathsim.battle.units import UnitTable
 from nerathsim.maps import REALMS, MapError, describe_map, load_map, parse_map
-from nerathsim.units import UnitTable
 
 K, V, I, N = range(4)
 

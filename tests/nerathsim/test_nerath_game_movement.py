@@ -2,9 +2,9 @@
 import dataclasses
 
 from nerathsim import engine as E
-from nerathsim.game_rules import Rules
+from nerathsim.battle.rules import BattleRules
 from nerathsim.maps import parse_map
-from nerathsim.rules import BattleRules
+from nerathsim.rules import Rules
 from nerathsim.scenario import action, cargo_of
 
 from nerath_game_helpers import (

@@ -3,8 +3,8 @@ benchmarks/mutation.py) slipped past, each on a hand-built position of the small
 import dataclasses
 
 from nerathsim import engine as E
+from nerathsim.battle.rules import BattleRules
 from nerathsim.game_actions import Buy, Embark
-from nerathsim.rules import BattleRules
 from nerathsim.scenario import action
 
 from nerath_game_helpers import ALLY, FFA, K, N, act, build_state, drive, region, units_at

@@ -4,8 +4,8 @@ import json
 
 from nerathsim import engine as E
 from nerathsim.game_actions import Buy
-from nerathsim.game_rules import Rules
 from nerathsim.maps import load_map, parse_map
+from nerathsim.rules import Rules
 from nerathsim.scenario import action
 
 from nerath_game_helpers import (

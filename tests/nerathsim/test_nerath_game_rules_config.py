@@ -3,10 +3,10 @@ import json
 
 import pytest
 
-from nerathsim.game_rules import PUBLISHED_TURN_ORDER, SEATING, TURN_ORDERS, Rules
+from nerathsim.battle.rules import BattleRules
+from nerathsim.battle.units import UnitTable
 from nerathsim.maps import REALMS, load_map
-from nerathsim.rules import BattleRules
-from nerathsim.units import UnitTable
+from nerathsim.rules import PUBLISHED_TURN_ORDER, SEATING, TURN_ORDERS, Rules
 
 
 def test_defaults_are_the_published_game():

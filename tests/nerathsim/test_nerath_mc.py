@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 import nerathsim
 from nerathsim import Army, BattleRules, Situation, UnitTable
-from nerathsim.battle_mc import CHUNK, apply_hits, compile_side
-from nerathsim.combat import CasualtyOrder, assign_hits, default_plan
+from nerathsim.battle.casualties import CasualtyOrder, assign_hits, default_plan
+from nerathsim.battle.monte_carlo import CHUNK, apply_hits, compile_side
 
 MIXED_A = {"footsoldier": 8, "siege_engine": 4, "fighter": 3, "wizard": 2, "monster": 2, "dragon": 1}
 MIXED_D = {"footsoldier": 10, "siege_engine": 3, "fighter": 2, "monster": 2, "wizard": 1, "dragon": 1, "castle": 1}
@@ -67,7 +67,7 @@ def test_numpy_binomial_sampler_agrees_with_exact(name, attacker, defender, kw):
 @pytest.mark.parametrize("name,attacker,defender,kw", [BATTLES[2], BATTLES[4], BATTLES[6], BATTLES[10]],
                          ids=["first-strike", "castle", "sea-cargo", "retreat-chance"])
 def test_engine_step_function_agrees_with_exact(name, attacker, defender, kw):
-    """combat.resolve_battle, one battle at a time, is the third implementation of the rules."""
+    """resolve_battle, one battle at a time, is the third implementation of the rules."""
     exact = nerathsim.battle_odds(attacker, defender, **kw)
     kw = {k: v for k, v in kw.items() if k in ("at_sea", "rules", "retreat", "casualty_order")}
     n = 1500
