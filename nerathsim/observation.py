@@ -46,7 +46,7 @@ def public_state(s: E.State, player: int) -> E.State:
     c.turn_castles, c.owner_start, c.placed = set(s.turn_castles), s.owner_start[:], dict(s.placed)
     c.spots, c.sites = s.spots, s.sites[:]
     c.battle = E._copy_battle(s.battle)
-    c.amok = None if s.amok is None else list(s.amok)
+    c.amok = None if s.amok is None else s.amok.copy()
     c.explored, c.conquered = set(s.explored), [set(x) for x in s.conquered]
     c.stats = {k: v[:] for k, v in s.stats.items()}
     c.spent = [v[:] for v in s.spent]
