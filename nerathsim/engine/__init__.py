@@ -54,6 +54,7 @@ from .dispatch import (
     _advance,
     apply_action,
     apply_legal,
+    current_frame,
     describe_action,
     is_legal,
     legal_actions,
@@ -114,7 +115,7 @@ from .windows import _draw_event, _draw_treasure
 
 __all__ = [
     "new_game", "deal", "legal_actions", "legal_by_kind", "is_legal", "apply_action", "apply_legal",
-    "describe_action", "State", "IllegalActionError", "Tables", "tables", "Ship", "ArmyChain", "Battle",
+    "describe_action", "current_frame", "State", "IllegalActionError", "Tables", "tables", "Ship", "ArmyChain", "Battle",
     "Decision", "CardWindow", "PendingCard", "Pending", "CombatWindow", "CasualtyChoice", "HitsToPlace",
     "LuckBase", "AmokFrame", "DECISIONS", "END_PHASE_NEXT", "DECISION_NAMES", "REALM_STATS", "MoveList",
     "as_generator", "destinations", "friendly_sea", "income", "group_vp", "placement_spots", "retreat_options",

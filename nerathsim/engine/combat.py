@@ -120,7 +120,7 @@ def _offer_amok(s: State, r: int) -> bool:
     t, p = s.tab, s.realm
     monsters = sum(s.units[r][p][u] for u in range(t.U) if t.monster[u])
     if monsters:
-        s.amok = AmokFrame(r, monsters)
+        s.amok = AmokFrame(p, r, monsters)
         if amok_targets(s):
             s.phase = PH_AMOK
             s.current_player, s.decider = s.seat_of[p], p

@@ -34,8 +34,11 @@ from .common import _event
 from .movement import _anything_to_move, _end_regroup, _may_end_regroup
 from .reinforce import _any_buy, _start_buy, _start_reinforce
 from .state import (
+    PH_AMOK,
     PH_BUY,
+    PH_CASUALTY,
     PH_EVENT,
+    PH_HIT,
     PH_MOVE,
     PH_REGROUP,
     PH_REINFORCE,
@@ -70,6 +73,22 @@ def _buy_to_reinforce(s: State, rng) -> None:
 #: what EndPhase does in each decision that has it: the next part of the turn
 END_PHASE_NEXT = {PH_MOVE: _end_movement, PH_REGROUP: _regroup_to_buy, PH_BUY: _buy_to_reinforce,
                   PH_REINFORCE: _end_turn}
+
+
+def current_frame(s: State):
+    """The frame the state rests at, whose `decider` is `s.decider`: the pending card or the card window
+    (PH_EVENT), the next casualty choice (PH_CASUALTY), the hits being placed (PH_HIT), the amok
+    decision (PH_AMOK); None at the turn's own decisions (movement, battle order, press or retreat, buy)."""
+    ph = s.phase
+    if ph == PH_EVENT:
+        return s.pending if s.pending is not None else s.window
+    if ph == PH_CASUALTY:
+        return s.battle.queue[0]
+    if ph == PH_HIT:
+        return s.battle.hits[0]
+    if ph == PH_AMOK:
+        return s.amok
+    return None
 
 
 def legal_actions(s: State) -> list:

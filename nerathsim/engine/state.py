@@ -183,6 +183,10 @@ class CasualtyChoice(NamedTuple):
 
     realm: int              # who decides
 
+    @property
+    def decider(self) -> int:
+        return self.realm
+
 
 class HitsToPlace:
     """Frame (PH_HIT): `realm` still places `hits` hits of the current step on its own army, one by one."""
@@ -191,6 +195,10 @@ class HitsToPlace:
 
     def __init__(self, realm: int, hits: int):
         self.realm, self.hits = realm, hits
+
+    @property
+    def decider(self) -> int:
+        return self.realm
 
     def copy(self) -> "HitsToPlace":
         return HitsToPlace(self.realm, self.hits)
@@ -209,18 +217,22 @@ class LuckBase(NamedTuple):
 
 
 class AmokFrame:
-    """Frame (PH_AMOK): up to `monsters` monsters of the turn's realm may run amok from `region`."""
+    """Frame (PH_AMOK): up to `monsters` monsters of `realm` (the turn's realm) may run amok from `region`."""
 
-    __slots__ = ("region", "monsters")
+    __slots__ = ("realm", "region", "monsters")
 
-    def __init__(self, region: int, monsters: int):
-        self.region, self.monsters = region, monsters
+    def __init__(self, realm: int, region: int, monsters: int):
+        self.realm, self.region, self.monsters = realm, region, monsters
+
+    @property
+    def decider(self) -> int:
+        return self.realm
 
     def copy(self) -> "AmokFrame":
-        return AmokFrame(self.region, self.monsters)
+        return AmokFrame(self.realm, self.region, self.monsters)
 
     def __repr__(self):
-        return f"AmokFrame(region={self.region}, monsters={self.monsters})"
+        return f"AmokFrame(realm={self.realm}, region={self.region}, monsters={self.monsters})"
 
 
 class ArmyChain:
