@@ -77,12 +77,22 @@ TARGETS: dict[str, list[str]] = {
                                     "tests/nerathsim/test_nerath_dungeons.py"]
        for m in ("state", "common", "terrain", "windows", "turn", "movement", "fight", "dungeons", "combat",
                  "reinforce", "dispatch", "setup")},
-    "nerathsim/combat.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
-                            "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
-                            "tests/nerathsim/test_*.py"],
+    # the reference battle procedure, split along the seed's steps
+    "nerathsim/battle/army.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
+                                 "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
+                                 "tests/nerathsim/test_*.py"],
+    "nerathsim/battle/steps.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
+                                  "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
+                                  "tests/nerathsim/test_*.py"],
+    "nerathsim/battle/casualties.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
+                                       "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
+                                       "tests/nerathsim/test_*.py"],
+    "nerathsim/battle/combat.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
+                                   "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
+                                   "tests/nerathsim/test_*.py"],
     # the battle maths: the files that exercise it (the full nerathsim suite takes 2 minutes under load, these
     # 25 s; a shorter list can only under-count kills)
-    "nerathsim/battle_exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_odds.py",
+    "nerathsim/battle/exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_odds.py",
                                   "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_nerath_mc.py",
                                   "tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_game_combat.py"],
     "analyses/stats.py": ["tests/analyses/test_analyses_stats.py", "tests/analyses/test_analyses_bradley_terry_exact.py",

@@ -8,7 +8,7 @@ resumes with `_after_combat_window`), `s.battle.queue[0]` (a `CasualtyChoice`), 
 (a `HitsToPlace`) and `s.amok` (an `AmokFrame`)."""
 from __future__ import annotations
 
-from .. import game_battle as gb
+from ..battle import ingame as gb
 from ..game_actions import Amok, Casualties, Fight, Hit, Pass, PressOn, RetreatTo
 from ..maps import REALMS
 from .common import _enemies_at, _event, _named, _present_at, _with, ships_view

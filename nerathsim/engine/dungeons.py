@@ -4,7 +4,7 @@ phase: `combat._start_dungeon`), victory (gold, a treasure card) and flight."""
 from __future__ import annotations
 
 from .. import dungeons as dg
-from .. import game_battle as gb
+from ..battle import ingame as gb
 from ..maps import REALMS
 from .common import _enemies_at, _event, _named
 from .fight import _dice_log, _roll_event

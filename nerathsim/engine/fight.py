@@ -1,10 +1,10 @@
-"""One battle inside the game (seed steps 1–5 on game_battle's small integer arrays): its set-up with
+"""One battle inside the game (seed steps 1–5 on battle.ingame's small integer arrays): its set-up with
 the `CombatWindow`s and `CasualtyChoice`s it needs, the rounds (whole rounds, or step by step with
 `HitsToPlace` frames when each side places its own hits), the luck figure, and the survivors put
 back on the board (warships sunk, cargo drowned). The combat phase (`combat`) drives it."""
 from __future__ import annotations
 
-from .. import game_battle as gb
+from ..battle import ingame as gb
 from ..game_actions import Hit
 from ..maps import REALMS
 from .common import _army_counts, _enemies_at, _event, _named

@@ -2,8 +2,8 @@
 first hands, the guardians on the dungeons, and `deal`, the position a referee starts from."""
 from __future__ import annotations
 
-from ..game_rules import TEAMS, Rules
 from ..maps import REALMS
+from ..rules import TEAMS, Rules
 from .common import _event, _named, _new_ship, ships_view
 from .dispatch import _advance
 from .dungeons import _place_guardians

@@ -25,10 +25,10 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .. import game_battle as gb
+from ..battle import ingame as gb
 from ..game_actions import EndPhase, Pass, PressOn
-from ..game_rules import Rules
 from ..maps import REALMS
+from ..rules import Rules
 
 # phases (decision kinds)
 PH_MOVE, PH_COMBAT, PH_CASUALTY, PH_PRESS, PH_AMOK, PH_REGROUP, PH_BUY, PH_REINFORCE, PH_OVER, PH_EVENT, PH_HIT = range(11)

@@ -9,7 +9,7 @@ after a dungeon (`combat._next_battle`) and the reinforcements (`reinforce._resu
 from __future__ import annotations
 
 from .. import effects as ef
-from .. import game_battle as gb
+from ..battle import ingame as gb
 from ..game_actions import Pass, PlayCard
 from ..maps import REALMS
 from .common import _event, _new_ship

@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 
 from nerathsim import engine as E
+from nerathsim.battle.rules import BattleRules
 from nerathsim.engine import reinforce
 from nerathsim.game_actions import Hit, Pass, PlayCard
-from nerathsim.game_rules import Rules
-from nerathsim.rules import BattleRules
+from nerathsim.rules import Rules
 from nerathsim.scenario import act, build_state, card_id
 
 K, V, I, N = range(4)
