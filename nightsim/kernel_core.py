@@ -128,7 +128,7 @@ def _hand_remove(st, p, card):
     st[HAND_N + p] = n - 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def complete_count(st, p):
     c = 0
     for k in range(st[CRN + p]):
@@ -213,7 +213,7 @@ def _fits_somewhere(st, tb, p, card, limit):
     return tb[FITS + card * 3 + 0] != 0 and st[CRN + p] < limit
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _emit_placements(st, tb, acts, n, p, card, limit):
     for k in range(st[CRN + p]):
         m = st[CRLEN + p * LM + k]
@@ -232,7 +232,7 @@ def _emit_placements(st, tb, acts, n, p, card, limit):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _emit(acts, n, kind, x, y):
     acts[n, A_KIND] = kind
     acts[n, A_X] = x
@@ -630,7 +630,7 @@ def _start_ability(st, tb, rs, p, cid, ab):
 
 
 # ============================================================================ policies
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _card_value(st, tb, q, card, w):
     """HeuristicPolicy: a card's ability value, + 1 if it fits one of seat q's creatures or starts one."""
     ab = tb[ABILITY + card]
@@ -646,7 +646,7 @@ def _card_value(st, tb, q, card, w):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def score_action(st, tb, rs, acts, i, q, w):
     """HeuristicPolicy's score of action acts[i] for the deciding seat q (policies:_Context.score)."""
     kind = acts[i, A_KIND]
