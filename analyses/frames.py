@@ -29,6 +29,12 @@ def records_frame(index_columns: dict, records: list[dict]) -> pd.DataFrame:
     return pd.DataFrame({name: _compact(name, values) for name, values in columns.items()}, copy=False)
 
 
+def columns_frame(index_columns: dict, columns: dict) -> pd.DataFrame:
+    """The same compact DataFrame as `records_frame`, from columns (lists or arrays, in record order)."""
+    columns = {**index_columns, **columns}
+    return pd.DataFrame({name: _compact(name, values) for name, values in columns.items()}, copy=False)
+
+
 def _compact(name: str, values: list):
     """The column `name` as a compact array (see the module docstring for the dtype rules)."""
     if name == "winner":

@@ -196,12 +196,16 @@ def play_chunk(spec: RunSpec, start: int, stop: int) -> pd.DataFrame:
     deals = [spec.deal(i) for i in games]
     seeds_by_deal = {deal: deal_seed(int(spec.seed), deal) for deal in dict.fromkeys(deals)}
     seeds = [seeds_by_deal[deal] for deal in deals]
+    index = {"game": list(games), "deal": deals, "game_seed": seeds}
     if spec.engine == "kernel":
-        records = module.KERNEL.play_batch(spec.rules, [spec.seats(i) for i in games], seeds)
+        kernel, lineups = module.KERNEL, [spec.seats(i) for i in games]
+        if hasattr(kernel, "play_columns"):  # optional: columns straight from the kernel's arrays
+            return frames.columns_frame(index, kernel.play_columns(spec.rules, lineups, seeds))
+        records = kernel.play_batch(spec.rules, lineups, seeds)
     else:
         records = [module.play_game(spec.rules, list(spec.seats(i)), seed).to_record()
                    for i, seed in zip(games, seeds)]
-    return frames.records_frame({"game": list(games), "deal": deals, "game_seed": seeds}, records)
+    return frames.records_frame(index, records)
 
 
 def chunk_ranges(start: int, stop: int, chunk_size: int) -> Iterator[tuple[int, int]]:

@@ -158,28 +158,27 @@ def play_arrays(rules: Rules, lineups, seeds) -> dict:
             "timed_out": out_game[:, 3].astype(bool), "score": out_score, "stats": out_stats}
 
 
-def play_batch(rules: Rules, lineups, seeds) -> list[dict]:
-    """One `GameResult.to_record()`-shaped row per game (same keys, same order, same names)."""
+def play_columns(rules: Rules, lineups, seeds) -> dict:
+    """The games as columns named and ordered like `GameResult.to_record()`: numpy arrays, except
+    `winner` (a list, None for no winner) and the `seat{i}_policy` names (lists)."""
+    lineups = [tuple(lineup) for lineup in lineups]
     arrays = play_arrays(rules, lineups, seeds)
-    winner, turns, decisions, timed_out = (arrays[k].tolist() for k in ("winner", "turns", "decisions", "timed_out"))
-    score, stats = arrays["score"].tolist(), arrays["stats"].tolist()
-    players = rules.players
-    names = {}
-    records = []
-    for i, lineup in enumerate(lineups):
-        seats = tuple(lineup)
-        if seats not in names:
-            names[seats] = [policy_name(_policy(e)) for e in seats]
-        row = {"winner": None if winner[i] < 0 else winner[i], "turns": turns[i], "decisions": decisions[i],
-               "timed_out": timed_out[i]}
-        for p in range(players):
-            row[f"seat{p}_policy"] = names[seats][p]
-            row[f"seat{p}_score"] = score[i][p]
-        for j, stat in enumerate(STAT_COLUMNS):
-            for p in range(players):
-                row[f"seat{p}_{stat}"] = stats[i][p][j]
-        records.append(row)
-    return records
+    names = {seats: [policy_name(_policy(e)) for e in seats] for seats in dict.fromkeys(lineups)}
+    columns = {"winner": [None if w < 0 else w for w in arrays["winner"].tolist()], "turns": arrays["turns"],
+               "decisions": arrays["decisions"], "timed_out": arrays["timed_out"]}
+    for p in range(rules.players):
+        columns[f"seat{p}_policy"] = [names[seats][p] for seats in lineups]
+        columns[f"seat{p}_score"] = arrays["score"][:, p]
+    for j, stat in enumerate(STAT_COLUMNS):
+        for p in range(rules.players):
+            columns[f"seat{p}_{stat}"] = arrays["stats"][:, p, j]
+    return columns
+
+
+def play_batch(rules: Rules, lineups, seeds) -> list[dict]:
+    """One `GameResult.to_record()`-shaped row per game (same keys, same order, plain Python values)."""
+    columns = {k: v if isinstance(v, list) else v.tolist() for k, v in play_columns(rules, lineups, seeds).items()}
+    return [dict(zip(columns, row)) for row in zip(*columns.values())]
 
 
 class Kernel:
@@ -198,6 +197,10 @@ class Kernel:
     @staticmethod
     def play_batch(rules, lineups, seeds) -> list[dict]:
         return play_batch(rules, lineups, seeds)
+
+    @staticmethod
+    def play_columns(rules, lineups, seeds) -> dict:
+        return play_columns(rules, lineups, seeds)
 
     def __repr__(self):
         return "nightsim.KERNEL"

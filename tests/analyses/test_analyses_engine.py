@@ -13,6 +13,7 @@ import pytest
 
 import analyses
 import nightsim
+from analyses import frames
 from analyses.checkpoint import _check_same_run, simulate_to_file
 from analyses.cli import main
 from analyses.io import read_results
@@ -116,3 +117,14 @@ def test_a_kernel_run_plays_the_rules_it_is_given():
     rules = dataclasses.replace(nightsim.Rules(players=2), max_turns=2)
     df = analyses.simulate("nightsim", 6, rules=rules, policies="random", engine="kernel", progress=False)
     assert df["timed_out"].all() and (df["turns"] == 2).all() and df["winner"].isna().all()
+
+
+def test_kernel_columns_make_the_frame_records_would():
+    lineups = [("greedy", "random"), ("random", "greedy")] * 3
+    seeds = list(range(100, 106))
+    index = {"game": list(range(6)), "deal": [0, 0, 1, 1, 2, 2], "game_seed": seeds}
+    rules = nightsim.Rules(players=2)
+    by_columns = frames.columns_frame(index, nightsim.KERNEL.play_columns(rules, lineups, seeds))
+    by_records = frames.records_frame(index, nightsim.KERNEL.play_batch(rules, lineups, seeds))
+    pd.testing.assert_frame_equal(by_columns, by_records)
+    assert (by_columns.dtypes == by_records.dtypes).all()
