@@ -1,16 +1,20 @@
 """Batch kernels (issue 16 item 2): decisions/s and games/s on one core, compile time, ratio to hearts.
 
-    python benchmarks/bench_kernels.py [seconds per workload, default 3]
+    python benchmarks/bench_kernels.py [seconds per workload, default 3] [--no-compile]
 
 Prints, for each game with a `KERNEL` (nightsim; dreamsim when its kernel is there), the
-first call's time (numba compilation, or loading the cache that `cache=True` wrote), then
+compile time of a first call in a fresh process with an empty numba cache (skipped with
+--no-compile), the first call's time here (loading the cache `cache=True` wrote), then
 4-player random and greedy/heuristic rates (best of 3 rounds), and each rate as a multiple of
 OpenSpiel's hearts steps/s measured in the same run, interleaved (target: >= 20x).
 """
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,17 +28,21 @@ WORKLOADS = {"nightsim": ("random", "greedy"), "dreamsim": ("random", "heuristic
 
 
 def kernel_rate(module, policy: str, seconds: float) -> tuple[float, float]:
-    """(decisions/s, games/s): best of 3 rounds of seconds/3, batches of fresh seeds."""
+    """(decisions/s, games/s) of whole records, as analyses.simulate gets them (play_columns when the
+    kernel has it, else play_batch): best of 3 rounds of seconds/3, batches of fresh seeds."""
     rules = module.Rules(players=4)
     best, seed, batch = (0.0, 0.0), 10_000, 2000
     for _ in range(3):
         t0 = time.perf_counter()
         games = decisions = 0
         while time.perf_counter() - t0 < seconds / 3:
-            records = module.KERNEL.play_batch(rules, [(policy,) * 4] * batch, range(seed, seed + batch))
+            lineups, seeds = [(policy,) * 4] * batch, range(seed, seed + batch)
+            if hasattr(module.KERNEL, "play_columns"):
+                decisions += int(np.sum(module.KERNEL.play_columns(rules, lineups, seeds)["decisions"]))
+            else:
+                decisions += sum(r["decisions"] for r in module.KERNEL.play_batch(rules, lineups, seeds))
             seed += batch
             games += batch
-            decisions += sum(r["decisions"] for r in records)
         dt = time.perf_counter() - t0
         if decisions / dt > best[0]:
             best = (decisions / dt, games / dt)
@@ -59,7 +67,18 @@ def kernel_arrays_rate(module, policy: str, seconds: float) -> float | None:
     return best
 
 
-def main(seconds: float = 3.0) -> None:
+def fresh_compile_seconds(game: str, policies: tuple) -> float:
+    """Seconds of a first batch in a new process whose numba cache is empty (pure compile cost)."""
+    code = (f"import time, {game}; t = time.perf_counter(); "
+            f"[{game}.KERNEL.play_batch({game}.Rules(players=4), [(p,) * 4], [1]) for p in {policies!r}]; "
+            "print(time.perf_counter() - t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main(seconds: float = 3.0, compile_time: bool = True) -> None:
     games = []
     for name in WORKLOADS:
         try:
@@ -70,10 +89,13 @@ def main(seconds: float = 3.0) -> None:
             games.append(module)
     print(f"{'workload':36} {'decisions/s':>12} {'games/s':>9} {'x hearts':>9}  target")
     for module in games:
+        if compile_time:
+            fresh = fresh_compile_seconds(module.__name__, WORKLOADS[module.__name__])
+            print(f"{module.__name__} kernel compile (first call, empty cache, new process): {fresh:.1f} s")
         t0 = time.perf_counter()
         module.KERNEL.play_batch(module.Rules(players=4), [(WORKLOADS[module.__name__][1],) * 4], [1])
         module.KERNEL.play_batch(module.Rules(players=4), [(WORKLOADS[module.__name__][0],) * 4], [1])
-        print(f"{module.__name__} kernel first call (compile or cache load): {time.perf_counter() - t0:.1f} s")
+        print(f"{module.__name__} kernel first call here (cache load or compile): {time.perf_counter() - t0:.1f} s")
         for policy in WORKLOADS[module.__name__]:
             hearts = hearts_steps_per_second(2.0)
             rate, games_per_s = kernel_rate(module, policy, seconds)
@@ -88,4 +110,5 @@ def main(seconds: float = 3.0) -> None:
 
 
 if __name__ == "__main__":
-    main(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0)
+    numbers = [a for a in sys.argv[1:] if not a.startswith("--")]
+    main(float(numbers[0]) if numbers else 3.0, compile_time="--no-compile" not in sys.argv)
