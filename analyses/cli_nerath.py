@@ -4,6 +4,7 @@ unit-cost tables on the command line.
     balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier"
     balancelab battle "2 warship, 2 fighter" vs "1 warship, 1 storm_elemental" --sea
     balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier" --method monte_carlo --n 1000000
+    balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier" --method monte_carlo --engine kernel --n 100000000
     balancelab battle "4 footsoldier, 1 dragon" vs "5 footsoldier, 1 castle" --retreat below:0.3 --survivors 10
     balancelab units                      # every unit-cost table
     balancelab units --table duels --budgets 6,12
@@ -19,15 +20,16 @@ import sys
 
 import pandas as pd
 
-from nerathsim.battle_exact import BattleTooLarge
-from nerathsim.battle_mc import check_mc_size
-from nerathsim.combat import start_battle
+from nerathsim.battle.army import start_battle
+from nerathsim.battle.exact import BattleTooLarge
+from nerathsim.battle.monte_carlo import check_mc_size
 
 BATTLE_EXAMPLES = """\
 examples:
   balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier"
   balancelab battle "2 warship, 2 fighter" vs "1 warship, 1 storm_elemental" --sea
   balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier" --method monte_carlo --n 1000000
+  balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier" --method monte_carlo --engine kernel --n 100000000
   balancelab battle "4 footsoldier, 1 dragon" vs "5 footsoldier, 1 castle" --retreat below:0.3
   balancelab battle "3 footsoldier, 1 dragon" vs "4 footsoldier" --order "dragon, footsoldier"
 
@@ -54,6 +56,9 @@ def add_subcommands(subparsers) -> None:
                              "for the exact solver; see LIMITS below)")
     battle.add_argument("--n", default="100000", help="battles to simulate with monte_carlo (default 100000)")
     battle.add_argument("--seed", default="0", help="seed for monte_carlo (default 0)")
+    battle.add_argument("--engine", default="python",
+                        help="monte_carlo engine: python (numpy, the reference; default), kernel (numba, "
+                             ">= 10 M battles/s, its own random stream) or auto (kernel when numba imports)")
     battle.add_argument("--retreat", default=None, help="attacker's retreat rule: after:N, below:P, units:K")
     battle.add_argument("--order", default=None, help="casualty order for both sides, e.g. 'footsoldier, dragon'")
     battle.add_argument("--attacker-order", default=None, help="casualty order for the attacker")
@@ -82,7 +87,7 @@ def run_battle(args) -> int:
         attacker, defender = split_armies(args.armies)
         order = _orders(args.order, args.attacker_order, args.defender_order)
         options = dict(at_sea=args.sea, n=_int(args.n, "--n", 1), seed=_int(args.seed, "--seed", 0),
-                       casualty_order=order, retreat=args.retreat)
+                       casualty_order=order, retreat=args.retreat, engine=args.engine)
         method = "exact" if args.method is None else _method(args.method)
         try:
             odds = nerathsim.battle_odds(attacker, defender, method=method, **options)

@@ -23,9 +23,9 @@ from scipy import optimize
 
 import nerathsim
 from nerathsim import BattleRules
-from nerathsim.battle_exact import BattleTooLarge, check_exact_size
-from nerathsim.combat import start_battle
-from nerathsim.outcomes import ATTACKER_WINS, DEFENDER_HOLDS, DRAW, RETREAT
+from nerathsim.battle.army import start_battle
+from nerathsim.battle.exact import BattleTooLarge, check_exact_size
+from nerathsim.battle.outcomes import ATTACKER_WINS, DEFENDER_HOLDS, DRAW, RETREAT
 
 BUDGETS = (6, 12, 30)
 REFERENCE = "footsoldier"

@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-import nerathsim._game_api as api
+import nerathsim as api
 from nerathsim import policies as P
 
 

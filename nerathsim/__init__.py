@@ -1,35 +1,91 @@
-"""nerathsim — Conquest of Nerath: units and battles (the seed's combat procedure, exact and Monte Carlo odds).
+"""nerathsim — Conquest of Nerath: the full game, and its battles (the seed's combat procedure,
+exact and Monte Carlo odds).
 
     import nerathsim
+    res = nerathsim.play_game(nerathsim.Rules(mode="free_for_all"), ["balanced"] * 4, seed=1)
+    print(res.winner, res.scores, res.to_record()["seat0_faction"])
+
     odds = nerathsim.battle_odds({"footsoldier": 6, "siege_engine": 2}, {"footsoldier": 8})
     print(odds)                      # a calculator summary like TripleA's
     odds.to_frame()                  # how the battle can end, with probabilities
 
-See README.md for the public functions and RULES.md for every rule -> code -> test.
+The battles live in the `nerathsim.battle` package. See README.md for the public functions and
+RULES.md for every rule -> code -> test.
 """
-from .combat import (
-    Army, BattleReport, BattleState, CasualtyOrder, CasualtyPlan, Retreat, RoundReport, Situation, assign_hits,
-    battle_result, default_plan, fight_round, press_or_retreat, resolve_battle, start_battle,
+from .battle import (
+    CASTLE_MODES,
+    Army,
+    BattleOdds,
+    BattleReport,
+    BattleRules,
+    BattleState,
+    CasualtyOrder,
+    CasualtyPlan,
+    EndTable,
+    Retreat,
+    RoundReport,
+    Situation,
+    Unit,
+    UnitTable,
+    assign_hits,
+    attacker_win_chance,
+    battle_odds,
+    battle_result,
+    default_plan,
+    exact_battle,
+    fight_round,
+    format_army,
+    hit_probability,
+    monte_carlo_battle,
+    press_or_retreat,
+    resolve_battle,
+    start_battle,
 )
-from .battle_exact import attacker_win_chance, exact_battle
-from .battle_mc import monte_carlo_battle
-from .odds import BattleOdds, battle_odds
-from .outcomes import EndTable
-from .rules import CASTLE_MODES, RULES_VERSION, BattleRules
-from .units import Unit, UnitTable, format_army, hit_probability
+from .battle.ingame import CASUALTY_ORDERS
+from .battle.rules import RULES_VERSION as _BATTLE_VERSION
+from .cards import Card, CardSet, Effect, Guardian, cards_frame, load_cards
+from .dungeons import fight_odds
+from .engine import IllegalActionError, State, apply_action, legal_actions, new_game
+from .game import FACTIONS, GameResult, LegalActions, play_game, seat_factions
+from .game import RULES_VERSION as _GAME_VERSION
+from .game_actions import (
+    Amok,
+    Buy,
+    Casualties,
+    Embark,
+    EndPhase,
+    Fight,
+    Move,
+    Pass,
+    PlayCard,
+    PressOn,
+    RetreatTo,
+    Sail,
+    Unload,
+)
+from .maps import REALMS, Board, MapError, describe_map, load_map, parse_map
+from .observation import Observation, observe
+from .policies import AGGRESSIVE, BALANCED, DEFENSIVE, POLICIES, Purchase, RandomPolicy, WarPolicy
+from .rules import SEATING, TEAMS, TURN_ORDERS, Rules
+
+#: the game's version: the full game's and the battle rules' versions together
+RULES_VERSION = f"{_GAME_VERSION}+{_BATTLE_VERSION}"
+
+#: the policy analyses use when none is given: 'random' never finishes a Nerath game (round cap)
+DEFAULT_POLICY = "balanced"
 
 __all__ = [
+    # the battles (nerathsim.battle)
     "Unit", "UnitTable", "BattleRules", "CASTLE_MODES", "RULES_VERSION", "hit_probability", "format_army",
     "Army", "BattleState", "Situation", "CasualtyOrder", "CasualtyPlan", "Retreat", "RoundReport", "BattleReport",
     "start_battle", "fight_round", "press_or_retreat", "battle_result", "resolve_battle", "assign_hits",
     "default_plan", "battle_odds", "BattleOdds", "EndTable", "exact_battle", "monte_carlo_battle",
     "attacker_win_chance",
+    # the full game
+    "Rules", "new_game", "legal_actions", "apply_action", "observe", "play_game", "POLICIES", "GameResult",
+    "IllegalActionError", "FACTIONS", "State", "Observation", "LegalActions", "seat_factions",
+    "REALMS", "SEATING", "TEAMS", "TURN_ORDERS", "Board", "MapError", "load_map", "parse_map", "describe_map",
+    "WarPolicy", "Purchase", "RandomPolicy", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "CASUALTY_ORDERS",
+    "EndPhase", "Move", "Embark", "Sail", "Unload", "Fight", "Casualties", "PressOn", "RetreatTo", "Amok", "Pass",
+    "Buy", "PlayCard", "Card", "CardSet", "Effect", "Guardian", "load_cards", "cards_frame", "fight_odds",
 ]
-
-from ._game_api import *  # noqa: E402,F401,F403  — the full game (issue 5)
-from ._game_api import __all__ as _game_all  # noqa: E402
-
-__all__ = __all__ + [n for n in _game_all if n not in __all__]
-
-#: the policy analyses use when none is given: 'random' never finishes a Nerath game (round cap)
-DEFAULT_POLICY = "balanced"

@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
+import pandas as pd
+
+from .battle.units import UnitTable
 from .maps import REALMS
 
 #: effect kind -> {parameter: allowed values (tuple) or "int" (positive integer) or "unit"}
@@ -293,7 +296,6 @@ def parse_guardian(src: str, raw, keys: set) -> tuple[Guardian, int]:
 def load_cards(event_file=None, treasure_file=None, guardian_file=None, units=None, deck_size: int | None = None
                ) -> CardSet:
     """Read and validate the three content files (None = the shipped ones)."""
-    from .units import UnitTable
     paths = (None if p is None else os.fspath(p) for p in (event_file, treasure_file, guardian_file))
     return _load(*paths, units or UnitTable.published(), deck_size)
 
@@ -350,7 +352,6 @@ def _load(event_file, treasure_file, guardian_file, units, deck_size) -> CardSet
 
 def cards_frame(cardset: CardSet | None = None):
     """The cards as a pandas DataFrame (one row per distinct card) for a notebook."""
-    import pandas as pd
     cs = cardset or load_cards()
     rows = []
     for cid, c in enumerate(cs.cards):

@@ -10,7 +10,7 @@ særligt stærke og derfor kræver 7+ eller 8+ på terningen for at blive såret
 So a guardian with `dice` dice is `dice` one-die units of its own type (each hit removes one
 die), and the fight is an ordinary battle — heroes attacking, guardians defending — on a unit
 table made of the heroes and the guardians present (`dungeon_rules`), fought by the same code
-as every other battle (game_battle in the engine, battle_exact for the odds a policy may ask
+as every other battle (battle.ingame in the engine, battle.exact for the odds a policy may ask
 for: `fight_odds`). The hero side assigns its hits to the most dangerous guardian dice first.
 
 Wound values are per monster (the text: a monster "kræver 7+ eller 8+ med terningen for at blive
@@ -31,8 +31,15 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from .rules import BattleRules
-from .units import Unit, UnitTable, hit_probability
+import numpy as np
+
+from .battle import ingame as gb
+from .battle.dice import hit_probability, poisson_binomial_pmf
+from .battle.odds import battle_odds, odds_from_table
+from .battle.outcomes import ATTACKER_WINS, DEFENDER_HOLDS, DRAW, EndTable, collapse
+from .battle.rules import BattleRules
+from .battle.steps import Retreat
+from .battle.units import Unit, UnitTable
 
 
 def guardian_unit_name(key: str) -> str:
@@ -92,7 +99,7 @@ def level_chances(t, u: int, levels: tuple) -> list:
 
 
 def _rolling(t, army: list, first: bool):
-    """(unit, dice) of the heroes that roll in this step (game_battle.pool, per unit)."""
+    """(unit, dice) of the heroes that roll in this step (battle.ingame.pool, per unit)."""
     for u in t.roll_idx[first]:
         row = army[u]
         k = t.htk[u]
@@ -140,10 +147,6 @@ def level_fight(brules: BattleRules, guardians: tuple, heroes: dict, dice: dict,
     per-monster wound values, fought to the end:
     the engine's rounds (first-strike step, then the other dice, both sides at once) computed exactly
     by pushing the distribution of (heroes after k hits, guardian dice) forward round by round."""
-    import numpy as np
-    from . import game_battle as gb
-    from .battle_exact import poisson_binomial_pmf
-    from .outcomes import ATTACKER_WINS, DEFENDER_HOLDS, DRAW, EndTable, collapse
     table = brules.units
     names, U = table.names, len(table.units)
     ta, td = gb.side_table(brules, "attacker", False), gb.side_table(brules, "defender", False)
@@ -241,7 +244,6 @@ def fight_odds(brules: BattleRules, heroes: dict, guardians, method: str = "exac
     fought to the end (the exact solver by default). The dungeon is plundered with probability
     `attacker_wins + draw`: when the last hero and the last guardian die in the same round the
     guardians are still defeated (RULES.md Part III, gap D3)."""
-    from .odds import battle_odds
     guardians = tuple(guardians)
     if not guardians:
         raise ValueError("fight_odds needs at least one guardian")
@@ -251,8 +253,6 @@ def fight_odds(brules: BattleRules, heroes: dict, guardians, method: str = "exac
             raise ValueError(f"fight_odds: {name!r} is not a hero; only heroes explore dungeons")
     att = {k: v for k, v in heroes.items() if v}
     if mixed_wounds(brules, guardians):
-        from .combat import Retreat
-        from .odds import odds_from_table
         table = level_fight(rules, guardians, att, guardian_army(guardians))
         return odds_from_table(table, att, guardian_army(guardians), False, "exact", Retreat(),
                                ("cheapest", "most dangerous die each hit can wound"))
@@ -263,7 +263,6 @@ def fight_odds(brules: BattleRules, heroes: dict, guardians, method: str = "exac
 def fight_chance(brules: BattleRules, guardians: tuple, heroes: tuple, guardian_dice: tuple | None = None) -> float:
     """P(the guardians are defeated: wins + both destroyed) from a position of the fight: heroes = ((unit, count), ...); guardian_dice =
     ((guardian unit name, dice left), ...) (None: the guardians unhurt). Exact solver, cached."""
-    from .odds import battle_odds
     names = tuple(n for n, _c in heroes)
     base = brules.units
     explorers = None if all(base[n].hero or base[n].explores_dungeons for n in names) else tuple(
@@ -276,7 +275,6 @@ def fight_chance(brules: BattleRules, guardians: tuple, heroes: tuple, guardian_
     if not any(dfd.values()):
         return 1.0
     if mixed_wounds(brules, guardians):
-        from .outcomes import ATTACKER_WINS, DRAW
         t = level_fight(rules, guardians, att, dfd)
         return float(t.prob[(t.outcome == ATTACKER_WINS) | (t.outcome == DRAW)].sum())
     odds = battle_odds(att, dfd, rules=rules)

@@ -29,12 +29,12 @@ import numpy as np
 
 from . import dungeons as dg
 from . import effects as ef
-from . import game_battle as gb
+from .battle import ingame as gb
 from .game_actions import (
     Amok, Buy, Casualties, Embark, EndPhase, Fight, Hit, Move, Pass, PlayCard, PressOn, RetreatTo, Sail, Unload,
 )
-from .game_rules import Rules
 from .maps import REALMS
+from .rules import Rules
 
 # phases (decision kinds)
 PH_MOVE, PH_COMBAT, PH_CASUALTY, PH_PRESS, PH_AMOK, PH_REGROUP, PH_BUY, PH_REINFORCE, PH_OVER, PH_EVENT, PH_HIT = range(11)
@@ -404,7 +404,7 @@ def _blank_state(rules: Rules, record: bool) -> State:
             s.seat_of[p] = seat
     s.ally = [-1] * 4
     if rules.alliance:
-        from .game_rules import TEAMS
+        from .rules import TEAMS
         for a, c in TEAMS:
             ia, ic = REALMS.index(a), REALMS.index(c)
             s.ally[ia], s.ally[ic] = ic, ia

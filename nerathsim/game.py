@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import engine as E
-from .game_rules import Rules
+from .log import format_events
 from .maps import REALMS
 from .observation import Observation
 from .policies import POLICIES
+from .rules import Rules
 
 #: bumped whenever the full game's behaviour changes
 RULES_VERSION = "nerath-game-1.6"
@@ -113,7 +114,6 @@ class GameResult:
         """The event log as text a person can follow turn by turn (needs record=True)."""
         if self.log is None:
             raise ValueError("this GameResult has no log; play it with record=True")
-        from .log import format_events
         return format_events(self.log, rules or self.rules, self.seats)
 
 

@@ -56,7 +56,7 @@ class Fight(NamedTuple):
 
 
 class Casualties(NamedTuple):
-    """At the start of a battle, a side chooses its casualty order (game_battle.CASUALTY_ORDERS)."""
+    """At the start of a battle, a side chooses its casualty order (battle.ingame.CASUALTY_ORDERS)."""
 
     order: str
 

@@ -8,7 +8,7 @@ nerathsim/RULES.md (Part II, (e)).
 """
 from __future__ import annotations
 
-from .game_rules import Rules
+from .rules import Rules
 
 LUCK_NOTE = ("(luck: in each battle, the gold a realm's dice destroyed beyond what that roll was expected to "
              "destroy, minus its own gold lost beyond expectation; 0 on average, + is good fortune)")

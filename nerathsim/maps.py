@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from .units import UnitTable
+from .battle.units import UnitTable
 
 FORMAT = "nerathsim-map/1"
 #: realm names in the order of the seed's four-player table (Karkoth, Vailin, Iron Circle, Nerath)

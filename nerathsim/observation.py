@@ -224,7 +224,7 @@ class Observation:
         bt = self._s.battle
         if bt is None:
             return None
-        from . import game_battle as gb
+        from .battle import ingame as gb
 
         def named(ch):
             return {ch.t.names[u]: c for u, c in enumerate(gb.present(ch.t, ch.army)) if c}

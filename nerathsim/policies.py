@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from . import dungeons as dg
 from . import engine as E
-from . import game_battle as gb
+from .battle import ingame as gb
 from .game_actions import Amok, Buy, Casualties, Embark, EndPhase, Hit, Move, Pass, PlayCard, RetreatTo, Sail, Unload
 
 END = EndPhase()
@@ -112,7 +112,7 @@ def exact_odds(brules, att: list, dfd: list, at_sea: bool) -> float:
     got = _EXACT_CACHE.get(key)
     if got is not None:
         return got
-    from .odds import battle_odds
+    from .battle.odds import battle_odds
     names = brules.units.names
     a = {names[u]: c for u, c in enumerate(att) if c}
     d = {names[u]: c for u, c in enumerate(dfd) if c}

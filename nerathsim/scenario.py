@@ -41,8 +41,8 @@ import numpy as np
 
 from . import engine as E
 from . import game_actions as A
-from .game_rules import Rules
 from .maps import REALMS
+from .rules import Rules
 
 __all__ = ["build_state", "region", "realm_index", "act", "action", "units_at", "cargo_of", "card_id", "guardian_id"]
 

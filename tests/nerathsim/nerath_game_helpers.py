@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from nerathsim import engine as E
-from nerathsim.game_rules import Rules
+from nerathsim.rules import Rules
 from nerathsim.maps import REALMS
 from nerathsim.scenario import act, build_state, region, units_at  # noqa: F401  (re-exported)
 

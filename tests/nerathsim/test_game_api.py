@@ -4,7 +4,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-import nerathsim._game_api as api
+import nerathsim as api
 from nerathsim import engine as E
 from nerathsim.game import LegalActions
 from nerathsim.game_actions import Amok, Buy, Embark, Fight, Move, RetreatTo, Sail, Unload
@@ -240,7 +240,7 @@ def test_heuristics_beat_random_on_the_small_map():
 def test_analyses_layer_runs_the_game_module():
     from analyses.games import load_game, make_rules
     from analyses.runner import simulate
-    module = load_game("nerathsim._game_api")
+    module = load_game("nerathsim")
     rules = make_rules(module, {"map": "small", "mode": "free_for_all", "max_rounds": "4"})
     df = simulate(module, 4, rules=rules, policies="balanced,random,random,random", progress=False)
     assert len(df) == 4 and "seat0_faction" in df.columns and "karkoth_vp" in df.columns

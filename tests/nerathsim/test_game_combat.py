@@ -5,10 +5,12 @@ import numpy as np
 import pytest
 
 from nerathsim import engine as E
-from nerathsim import game_battle as gb
-from nerathsim.combat import both_standing, fight_round, resolve_casualties, start_battle
+from nerathsim.battle import ingame as gb
+from nerathsim.battle.army import start_battle
+from nerathsim.battle.casualties import resolve_casualties
+from nerathsim.battle.steps import both_standing, fight_round
 from nerathsim.game_actions import Amok, Casualties, Fight, Pass, PressOn, RetreatTo
-from nerathsim.rules import BattleRules
+from nerathsim.battle.rules import BattleRules
 from nerath_game_helpers import ALLY, FFA, I, K, N, V, act, build_state, drive, end_phase, events, names, region, units_at
 
 SURE = BattleRules(hit_threshold=1)          # every die hits: battles without luck

@@ -12,7 +12,7 @@ import pytest
 
 from nerathsim import engine as E
 from nerathsim.game import LegalActions
-from nerathsim.game_rules import Rules
+from nerathsim.rules import Rules
 from nerathsim.maps import REALMS
 from nerathsim.observation import observe
 from nerathsim.policies import POLICIES

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from nerathsim.maps import REALMS, MapError, describe_map, load_map, parse_map
-from nerathsim.units import UnitTable
+from nerathsim.battle.units import UnitTable
 
 K, V, I, N = range(4)
 

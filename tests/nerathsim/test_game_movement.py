@@ -6,9 +6,9 @@ import pytest
 
 from nerathsim import engine as E
 from nerathsim.game_actions import Embark, Move, Sail, Unload
-from nerathsim.game_rules import Rules
+from nerathsim.rules import Rules
 from nerathsim.maps import load_map, parse_map
-from nerathsim.rules import BattleRules
+from nerathsim.battle.rules import BattleRules
 from nerathsim.scenario import action, cargo_of
 from nerath_game_helpers import ALLY, FFA, K, N, V, act, build_state, dests, drive, end_phase, events, kinds, \
     region, units_at

@@ -4,7 +4,7 @@ import dataclasses
 
 from nerathsim import engine as E
 from nerathsim.game_actions import Buy, Embark
-from nerathsim.rules import BattleRules
+from nerathsim.battle.rules import BattleRules
 from nerathsim.scenario import action
 from nerath_game_helpers import ALLY, FFA, K, N, act, build_state, drive, end_phase, region, units_at
 

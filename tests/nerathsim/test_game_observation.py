@@ -10,7 +10,7 @@ import pytest
 
 from nerathsim import engine as E
 from nerathsim.game import LegalActions
-from nerathsim.game_rules import Rules
+from nerathsim.rules import Rules
 from nerathsim.observation import Observation, observe
 from nerathsim.policies import POLICIES
 

@@ -6,7 +6,7 @@ import pytest
 
 from nerathsim import engine as E
 from nerathsim.game_actions import Buy
-from nerathsim.game_rules import Rules
+from nerathsim.rules import Rules
 from nerathsim.scenario import action
 from nerath_game_helpers import ALLY, FFA, I, K, N, V, act, build_state, drive, end_phase, names, region, rng, \
     units_at

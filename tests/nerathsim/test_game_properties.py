@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-import nerathsim._game_api as api
+import nerathsim as api
 from nerathsim import engine as E
 from nerath_game_helpers import check_invariants, start_counts
 

@@ -3,10 +3,10 @@ import dataclasses
 
 import pytest
 
-from nerathsim.game_rules import PUBLISHED_TURN_ORDER, SEATING, TURN_ORDERS, Rules
+from nerathsim.rules import PUBLISHED_TURN_ORDER, SEATING, TURN_ORDERS, Rules
 from nerathsim.maps import REALMS, load_map
-from nerathsim.rules import BattleRules
-from nerathsim.units import UnitTable
+from nerathsim.battle.rules import BattleRules
+from nerathsim.battle.units import UnitTable
 
 
 def test_defaults_are_the_published_game():

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from nerathsim import engine as E
 from nerathsim.game_actions import Move, PlayCard
-from nerathsim.game_rules import Rules
+from nerathsim.rules import Rules
 
 SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -190,7 +190,7 @@ def test_a_long_small_game_explores_dungeons_and_stays_consistent():
 @given(seed=st.integers(0, 2**31 - 1), lineup=st.lists(st.sampled_from(["balanced", "aggressive", "defensive",
                                                                           "random"]), min_size=4, max_size=4))
 def test_policy_games_account_for_cards_and_are_deterministic(seed, lineup):
-    import nerathsim._game_api as api
+    import nerathsim as api
     rules = Rules(map="small", mode="free_for_all", game_length="long", treasures_to_win=3, max_rounds=6)
     a = api.play_game(rules, lineup, seed)
     assert a.to_record() == api.play_game(rules, lineup, seed).to_record()

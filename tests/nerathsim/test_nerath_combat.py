@@ -1,13 +1,14 @@
-"""The seed's battle procedure (combat.py): casualties, drowning, dice pools, steps, bad input."""
+"""The seed's battle procedure (nerathsim/battle/ army, steps, casualties, combat): casualties, drowning,
+dice pools, steps, bad input."""
 import numpy as np
 import pytest
 
 import nerathsim
 from nerathsim import Army, BattleRules, BattleState, CasualtyOrder, Retreat, Situation
-from nerathsim.combat import (
-    assign_hits, battle_result, default_plan, dice_pool, end_of_battle, fight_round, health, press_or_retreat,
-    resolve_battle, resolve_casualties, roll_hits, start_battle,
-)
+from nerathsim.battle.army import health, start_battle
+from nerathsim.battle.casualties import assign_hits, default_plan, resolve_casualties
+from nerathsim.battle.combat import end_of_battle, resolve_battle
+from nerathsim.battle.steps import battle_result, dice_pool, fight_round, press_or_retreat, roll_hits
 
 RULES = BattleRules()
 LAND_A = Situation("attacker", False, RULES)

@@ -1,14 +1,14 @@
-"""The battle procedure (nerathsim/combat.py): behaviours that planted bugs (mutants, see
+"""The battle procedure (nerathsim/battle/: army, steps, casualties, combat): behaviours that planted bugs (mutants, see
 benchmarks/mutation.py) slipped past, each on a hand-built army with the exact outcome."""
 import numpy as np
 import pytest
 
-from nerathsim.combat import (
-    Army, CasualtyOrder, Retreat, Situation, assign_hits, default_plan, fight_round, health, resolve_battle,
-    resolve_casualties, start_battle,
-)
-from nerathsim.rules import BattleRules
-from nerathsim.units import UnitTable
+from nerathsim.battle.army import Army, Situation, health, start_battle
+from nerathsim.battle.casualties import CasualtyOrder, assign_hits, default_plan, resolve_casualties
+from nerathsim.battle.combat import resolve_battle
+from nerathsim.battle.steps import Retreat, fight_round
+from nerathsim.battle.rules import BattleRules
+from nerathsim.battle.units import UnitTable
 
 
 def test_an_army_of_counts_with_some_damaged_holds_the_rest_undamaged():

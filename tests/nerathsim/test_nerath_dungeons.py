@@ -17,10 +17,10 @@ import pytest
 
 from nerathsim import dungeons as dg
 from nerathsim import engine as E
-from nerathsim import game_battle as gb
+from nerathsim.battle import ingame as gb
 from nerathsim.cards import Guardian
 from nerathsim.game_actions import Pass, PlayCard, PressOn, RetreatTo
-from nerathsim.game_rules import Rules
+from nerathsim.rules import Rules
 from nerathsim.scenario import act, action, build_state, card_id, guardian_id, region, units_at
 
 K, V, I, N = range(4)
@@ -267,7 +267,7 @@ def test_fight_odds_with_per_monster_wound_values_match_hand_math():
 @pytest.mark.parametrize("guardians", [("goblin_raiders",), ("medusa",), ("lich",), ("zombie_horde", "minotaur"),
                                        ("medusa", "ogre")])
 def test_the_level_recursion_equals_the_exact_solver_when_every_guardian_has_one_wound_value(heroes, guardians):
-    from nerathsim.outcomes import ATTACKER_WINS, DRAW
+    from nerathsim.battle.outcomes import ATTACKER_WINS, DRAW
     gs = tuple(G(k) for k in guardians)
     t = dg.level_fight(dg.dungeon_rules(FFA.battle, gs), gs, heroes, dg.guardian_army(gs))
     odds = dg.fight_odds(FFA.battle, heroes, gs)                  # one wound value: the generic exact solver

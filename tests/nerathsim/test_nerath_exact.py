@@ -157,7 +157,7 @@ def test_exact_solver_limit_is_a_clear_error():
 
 def test_custom_callable_casualty_choice_by_search():
     # a callable choice (not an order) is explored state by state; equal to the order it mimics
-    from nerathsim.combat import CasualtyOrder, assign_hits
+    from nerathsim.battle.casualties import CasualtyOrder, assign_hits
 
     def kill_dragons_first(army, hits, situation):
         return assign_hits(army, hits, CasualtyOrder(("dragon", "damage:dragon")).plan(army, situation), situation)
@@ -170,7 +170,8 @@ def test_custom_callable_casualty_choice_by_search():
 
 
 def test_attacker_win_chance_from_a_mid_battle_state():
-    from nerathsim.combat import BattleState, resolve_casualties, start_battle
+    from nerathsim.battle.army import BattleState, start_battle
+    from nerathsim.battle.casualties import resolve_casualties
     state = start_battle({"footsoldier": 1}, {"dragon": 1})
     plans = resolve_casualties(None, state, BattleRules())
     assert nerathsim.attacker_win_chance(state, BattleRules(), plans) == pytest.approx(1 / 361)

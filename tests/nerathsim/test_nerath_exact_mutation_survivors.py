@@ -1,12 +1,12 @@
-"""The exact battle solver (nerathsim/battle_exact.py): behaviours that planted bugs (mutants,
+"""The exact battle solver (nerathsim/battle/exact.py): behaviours that planted bugs (mutants,
 see benchmarks/mutation.py) slipped past, each on a battle whose answer is known exactly."""
 import numpy as np
 
-from nerathsim.battle_exact import exact_battle
-from nerathsim.combat import Army
-from nerathsim.outcomes import ATTACKER_WINS, DRAW
-from nerathsim.rules import BattleRules
-from nerathsim.units import UnitTable
+from nerathsim.battle.exact import exact_battle
+from nerathsim.battle.army import Army
+from nerathsim.battle.outcomes import ATTACKER_WINS, DRAW
+from nerathsim.battle.rules import BattleRules
+from nerathsim.battle.units import UnitTable
 
 NAMES = UnitTable.published().names
 SURE_ATTACK_HALF_DEFENCE = BattleRules(attacker_hit_threshold=1, defender_hit_threshold=4)  # p = 1 and 1/2

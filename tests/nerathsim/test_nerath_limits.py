@@ -11,8 +11,9 @@ import pytest
 
 import nerathsim
 from analyses import cli_nerath, unit_cost
-from nerathsim import battle_exact, battle_mc
-from nerathsim.battle_exact import BattleTooLarge
+from nerathsim.battle import exact as battle_exact
+from nerathsim.battle import monte_carlo as battle_mc
+from nerathsim.battle.exact import BattleTooLarge
 
 
 def run(argv):

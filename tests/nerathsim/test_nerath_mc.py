@@ -7,8 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 import nerathsim
 from nerathsim import Army, BattleRules, Situation, UnitTable
-from nerathsim.battle_mc import apply_hits, compile_side
-from nerathsim.combat import assign_hits, default_plan, CasualtyOrder
+from nerathsim.battle.monte_carlo import apply_hits, compile_side
+from nerathsim.battle.casualties import assign_hits, default_plan, CasualtyOrder
 
 MIXED_A = {"footsoldier": 8, "siege_engine": 4, "fighter": 3, "wizard": 2, "monster": 2, "dragon": 1}
 MIXED_D = {"footsoldier": 10, "siege_engine": 3, "fighter": 2, "monster": 2, "wizard": 1, "dragon": 1, "castle": 1}
@@ -66,7 +66,7 @@ def test_numpy_binomial_sampler_agrees_with_exact(name, attacker, defender, kw):
 @pytest.mark.parametrize("name,attacker,defender,kw", [BATTLES[2], BATTLES[4], BATTLES[6], BATTLES[10]],
                          ids=["first-strike", "castle", "sea-cargo", "retreat-chance"])
 def test_engine_step_function_agrees_with_exact(name, attacker, defender, kw):
-    """combat.resolve_battle, one battle at a time, is the third implementation of the rules."""
+    """resolve_battle, one battle at a time, is the third implementation of the rules."""
     exact = nerathsim.battle_odds(attacker, defender, **kw)
     kw = {k: v for k, v in kw.items() if k in ("at_sea", "rules", "retreat", "casualty_order")}
     n = 1500
@@ -98,7 +98,7 @@ def test_same_seed_same_answer_and_runs_are_prefixes():
     assert not np.array_equal(one.counts, other.counts)
     # battles come in chunks seeded by (seed, chunk number): a run of CHUNK battles is the first
     # chunk of any longer run, so every end is seen at least as often in the longer run
-    from nerathsim.battle_mc import CHUNK
+    from nerathsim.battle.monte_carlo import CHUNK
     short = nerathsim.monte_carlo_battle(a, d, n=CHUNK, seed=8)
     longer = nerathsim.monte_carlo_battle(a, d, n=CHUNK + 1, seed=8)
 

@@ -22,8 +22,8 @@ def sampled():
 def test_fields(exact):
     assert exact.attacker == {"footsoldier": 6, "siege_engine": 2} and exact.defender == {"footsoldier": 8}
     assert (exact.method, exact.n, exact.seed, exact.intervals, exact.at_sea) == ("exact", None, None, None, False)
-    assert exact.retreat == "never" and exact.rules_version == nerathsim.rules.RULES_VERSION  # the battle rules; the package adds the game
-    assert nerathsim.rules.RULES_VERSION in nerathsim.RULES_VERSION
+    assert exact.retreat == "never" and exact.rules_version == nerathsim.battle.rules.RULES_VERSION  # the battle rules; the package adds the game
+    assert nerathsim.battle.rules.RULES_VERSION in nerathsim.RULES_VERSION
     assert exact.casualty_orders == ("footsoldier, siege_engine", "footsoldier")
     assert exact.tuv_swing == pytest.approx(exact.defender_gold_lost - exact.attacker_gold_lost)
     # expected survivors: overall = sum over outcomes of P(outcome) x E[survivors | outcome]

@@ -29,13 +29,12 @@ import numpy as np
 from scipy import sparse
 from scipy.linalg import lapack
 
-from .combat import (
-    Army, BattleState, CasualtyPlan, Retreat, Situation, assign_hits, dice_pool, health, resolve_casualties,
-    start_battle,
-)
+from .army import Army, BattleState, Situation, health, start_battle
+from .casualties import CasualtyPlan, assign_hits, resolve_casualties
+from .dice import hit_probability, poisson_binomial_pmf
 from .outcomes import ATTACKER_WINS, DEFENDER_HOLDS, DRAW, RETREAT, EndTable, collapse
 from .rules import BattleRules
-from .units import hit_probability
+from .steps import Retreat, dice_pool
 
 MAX_STATES = 6000          # pair states; beyond this the dense round matrix is too large
 MAX_SIDE_STATES = 1000     # casualty states of one side; beyond this building the chain takes minutes
@@ -47,27 +46,6 @@ ROUNDS_FLOOR = 1e-15       # the rounds distribution is stepped until less than 
 # ----------------------------------------------------------------------------------------
 # Hit distributions
 # ----------------------------------------------------------------------------------------
-@lru_cache(maxsize=4096)
-def binomial_pmf(n: int, p: float) -> np.ndarray:
-    """P(k hits) for n dice of hit probability p, by convolving n Bernoulli(p) trials."""
-    pmf = np.array([1.0])
-    step = np.array([1.0 - p, p])
-    for _ in range(n):
-        pmf = np.convolve(pmf, step)
-    pmf.setflags(write=False)
-    return pmf
-
-
-@lru_cache(maxsize=65536)
-def poisson_binomial_pmf(pool: tuple[tuple[float, int], ...]) -> np.ndarray:
-    """P(k hits) for a pool of ((hit probability, dice), ...): the convolution of the binomials."""
-    pmf = np.array([1.0])
-    for p, n in pool:
-        pmf = np.convolve(pmf, binomial_pmf(n, p))
-    pmf.setflags(write=False)
-    return pmf
-
-
 def hits_pmf(army: Army, situation: Situation, first_strike: bool) -> np.ndarray:
     """Distribution of the hits this side scores in one step (first strike or other attacks)."""
     threshold = situation.rules.threshold(situation.role)
@@ -95,7 +73,7 @@ class SideStates:
 def side_states(army: Army, choice, situation: Situation, max_hits: int) -> SideStates:
     """Every casualty state a side can reach, and where h hits take each of them."""
     if isinstance(choice, CasualtyPlan):
-        states = _chain(army, choice, situation)
+        states = casualty_chain(army, choice, situation)
         S = len(states)
         trans = np.minimum(np.arange(S)[:, None] + np.arange(max_hits + 1)[None, :], S - 1)
     else:
@@ -111,7 +89,7 @@ def side_states(army: Army, choice, situation: Situation, max_hits: int) -> Side
     return side
 
 
-def _chain(army: Army, plan: CasualtyPlan, situation: Situation) -> list:
+def casualty_chain(army: Army, plan: CasualtyPlan, situation: Situation) -> list:
     """With a fixed order, the state after h hits is the state after h single hits."""
     states = [army]
     while health(states[-1], situation) > 0:
@@ -369,7 +347,7 @@ def _vector(counts: dict, names) -> np.ndarray:
     return np.array([counts.get(n, 0) for n in names], dtype=np.int64)
 
 
-def _present(army: Army, rules: BattleRules, names) -> np.ndarray:
+def present_units(army: Army, rules: BattleRules, names) -> np.ndarray:
     """Units still on the field (a silenced castle counts: it is there to be captured)."""
     table = rules.units
     out = np.zeros(len(names), dtype=np.int64)
@@ -388,8 +366,8 @@ def _end_table(chain, ends, cont, names, costs, start_a, start_d, rounds, expect
     outcome = np.where(a_alive & d_alive, RETREAT,
                        np.where(a_alive, ATTACKER_WINS, np.where(d_alive, DEFENDER_HOLDS, DRAW))).astype(np.int8)
     capt = np.array([rules.units[n].captured for n in names])
-    surv_a = np.array([_present(s, rules, names) for s in chain.A.states])
-    surv_d = np.array([_present(s, rules, names) for s in chain.D.states])
+    surv_a = np.array([present_units(s, rules, names) for s in chain.A.states])
+    surv_d = np.array([present_units(s, rules, names) for s in chain.D.states])
     att = surv_a[a_idx] * a_alive[:, None]
     dfd = surv_d[d_idx].copy()
     dfd[~d_alive] *= capt                     # a wiped-out side keeps only its castles
@@ -406,8 +384,8 @@ def _immediate(state, rules, names, costs, start_a, start_d) -> EndTable:
     sa, sd = state.situation("attacker", rules), state.situation("defender", rules)
     a_alive, d_alive = health(state.attacker, sa) > 0, health(state.defender, sd) > 0
     capt = np.array([rules.units[n].captured for n in names])
-    att = _present(state.attacker, rules, names) if a_alive else np.zeros(len(names), dtype=np.int64)
-    dfd = _present(state.defender, rules, names)
+    att = present_units(state.attacker, rules, names) if a_alive else np.zeros(len(names), dtype=np.int64)
+    dfd = present_units(state.defender, rules, names)
     if not d_alive:
         dfd = dfd * capt
     code = ATTACKER_WINS if a_alive and not d_alive else (DEFENDER_HOLDS if d_alive else DRAW)
@@ -441,7 +419,7 @@ def _win_table(state: BattleState, rules: BattleRules, choices: tuple):
 def attacker_win_chance(state: BattleState, rules: BattleRules, choices) -> float:
     """The attacker's exact chance of winning from `state` by fighting on to the end.
 
-    Used by Retreat(below_win_chance=...) in `combat.resolve_battle`; cached per state.
+    Used by Retreat(below_win_chance=...) in `combat.resolve_battle` and the Monte Carlo calculators; cached per state.
     """
     sa, sd = state.situation("attacker", rules), state.situation("defender", rules)
     if health(state.defender, sd) == 0:

@@ -30,6 +30,7 @@ class EndTable:
     counts: np.ndarray | None = None  # Monte Carlo: battles per row
     n: int | None = None            # Monte Carlo: battles simulated
     pruned: float = 0.0             # exact: probability mass dropped below the pruning threshold
+    engine: str | None = None       # Monte Carlo: 'python' (numpy engine) or 'kernel' (numba) — which one ran
 
 
 def collapse(units, outcome, attacker, defender, captured, weight):

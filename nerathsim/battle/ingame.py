@@ -1,14 +1,14 @@
 """Battles inside the full game: the battles module's procedure on small integer arrays.
 
-`combat.fight_round` is the reference implementation of the seed's steps 1–3 (first strike,
+`steps.fight_round` is the reference implementation of the seed's steps 1–3 (first strike,
 other attacks, take damage). A whole game fights hundreds of rounds, so the engine plays the
 same steps here on plain lists: an army is, per unit type (table order), a list of counts by
 damage taken, the last slot holding *silenced* castles (damage = hits_to_kill, kept to be
 captured). Casualty choices are the battles module's `CasualtyPlan`s (built once per battle
-by `combat.default_plan` / `combat.CasualtyOrder`) compiled to index lists.
+by `casualties.default_plan` / `casualties.CasualtyOrder`) compiled to index lists.
 
-With one army per side and the same Generator, `fight_round` here and `combat.fight_round`
-draw the same numbers and reach the same casualties; tests/nerathsim/test_game_battle.py
+With one army per side and the same Generator, `fight_round` here and `steps.fight_round`
+draw the same numbers and reach the same casualties; tests/nerathsim/test_game_combat.py
 checks it. Allied defenders (two realms in one region) roll separately — the dice are
 independent, so the hit distribution is the same — and split the hits they take as the seed
 says (`split_hits`).
@@ -20,9 +20,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from .combat import DAMAGE_PREFIX, Army, CasualtyOrder, Situation, default_plan
+from .army import Army, Situation
+from .casualties import DAMAGE_PREFIX, CasualtyOrder, default_plan
+from .dice import hit_probability, poisson_binomial_pmf
 from .rules import BattleRules
-from .units import hit_probability
 
 CASUALTY_ORDERS = ("cheapest", "weakest")
 """Casualty orders a side may choose at the start of a battle (decision `Casualties`):
@@ -121,7 +122,7 @@ def copy_army(army: list) -> list:
 
 
 def health(t: SideTable, army: list) -> int:
-    """Hits the side can still take (combat.health)."""
+    """Hits the side can still take (army.health)."""
     h = 0
     for u in t.take_idx:
         row = army[u]
@@ -149,7 +150,7 @@ def size(army: list) -> int:
 
 
 def pool(t: SideTable, army: list, first: bool, alive: bool) -> dict:
-    """{(die, p): dice} rolled in the first-strike (first=True) or other-attacks step (combat.dice_pool).
+    """{(die, p): dice} rolled in the first-strike (first=True) or other-attacks step (steps.dice_pool).
 
     Keyed by die and hit probability: a card's battle bonus (`modified_table`) changes a unit type's
     probability, so two units with the same die may roll at different odds."""
@@ -168,7 +169,7 @@ def pool(t: SideTable, army: list, first: bool, alive: bool) -> dict:
 
 
 def roll(t: SideTable, army: list, rng: np.random.Generator, first: bool) -> int:
-    """combat.roll_hits: one binomial draw per die size (and hit probability), smallest die first.
+    """steps.roll_hits: one binomial draw per die size (and hit probability), smallest die first.
 
     The probabilities are the table's own (`SideTable.p`: the rules' threshold for this role, and
     any battle bonus)."""
@@ -307,7 +308,7 @@ def _one_hit(t: SideTable, army: list, plan: Plan) -> None:
 
 
 def drown(t: SideTable, army: list, plan: Plan) -> None:
-    """combat.drown_cargo: land units beyond the surviving warships' capacity drown, plan's drown order.
+    """casualties.drown_cargo: land units beyond the surviving warships' capacity drown, plan's drown order.
     With `plan.loads` (per ship): each type keeps at most what the warships still afloat carry, the
     first ships of `loads` being the ones sunk."""
     if plan.loads is not None:
@@ -342,7 +343,7 @@ def drown(t: SideTable, army: list, plan: Plan) -> None:
 
 
 def assign(t: SideTable, army: list, hits: int, plan: Plan) -> None:
-    """combat.assign_hits with a plan, in place: hits one at a time until the side is wiped out."""
+    """casualties.assign_hits with a plan, in place: hits one at a time until the side is wiped out."""
     h = health(t, army)
     for _ in range(hits):
         if h <= 0:
@@ -403,8 +404,7 @@ def lost_value(t: SideTable, army: list) -> int:
 # ---------------------------------------------------------------------------------------
 @lru_cache(maxsize=65536)
 def pool_pmf(items: tuple) -> np.ndarray:
-    """P(k hits) for ((p, dice), ...): the convolution of binomials (battle_exact's Poisson binomial)."""
-    from .battle_exact import poisson_binomial_pmf
+    """P(k hits) for ((p, dice), ...): the convolution of binomials (dice.poisson_binomial_pmf)."""
     return poisson_binomial_pmf(items)
 
 

@@ -4,66 +4,36 @@ Each side is an array of unit counts per (unit type, damage) slot and per battle
 is the seed's procedure applied to all battles still going at once: first strike (both
 sides' first strikers roll together, hits removed at once), other attacks (simultaneous),
 casualties by the side's casualty order (the same `CasualtyPlan` as the reference
-`combat.assign_hits`, compiled into array operations), drowning at sea, then step 4 (the
+`casualties.assign_hits`, compiled into array operations), drowning at sea, then step 4 (the
 `Retreat` rule) and step 5. Hits per die size are binomial draws: by default from exact
 per-die-size alias tables (Vose), or `sampler="numpy"` for `Generator.binomial`.
 
 Battles run in chunks of CHUNK; chunk i draws from SeedSequence(seed, spawn_key=(i,)), so a
 run of n battles is a prefix of a run of more and does not depend on anything but (seed, n).
+
+This numpy engine is the reference and the default (`engine="python"`); `engine="kernel"` plays
+the same battles compiled with numba (`kernel.py`, its own random stream) and `"auto"` picks the
+kernel when numba imports.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
-from scipy import stats
 
-from .combat import DAMAGE_PREFIX, CasualtyPlan, Retreat, Situation, resolve_casualties, start_battle
+from .army import Situation, start_battle
+from .casualties import DAMAGE_PREFIX, CasualtyPlan, resolve_casualties
+from .dice import alias_draw, alias_tables, hit_probability, joint_alias_tables
+from .exact import build_chain, win_chances
 from .outcomes import ATTACKER_WINS, DEFENDER_HOLDS, DRAW, RETREAT, EndTable, collapse
 from .rules import BattleRules
-from .units import hit_probability
+from .steps import Retreat
 
 CHUNK = 1 << 16
 SAMPLERS = ("alias", "numpy")
+ENGINES = ("python", "kernel", "auto")
 MAX_ROUNDS = 100_000
 MAX_UNITS = 1000   # units per side; beyond this the per-die-size alias tables and rounds take minutes
-
-
-# ----------------------------------------------------------------------------------------
-# Binomial sampling by alias tables
-# ----------------------------------------------------------------------------------------
-@lru_cache(maxsize=256)
-def alias_tables(n_max: int, p: float) -> tuple[np.ndarray, np.ndarray, int]:
-    """Vose alias tables for Binomial(n, p), n = 0..n_max, flattened as [n * K + j] (K = n_max + 1)."""
-    K = n_max + 1
-    prob = np.ones((K, K))
-    alias = np.zeros((K, K), dtype=np.int64)
-    for n in range(K):
-        pmf = np.zeros(K)
-        pmf[: n + 1] = stats.binom.pmf(np.arange(n + 1), n, p)
-        pmf /= pmf.sum()
-        prob[n], alias[n] = _vose(pmf)
-    prob.setflags(write=False)
-    alias.setflags(write=False)
-    return prob.reshape(-1), alias.reshape(-1), K
-
-
-def _vose(pmf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    K = len(pmf)
-    scaled = pmf * K
-    prob = np.ones(K)
-    alias = np.arange(K)
-    small = [i for i in range(K) if scaled[i] < 1.0]
-    large = [i for i in range(K) if scaled[i] >= 1.0]
-    while small and large:
-        s, l = small.pop(), large.pop()
-        prob[s], alias[s] = scaled[s], l
-        scaled[l] = scaled[l] + scaled[s] - 1.0
-        (small if scaled[l] < 1.0 else large).append(l)
-    for i in small + large:
-        prob[i], alias[i] = 1.0, i
-    return prob, alias
 
 
 # ----------------------------------------------------------------------------------------
@@ -132,43 +102,13 @@ class StepSampler:
             key = counts[0].astype(np.intp)
             for n, r in zip(counts[1:], radices[1:]):
                 key = key * r + n
-            return _alias_draw(key, prob, alias, K, rng).astype(c.dtype, copy=False)
+            return alias_draw(key, prob, alias, K, rng).astype(c.dtype, copy=False)
         hits = None
         for n, d in zip(counts, self.dice):
             prob, alias, K = alias_tables(d.n_max, d.p)
-            h = _alias_draw(n.astype(np.intp), prob, alias, K, rng)
+            h = alias_draw(n.astype(np.intp), prob, alias, K, rng)
             hits = h if hits is None else hits + h
         return hits.astype(c.dtype, copy=False)
-
-
-def _alias_draw(key: np.ndarray, prob: np.ndarray, alias: np.ndarray, K: int, rng) -> np.ndarray:
-    x = rng.random(len(key)) * K
-    j = x.astype(np.intp)
-    flat = key * K + j
-    return np.where(x - j < prob[flat], j, alias[flat])
-
-
-@lru_cache(maxsize=256)
-def joint_alias_tables(spec: tuple[tuple[int, float], ...]):
-    """Alias tables of the total hits for every combination of dice counts (n_1, ..., n_m) <= n_max."""
-    radices = tuple(n_max + 1 for n_max, _ in spec)
-    K = sum(n_max for n_max, _ in spec) + 1
-    keys = int(np.prod(radices))
-    prob = np.ones((keys, K))
-    alias = np.zeros((keys, K), dtype=np.intp)
-    for key in range(keys):
-        rest, ns = key, []
-        for r in reversed(radices):
-            ns.append(rest % r)
-            rest //= r
-        ns.reverse()
-        pmf = np.array([1.0])
-        for (n_max, p), n in zip(spec, ns):
-            pmf = np.convolve(pmf, stats.binom.pmf(np.arange(n + 1), n, p))
-        full = np.zeros(K)
-        full[: len(pmf)] = pmf / pmf.sum()
-        prob[key], alias[key] = _vose(full)
-    return prob.reshape(-1), alias.reshape(-1), K, radices
 
 
 @dataclass
@@ -311,17 +251,49 @@ def apply_hits(c: np.ndarray, hits: np.ndarray, ops: list) -> None:
 # ----------------------------------------------------------------------------------------
 # The kernel
 # ----------------------------------------------------------------------------------------
+def resolve_engine(engine: str, sampler: str = "alias") -> str:
+    """'python' or 'kernel' for an `engine` argument: 'auto' is the numba kernel when numba imports and
+    the sampler is the default, else the numpy engine."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "kernel" and sampler != "alias":
+        raise ValueError(f"sampler={sampler!r} applies to engine='python'; the kernel samples from its own "
+                         f"alias tables (use sampler='alias' or engine='python')")
+    if engine == "auto":
+        if sampler != "alias":
+            return "python"
+        try:
+            _kernel_module()
+        except ImportError:
+            return "python"
+        return "kernel"
+    return engine
+
+
+def _kernel_module():
+    # numba takes about a second to import: only callers that ask for the compiled engine pay for it
+    from . import kernel  # noqa: PLC0415
+    return kernel
+
+
 def simulate(state, rules: BattleRules, plans, retreat: Retreat, n: int, seed: int,
-             sampler: str = "alias", chunk: int = CHUNK) -> EndTable:
-    """End-state table of `n` simulated battles from `state`."""
+             sampler: str = "alias", chunk: int = CHUNK, engine: str = "python") -> EndTable:
+    """End-state table of `n` simulated battles from `state`, by the numpy engine (`engine="python"`, the
+    reference) or the numba kernel (`"kernel"`; `"auto"`: the kernel when numba is there)."""
     check_mc_size(state)
+    if resolve_engine(engine, sampler) == "kernel":
+        kernel = _kernel_module()
+        outcome, att, dfd, weight, rounds_hist = kernel.simulate_kernel(state, rules, plans, retreat, n, seed)
+        start_a = np.array([state.attacker.count(x) for x in rules.units.names])
+        start_d = np.array([state.defender.count(x) for x in rules.units.names])
+        return _table(rules.units.names, rules, outcome, att, dfd, weight, rounds_hist, n, start_a, start_d,
+                      "kernel")
     sa, sd = state.situation("attacker", rules), state.situation("defender", rules)
     A = compile_side(state.attacker, plans[0], sa)
     D = compile_side(state.defender, plans[1], sd)
     names = rules.units.names
     win = None
     if retreat.below_win_chance is not None:
-        from .battle_exact import build_chain, win_chances
         chain = build_chain(state, rules, plans)
         win = win_chances(chain).reshape(chain.shape)
     coder = _EndCoder(A.unit_rows @ A.start, D.unit_rows @ D.start)
@@ -336,7 +308,8 @@ def simulate(state, rules: BattleRules, plans, retreat: Retreat, n: int, seed: i
             rounds_hist = np.pad(rounds_hist, (0, len(hist) - len(rounds_hist)))
         rounds_hist[: len(hist)] += hist
     outcome, att, dfd, weight = coder.decode(np.concatenate(codes))
-    return _table(names, rules, outcome, att, dfd, weight, rounds_hist, n, A, D)
+    return _table(names, rules, outcome, att, dfd, weight, rounds_hist, n, A.unit_rows @ A.start,
+                  D.unit_rows @ D.start, "python")
 
 
 def check_mc_size(state) -> None:
@@ -448,7 +421,7 @@ def _run_chunk(A: CompiledSide, D: CompiledSide, size: int, rng, retreat: Retrea
     return np.concatenate(out), np.array(hist, dtype=np.int64)
 
 
-def _table(names, rules, outcome, att, dfd, weight, rounds_hist, n, A, D) -> EndTable:
+def _table(names, rules, outcome, att, dfd, weight, rounds_hist, n, start_a, start_d, engine) -> EndTable:
     capt = np.array([rules.units[x].captured for x in names])
     won = (outcome == ATTACKER_WINS)[:, None]
     captured = np.where(won, dfd * capt, 0)
@@ -456,17 +429,20 @@ def _table(names, rules, outcome, att, dfd, weight, rounds_hist, n, A, D) -> End
     o, a, d, c, w = collapse(names, outcome, att, dfd, captured, weight)
     counts = np.rint(w).astype(np.int64)
     rounds = rounds_hist / n
-    start_a = A.unit_rows @ A.start
-    start_d = D.unit_rows @ D.start
     costs = np.array([rules.units[x].cost for x in names])
     return EndTable(names, o, a, d, c, counts / n, rounds, float(np.arange(len(rounds)) @ rounds),
-                    start_a, start_d, costs, counts=counts, n=n)
+                    start_a, start_d, costs, counts=counts, n=n, engine=engine)
 
 
 def monte_carlo_battle(attacker, defender, at_sea: bool = False, rules: BattleRules | None = None,
                        casualty_order=None, retreat=None, n: int = 100_000, seed: int = 0,
-                       sampler: str = "alias") -> EndTable:
-    """Simulate `n` battles; returns the end-state table with counts."""
+                       sampler: str = "alias", engine: str = "python") -> EndTable:
+    """Simulate `n` battles; returns the end-state table with counts.
+
+    engine: 'python' (the numpy engine, the reference; `sampler` chooses its binomial draws), 'kernel'
+    (the numba kernel of `kernel.py`, ≥ 10 M battles/s; its own random stream, so other battles than
+    the numpy engine's for the same seed, with the same distribution) or 'auto' (the kernel when numba
+    imports). `EndTable.engine` says which one ran."""
     rules = rules or BattleRules()
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be a positive integer number of battles, got {n!r}")
@@ -474,10 +450,11 @@ def monte_carlo_battle(attacker, defender, at_sea: bool = False, rules: BattleRu
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
+    resolve_engine(engine, sampler)
     state = start_battle(attacker, defender, at_sea, rules)
     plans = resolve_casualties(casualty_order, state, rules)
     for role, plan in zip(("attacker", "defender"), plans):
         if not isinstance(plan, CasualtyPlan):
             raise ValueError(f"monte_carlo needs a casualty order (list of unit names) for the {role}, not a "
-                             f"callable; use method='exact' or combat.resolve_battle")
-    return simulate(state, rules, plans, Retreat.parse(retreat), int(n), int(seed), sampler)
+                             f"callable; use method='exact' or resolve_battle")
+    return simulate(state, rules, plans, Retreat.parse(retreat), int(n), int(seed), sampler, engine=engine)

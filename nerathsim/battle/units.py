@@ -12,9 +12,12 @@ from __future__ import annotations
 import numbers
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace as dc_replace
+from dataclasses import dataclass, fields
+from dataclasses import replace as dc_replace
 
 import pandas as pd
+
+from .dice import hit_probability
 
 DOMAINS = ("land", "sea", "flying")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -79,11 +82,6 @@ class Unit:
     def hit_probability(self, hit_threshold: int = 6) -> float:
         """P(one die scores a hit) = P(roll >= hit_threshold): d6 1/6, d8 3/8, d10 1/2, d12 7/12, d20 3/4."""
         return hit_probability(self.die, hit_threshold)
-
-
-def hit_probability(die: int, hit_threshold: int = 6) -> float:
-    """Seed: "Man rammer ved at slå en 6'er eller mere" — P(roll >= threshold) on a fair die."""
-    return max(0, die - hit_threshold + 1) / die
 
 
 # The published table. Seed: the unit list and the price table; facts §1.1 for move and the

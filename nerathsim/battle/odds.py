@@ -16,10 +16,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from . import battle_exact, battle_mc
-from .combat import CasualtyPlan, Retreat, resolve_casualties, start_battle
+from . import exact, monte_carlo
+from .army import start_battle
+from .casualties import CasualtyPlan, resolve_casualties
 from .outcomes import ATTACKER_WINS, DEFENDER_HOLDS, DRAW, RETREAT, EndTable
 from .rules import RULES_VERSION, BattleRules
+from .steps import Retreat
 from .units import format_army
 
 METHODS = ("exact", "monte_carlo")
@@ -134,7 +136,8 @@ class BattleOdds:
         if self.method == "exact":
             pruned = "< 1e-15" if self.pruned < 1e-15 else f"{self.pruned:.1e}"   # below: float rounding
             return f"exact (pruned mass {pruned})"
-        return f"Monte Carlo, {self.n:,} battles, seed {self.seed}; [95% intervals]"
+        kernel = " (numba kernel)" if self.ends.engine == "kernel" else ""
+        return f"Monte Carlo{kernel}, {self.n:,} battles, seed {self.seed}; [95% intervals]"
 
     def __str__(self) -> str:
         where = "sea battle" if self.at_sea else "land battle"
@@ -255,7 +258,7 @@ def sampled_intervals(t: EndTable, chances: dict, values: dict, confidence: floa
 
 def battle_odds(attacker, defender, at_sea: bool = False, method: str = "exact", n: int = 100_000, seed: int = 0,
                 casualty_order=None, retreat=None, rules: BattleRules | None = None,
-                prune: float = battle_exact.DEFAULT_PRUNE, sampler: str = "alias") -> BattleOdds:
+                prune: float = exact.DEFAULT_PRUNE, sampler: str = "alias", engine: str = "python") -> BattleOdds:
     """Odds of one battle. Armies: ``{"footsoldier": 6, "siege_engine": 2}`` or ``"6 footsoldier, 2 siege_engine"``.
 
     method: 'exact' (probability propagation) or 'monte_carlo' (n battles from `seed`).
@@ -263,9 +266,14 @@ def battle_odds(attacker, defender, at_sea: bool = False, method: str = "exact",
       {'attacker': [...], 'defender': [...]}, or (exact only) a callable(army, hits, situation).
     retreat: None (never), a `Retreat`, or text 'after:N', 'below:P', 'units:K' (comma-combined).
     rules: a `BattleRules` (e.g. with another unit table); default = the published game.
+    engine (monte_carlo): 'python' (the numpy engine, the reference and the default), 'kernel' (numba,
+      ≥ 10 M battles/s, its own random stream: same distribution, other battles for the same seed) or
+      'auto' (the kernel when numba imports); `odds.ends.engine` says which ran.
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if engine not in monte_carlo.ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(monte_carlo.ENGINES)}, got {engine!r}")
     rules = rules if rules is not None else BattleRules()
     if not isinstance(rules, BattleRules):
         raise ValueError(f"rules must be a BattleRules, got {rules!r}")
@@ -276,20 +284,21 @@ def battle_odds(attacker, defender, at_sea: bool = False, method: str = "exact",
     if method == "exact":
         if isinstance(prune, bool) or not isinstance(prune, (int, float)) or not 0 <= prune < 1e-3:
             raise ValueError(f"prune must be a probability threshold in [0, 0.001), got {prune!r}")
-        table = battle_exact.solve(state, rules, plans, rule, prune)
+        table = exact.solve(state, rules, plans, rule, prune)
         used_seed = None
     else:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive integer number of battles, got {n!r}")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-        if sampler not in battle_mc.SAMPLERS:
-            raise ValueError(f"sampler must be one of {', '.join(battle_mc.SAMPLERS)}, got {sampler!r}")
+        if sampler not in monte_carlo.SAMPLERS:
+            raise ValueError(f"sampler must be one of {', '.join(monte_carlo.SAMPLERS)}, got {sampler!r}")
+        monte_carlo.resolve_engine(engine, sampler)
         for role, plan in zip(("attacker", "defender"), plans):
             if not isinstance(plan, CasualtyPlan):
                 raise ValueError(f"method='monte_carlo' needs a casualty order (list of unit names) for the {role}, "
                                  f"not a callable; use method='exact'")
-        table = battle_mc.simulate(state, rules, plans, rule, int(n), int(seed), sampler)
+        table = monte_carlo.simulate(state, rules, plans, rule, int(n), int(seed), sampler, engine=engine)
         used_seed = int(seed)
     in_order = [lambda army: {u: army.counts()[u] for u in rules.units.names if army.count(u)}][0]
     return odds_from_table(table, in_order(state.attacker), in_order(state.defender), state.at_sea, method, rule,
