@@ -48,6 +48,12 @@ def _core():
     return kernel_core
 
 
+def _play():
+    # the compiled policies and game loop (numba, loaded on first use like _core)
+    from . import kernel_play  # noqa: PLC0415
+    return kernel_play
+
+
 def _policy(entry):
     """A seat's policy object (a registered name becomes its POLICIES entry), or None if unknown."""
     if isinstance(entry, str):
@@ -146,11 +152,12 @@ def play_arrays(rules: Rules, lineups, seeds) -> dict:
             row.append(objects[key])
         index.append(row)
     n, players = len(seeds), rules.players
-    st, rs, acts, ties = core.new_buffers()
+    play = _play()
+    st, rs, acts, ties = play.new_buffers()
     out_game = np.zeros((n, 4), np.int64)
     out_score = np.zeros((n, players), np.int64)
     out_stats = np.zeros((n, players, core.N_STATS), np.int64)
-    core.play_games(st, tables(rules), rs, acts, ties, np.zeros(players, np.int64),
+    play.play_games(st, tables(rules), rs, acts, ties, np.zeros(players, np.int64),
                     np.zeros((players, core.N_WEIGHTS)), np.array([int(s) for s in seeds], np.uint64),
                     np.array(kinds, np.int64), np.array(weights, np.float64).reshape(len(kinds), core.N_WEIGHTS),
                     np.array(index, np.int64).reshape(n, players), out_game, out_score, out_stats)

@@ -27,7 +27,7 @@ from .actions import (
     StopDiscard,
     Take,
 )
-from .kernel import STAT_COLUMNS, _core, policy_row, tables
+from .kernel import STAT_COLUMNS, _core, _play, policy_row, tables
 
 
 @dataclass
@@ -52,7 +52,7 @@ def load_state(s: engine.State, seed: int = 0) -> KernelState:
     core = _core()
     if s.rules.seals:
         raise ValueError("kernel_bridge: the kernel has no seals (Rules.seals=True)")
-    st, rs, acts, ties = core.new_buffers()
+    st, rs, acts, ties = _play().new_buffers()
     core.seed_streams(rs, np.uint64(seed))
     n = s.n
     ids = {}
@@ -148,7 +148,7 @@ def scores(ks: KernelState, policy) -> list[float]:
     n = core.legal_actions(ks.st, ks.tb, ks.rs, ks.acts)
     _, w = policy_row(policy)
     q = int(ks.st[core.G_CP])
-    return [float(core.score_action(ks.st, ks.tb, ks.rs, ks.acts, i, q, w)) for i in range(n)]
+    return [float(_play().score_action(ks.st, ks.tb, ks.rs, ks.acts, i, q, w)) for i in range(n)]
 
 
 def choose(ks: KernelState, policy) -> object:
@@ -156,7 +156,7 @@ def choose(ks: KernelState, policy) -> object:
     core = _core()
     n = core.legal_actions(ks.st, ks.tb, ks.rs, ks.acts)
     kind, w = policy_row(policy)
-    i = core.choose(ks.st, ks.tb, ks.rs, ks.acts, n, int(ks.st[core.G_CP]), kind, w, ks.ties)
+    i = _play().choose(ks.st, ks.tb, ks.rs, ks.acts, n, int(ks.st[core.G_CP]), kind, w, ks.ties)
     return _action(core, ks.acts[i])
 
 
