@@ -101,7 +101,7 @@ def main(seconds: float = 3.0, compile_time: bool = True) -> None:
             rate, games_per_s = kernel_rate(module, policy, seconds)
             arrays = kernel_arrays_rate(module, policy, seconds)
             ratio = f"{rate / hearts:9.1f}" if hearts else "      n/a"
-            print(f"{module.__name__} 4p {policy} (records)".ljust(36)
+            print(f"{module.__name__} 4p {policy} (columns)".ljust(36)
                   + f" {rate:12,.0f} {games_per_s:9,.0f} {ratio}  >= {TARGET:.0f}x")
             if arrays is not None:
                 ratio = f"{arrays / hearts:9.1f}" if hearts else "      n/a"
