@@ -8,7 +8,8 @@ import numpy as np
 import dreamsim
 from dreamsim import cards as C
 from dreamsim.actions import SET_TRAP
-from dreamsim.engine import F_MOTEL_TAKE, apply_legal
+from dreamsim.engine import MotelTake, apply_legal
+from dreamsim.observation import _acting_for
 from dreamsim.scenario import build_state, step
 
 
@@ -17,10 +18,9 @@ def redeal(s, p, rng):
     the Horror keeps its Black Nightmare), the others' traps (counts kept, each a Suspense card
     and a partner), the deck (size kept)."""
     t = s.clone()
-    from dreamsim.observation import _acting_for
     seen = {p, _acting_for(t, p)}
-    if t.stack and t.stack[-1][0] == F_MOTEL_TAKE and t.current_player == p:
-        seen.add(t.stack[-1][3])
+    if t.stack and type(t.stack[-1]) is MotelTake and t.current_player == p:
+        seen.add(t.stack[-1].target)
     hidden = [q for q in range(t.n) if q not in seen]
     pool = list(t.deck)
     sizes = {}
