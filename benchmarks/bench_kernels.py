@@ -69,9 +69,9 @@ def kernel_arrays_rate(module, policy: str, seconds: float) -> float | None:
 
 def fresh_compile_seconds(game: str, policies: tuple) -> float:
     """Seconds of a first batch in a new process whose numba cache is empty (pure compile cost)."""
-    code = (f"import time, {game}; t = time.perf_counter(); "
-            f"[{game}.KERNEL.play_batch({game}.Rules(players=4), [(p,) * 4], [1]) for p in {policies!r}]; "
-            "print(time.perf_counter() - t)")
+    code = (f"import time, {game}; t = time.perf_counter(); r = {game}.Rules(players=4); "
+            f"[{game}.KERNEL.play_batch(r, [(p,) * 4], [1]) for p in {policies!r} "
+            f"if {game}.KERNEL.supports(r, [p] * 4)]; print(time.perf_counter() - t)")
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
@@ -93,10 +93,14 @@ def main(seconds: float = 3.0, compile_time: bool = True) -> None:
             fresh = fresh_compile_seconds(module.__name__, WORKLOADS[module.__name__])
             print(f"{module.__name__} kernel compile (first call, empty cache, new process): {fresh:.1f} s")
         t0 = time.perf_counter()
-        module.KERNEL.play_batch(module.Rules(players=4), [(WORKLOADS[module.__name__][1],) * 4], [1])
-        module.KERNEL.play_batch(module.Rules(players=4), [(WORKLOADS[module.__name__][0],) * 4], [1])
+        for policy in WORKLOADS[module.__name__]:
+            if module.KERNEL.supports(module.Rules(players=4), [policy] * 4):
+                module.KERNEL.play_batch(module.Rules(players=4), [(policy,) * 4], [1])
         print(f"{module.__name__} kernel first call here (cache load or compile): {time.perf_counter() - t0:.1f} s")
         for policy in WORKLOADS[module.__name__]:
+            if not module.KERNEL.supports(module.Rules(players=4), [policy] * 4):
+                print(f"{module.__name__} 4p {policy}: no kernel for this policy")
+                continue
             hearts = hearts_steps_per_second(2.0)
             rate, games_per_s = kernel_rate(module, policy, seconds)
             arrays = kernel_arrays_rate(module, policy, seconds)
