@@ -27,7 +27,22 @@ from .actions import (
     StopDiscard,
     Take,
 )
+from .creatures import (
+    ACT_COMPLETION,
+    Activation,
+    DevourerTarget,
+    ExecutionerTarget,
+    HeraldPlacement,
+    MockerPlay,
+    ScavengerTarget,
+)
 from .kernel import STAT_COLUMNS, _core, _play, policy_row, tables
+from .penalty import Penalty
+from .turn import Discard
+
+#: engine frames that hold only the deciding seat -> the kernel's frame kind
+SIMPLE_FRAMES = {MockerPlay: lambda core: core.F_MOCKER, ExecutionerTarget: lambda core: core.F_EXEC,
+                 ScavengerTarget: lambda core: core.F_SCAV}
 
 
 @dataclass
@@ -71,36 +86,34 @@ def load_state(s: engine.State, seed: int = 0) -> KernelState:
     gone = -1  # identity of a creature no longer in play (never matches)
     for i, f in enumerate(s.stack):
         row = core.FR + i * core.FW
-        st[row] = f[0]
-        kind = f[0]
-        if kind == engine.F_DISCARD:
-            st[row + 1] = f[1]
-            st[core.PICKED:core.PICKED + len(f[2])] = f[2]
-            st[core.G_PICK_N] = len(f[2])
-        elif kind == engine.F_ACT:
-            if f[4] != engine.ACT_COMPLETION:
+        if isinstance(f, Discard):
+            st[row], st[row + 1] = core.F_DISCARD, f.player
+            st[core.PICKED:core.PICKED + len(f.picked)] = f.picked
+            st[core.G_PICK_N] = len(f.picked)
+        elif isinstance(f, Activation):
+            if f.source != ACT_COMPLETION:
                 raise ValueError("kernel_bridge: seal re-activations are not in the kernel")
-            st[row + 1] = f[1]
-            st[row + core.ACT_ID] = ids.get(id(f[2]), gone)
-            st[row + core.ACT_Q:row + core.ACT_Q + len(f[3])] = f[3]
-            st[row + core.ACT_QN] = len(f[3])
-        elif kind == engine.F_HERALD:
-            st[row + 1] = f[1]
-            st[row + core.HER_R:row + core.HER_R + len(f[2])] = f[2]
-            st[row + core.HER_N] = len(f[2])
-        elif kind == engine.F_DEVOUR:
-            st[row + 1] = f[1]
-            st[row + core.DEV_SRC] = ids.get(id(f[2]), gone)
-        elif kind == engine.F_PENALTY:
-            victims = f[2]
-            st[row + 1] = (victims[-1] + 1) % n if victims else 0
-            st[row + core.PEN_LEGION] = f[1]
-            st[row + core.PEN_LEFT] = f[3]
-            st[row + core.PEN_OF_LEGION] = int(f[4])
+            st[row], st[row + 1] = core.F_ACT, f.player
+            st[row + core.ACT_ID] = ids.get(id(f.creature), gone)
+            st[row + core.ACT_Q:row + core.ACT_Q + len(f.queue)] = f.queue
+            st[row + core.ACT_QN] = len(f.queue)
+        elif isinstance(f, HeraldPlacement):
+            st[row], st[row + 1] = core.F_HERALD, f.player
+            st[row + core.HER_R:row + core.HER_R + len(f.revealed)] = f.revealed
+            st[row + core.HER_N] = len(f.revealed)
+        elif isinstance(f, DevourerTarget):
+            st[row], st[row + 1] = core.F_DEVOUR, f.player
+            st[row + core.DEV_SRC] = ids.get(id(f.source), gone)
+        elif isinstance(f, Penalty):
+            victims = f.victims
+            st[row], st[row + 1] = core.F_PENALTY, (victims[-1] + 1) % n if victims else 0
+            st[row + core.PEN_LEGION] = f.legion
+            st[row + core.PEN_LEFT] = f.count
+            st[row + core.PEN_OF_LEGION] = int(f.same_legion)
             st[row + core.PEN_VN] = len(victims)
             st[row + core.PEN_V:row + core.PEN_V + len(victims)] = victims
-        elif kind in (engine.F_MOCKER, engine.F_EXEC, engine.F_SCAV):
-            st[row + 1] = f[1]
+        elif type(f) in SIMPLE_FRAMES:
+            st[row], st[row + 1] = SIMPLE_FRAMES[type(f)](core), f.player
         else:
             raise ValueError(f"kernel_bridge: frame {f!r} is not in the kernel")
     scalars = {core.G_TP: s.turn_player, core.G_CP: s.current_player, core.G_AL: s.actions_left,
