@@ -12,6 +12,9 @@ from .first_player import FirstPlayerAdvantage, first_player_advantage
 from .game_length import GameLength, game_length
 from .games import KNOWN_GAMES, load_game
 from .io import read_results, write_results
+from .knobs import Knob
+from .objectives import make_objective
+from .rebalance_search import Rebalance, rebalance
 from .runner import StopWhen, simulate
 from .sweep import Sweep, sweep
 from .win_rates import WinRates, win_rates
@@ -21,4 +24,5 @@ __all__ = [
     "read_results", "write_results",
     "win_rates", "WinRates", "first_player_advantage", "FirstPlayerAdvantage",
     "game_length", "GameLength", "sweep", "Sweep",
+    "rebalance", "Rebalance", "Knob", "make_objective",
 ]

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import cli_checks
+from . import cli_checks, cli_rebalance
 from .checkpoint import simulate_to_file
 from .first_player import first_player_advantage
 from .game_length import game_length
@@ -102,6 +102,7 @@ def build_parser() -> Parser:
     from . import cli_info, cli_nerath, cli_report  # battle, units, report; games, policies, rules
     cli_nerath.add_subcommands(commands)
     cli_report.add_subcommands(commands)
+    cli_rebalance.add_subcommands(commands)
     cli_info.add_subcommands(commands)
     cli_info.set_examples(commands)      # each subcommand's --help shows its own examples
     return parser

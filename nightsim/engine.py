@@ -210,7 +210,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
     s.creatures = [[] for _ in range(s.n)]
     s.creatures_view = None
     s.turn_player = s.current_player = 0
-    s.actions_left = rules.actions_per_turn
+    s.actions_left = rules.actions_per_turn - rules.first_turn_fewer_actions   # design variant: reduced first turn
     s.turn_legion = -1
     s.stack = []
     s.winner = None

@@ -11,7 +11,8 @@ from .observation import observe
 from .policies import POLICIES
 from .rules import Rules
 
-RULES_VERSION = "nightsim-1.2"  # 1.2: variant last_seat_extra_cards, hand_size >= 1 (published game unchanged)
+RULES_VERSION = "nightsim-1.3"  # 1.3: variant first_turn_fewer_actions; 1.2: variant last_seat_extra_cards,
+#                                hand_size >= 1 (published game unchanged by both)
 
 
 @dataclass(frozen=True)
