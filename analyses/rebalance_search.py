@@ -167,9 +167,13 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
     reference = run.frame(base, sizes[-1]) if obj.needs_games else None
     obj = obj.bind(reference)
     published = {k.path: k.published for k in knob_list}
+    grid = small_grid(knob_list, max_knobs)
     if not study.trials:
-        for values in small_grid(knob_list, max_knobs) or [published]:
+        for values in grid or [published]:
             study.enqueue_trial(values)
+    if grid:       # an enumerated space ends when every setting has raced (no resampling of known points)
+        waiting = len(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.WAITING,)))
+        trials_budget = waiting if trials_budget is None else min(trials_budget, waiting)
 
     def evaluate(trial) -> float:
         values = {k.path: _suggest(trial, k) for k in knob_list}
@@ -185,7 +189,11 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
             trial.set_user_attr("invalid", str(exc).splitlines()[0])
             raise optuna.TrialPruned() from None
         if not obj.needs_games:
-            score = obj.score(rules=candidate)
+            try:
+                score = obj.score(rules=candidate)
+            except ValueError as exc:          # e.g. a battle too large for the exact solver
+                trial.set_user_attr("invalid", str(exc).splitlines()[0])
+                raise optuna.TrialPruned() from None
             trial.set_user_attr("score", score)
             return score + cost_weight * cost
         for step, n in enumerate(sizes):
@@ -201,7 +209,8 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
             print(f"candidate {trial.number}: {values} score {score:.4f} cost {cost:.2f}", file=sys.stderr)
         return value
 
-    study.optimize(evaluate, n_trials=trials_budget, timeout=seconds, catch=())
+    if trials_budget != 0:
+        study.optimize(evaluate, n_trials=trials_budget, timeout=seconds, catch=())
     complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     if not complete:
         raise ValueError("no candidate finished the last rung; raise the budget")

@@ -178,3 +178,14 @@ def test_the_command_line_prints_the_diff_the_table_and_the_side_effects(capsys)
     assert "before / after (confirmation run: 400 fresh games each" in out
     assert "side effects on the other objectives" in out and "game_length" in out
     assert np.isfinite(float(out.split("search score of the proposal: ")[1].split()[0]))
+
+
+def test_a_large_space_is_sampled_by_tpe_on_the_knob_grid(toy):
+    knobs = K.resolve_knobs(toy, toy.Rules(), "bias=0:1:0.0001,edge=0:1:0.5")
+    assert analyses.rebalance_search.small_grid(knobs) == []            # 10,001 x 3 settings: too many to list
+    result = rebalance(toy, "seat_balance", knobs=knobs, rules={"bias": 0.5}, policies="random", budget=6,
+                       first_games=40, rungs=1, confirm_games=40, seed=3)
+    trials = result.trials
+    assert len(trials) == 6 and trials.loc[0, "bias"] == 0.5            # published first, then sampled
+    assert trials["bias"].between(0, 1).all() and np.allclose(trials["bias"] * 10_000, (trials["bias"] * 10_000).round())
+    assert set(trials["edge"]) <= {0.0, 0.5, 1.0}
