@@ -51,7 +51,7 @@ from .teams import is_team_game
 
 BIAS_NOTE = ("search estimates are biased by selection (the best of many noisy candidates looks better than it "
              "is); only the confirmation run on fresh seeds decides")
-STUDY_FILE, SPEC_FILE = "study.journal", "spec.json"
+STUDY_FILE, SPEC_FILE, CONFIRM_FILE = "study.journal", "spec.json", "confirmation.json"
 _CONFIRM_STREAM = 0xC0F1
 GRID_LIMIT = 5000     # a discrete space this small is enumerated (smallest changes first), not sampled
 
@@ -235,6 +235,11 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
         table = before_after(obj, None, None, base, after_rules)
         side = pd.DataFrame()
     meets = bool(len(table)) and bool(table["within_after"].all())
+    if store is not None:
+        confirmation = {"proposal": proposal.astype(object).where(proposal.notna(), None).to_dict("records"),
+                        "meets": meets, "confirm_seed": confirm_seed, "confirm_games": confirm_games,
+                        "table": table.astype(object).where(table.notna(), None).to_dict("records")}
+        (Path(store) / CONFIRM_FILE).write_text(json.dumps(confirmation, indent=1, default=_json), encoding="utf-8")
     return Rebalance(game=module.__name__, objective=obj.label(), proposal=proposal, table=table, side_effects=side,
                      trials=trials_frame(study, knob_list), meets=meets,
                      search_score=float(best.user_attrs.get("score", best.value)),
@@ -401,3 +406,43 @@ def load_stored(store) -> tuple[dict, pd.DataFrame]:
     knob_list = [Knob(k["path"], k["kind"], k["low"], k["high"], k["step"], tuple(k["choices"]), k["published"])
                  for k in spec["knobs"]]
     return spec, trials_frame(study, knob_list)
+
+
+def _json(value):
+    return value.item() if hasattr(value, "item") else str(value)
+
+
+def suggested_fixes(store, top: int = 5) -> pd.DataFrame:
+    """The best settings of a stored study (no games played): one row per distinct setting that
+    finished the last rung, best first, with its change against the published game, the search
+    score (biased by selection) and, for the proposal, the confirmation run's verdict."""
+    spec, trials = load_stored(store)
+    done = trials[trials["state"] == "complete"].sort_values(["value", "candidate"])
+    paths = [k["path"] for k in spec["knobs"]]
+    published = {k["path"]: k["published"] for k in spec["knobs"]}
+    confirm_path = Path(store) / CONFIRM_FILE
+    confirmed = json.loads(confirm_path.read_text(encoding="utf-8")) if confirm_path.exists() else None
+    proposed = {r["knob"]: r["proposed"] for r in confirmed["proposal"]} if confirmed else None
+    rows, seen = [], set()
+    for t in done.itertuples(index=False):
+        values = {p: getattr(t, p) if p in done.columns else None for p in paths}
+        values = {p: (v.item() if hasattr(v, "item") else v) for p, v in values.items()}
+        key = tuple(values.values())
+        if key in seen:
+            continue
+        seen.add(key)
+        change = "; ".join(f"{p}: {published[p]} → {v}" for p, v in values.items() if v != published[p])
+        verdict = ""
+        if proposed is not None and all(proposed.get(p) == v for p, v in values.items()):
+            verdict = (f"proposal; confirmation run ({confirmed['confirm_games']:,} fresh games): "
+                       + ("meets the objective" if confirmed["meets"] else "does not meet the objective")
+                       if confirmed["confirm_seed"] is not None else
+                       "proposal; exact: " + ("meets the objective" if confirmed["meets"] else "does not meet it"))
+        rows.append({"change": change or "(none: the published game)", "knobs_moved": sum(
+            1 for p, v in values.items() if v != published[p]), "search_score": t.score, "games": t.games,
+                     "verdict": verdict})
+        if len(rows) >= top:
+            break
+    table = pd.DataFrame(rows, columns=["change", "knobs_moved", "search_score", "games", "verdict"])
+    table.attrs["objective"] = spec["objective"]
+    return table

@@ -189,3 +189,19 @@ def test_a_large_space_is_sampled_by_tpe_on_the_knob_grid(toy):
     assert len(trials) == 6 and trials.loc[0, "bias"] == 0.5            # published first, then sampled
     assert trials["bias"].between(0, 1).all() and np.allclose(trials["bias"] * 10_000, (trials["bias"] * 10_000).round())
     assert set(trials["edge"]) <= {0.0, 0.5, 1.0}
+
+
+def test_the_report_from_a_stored_study_shows_the_suggested_fixes(tmp_path):
+    runs = tmp_path / "runs"
+    assert main(["report", "--games", "8", "--only", "nightsim", "--jobs", "1", "--no-progress",
+                 "--save", str(runs), "--out", str(tmp_path / "first.html")]) == 0
+    result = rebalance("nightsim", "seat_balance", knobs="last_seat_extra_cards=0:1:1", policies="greedy", budget=2,
+                       first_games=8, rungs=1, confirm_games=8, store=runs / "nightsim" / "rebalance")
+    fixes = analyses.rebalance_search.suggested_fixes(runs / "nightsim" / "rebalance")
+    assert len(fixes) == 2 and set(fixes["knobs_moved"]) == {0, 1}
+    changed = result.proposal.loc[0, "proposed"] != 0
+    row = fixes[fixes["knobs_moved"] == int(changed)].iloc[0]
+    assert row["verdict"].startswith("proposal; confirmation run (8 fresh games)")
+    assert main(["report", "--from", str(runs), "--out", str(tmp_path / "again.html")]) == 0
+    html = (tmp_path / "again.html").read_text(encoding="utf-8")
+    assert "Suggested fixes" in html and "last seat extra cards: 0 → 1" in html   # the report writes words
