@@ -17,7 +17,9 @@ better than it is).
 - ``unit_value_parity`` (Nerath, exact, no games): each unit's attack and defence value per gold
   against the footsoldier's, from the exact battle solver: the break-even count m* of
   footsoldiers that `count` units fight to an even battle (`analyses.unit_cost`), value ratio =
-  m* · footsoldier cost / (count · unit cost); target: every ratio within 1 ± `band`.
+  m* · footsoldier cost / (count · unit cost); target: every ratio within 1 ± `band`. Its score
+  is max + mean of |log ratio| over units and roles (the mean keeps a gradient when one unit
+  cannot be fixed by price: the siege engine's attack is worth 1.41 times its defence).
   ``measure="hits"`` uses expected hits per round per gold instead (dice only, by hand).
 
 `make_objective("seat_balance")`, `make_objective("seat_balance+0.5*game_length")` or
@@ -281,8 +283,8 @@ def parity_table(obj: Objective, df=None, rules=None) -> pd.DataFrame:
     values = unit_values(rules, obj.param("measure", "break_even"), obj.param("units"))
     ratio = values["value_ratio"].to_numpy(float)
     return pd.DataFrame({"objective": obj.name,
-                         "measure": [f"{u} {r} value per gold / footsoldier's (cost {c})"
-                                     for u, r, c in zip(values["unit"], values["role"], values["cost"])],
+                         "measure": [f"{u} {r} value per gold / footsoldier's"
+                                     for u, r in zip(values["unit"], values["role"])],
                          "value": ratio, "ci_low": ratio, "ci_high": ratio, "n": 0,
                          "target_low": 1 - band, "target_high": 1 + band,
                          "within": (ratio >= 1 - band - 1e-12) & (ratio <= 1 + band + 1e-12)}, columns=COLUMNS)
@@ -290,7 +292,10 @@ def parity_table(obj: Objective, df=None, rules=None) -> pd.DataFrame:
 
 def parity_score(obj: Objective, df=None, rules=None) -> float:
     values = unit_values(rules, obj.param("measure", "break_even"), obj.param("units"))
-    return float(np.abs(np.log(values["value_ratio"].to_numpy(float))).max()) if len(values) else 0.0
+    if not len(values):
+        return 0.0
+    dev = np.abs(np.log(values["value_ratio"].to_numpy(float)))
+    return float(dev.max() + dev.mean())     # the worst unit, plus the rest: a unit no price can fix leaves a gradient
 
 
 TABLES = {"seat_balance": seat_table, "alliance_balance": team_table, "faction_balance": faction_table,
