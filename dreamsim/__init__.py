@@ -5,8 +5,29 @@
     result.winner, result.stats["horror_won"]
 """
 from .actions import (
-    Allow, Cancel, Count, Discard, DutchExtra, DutchReduce, Give, Hold, Intercept, Mix, Pass, SetTrap, Spring,
-    Star, Steal, StopTaking, Take, Target, To, TrapPartner, Vertigo, VertigoOp, Walk,
+    Allow,
+    Cancel,
+    Count,
+    Discard,
+    DutchExtra,
+    DutchReduce,
+    Give,
+    Hold,
+    Intercept,
+    Mix,
+    Pass,
+    SetTrap,
+    Spring,
+    Star,
+    Steal,
+    StopTaking,
+    Take,
+    Target,
+    To,
+    TrapPartner,
+    Vertigo,
+    VertigoOp,
+    Walk,
 )
 from .cards import COMPOSITION, KIND_NAMES, LOCATION_NAMES, N_CARDS
 from .engine import IllegalActionError, State, apply_action, apply_legal, legal_actions, new_game
@@ -24,5 +45,15 @@ __all__ = [
     "COMPOSITION", "KIND_NAMES", "LOCATION_NAMES", "N_CARDS",
     "Walk", "Vertigo", "VertigoOp", "Star", "SetTrap", "TrapPartner", "DutchExtra", "DutchReduce", "Steal", "Pass",
     "Cancel", "Intercept", "Allow", "Spring", "Hold", "Target", "To", "Take", "StopTaking", "Discard", "Give",
-    "Mix", "Count",
+    "Mix", "Count", "KERNEL",
 ]
+
+
+def __getattr__(name):
+    """`dreamsim.KERNEL`: the numba batch kernel (dreamsim/kernel.py), imported on first use —
+    importing numba takes about a second, which every `import dreamsim` (and every joblib
+    worker playing Python games) would otherwise pay."""
+    if name == "KERNEL":
+        from .kernel import KERNEL  # noqa: PLC0415 - numba is heavy; load it only when the kernel is used
+        return KERNEL
+    raise AttributeError(f"module 'dreamsim' has no attribute {name!r}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .cards import ARROW_MASK, ARROWS, BRIDGE, CORRIDORS, FOREST, LETTER_OF, LETTERS, N_LOCATIONS
+from .cards import ARROW_MASK, ARROWS, BRIDGE, CORRIDORS, FOREST, LETTER_OF, LETTERS, LOCATION_NAMES, N_LOCATIONS
 
 _TYPES_ORDER = {"F": FOREST, "S": FOREST + 1, "M": FOREST + 2, "R": FOREST + 3, "T": FOREST + 4, "B": BRIDGE}
 
@@ -297,7 +297,6 @@ def adjacent_locations(grid, cell_of, nb, loc: int) -> list[int]:
 
 def render(grid, rot, rows: int, cols: int, where=None) -> str:
     """A small text picture of the board (for logs and debugging)."""
-    from .cards import LOCATION_NAMES
     arrow_chr = "^>v<"
     lines = []
     for r in range(rows):

@@ -4,12 +4,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.random import PCG64, Generator
 
 from .board import distances_to
 from .cards import BRIDGE, RED
-from .engine import APPLY, AUTO, FINISH, LEGAL, IllegalActionError, has_nightmare, log_decision, new_game
+from .engine import IllegalActionError, apply_legal, has_nightmare, new_game
+from .log import format_events
 from .observation import observe
-from .policies import POLICIES, TRUSTED_POLICY_TYPES
+from .policies import POLICIES
 from .rules import Rules
 
 RULES_VERSION = "dreamsim-1.4"
@@ -64,7 +66,6 @@ class GameResult:
         """The event log as text a person can follow turn by turn (needs record=True)."""
         if self.log is None:
             raise ValueError("this GameResult has no log; play it with record=True")
-        from .log import format_events
         return format_events(self.log, rules or self.rules, self.seats)
 
 
@@ -104,52 +105,19 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     if not isinstance(seed, np.random.SeedSequence) and (
             isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(int(seed))
-    children = ss.spawn(1 + rules.players)
-    chance = np.random.default_rng(children[0])
-    prngs = [np.random.default_rng(c) for c in children[1:]]
+    chance, prngs = _streams(seed, rules.players)
     s = new_game(rules, chance, record=record)
-    log = s.log
-    stack = s.stack
-    # the built-in policies return an item of `legal` by construction; any other's choice is checked
-    checked = [type(q) not in TRUSTED_POLICY_TYPES for q in pols]
+    choose, observes = zip(*[_seat_chooser(q, r) for q, r in zip(pols, prngs)])
     while not s.is_terminal:
         p = s.current_player
-        legal = s.legal
-        a = pols[p](observe(s, p), legal, prngs[p])  # a copy of what seat p may know
-        if checked[p]:
-            for x in legal:  # interned actions: identity finds them without Python-level __eq__
-                if x is a:
-                    break
-            else:
-                if a in legal:
-                    a = legal[legal.index(a)]
-                else:
-                    raise IllegalActionError(
-                        f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
-                        f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
-                        f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
-                    )
-        if log is not None:
-            log_decision(s, a)
-        # engine.apply_legal and engine._advance, inlined: this is the hot loop
-        s.decisions += 1
-        f = stack[-1]
-        APPLY[f[0]](s, f, a, chance)
-        while not s.is_terminal:  # run what needs no decision, up to the next decision
-            f = stack[-1]
-            k = f[0]
-            auto = AUTO[k]
-            if auto is not None:
-                auto(s, f, chance)
-                continue
-            legal = LEGAL[k](s, f)
-            if legal:
-                s.legal = legal
-                s.current_player = f[1]
+        legal = s.legal  # the engine's list of the legal actions (interned values)
+        a = choose[p](observe(s, p) if observes[p] else None, legal)  # a copy of what seat p may know
+        for x in legal:  # every choice is checked: identity finds the engine's own items cheaply
+            if x is a:
                 break
-            FINISH[k](s, f, chance)
-    s.legal = []
+        else:
+            a = _equal_legal(a, legal, s, pols[p], p, seed)
+        apply_legal(s, a, chance)  # the engine's step: log the decision, apply it, advance
     stats = {k: tuple(v) for k, v in s.stats.items()}
     stats["bridge_distance"] = _bridge_distances(s)
     stats["woke"] = s.woke
@@ -165,8 +133,43 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         scores=tuple(int(s.winner == i) for i in range(s.n)),
         stats=stats,
         seed=_seed_repr(seed),
-        log=tuple(log) if record else None,
+        log=tuple(s.log) if record else None,
         rules=rules if record else None,
+    )
+
+
+def _streams(seed, players: int):
+    """The chance stream and one stream per seat: the children 0..players of the seed's
+    SeedSequence (for an int seed built directly: the same children `spawn` would make)."""
+    if isinstance(seed, np.random.SeedSequence):
+        children = seed.spawn(1 + players)
+    else:
+        entropy = int(seed)
+        children = [np.random.SeedSequence(entropy, spawn_key=(i,)) for i in range(1 + players)]
+    gens = [Generator(PCG64(c)) for c in children]
+    return gens[0], gens[1:]
+
+
+def _seat_chooser(policy, rng):
+    """(choose(obs, legal) -> action, whether choose reads the observation) for one seat and game:
+    the policy's own `for_game(rng)` if it has one, else a call of policy(obs, legal, rng)."""
+    observes = getattr(policy, "observes", True) is not False
+    for_game = getattr(policy, "for_game", None)
+    if for_game is not None:
+        return for_game(rng), observes
+    return (lambda obs, legal: policy(obs, legal, rng)), observes
+
+
+def _equal_legal(a, legal, s, policy, p, seed):
+    """The legal item equal to `a` (a value built by the policy rather than taken from the
+    list), or IllegalActionError naming the policy, the decision and the seed."""
+    for x in legal:
+        if x == a:
+            return x
+    raise IllegalActionError(
+        f"policy {policy_name(policy)!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
+        f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
+        f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .actions import OP_NAMES
 from .board import render
-from .cards import KIND_NAMES, LOCATION_NAMES
+from .cards import DIRECTION_NAMES, KIND_NAMES, LOCATION_NAMES
 
 L = LOCATION_NAMES
 
@@ -99,7 +99,6 @@ def format_events(events, rules, seats) -> str:
 
 def _play(e) -> str:
     what, arg = e["play"], e.get("arg")
-    from .cards import DIRECTION_NAMES
     if what == "Dreamwalk":
         return f"seat {e['actor']} plays a Dreamwalk ({DIRECTION_NAMES[arg]})"
     if what == "Vertigo":

@@ -16,13 +16,28 @@ from __future__ import annotations
 
 from operator import itemgetter
 
+from .activations import MotelTake, SquareTake
 from .board import adjacent_locations
 from .cards import BRIDGE
-from .engine import (
-    F_DTRAP, F_MOTEL_TAKE, F_NIGHT, F_PARTNER, F_PLACE, F_REACT, F_REST_N, F_SQUARE, F_STARTRAP, F_SURPLUS, F_TRAPS,
-    F_VOP, F_VTRAP, F_WTRAP_T, F_WTRAP_TO, P_TRAP, State,
+from .state import (  # the vocabulary of Observation.context, re-exported for policies
+    CANCELLED,
+    INTERCEPTED,
+    P_DEXTRA,
+    P_DREDUCE,
+    P_STAR,
+    P_STEAL,
+    P_TRAP,
+    P_VERT,
+    P_WALK,
+    PLAY_NAMES,
+    S_ANY,
+    S_GIVE,
+    S_PLAIN,
+    State,
 )
 
+__all__ = ["Observation", "observe", "CANCELLED", "INTERCEPTED", "P_DEXTRA", "P_DREDUCE", "P_STAR", "P_STEAL",
+           "P_TRAP", "P_VERT", "P_WALK", "PLAY_NAMES", "S_ANY", "S_GIVE", "S_PLAIN"]
 
 _FIELDS = ("player", "decision", "turn_player", "controller", "acting_for", "actions_left", "context", "hand",
            "own_hand", "my_traps", "discard_pile", "motel_hand", "n_players", "hand_sizes", "trap_counts", "where",
@@ -71,11 +86,10 @@ for _i, _name in enumerate(_FIELDS):
 
 
 def _acting_for(s: State, player: int) -> int:
-    if s.controller == player and s.controller >= 0 and s.stack and s.stack[-1][0] not in (F_TRAPS, F_REACT, F_NIGHT, F_STARTRAP):
+    if s.controller == player and s.controller >= 0 and s.stack:
         f = s.stack[-1]
-        if f[0] == F_SURPLUS:
-            return f[2]
-        return s.turn_player
+        if not f.out_of_turn:
+            return f.acting_for(s)
     return player
 
 
@@ -83,46 +97,13 @@ def _context(s: State, player: int) -> dict:
     """Specifics of the current decision (which location, which target, the play reacted to)."""
     if not s.stack or s.is_terminal:
         return {}
-    f = s.stack[-1]
-    k = f[0]
-    if k == F_VOP:
-        return {"location": f[3]}
-    if k == F_PARTNER:  # the Suspense card's location is face down: the setter's only
-        return {"location": f[3]} if player == f[1] else {}
-    if k == F_REACT:
-        play = f[5]
-        ptype = play[2]
-        ctx = {"actor": play[1], "play": ptype, "responses": tuple(f[2])}
-        if ptype != P_TRAP:
-            ctx.update(arg=play[3], arg2=play[4])
-        return ctx
-    if k == F_STARTRAP:
-        return {"location": f[2], "actor": f[3]}
-    if k in (F_WTRAP_T, F_DTRAP):
-        return {"location": f[2]}
-    if k == F_WTRAP_TO:
-        return {"target": f[2], "location": f[3]}
-    if k == F_VTRAP:
-        return {"location": f[2], "stage": f[3]}
-    if k == F_NIGHT:
-        return {"drawer": f[2], "card": f[3]}
-    if k == F_PLACE:
-        return {"victim": f[2][0]}
-    if k == F_SURPLUS:
-        return {"mode": f[3], "other": f[4], "seat": f[2]}
-    if k == F_REST_N:
-        return {"target": f[3]}
-    if k == F_MOTEL_TAKE:
-        return {"target": f[3], "taken": f[4]}
-    if k == F_SQUARE:
-        return {"taken": f[3]}
-    return {}
+    return s.stack[-1].context(player)
 
 
 def observe(state: State, player: int) -> Observation:
     """A copy of what `player` may know now."""
     s = state
-    top = s.stack[-1][0] if s.stack and not s.is_terminal else -1
+    top = type(s.stack[-1]) if s.stack and not s.is_terminal else None
     deciding = s.current_player == player and not s.is_terminal
     actor = _acting_for(s, player)
     m, c = s.multi, s.slow
@@ -131,8 +112,8 @@ def observe(state: State, player: int) -> Observation:
     return Observation(
         player, s.decision, s.turn_player, s.controller, actor, s.actions_left, _context(s, player),
         tuple(s.hands[actor]), tuple(s.hands[player]), tuple(s.traps[player]),
-        tuple(discard) if top == F_SQUARE and deciding else None,
-        tuple(s.hands[s.stack[-1][3]]) if top == F_MOTEL_TAKE and deciding else None,
+        tuple(discard) if top is SquareTake and deciding else None,
+        tuple(s.hands[s.stack[-1].target]) if top is MotelTake and deciding else None,
         s.n, tuple(map(len, s.hands)), tuple(map(len, s.traps)), tuple(s.where),
         (s.rows, s.cols, tuple(s.grid), tuple(s.cell_of), tuple(s.rot), s.nb), s.horror,
         {"red": s.red, "blue": s.blue, "multi": m, "colourless": c, "speed_mask": m | c, "speed": speed},

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import cards as C
-from .engine import F_TURN, State, _advance, apply_action, new_game
+from .engine import State, Turn, _advance, apply_action, new_game
 from .rules import Rules
 
 _SHORT = {
@@ -100,7 +100,7 @@ def build_state(rules: Rules | None = None, *, where=None, hands=None, deck=(), 
     s.multi = multi | (speed_mask if speed == C.MULTI else 0)
     s.slow = slow | (speed_mask if speed == C.COLOURLESS else 0)
     s.turns = 0
-    s.stack = [[F_TURN, turn_player]]
+    s.stack = [Turn(turn_player)]
     s.legal = None
     if s.log is not None:
         s.log.clear()

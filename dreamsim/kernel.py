@@ -1,0 +1,218 @@
+"""A numba batch kernel for Midnighters (issue 16 item 2): whole games of the rules it
+supports, for the built-in `random` policy in every seat, many games per call.
+
+    from dreamsim.kernel import KERNEL
+    KERNEL.supports(rules, ["random"] * 4)             # -> True
+    records = KERNEL.play_batch(rules, ["random"] * 4, seeds=range(1000))
+    records = KERNEL.play_batch(rules, [lineup_of_game_i, ...], seeds)   # one lineup per seed
+
+`play_batch` returns one dict per seed with exactly the keys (and plain Python types) of
+`dreamsim.play_game(rules, policies, seed).to_record()`. The Python engine stays the reference:
+the kernel (`kernel_core`, `kernel_frames`, `kernel_play`) mirrors `engine.py` frame by frame,
+and `tests/dreamsim/test_dreamsim_kernel.py` compares, at thousands of positions of engine
+games, its legal actions and the state after each deterministic step with the engine's, and
+the distributions of every per-game statistic over fixed seeds.
+
+Randomness: each game draws from its own SplitMix64 stream seeded by its integer seed, so a
+game's outcome is a function of (rules, policies, seed), independent of the batch it is in.
+It is not the engine's numpy stream: the same seed gives a different game than `play_game`,
+from the same distribution (the random policy is a uniform choice among the same distinct
+legal actions at every decision).
+
+Supported rules: every `Rules` field at its default except the numbers (players, max_turns,
+hand_size, the action counts and prices, cancel_debt), debt_carries_over, discard_action and
+any `layout` of up to 64 cells; anything else is refused by `supports` (False) and
+`play_batch` (ValueError naming the field).
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import fields
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+from . import kernel_layout as K
+from .engine import STAT_NAMES
+from .game import TIMEOUT_CAUSES, policy_name
+from .kernel_play import GAME_FIELDS, SEAT_FIELDS, play_games
+from .policies import RandomPolicy
+from .rules import Rules
+
+#: Rules fields the kernel takes as parameters; every other field must keep its default
+PARAMETERS = ("players", "max_turns", "hand_size", "actions_per_turn", "multicolour_actions", "colourless_actions",
+              "trap_actions", "dutch_angle_actions", "steal_actions", "cancel_debt", "debt_carries_over",
+              "discard_action", "layout")
+_DEFAULTS = Rules()
+_MAX_SEED = 2 ** 63
+
+
+def _guard_numba_cache() -> None:
+    """numba's on-disk cache of a function is keyed by its own file only: a kernel_play cached
+    before kernel_core changed would run the old kernel_core. Drop the kernel's cache files
+    whenever any kernel source changed (a stamp of their hashes in __pycache__)."""
+    here = Path(__file__).parent
+    sources = [here / f"kernel_{part}.py" for part in ("layout", "core", "frames", "play")]  # the compiled ones
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
+    cache = here / "__pycache__"
+    stamp = cache / "dreamsim_kernel.sha256"
+    try:
+        if stamp.exists() and stamp.read_text() == digest:
+            return
+        for p in list(cache.glob("kernel*.nbi")) + list(cache.glob("kernel*.nbc")):
+            p.unlink()
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:  # a read-only install: numba then compiles in memory or in its own cache dir
+        pass
+
+
+_guard_numba_cache()
+
+
+def unsupported(rules, policies) -> str | None:
+    """Why the kernel cannot play this set-up, or None when it can."""
+    if not isinstance(rules, Rules):
+        return f"rules must be a dreamsim.Rules, got {type(rules).__name__}"
+    for f in fields(Rules):
+        if f.name not in PARAMETERS and getattr(rules, f.name) != getattr(_DEFAULTS, f.name):
+            return (f"the kernel implements Rules.{f.name}={getattr(_DEFAULTS, f.name)!r} only "
+                    f"(got {getattr(rules, f.name)!r})")
+    rows, cols = rules.board[0], rules.board[1]
+    if rows * cols > K.MAX_CELLS:
+        return f"the kernel takes layouts of at most {K.MAX_CELLS} cells (Rules.layout has {rows * cols})"
+    if isinstance(policies, (str, bytes)) or not hasattr(policies, "__len__") or len(policies) != rules.players:
+        return f"policies: give one per seat ({rules.players})"
+    for p in policies:
+        if not (p == "random" or type(p) is RandomPolicy):
+            return f"the kernel plays the built-in 'random' policy only (got {policy_name(p)!r})"
+    return None
+
+
+def supports(rules, policies) -> bool:
+    """True when `play_batch` can play these rules and policies."""
+    return unsupported(rules, policies) is None
+
+
+def _params(rules: Rules) -> np.ndarray:
+    """The state array M holding the rules (the game part is filled by each deal)."""
+    M = np.zeros(K.M_SIZE, dtype=np.int64)
+    rows, cols, grid, rot, start, nb = rules.board
+    M[K.G_N] = rules.players
+    M[K.G_ROWS], M[K.G_COLS], M[K.G_NCELLS] = rows, cols, rows * cols
+    M[K.R_MAX_TURNS] = rules.max_turns
+    M[K.R_HAND] = rules.hand_size
+    M[K.R_APT] = rules.actions_per_turn
+    M[K.R_MULTI_A] = rules.multicolour_actions
+    M[K.R_SLOW_A] = rules.colourless_actions
+    M[K.R_TRAP_A] = rules.trap_actions
+    M[K.R_DUTCH_A] = rules.dutch_angle_actions
+    M[K.R_STEAL_A] = rules.steal_actions
+    M[K.R_CANCEL_DEBT] = rules.cancel_debt
+    M[K.R_DEBT_CARRY] = int(rules.debt_carries_over)
+    M[K.R_DISCARD_ACTION] = int(rules.discard_action)
+    M[K.R_START_CELL] = start
+    M[K.O_INIT_GRID:K.O_INIT_GRID + len(grid)] = grid
+    M[K.O_INIT_ROT:K.O_INIT_ROT + K.N_LOC] = rot
+    M[K.O_NB:K.O_NB + 4 * len(nb)] = np.asarray(nb, dtype=np.int64).ravel()
+    return M
+
+
+def seed_array(seeds) -> np.ndarray:
+    """Per-game integer seeds as int64 (a seed of 2**63 or more is first folded through
+    numpy's SeedSequence, like analyses.plan.deal_seed)."""
+    out = []
+    for s in seeds:
+        if isinstance(s, np.random.SeedSequence):
+            s = int(s.generate_state(1, np.uint64)[0] >> np.uint64(1))
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
+            raise ValueError(f"seeds must be non-negative integers or SeedSequences, got {s!r}. "
+                             f"Reproduce with dreamsim.kernel.seed_array([{s!r}])")
+        s = int(s)
+        if s >= _MAX_SEED:
+            s = int(np.random.SeedSequence(s).generate_state(1, np.uint64)[0] >> np.uint64(1))
+        out.append(s)
+    return np.array(out, dtype=np.int64)
+
+
+def play_arrays(rules: Rules, policies, seeds) -> tuple[np.ndarray, np.ndarray]:
+    """(per game [games, GAME_FIELDS], per seat [games, players, SEAT_FIELDS]) int64 arrays."""
+    why = unsupported(rules, policies)
+    if why is not None:
+        raise ValueError(f"dreamsim kernel: {why}. Reproduce with dreamsim.kernel.unsupported(rules, policies); "
+                         f"play such games with dreamsim.play_game")
+    seeds = seed_array(seeds)
+    out_game = np.zeros((len(seeds), len(GAME_FIELDS)), dtype=np.int64)
+    out_seat = np.zeros((len(seeds), rules.players, SEAT_FIELDS), dtype=np.int64)
+    if len(seeds):
+        M = _params(rules)
+        play_games(M, seeds, out_game, out_seat)
+        if M[K.G_ERROR]:
+            raise RuntimeError("dreamsim kernel: the frame stack overflowed. Reproduce with "
+                               "dreamsim.kernel.play_arrays(rules, policies, seeds) on the seeds one by one")
+    return out_game, out_seat
+
+
+def _lineups(policies, n_games: int) -> list:
+    """One lineup per game: `policies` is one lineup for every game, or a list of lineups (the
+    analyses hook, docs/GAME_PROTOCOL.md: lineups[i] is the seats of game i)."""
+    if isinstance(policies, (list, tuple)) and policies and all(isinstance(x, (list, tuple)) for x in policies):
+        if len(policies) != n_games:
+            raise ValueError(f"lineups: {len(policies)} given for {n_games} seeds; give one per seed. "
+                             f"Reproduce with dreamsim.kernel.play_batch(rules, lineups, seeds)")
+        return list(policies)
+    return [policies] * n_games
+
+
+def play_batch(rules: Rules, policies, seeds) -> list[dict]:
+    """One `GameResult.to_record()`-shaped dict per seed (same keys, plain Python types).
+
+    `policies`: one lineup (a name or policy object per seat) for every game, or one lineup per
+    seed (`lineups[i]` plays `seeds[i]`)."""
+    seeds = seed_array(seeds)
+    lineups = _lineups(policies, len(seeds))
+    names_of = {}
+    names = []
+    for lineup in lineups:
+        key = id(lineup)
+        if key not in names_of:
+            why = unsupported(rules, lineup)
+            if why is not None:
+                raise ValueError(f"dreamsim kernel: {why}. Reproduce with dreamsim.kernel.unsupported(rules, "
+                                 f"policies); play such games with dreamsim.play_game")
+            names_of[key] = tuple(p if isinstance(p, str) else policy_name(p) for p in lineup)
+        names.append(names_of[key])
+    out_game, out_seat = play_arrays(rules, ["random"] * rules.players, seeds)
+    n = rules.players
+    stat_keys = [[f"seat{i}_{stat}" for i in range(n)] for stat in STAT_NAMES + ("bridge_distance",)]
+    records = []
+    for g, s, seat_names in zip(out_game.tolist(), out_seat.tolist(), names):
+        winner, turns, decisions, timed_out, woke, horror_won, horror_seat, cause = g
+        row = {"winner": None if timed_out else winner, "turns": turns, "decisions": decisions,
+               "timed_out": bool(timed_out)}
+        for i in range(n):
+            row[f"seat{i}_policy"] = seat_names[i]
+            row[f"seat{i}_score"] = int(winner == i and not timed_out)
+        for j, keys in enumerate(stat_keys):
+            for i in range(n):
+                row[keys[i]] = s[i][j]
+        row["woke"] = woke
+        row["horror_won"] = bool(horror_won)
+        row["horror_seat"] = horror_seat
+        row["timeout_cause"] = TIMEOUT_CAUSES[cause - 1] if cause else ""
+        records.append(row)
+    return records
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) and play one short game; the seconds it took."""
+    t0 = time.perf_counter()
+    play_arrays(Rules(players=2, max_turns=4), ["random", "random"], [0])
+    return time.perf_counter() - t0
+
+
+#: the hook analyses looks for (docs/GAME_PROTOCOL.md): supports / refusal / play_batch
+KERNEL = SimpleNamespace(name="dreamsim.kernel", supports=supports, refusal=unsupported, play_batch=play_batch,
+                         unsupported=unsupported, play_arrays=play_arrays, warm_up=warm_up)

@@ -1,0 +1,173 @@
+"""The engine's `State` in the kernel's array and back to comparable values: the kernel is kept
+honest by putting it at the very positions the engine reaches (or a test builds with
+`dreamsim.scenario`) and comparing legal actions and the state after each step.
+
+    M = kernel_bridge.from_state(s)             # s: an engine State resting at a decision
+    kernel_bridge.legal(M)                      # the kernel's legal actions, as engine actions
+    kernel_bridge.apply(M, rs, action)          # one step in the kernel
+    kernel_bridge.snapshot_state(s) == kernel_bridge.snapshot_kernel(M)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import actions as A
+from . import kernel_layout as K
+from .engine import STAT_NAMES, State, frame_as_list
+from .kernel import _params
+from .kernel_play import apply_top, legal_top
+
+#: kernel action code -> engine action (from the kernel's (a, b))
+_TO_ENGINE = {
+    K.A_WALK: lambda a, b: A.WALK[a], K.A_VERT: lambda a, b: A.VERTIGO[a], K.A_STAR: lambda a, b: A.STAR,
+    K.A_SETTRAP: lambda a, b: A.SET_TRAP[a], K.A_DEXTRA: lambda a, b: A.DUTCH_EXTRA,
+    K.A_DREDUCE: lambda a, b: A.DUTCH_REDUCE[a], K.A_DISCARD: lambda a, b: A.DISCARD[a],
+    K.A_STEAL: lambda a, b: A.STEAL[a], K.A_PASS: lambda a, b: A.PASS, K.A_VOP: lambda a, b: A.VOP[a],
+    K.A_PARTNER: lambda a, b: A.PARTNER[a], K.A_CANCEL: lambda a, b: A.CANCEL, K.A_INTERCEPT: lambda a, b: A.INTERCEPT,
+    K.A_ALLOW: lambda a, b: A.ALLOW, K.A_SPRING: lambda a, b: A.SPRING[a][b], K.A_HOLD: lambda a, b: A.HOLD,
+    K.A_TARGET: lambda a, b: A.TARGET[a], K.A_TO: lambda a, b: A.TO[a], K.A_TAKE: lambda a, b: A.TAKE[a],
+    K.A_STOP: lambda a, b: A.STOP, K.A_GIVE: lambda a, b: A.GIVE[a], K.A_MIX: lambda a, b: A.MIX,
+    K.A_COUNT: lambda a, b: A.COUNT[a],
+}
+#: engine action type -> (kernel code, a, b)
+_FROM_ENGINE = {
+    A.Walk: lambda x: (K.A_WALK, x.direction, 0), A.Vertigo: lambda x: (K.A_VERT, x.location, 0),
+    A.Star: lambda x: (K.A_STAR, 0, 0), A.SetTrap: lambda x: (K.A_SETTRAP, x.location, 0),
+    A.DutchExtra: lambda x: (K.A_DEXTRA, 0, 0), A.DutchReduce: lambda x: (K.A_DREDUCE, x.target, 0),
+    A.Discard: lambda x: (K.A_DISCARD, x.kind, 0), A.Steal: lambda x: (K.A_STEAL, x.target, 0),
+    A.Pass: lambda x: (K.A_PASS, 0, 0), A.VertigoOp: lambda x: (K.A_VOP, x.op, 0),
+    A.TrapPartner: lambda x: (K.A_PARTNER, x.kind, 0), A.Cancel: lambda x: (K.A_CANCEL, 0, 0),
+    A.Intercept: lambda x: (K.A_INTERCEPT, 0, 0), A.Allow: lambda x: (K.A_ALLOW, 0, 0),
+    A.Spring: lambda x: (K.A_SPRING, x.location, x.kind), A.Hold: lambda x: (K.A_HOLD, 0, 0),
+    A.Target: lambda x: (K.A_TARGET, x.seat, 0), A.To: lambda x: (K.A_TO, x.location, 0),
+    A.Take: lambda x: (K.A_TAKE, x.kind, 0), A.StopTaking: lambda x: (K.A_STOP, 0, 0),
+    A.Give: lambda x: (K.A_GIVE, x.kind, 0), A.Mix: lambda x: (K.A_MIX, 0, 0), A.Count: lambda x: (K.A_COUNT, x.n, 0),
+}
+#: frames whose engine fields 1..4 are plain ints at the kernel's positions 1..4
+_PLAIN = (K.F_TURN, K.F_VOP, K.F_PARTNER, K.F_FOREST, K.F_SQUARE, K.F_MOTEL_T, K.F_MOTEL_TAKE, K.F_SURPLUS,
+          K.F_REST, K.F_REST_N, K.F_TH, K.F_WTRAP_T, K.F_WTRAP_TO, K.F_VTRAP, K.F_DTRAP, K.F_NEXT, K.F_PLAYDONE,
+          K.F_ACT, K.F_REFILL)
+
+
+def _frame(M: np.ndarray, f: list, base: int) -> None:
+    k = f[0]
+    M[base] = k
+    if k in _PLAIN:
+        for i, x in enumerate(f[1:], 1):
+            M[base + i] = int(x)
+        return
+    M[base + K.FR_DEC] = f[1]
+    if k == K.F_REACT:
+        chain, ask, idx = f[2], f[3], f[4]
+        M[base + 4] = idx
+        M[K.G_CHAIN_N] = len(chain)
+        for i, (q, kind) in enumerate(chain):
+            M[K.O_CHAIN + 2 * i], M[K.O_CHAIN + 2 * i + 1] = q, kind
+    elif k == K.F_STARTRAP:
+        M[base + 2], M[base + 3], M[base + 5] = f[2], f[3], f[5]
+        ask = f[4]
+    elif k == K.F_TRAPS:
+        ask = f[2] or []
+        M[base + 2], M[base + 3], M[base + 4] = f[2] is not None, f[3], f[4]
+    elif k == K.F_NIGHT:
+        M[base + 2], M[base + 3], M[base + 5], M[base + 6] = f[2], f[3], f[5], f[6]
+        ask = f[4]
+    elif k == K.F_PLACE:
+        M[base + 2] = sum(1 << q for q in f[2])
+        return
+    elif k == K.F_RESOLVE:
+        M[base + K.RES_P:base + K.RES_A2 + 1] = f[1:5]
+        M[base + K.RES_NC] = len(f[5])
+        M[base + K.RES_C0:base + K.RES_C0 + len(f[5])] = f[5]
+        M[base + K.RES_STATUS] = f[6]
+        return
+    else:
+        raise AssertionError(f"unknown frame {f!r}")
+    M[base + K.FR_ASK_N] = len(ask)
+    M[base + K.FR_ASK:base + K.FR_ASK + len(ask)] = ask
+
+
+def from_state(s: State) -> np.ndarray:
+    """The kernel array M of an engine state (rules as in `kernel.supports`)."""
+    M = _params(s.rules)
+    n = s.n
+    scalars = {K.G_TP: s.turn_player, K.G_CTRL: s.controller, K.G_CUR: s.current_player, K.G_AL: s.actions_left,
+               K.G_HORROR: s.horror, K.G_RED: s.red, K.G_BLUE: s.blue, K.G_MULTI: s.multi, K.G_SLOW: s.slow,
+               K.G_WINNER: -1 if s.winner is None else s.winner, K.G_WOKE: s.woke, K.G_HWON: int(s.horror_won),
+               K.G_TERM: int(s.is_terminal), K.G_TIMEOUT: int(s.timed_out), K.G_TURNS: s.turns,
+               K.G_DECS: s.decisions, K.G_DECK_N: len(s.deck), K.G_DISC_N: len(s.discard), K.G_NTRAPS: s.n_traps,
+               K.G_SP: len(s.stack)}
+    for i, v in scalars.items():
+        M[i] = v
+    M[K.O_GRID:K.O_GRID + len(s.grid)] = s.grid
+    M[K.O_CELL_OF:K.O_CELL_OF + 12] = s.cell_of
+    M[K.O_ROT:K.O_ROT + 12] = s.rot
+    M[K.O_WHERE:K.O_WHERE + n] = s.where
+    M[K.O_DECK:K.O_DECK + len(s.deck)] = s.deck
+    for k in s.discard:
+        M[K.O_DISC + k] += 1
+    for p in range(n):
+        for k in s.hands[p]:
+            M[K.O_HAND + p * K.N_KINDS + k] += 1
+        M[K.O_HSIZE + p] = len(s.hands[p])
+        for loc, kind in s.traps[p]:
+            M[K.O_TRAPS + (p * K.N_LOC + loc) * K.N_PARTNERS + kind] += 1
+        M[K.O_TRAPN + p] = len(s.traps[p])
+        M[K.O_DEBT + p], M[K.O_OWED + p] = s.debt[p], s.owed[p]
+        for j, name in enumerate(STAT_NAMES):
+            M[K.O_STATS + j * K.MAX_SEATS + p] = s.stats[name][p]
+    for d, f in enumerate(s.stack):
+        _frame(M, frame_as_list(f), K.O_STACK + d * K.FRAME_W)
+    return M
+
+
+def legal(M: np.ndarray) -> list:
+    """The kernel's legal actions at M's decision, as engine actions."""
+    n = legal_top(M)
+    acts = M[K.O_ACTS:K.O_ACTS + 3 * n].reshape(n, 3)
+    return [_TO_ENGINE[int(c)](int(a), int(b)) for c, a, b in acts]
+
+
+def apply(M: np.ndarray, rs: np.ndarray, action) -> int:
+    """Apply an engine action in the kernel and advance to the next decision; the number of
+    random draws the kernel made (0: the step was deterministic)."""
+    before = int(M[K.G_RNG_CALLS])
+    legal_top(M)  # a decision frame's legal pass sets who decides, as the engine's did
+    code, a, b = _FROM_ENGINE[type(action)](action)
+    apply_top(M, rs, code, a, b)
+    return int(M[K.G_RNG_CALLS]) - before
+
+
+def snapshot_kernel(M: np.ndarray) -> dict:
+    """Everything a game state is made of, as plain comparable values (hands as counts)."""
+    n = int(M[K.G_N])
+    sp = int(M[K.G_SP])
+    hands = M[K.O_HAND:K.O_HAND + n * K.N_KINDS].reshape(n, K.N_KINDS)
+    traps = M[K.O_TRAPS:K.O_TRAPS + n * K.N_LOC * K.N_PARTNERS].reshape(n, K.N_LOC, K.N_PARTNERS)
+    out = {name: int(M[i]) for name, i in (
+        ("turn_player", K.G_TP), ("controller", K.G_CTRL), ("actions_left", K.G_AL), ("horror", K.G_HORROR),
+        ("red", K.G_RED), ("blue", K.G_BLUE), ("multi", K.G_MULTI), ("slow", K.G_SLOW), ("winner", K.G_WINNER),
+        ("woke", K.G_WOKE), ("horror_won", K.G_HWON), ("terminal", K.G_TERM), ("timed_out", K.G_TIMEOUT),
+        ("turns", K.G_TURNS), ("decisions", K.G_DECS), ("n_traps", K.G_NTRAPS))}
+    if not out["terminal"]:
+        out["current_player"] = int(M[K.G_CUR])
+        out["stack"] = M[K.O_STACK:K.O_STACK + sp * K.FRAME_W].reshape(sp, K.FRAME_W).tolist()
+    ncells = int(M[K.G_NCELLS])
+    out.update(grid=M[K.O_GRID:K.O_GRID + ncells].tolist(), cell_of=M[K.O_CELL_OF:K.O_CELL_OF + 12].tolist(),
+               rot=M[K.O_ROT:K.O_ROT + 12].tolist(), where=M[K.O_WHERE:K.O_WHERE + n].tolist(),
+               deck=M[K.O_DECK:K.O_DECK + M[K.G_DECK_N]].tolist(), discard=M[K.O_DISC:K.O_DISC + K.N_KINDS].tolist(),
+               hands=hands.tolist(), traps=traps.tolist(), debt=M[K.O_DEBT:K.O_DEBT + n].tolist(),
+               owed=M[K.O_OWED:K.O_OWED + n].tolist(),
+               stats=M[K.O_STATS:K.O_STATS + len(STAT_NAMES) * K.MAX_SEATS].reshape(-1, K.MAX_SEATS)[:, :n].tolist())
+    return out
+
+
+def snapshot_state(s: State) -> dict:
+    """`snapshot_kernel` of the engine state (through `from_state`)."""
+    return snapshot_kernel(from_state(s))
+
+
+def new_rng(seed: int = 0) -> np.ndarray:
+    """A kernel random stream for `apply`."""
+    return np.array([(seed * 0x9E3779B97F4A7C15 + 1) % 2 ** 64], dtype=np.uint64)
+

@@ -1,0 +1,610 @@
+"""Midnighters batch kernel, part 1: the automatic rules (no decision) — the PRNG, cards, the
+refill, nightmares, the start of a turn, playing a card and resolving it. Each function names
+its counterpart in `engine.py`; the state is the int64 array `M` laid out in `kernel_layout`.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import cards as C
+from . import kernel_layout as K
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+# --- PRNG: SplitMix64, one uint64 of state per game -------------------------------------------
+@njit(cache=True, error_model="numpy")
+def seed_rng(rs, seed):
+    """The game's stream from its integer seed (a SeedSequence-derived 63-bit int in analyses)."""
+    z = np.uint64(seed) + _GAMMA
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    rs[0] = z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, error_model="numpy")
+def rand_below(M, rs, n):
+    """A uniform integer in [0, n)."""
+    x = rs[0] + _GAMMA
+    rs[0] = x
+    z = (x ^ (x >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    M[K.G_RNG_CALLS] += 1
+    return np.int64(((z >> np.uint64(11)) * np.uint64(n)) >> np.uint64(53))
+
+
+@njit(cache=True, error_model="numpy")
+def shuffle(M, rs, off, n):
+    """Fisher–Yates on M[off:off+n] (numpy's `permutation` draws the same distribution)."""
+    for i in range(n - 1, 0, -1):
+        j = rand_below(M, rs, i + 1)
+        t = M[off + i]
+        M[off + i] = M[off + j]
+        M[off + j] = t
+
+
+# --- stack ------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def push(M, kind):
+    """A new frame on top (fields zeroed); returns its base index in M. On overflow (never seen)
+    the game stops with G_ERROR set, and kernel.play_arrays raises."""
+    sp = M[K.G_SP]
+    if sp >= K.STACK_CAP:
+        M[K.G_ERROR] = 1
+        M[K.G_TERM] = 1
+        sp = K.STACK_CAP - 1
+    base = K.O_STACK + sp * K.FRAME_W
+    M[base] = kind
+    for i in range(1, K.FRAME_W):
+        M[base + i] = 0
+    M[K.G_SP] = sp + 1
+    return base
+
+
+@njit(cache=True, error_model="numpy")
+def insert_frame(M, at, kind, p):
+    """Insert frame [kind, p] at depth `at`, shifting the frames above it up (engine: stack.insert)."""
+    sp = M[K.G_SP]
+    if sp >= K.STACK_CAP:
+        M[K.G_ERROR] = 1
+        M[K.G_TERM] = 1
+        return
+    for i in range(K.O_STACK + (sp + 1) * K.FRAME_W - 1, K.O_STACK + (at + 1) * K.FRAME_W - 1, -1):
+        M[i] = M[i - K.FRAME_W]
+    base = K.O_STACK + at * K.FRAME_W
+    M[base] = kind
+    M[base + 1] = p
+    for i in range(2, K.FRAME_W):
+        M[base + i] = 0
+    M[K.G_SP] = sp + 1
+
+
+@njit(cache=True, error_model="numpy")
+def top(M):
+    return K.O_STACK + (M[K.G_SP] - 1) * K.FRAME_W
+
+
+# --- small helpers ------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def dec(M, p):
+    """engine._dec: the Dreamcatcher trap's owner decides for a captured turn player."""
+    c = M[K.G_CTRL]
+    return c if (p == M[K.G_TP] and c >= 0) else p
+
+
+@njit(cache=True, error_model="numpy")
+def has_nightmare(M, p):
+    h = K.O_HAND + p * K.N_KINDS
+    for k in range(C.RED, K.N_KINDS):
+        if M[h + k] > 0:
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def takeable(M, p):
+    """Cards that may leave p's hand (never the Black Nightmare)."""
+    return M[K.O_HSIZE + p] - M[K.O_HAND + p * K.N_KINDS + C.BLACK]
+
+
+@njit(cache=True, error_model="numpy")
+def hand_limit(M, p):
+    """engine.hand_limit with horror_hand_limit="nightmares_free"."""
+    size = M[K.R_HAND]
+    if p != M[K.G_HORROR]:
+        return size
+    h = K.O_HAND + p * K.N_KINDS
+    for k in range(C.RED, K.N_KINDS):
+        size += M[h + k]
+    return size
+
+
+@njit(cache=True, error_model="numpy")
+def hand_add(M, p, k):
+    M[K.O_HAND + p * K.N_KINDS + k] += 1
+    M[K.O_HSIZE + p] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def hand_remove(M, p, k):
+    M[K.O_HAND + p * K.N_KINDS + k] -= 1
+    M[K.O_HSIZE + p] -= 1
+
+
+@njit(cache=True, error_model="numpy")
+def to_discard(M, k):
+    M[K.O_DISC + k] += 1
+    M[K.G_DISC_N] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def blind_card(M, rs, p):
+    """A card picked blindly among p's takeable cards (each card equally likely); -1 if none."""
+    n = takeable(M, p)
+    if n <= 0:
+        return -1
+    r = rand_below(M, rs, n)
+    h = K.O_HAND + p * K.N_KINDS
+    for k in range(K.N_KINDS):
+        if k == C.BLACK:
+            continue
+        c = M[h + k]
+        if r < c:
+            return k
+        r -= c
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def trap_at(M, q, loc, kind):
+    return K.O_TRAPS + (q * K.N_LOC + loc) * K.N_PARTNERS + kind
+
+
+@njit(cache=True, error_model="numpy")
+def win(M, seat, horror):
+    M[K.G_WINNER] = seat
+    M[K.G_TERM] = 1
+    if horror:
+        M[K.G_HWON] = 1
+    else:
+        M[K.G_WOKE] = seat
+
+
+@njit(cache=True, error_model="numpy")
+def neutralise(M):
+    M[K.G_RED] = 0
+    M[K.G_BLUE] = 0
+    M[K.G_MULTI] = 0
+    M[K.G_SLOW] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def consume_trap(M, q, loc, kind):
+    M[trap_at(M, q, loc, kind)] -= 1
+    M[K.O_TRAPN + q] -= 1
+    if kind != C.STAR:
+        M[K.G_NTRAPS] -= 1
+    to_discard(M, 5 + loc - C.FOREST)  # the Suspense card of `loc` (SUSPENSE_OF)
+    to_discard(M, kind)
+    M[K.O_STATS + K.ST_TRAPS_SPRUNG * K.MAX_SEATS + q] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def can_activate(M, p, loc):
+    """engine._can_activate."""
+    if loc < C.FOREST:
+        return False
+    if loc != C.TOWN_HALL and (M[K.G_BLUE] >> p) & 1 and p != M[K.G_HORROR]:
+        return False
+    if loc == C.BRIDGE:
+        return p != M[K.G_HORROR] and not has_nightmare(M, p)
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def near_bridge(M, with_horror):
+    """engine.near_bridge as a bit set of seats."""
+    bc = M[K.O_CELL_OF + C.BRIDGE]
+    n = M[K.G_N]
+    out = 0
+    for q in range(n):
+        if not with_horror and q == M[K.G_HORROR]:
+            continue
+        w = M[K.O_WHERE + q]
+        if w == C.BRIDGE:
+            out |= 1 << q
+            continue
+        for d in range(4):
+            c2 = M[K.O_NB + bc * 4 + d]
+            if c2 >= 0 and M[K.O_GRID + c2] == w:
+                out |= 1 << q
+                break
+    return out
+
+
+# --- board --------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def apply_vop(M, loc, op):
+    """engine._apply_vop: 0-3 move (swap cells with the neighbour), 4-6 rotate, else nothing."""
+    if op < 4:
+        c1 = M[K.O_CELL_OF + loc]
+        c2 = M[K.O_NB + c1 * 4 + op]
+        if c2 >= 0:
+            other = M[K.O_GRID + c2]
+            M[K.O_GRID + c1] = other
+            M[K.O_GRID + c2] = loc
+            M[K.O_CELL_OF + loc] = c2
+            if other >= 0:
+                M[K.O_CELL_OF + other] = c1
+    elif op < 7:
+        M[K.O_ROT + loc] = (M[K.O_ROT + loc] + op - 3) % 4
+
+
+# --- drawing ------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def draw_card(M, rs):
+    """engine._draw_card with deck_exhaustion="reshuffle"; -1 when nothing can be drawn."""
+    if M[K.G_DECK_N] == 0:
+        if M[K.G_DISC_N] == 0:
+            return -1
+        n = 0
+        for k in range(K.N_KINDS):
+            for _ in range(M[K.O_DISC + k]):
+                M[K.O_DECK + n] = k
+                n += 1
+            M[K.O_DISC + k] = 0
+        M[K.G_DISC_N] = 0
+        shuffle(M, rs, K.O_DECK, n)
+        M[K.G_DECK_N] = n
+    M[K.G_DECK_N] -= 1
+    return M[K.O_DECK + M[K.G_DECK_N]]
+
+
+@njit(cache=True, error_model="numpy")
+def refill(M, rs, p):
+    """engine._refill: draw up to the hand limit; False when a nightmare pushed a decision."""
+    size = hand_limit(M, p)
+    while M[K.O_HSIZE + p] < size:
+        c = draw_card(M, rs)
+        if c < 0:
+            break
+        hand_add(M, p, c)
+        if c >= C.RED:
+            M[K.O_STATS + K.ST_NIGHTMARES * K.MAX_SEATS + p] += 1
+            if nightmare_drawn(M, rs, p, c):
+                return False
+    M[K.O_OWED + p] = 0
+    return True
+
+
+# --- nightmares ---------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def nightmare_drawn(M, rs, p, kind):
+    """engine._nightmare_drawn (black_ignores_town_hall=True). True if a decision was pushed."""
+    n = M[K.G_N]
+    if M[K.O_WHERE + p] == C.TOWN_HALL and kind != C.BLACK:
+        return False
+    if kind == C.BLACK:
+        return apply_nightmare(M, rs, p, kind, 0)
+    affected = 0
+    for q in range(n):
+        if q != M[K.G_HORROR] and M[K.O_WHERE + q] != C.TOWN_HALL:
+            affected |= 1 << q
+    ask_n = 0
+    for i in range(n):
+        q = (p + i) % n
+        if M[trap_at(M, q, C.TOWN_HALL, C.STAR)] > 0:
+            M[K.O_TMP + ask_n] = q
+            ask_n += 1
+    if ask_n:
+        f = push(M, K.F_NIGHT)
+        M[f + K.FR_DEC] = -1
+        M[f + 2] = p
+        M[f + 3] = kind
+        M[f + 6] = affected
+        M[f + K.FR_ASK_N] = ask_n
+        for i in range(ask_n):
+            M[f + K.FR_ASK + i] = M[K.O_TMP + i]
+        return True
+    return apply_nightmare(M, rs, p, kind, affected)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_nightmare(M, rs, p, kind, affected):
+    """engine._apply_nightmare on the `affected` seats (stager="last_seat")."""
+    n = M[K.G_N]
+    if kind == C.RED:
+        M[K.G_RED] |= affected
+    elif kind == C.BLUE:
+        M[K.G_BLUE] |= affected
+    elif kind == C.PURPLE:
+        m = 0
+        for q in range(n):
+            if (affected >> q) & 1:
+                M[K.O_TMP + m] = q
+                m += 1
+        if m >= 2:  # each passes hand and traps to the counter-clockwise neighbour in the group
+            tsz = K.N_LOC * K.N_PARTNERS
+            for i in range(m):
+                q = M[K.O_TMP + i]
+                M[K.O_TMP + 16 + i * (K.N_KINDS + 2):K.O_TMP + 16 + i * (K.N_KINDS + 2) + K.N_KINDS] = \
+                    M[K.O_HAND + q * K.N_KINDS:K.O_HAND + (q + 1) * K.N_KINDS]
+                M[K.O_TMP + 16 + i * (K.N_KINDS + 2) + K.N_KINDS] = M[K.O_HSIZE + q]
+                M[K.O_TMP + 16 + i * (K.N_KINDS + 2) + K.N_KINDS + 1] = M[K.O_TRAPN + q]
+                M[K.O_TMP2 + i * tsz:K.O_TMP2 + (i + 1) * tsz] = M[K.O_TRAPS + q * tsz:K.O_TRAPS + (q + 1) * tsz]
+            for i in range(m):
+                q = M[K.O_TMP + i]
+                j = (i + 1) % m
+                src = K.O_TMP + 16 + j * (K.N_KINDS + 2)
+                M[K.O_HAND + q * K.N_KINDS:K.O_HAND + (q + 1) * K.N_KINDS] = M[src:src + K.N_KINDS]
+                M[K.O_HSIZE + q] = M[src + K.N_KINDS]
+                M[K.O_TRAPN + q] = M[src + K.N_KINDS + 1]
+                M[K.O_TRAPS + q * tsz:K.O_TRAPS + (q + 1) * tsz] = M[K.O_TMP2 + j * tsz:K.O_TMP2 + (j + 1) * tsz]
+    elif kind == C.BLACK:
+        M[K.G_HORROR] = p
+        bit = ~(1 << p)
+        M[K.G_RED] &= bit
+        M[K.G_BLUE] &= bit
+        M[K.G_MULTI] &= bit
+        M[K.G_SLOW] &= bit
+    elif kind == C.MULTI:
+        here = M[K.O_WHERE + p]
+        for q in range(n):
+            if (affected >> q) & 1:
+                M[K.O_WHERE + q] = here
+        M[K.G_MULTI] |= affected
+        M[K.G_SLOW] &= ~affected
+    elif kind == C.COLOURLESS:
+        M[K.G_SLOW] |= affected
+        M[K.G_MULTI] &= ~affected
+        if affected:
+            placer = M[K.G_HORROR]
+            if placer < 0:
+                placer = n - 1  # stager="last_seat"
+            f = push(M, K.F_PLACE)
+            M[f + K.FR_DEC] = placer
+            M[f + 2] = affected
+            return True
+    return False
+
+
+# --- turns --------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def begin_turn(M):
+    """engine._begin_turn: turn cap, actions, sleep paralysis, the turn-start trap window."""
+    n = M[K.G_N]
+    while True:
+        if M[K.G_TURNS] >= 0:
+            M[K.G_TP] = (M[K.G_TP] + 1) % n
+        M[K.G_TURNS] += 1
+        if M[K.G_TURNS] >= M[K.R_MAX_TURNS]:
+            M[K.G_TERM] = 1
+            M[K.G_TIMEOUT] = 1
+            return
+        p = M[K.G_TP]
+        M[K.G_CTRL] = -1
+        M[K.G_CUR] = p
+        base = M[K.R_APT]
+        h = M[K.G_HORROR]
+        if p != h and ((M[K.G_MULTI] | M[K.G_SLOW]) >> p) & 1:
+            base = M[K.R_MULTI_A] if (M[K.G_MULTI] >> p) & 1 else M[K.R_SLOW_A]
+        d = M[K.O_DEBT + p]
+        if d:
+            M[K.G_AL] = base - d if d < base else 0
+            if M[K.R_DEBT_CARRY]:
+                M[K.O_DEBT + p] = d - base if d > base else 0
+            else:
+                M[K.O_DEBT + p] = 0
+        else:
+            M[K.G_AL] = base
+        if h >= 0 and p != h and M[K.O_WHERE + p] == M[K.O_WHERE + h]:
+            M[K.O_STATS + K.ST_SKIPPED * K.MAX_SEATS + p] += 1
+            M[K.G_AL] = 0
+            continue
+        break
+    f = push(M, K.F_TURN)
+    M[f + K.FR_DEC] = M[K.G_TP]
+    if M[K.G_NTRAPS]:
+        f = push(M, K.F_TRAPS)
+        M[f + K.FR_DEC] = -1
+        M[f + 4] = 1  # turn start
+
+
+@njit(cache=True, error_model="numpy")
+def turn_finish(M, rs):
+    """engine._turn_finish (the turn frame is already popped)."""
+    p = M[K.G_TP]
+    at = M[K.G_SP]
+    if M[K.O_HSIZE + p] >= hand_limit(M, p):
+        M[K.O_OWED + p] = 0
+        begin_turn(M)
+    elif refill(M, rs, p):
+        begin_turn(M)
+    else:
+        insert_frame(M, at, K.F_REFILL, p)
+        insert_frame(M, at, K.F_NEXT, 0)
+
+
+# --- card plays ---------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def play_card(M, p, kind):
+    """engine._play_card: the card leaves the hand (owed a refill; played_* stat)."""
+    hand_remove(M, p, kind)
+    M[K.O_OWED + p] += 1
+    if kind <= C.CATCHER:
+        M[K.O_STATS + (K.ST_DREAMWALK + kind) * K.MAX_SEATS + p] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def start_play(M, rs, p, ptype, a1, a2, nc, c0, c1, reactable):
+    """engine._start_play: the reaction window if anyone can answer, else resolve at once."""
+    n = M[K.G_N]
+    done = push(M, K.F_PLAYDONE)
+    M[done + 1] = p
+    depth_done = M[K.G_SP]
+    if reactable:
+        c = M[K.G_CTRL]
+        ask_n = 0
+        found = False
+        for i in range(1, n):
+            q = (p + i) % n
+            if q == c:
+                continue
+            M[K.O_TMP + ask_n] = q
+            ask_n += 1
+            if M[K.O_HAND + q * K.N_KINDS + C.DUTCH] > 0 or M[K.O_HAND + q * K.N_KINDS + C.CATCHER] > 0:
+                found = True
+        if found:
+            f = push(M, K.F_RESOLVE)
+            M[f + K.RES_P] = p
+            M[f + K.RES_TYPE] = ptype
+            M[f + K.RES_A1] = a1
+            M[f + K.RES_A2] = a2
+            M[f + K.RES_NC] = nc
+            M[f + K.RES_C0] = c0
+            M[f + K.RES_C0 + 1] = c1
+            f = push(M, K.F_REACT)
+            M[f + K.FR_DEC] = -1
+            M[f + K.FR_ASK_N] = ask_n
+            for i in range(ask_n):
+                M[f + K.FR_ASK + i] = M[K.O_TMP + i]
+            M[K.G_CHAIN_N] = 0
+            return
+    resolve(M, rs, p, ptype, a1, a2, nc, c0, c1)
+    if M[K.G_SP] == depth_done:  # the resolution asked for nothing more
+        M[K.G_SP] -= 1
+        play_done(M, rs, p)
+
+
+@njit(cache=True, error_model="numpy")
+def resolve(M, rs, p, ptype, a1, a2, nc, c0, c1):
+    """engine._resolve: what a card play does (it was not cancelled or intercepted)."""
+    if ptype == K.P_TRAP:
+        M[trap_at(M, p, a1, a2)] += 1
+        M[K.O_TRAPN + p] += 1
+        if a2 != C.STAR:
+            M[K.G_NTRAPS] += 1
+        M[K.O_STATS + K.ST_TRAPS_SET * K.MAX_SEATS + p] += 1
+        return
+    to_discard(M, c0)
+    if nc > 1:
+        to_discard(M, c1)
+    if ptype == K.P_WALK:
+        c2 = M[K.O_NB + M[K.O_CELL_OF + M[K.O_WHERE + p]] * 4 + a1]
+        t = M[K.O_GRID + c2] if c2 >= 0 else -1
+        if t >= 0:
+            M[K.O_WHERE + p] = t
+    elif ptype == K.P_VERT:
+        apply_vop(M, a1, a2)
+    elif ptype == K.P_STAR:
+        M[K.O_STATS + K.ST_ACTIVATIONS * K.MAX_SEATS + p] += 1
+        f = push(M, K.F_ACT)
+        M[f + K.ACT_LOC] = a1
+        M[f + K.ACT_B] = p
+        M[f + K.ACT_REMOTE] = 0
+        if a1 != C.TOWN_HALL:
+            n = M[K.G_N]
+            ask_n = 0
+            for i in range(1, n + 1):
+                q = (p + i) % n
+                if q != p and M[trap_at(M, q, a1, C.STAR)] > 0:
+                    M[K.O_TMP + ask_n] = q
+                    ask_n += 1
+            if ask_n:
+                f = push(M, K.F_STARTRAP)
+                M[f + K.FR_DEC] = -1
+                M[f + 2] = a1
+                M[f + 3] = p
+                M[f + K.FR_ASK_N] = ask_n
+                for i in range(ask_n):
+                    M[f + K.FR_ASK + i] = M[K.O_TMP + i]
+    elif ptype == K.P_DEXTRA:
+        M[K.G_AL] += 1
+        M[K.O_DEBT + p] += 1
+    elif ptype == K.P_DREDUCE:
+        M[K.O_DEBT + a1] += 1
+        M[K.O_DEBT + p] += 1
+    elif ptype == K.P_STEAL:
+        card = blind_card(M, rs, a1)
+        if card >= 0:
+            hand_remove(M, a1, card)
+            hand_add(M, p, card)
+            f = push(M, K.F_SURPLUS)
+            M[f + K.FR_DEC] = dec(M, p)
+            M[f + 2] = p
+            M[f + 3] = K.S_PLAIN
+            M[f + 4] = -1
+
+
+@njit(cache=True, error_model="numpy")
+def play_done(M, rs, p):
+    """engine._play_done (refill="after_play"): refills from p clockwise, then the trap window."""
+    n = M[K.G_N]
+    if M[K.G_NTRAPS]:
+        f = push(M, K.F_TRAPS)
+        M[f + K.FR_DEC] = -1
+    total = 0
+    for q in range(n):
+        total += M[K.O_OWED + q]
+    if total == M[K.O_OWED + p]:
+        if M[K.O_OWED + p]:
+            at = M[K.G_SP]
+            if not refill(M, rs, p):
+                insert_frame(M, at, K.F_REFILL, p)
+        return
+    for i in range(n):
+        q = (p + i) % n
+        if M[K.O_OWED + q]:
+            at = M[K.G_SP]
+            if not refill(M, rs, q):
+                for j in range(i, n):  # the rest of the refill waits under the decision, q on top
+                    r = (p + j) % n
+                    if M[K.O_OWED + r]:
+                        insert_frame(M, at, K.F_REFILL, r)
+                return
+
+
+@njit(cache=True, error_model="numpy")
+def act_run(M, loc, b, remote):
+    """engine._act_run: the beneficiary `b` activates `loc` (the frame is already popped)."""
+    d = dec(M, b)
+    if loc == C.FOREST:
+        f = push(M, K.F_FOREST)
+        M[f + K.FR_DEC] = d
+        M[f + 2] = b
+    elif loc == C.SQUARE:
+        f = push(M, K.F_SURPLUS)
+        M[f + K.FR_DEC] = d
+        M[f + 2] = b
+        M[f + 3] = K.S_ANY
+        M[f + 4] = -1
+        f = push(M, K.F_SQUARE)
+        M[f + K.FR_DEC] = d
+        M[f + 2] = b
+    elif loc == C.MOTEL:
+        f = push(M, K.F_MOTEL_T)
+        M[f + K.FR_DEC] = d
+        M[f + 2] = b
+    elif loc == C.RESTAURANT:
+        f = push(M, K.F_REST)
+        M[f + K.FR_DEC] = d
+        M[f + 2] = b
+    elif loc == C.TOWN_HALL:
+        if b == M[K.G_HORROR]:  # horror_remote_town_hall_wins=True: remote or not
+            win(M, b, True)
+            return
+        neutralise(M)
+        h = K.O_HAND + b * K.N_KINDS
+        for k in range(C.RED, K.N_KINDS):  # town_hall_discards="one": a decision if any nightmare but the Black
+            if k != C.BLACK and M[h + k] > 0:
+                f = push(M, K.F_TH)
+                M[f + K.FR_DEC] = d
+                M[f + 2] = b
+                break
+    elif loc == C.BRIDGE:
+        if b != M[K.G_HORROR] and not has_nightmare(M, b):
+            win(M, b, False)

@@ -1,0 +1,103 @@
+"""The heuristic policies: one `HeuristicPolicy` scoring each legal action with a `Weights`
+record (see `dreamsim.policies` for the model), and the shipped weight sets.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .actions import (
+    Allow,
+    Discard,
+    Intercept,
+    Pass,
+)
+from .policy_context import Weights
+from .policy_scoring import _CYCLES, _SCORE, _Context, play_threat
+
+
+@dataclass(frozen=True)
+class HeuristicPolicy:
+    """Scores each legal action with `weights` and plays the best (random tie-break)."""
+
+    weights: Weights = field(default_factory=Weights)
+    name: str = "heuristic"
+
+    def __post_init__(self):
+        # (card values, mean value of a card drawn, cache token, {rows: the last board seen})
+        object.__setattr__(self, "_tables", self.weights.card_values() + ({},))
+
+    def __call__(self, obs, legal, rng):
+        if len(legal) == 1:
+            return legal[0]
+        if type(legal[-1]) is Allow:  # a reaction window: only the play being answered matters
+            score = self._reaction_scorer(obs)
+            ctx = None
+        else:
+            ctx = _Context(obs, self.weights, *self._tables)
+            score = None
+        best, best_score = [], None
+        dig, dig_score = None, None  # the best discard action, else the best card play (a card cycles)
+        cycle, cycle_score = None, None
+        for a in legal:
+            t = type(a)
+            sc = _SCORE[t](ctx, a) if score is None else score(a)
+            if best_score is None or sc > best_score:
+                best, best_score = [a], sc
+            elif sc == best_score:
+                best.append(a)
+            if t is Discard:
+                if dig_score is None or sc > dig_score:
+                    dig, dig_score = a, sc
+            elif t in _CYCLES and (cycle_score is None or sc > cycle_score):
+                cycle, cycle_score = a, sc
+        if dig is None:
+            dig = cycle
+        if dig is not None and ctx is not None and type(best[0]) is Pass and ctx.stuck():
+            # passing never changes a hand: a plan that lacks cards digs for them instead,
+            # even at the price of a card it needs now (it comes back when drawn again): with
+            # the discard action (Rules.discard_action) by discarding, without it by the least
+            # harmful card play (a played card is replaced from the deck)
+            return dig
+        return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+
+    def _reaction_scorer(self, obs):
+        """Scores for Cancel / Intercept / Allow, without building a whole _Context unless the
+        threat needs the board (who leads)."""
+        w = self.weights
+        me, horror = obs.player, obs.horror
+        ctx = obs.context
+        full = []
+
+        def leader_ctx():
+            if not full:
+                full.append(_Context(obs, w, *self._tables))
+            return full[0]
+
+        threat = play_threat(obs, w, me, horror, ctx, leader_ctx)
+        resolves = len(ctx["responses"]) % 2 == 0
+        answer = not (resolves == (threat < 0) or abs(threat) < 1e-9)
+        gain = abs(threat) - w.respond_cost
+
+        def score(a):
+            t = type(a)
+            if t is Allow:
+                return 0.0
+            if not answer:
+                return -w.respond_cost
+            return gain + (1.0 if t is Intercept else 0.0)
+        return score
+
+    def __repr__(self):
+        return f"HeuristicPolicy(name={self.name!r}, weights={self.weights!r})"
+
+
+
+
+
+RUNNER = Weights()
+TRICKSTER = replace(RUNNER, progress=8.0, hinder=6.0, block_walk=6.0, trap=4.0, trap_star_bridge=40.0,
+                    trap_walk_bridge=25.0, dutch_reduce=4.0, steal=2.0, capture=10.0, spring_min=4.0,
+                    suspense_value=2.0)
+HORROR = replace(RUNNER, paralyse=15.0, block_walk=4.0, hinder=5.0)
+BALANCED = replace(RUNNER, hinder=4.0, block_walk=3.0, trap=1.0, trap_star_bridge=20.0, trap_walk_bridge=10.0,
+                   dutch_reduce=2.0, capture=5.0)

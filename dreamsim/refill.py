@@ -1,0 +1,92 @@
+"""Refilling hands: after a play the players who played cards draw back up to their hand
+limit (Rules.refill), a nightmare drawn takes effect at once (and may open a decision, under
+which the rest of the refill waits), then the trap window opens.
+"""
+from __future__ import annotations
+
+from .cards import KIND_NAMES, RED
+from .nightmares import _nightmare_drawn
+from .state import _ORDERS, Frame, State, _draw_card, _event, hand_limit
+from .traps import TrapWindow
+
+
+class Refill(Frame):
+    """Automatic: `seat` draws up to its hand limit; stays while a nightmare's decision it drew
+    is open above it, and resumes drawing after it."""
+
+    __slots__ = ("seat",)
+    auto = True
+
+    def __init__(self, seat: int):
+        self.seat = seat
+
+    def run(self, s: State, rng) -> None:
+        if _refill(s, self.seat, rng):
+            s.stack.pop()  # else a decision was pushed above this frame; the refill resumes after it
+
+
+class PlayDone(Frame):
+    """Automatic: `seat`'s card play is settled: refill, then the trap window (`_play_done`)."""
+
+    __slots__ = ("seat",)
+    auto = True
+
+    def __init__(self, seat: int):
+        self.seat = seat
+
+    def run(self, s: State, rng) -> None:
+        s.stack.pop()
+        _play_done(s, self.seat, rng)
+
+
+def _play_done(s: State, p: int, rng) -> None:
+    """After p's play: the players who played cards draw back up to the hand size (from p,
+    clockwise), then trap owners may act."""
+    stack = s.stack
+    if s.n_traps:
+        # the owners are listed when the window opens, after the refill below: a Purple Nightmare
+        # drawn in the refill moves traps to new owners, and they are asked too (issue 13, item 2)
+        stack.append(TrapWindow(False))
+    if s.rules.refill == "after_play":
+        owed = s.owed
+        if sum(owed) == owed[p]:  # the usual case: only p played cards
+            if owed[p]:
+                top = len(stack)
+                if not _refill(s, p, rng):  # a nightmare opened a decision: the refill waits under it
+                    stack.insert(top, Refill(p))
+            return
+        order = _ORDERS[s.n][p]
+        i = 0
+        for q in order:
+            if owed[q]:
+                top = len(stack)
+                if not _refill(s, q, rng):
+                    # a nightmare opened a decision: the rest of the refill waits under it
+                    stack[top:top] = [Refill(r) for r in reversed(order[i:]) if owed[r]]
+                    return
+            i += 1
+
+
+def _refill(s: State, p: int, rng) -> bool:
+    """Draw up to the hand size; a nightmare takes effect the moment it is drawn. False when
+    a nightmare pushed a decision (the refill is not finished)."""
+    hand = s.hands[p]
+    size = s.rules.hand_size if p != s.horror else hand_limit(s, p)
+    deck = s.deck
+    while len(hand) < size:
+        if deck:
+            c = deck.pop()
+        else:
+            c = _draw_card(s, rng)
+            if c < 0:
+                break
+            deck = s.deck
+        hand.append(c)
+        s.log is None or _event(s, "draw", seat=p, card=KIND_NAMES[c])
+        if c >= RED:
+            s.stats["nightmares_drawn"][p] += 1
+            if _nightmare_drawn(s, p, c, rng):
+                return False
+            hand = s.hands[p]  # the Purple Nightmare hands p someone else's hand
+    s.owed[p] = 0
+    return True

@@ -1,0 +1,134 @@
+"""The engine's named frames, the one game loop that checks every choice, and the random
+policy's batched stream (issue 14 items 2-4, issue 16 item 1).
+
+Board: dreamsim.DEFAULT_LAYOUT (top row first)
+
+    Restaurant  Bridge    Town Hall  Forest
+    Corridor 1  Square    Motel      Corridor 2
+    Corridor 3  Corridor4 Corridor 5 Corridor 6
+"""
+import numpy as np
+import pytest
+
+import dreamsim
+from dreamsim import cards as C
+from dreamsim.actions import ALLOW, CANCEL, WALK, Walk
+from dreamsim.engine import (
+    DECISION_NAMES,
+    FRAME_CODES,
+    FRAME_TYPES,
+    Frame,
+    IllegalActionError,
+    Play,
+    ReactionWindow,
+    Turn,
+    apply_action,
+    find_legal,
+    frame_as_list,
+    new_game,
+)
+from dreamsim.game import _streams
+from dreamsim.policies import HeuristicPolicy, RandomPolicy
+from dreamsim.scenario import build_state, step
+
+R2 = dreamsim.Rules(players=2)
+W4 = ["walk"] * 4
+UP = 0
+
+
+def reaction_state():
+    """Seat 0 walks up from Corridor 4; seat 1 holds a Dutch Angle: the reaction window is open."""
+    s = build_state(R2, where=["Corridor 4", "Corridor 1"], hands=[["dutch"] + W4, ["dutch"] + W4],
+                    deck=["walk"] * 16)
+    step(s, WALK[UP])
+    return s
+
+
+def test_every_frame_is_a_slotted_class_with_named_fields():
+    for t in FRAME_TYPES:
+        assert issubclass(t, Frame) and "__dict__" not in dir(t), t
+        assert t.auto or t.name in DECISION_NAMES.values()
+    assert len(FRAME_TYPES) == 25 and len(DECISION_NAMES) == 20
+
+
+def test_a_reaction_window_names_the_play_it_answers_and_who_decides():
+    s = reaction_state()
+    top, below = s.stack[-1], s.stack[-2]
+    assert type(top) is ReactionWindow and top.who == 1 == s.current_player
+    assert top.play is below and type(below) is Play
+    assert (below.seat, below.arg, below.cards, below.outcome) == (0, UP, [C.DREAMWALK], 0)
+    assert s.decision == "reaction" and s.legal == [CANCEL, ALLOW]
+    step(s, CANCEL)
+    assert top.chain == [(1, C.DUTCH)] and top.who == 0
+
+
+def test_a_clone_copies_frames_and_keeps_a_window_pointing_at_its_own_play():
+    s = reaction_state()
+    t = s.clone()
+    assert type(t.stack[-1]) is ReactionWindow and t.stack[-1] is not s.stack[-1]
+    assert t.stack[-1].play is t.stack[-2] and t.stack[-2] is not s.stack[-2]
+    step(t, CANCEL, ALLOW)  # cancelled in the clone only
+    assert t.where[0] == C.CORRIDORS[3] and t.discard == [C.DUTCH, C.DREAMWALK]
+    assert s.stack[-1].chain == [] and s.stack[-2].outcome == 0
+    step(s, ALLOW)
+    assert s.where[0] == C.SQUARE
+
+
+def test_an_equal_action_built_elsewhere_is_applied_as_the_engines_own_item():
+    s = build_state(R2, where=["Corridor 4", "Corridor 1"], hands=[W4 + ["walk"], W4 + ["walk"]], deck=["walk"] * 16)
+    assert type(s.stack[-1]) is Turn
+    fresh = Walk(UP)
+    assert fresh is not WALK[UP] and find_legal(s, fresh) is WALK[UP]
+    apply_action(s, fresh, np.random.default_rng(0))
+    assert s.where[0] == C.SQUARE
+    with pytest.raises(IllegalActionError, match="Reproduce with"):
+        apply_action(s, CANCEL, np.random.default_rng(0))
+
+
+class Stubborn(HeuristicPolicy):
+    """A built-in policy type that answers every decision with an action never legal there."""
+
+    def __call__(self, obs, legal, rng):
+        return CANCEL if type(legal[0]) is not type(CANCEL) else WALK[UP]
+
+
+def test_play_game_checks_the_choices_of_built_in_policy_types_too():
+    with pytest.raises(IllegalActionError, match=r"policy 'stubborn' \(seat 0\).*Reproduce with play_game"):
+        dreamsim.play_game(R2, [Stubborn(name="stubborn"), "random"], seed=3)
+
+
+def test_the_random_policys_batched_chooser_makes_the_choices_of_one_draw_per_decision():
+    pol = RandomPolicy()
+    legals = [list(range(n)) for n in (1, 2, 3, 7, 12, 5)] * 100  # 600 decisions: more than one batch
+    one = np.random.default_rng(11)
+    choose = pol.for_game(np.random.default_rng(11))
+    assert [pol(None, legal, one) for legal in legals] == [choose(None, legal) for legal in legals]
+
+
+def test_seat_streams_are_the_children_spawn_makes():
+    chance, seats = _streams(42, 3)
+    kids = np.random.SeedSequence(42).spawn(4)
+    assert [g.random() for g in [chance, *seats]] == [np.random.default_rng(k).random() for k in kids]
+    ss = np.random.SeedSequence(42)
+    chance2, _ = _streams(ss, 3)
+    assert chance2.random() == np.random.default_rng(np.random.SeedSequence(42).spawn(1)[0]).random()
+
+
+def test_a_game_rests_only_at_decision_frames():
+    s = new_game(dreamsim.Rules(players=4), 5)
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        if s.is_terminal:
+            break
+        f = s.stack[-1]
+        assert not f.auto and f.who == s.current_player and s.legal == f.legal(s)
+        apply_action(s, s.legal[int(rng.random() * len(s.legal))], rng)
+
+
+def test_frames_still_read_in_the_positional_layout_for_array_mirrors():
+    s = reaction_state()
+    window, play = s.stack[-1], s.stack[-2]
+    assert FRAME_CODES[Turn] == 0 and FRAME_CODES[ReactionWindow] == 3 and FRAME_CODES[Play] == 21
+    assert frame_as_list(play) == [21, 0, 0, UP, 0, [C.DREAMWALK], 0]  # seat, play kind (P_WALK), args, cards, outcome
+    assert frame_as_list(window) == [3, 1, [], (1,), 0, frame_as_list(play)]
+    assert frame_as_list(s.stack[0]) == [0, 0]
