@@ -84,7 +84,8 @@ class Rebalance:
         where = (f"confirmation run: {self.confirm_games:,} fresh games each (seed {self.confirm_seed}), "
                  f"published vs proposal, 95% intervals" if self.confirm_seed is not None else "exact (no games)")
         verdict = "MEETS the objective" if self.meets else "does NOT meet the objective"
-        return "\n".join([head, diff, "", f"search score of the proposal: {self.search_score:.4f} ({self.note})",
+        note = self.note if self.confirm_seed is not None else "exact: no sampling, so no selection bias"
+        return "\n".join([head, diff, "", f"search score of the proposal: {self.search_score:.4f} ({note})",
                           "", f"before / after ({where}):", format_table(self.table), "",
                           f"verdict: the proposal {verdict} (every interval inside its band)", "",
                           "side effects on the other objectives:",
