@@ -28,7 +28,9 @@ MANIFEST = "run.json"
 _PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
 #: the metadata that must match for a run to be resumed (versions may differ)
 RUN_IDENTITY = ("game", "rules_version", "rules", "data_hashes", "policies", "policy_reprs", "seed", "n_games",
-                "seat_order", "rotations")
+                "seat_order", "rotations", "engine")
+#: what a run written before a key existed had (runs before the batch kernels were all Python)
+IDENTITY_DEFAULTS = {"engine": "python"}
 
 
 def parts_dir(out) -> Path:
@@ -40,7 +42,7 @@ def parts_dir(out) -> Path:
 def simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed: int = 0, n_jobs: int = 1,
                      backend: str | None = None, seat_order: str = "rotate", progress: bool = True,
                      resume: bool = False, csv: bool | None = None, chunk_size: int | None = None,
-                     scheduler: str | None = None, force: bool = False) -> pd.DataFrame:
+                     scheduler: str | None = None, force: bool = False, engine: str = "python") -> pd.DataFrame:
     """`simulate` that writes each chunk to disk as it finishes and returns the consolidated table.
 
     resume=False refuses to touch the leftovers of an interrupted run or a finished file;
@@ -48,7 +50,7 @@ def simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed
     or returns the finished file. force=True starts over, replacing a finished file and
     discarding an unfinished run's parts.
     """
-    module, spec = prepare_run(game, rules, policies, seed, seat_order)
+    module, spec = prepare_run(game, rules, policies, seed, seat_order, engine)
     n_games = positive_int(n_games, "n_games")
     chunk_size = None if chunk_size is None else positive_int(chunk_size, "chunk_size")
     if resume and force:
@@ -146,8 +148,9 @@ def _check_same_run(previous: dict, metadata: dict, where: Path) -> None:
                          f"({', '.join(changed)}: content hash {str(before.get(changed[0]))[:12]} there, "
                          f"{str(now.get(changed[0]))[:12]} here); the file would mix two games")
     for key in RUN_IDENTITY:
-        if jsonable(previous.get(key)) != metadata.get(key):
-            raise ValueError(f"cannot resume {str(where)!r}: its {key} is {previous.get(key)!r}, "
+        before = previous.get(key, IDENTITY_DEFAULTS.get(key))
+        if jsonable(before) != metadata.get(key):
+            raise ValueError(f"cannot resume {str(where)!r}: its {key} is {before!r}, "
                              f"this run's is {metadata.get(key)!r}")
 
 

@@ -24,7 +24,7 @@ from .games import load_game
 from .io import read_results
 from .metadata import rules_dict
 from .plan import SEAT_ORDERS
-from .runner import BACKENDS, simulate
+from .runner import BACKENDS, ENGINES, simulate
 from .sweep import sweep
 from .tables import format_table
 from .win_rates import win_rates
@@ -138,6 +138,10 @@ def _simulation_options(sub: Parser, game_required: bool) -> None:
     sub.add_argument("--seat-order", choices=SEAT_ORDERS, default="rotate",
                      help="rotate (paired games, default), random or fixed")
     sub.add_argument("--chunk-size", type=_positive_int, help="games per joblib task (default: automatic)")
+    sub.add_argument("--engine", choices=ENGINES, default="python",
+                     help="python (the reference engine, default), kernel (the game's compiled batch kernel: "
+                          "same rules, own random streams) or auto (the kernel when it plays these rules and "
+                          "policies)")
     sub.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
 
 
@@ -215,7 +219,7 @@ def _run_options(args) -> dict:
         rules["players"] = args.players
     return {"rules": rules or None, "policies": args.policies, "seed": args.seed, "n_jobs": args.jobs,
             "backend": args.backend, "seat_order": args.seat_order, "progress": args.progress,
-            "scheduler": args.scheduler}
+            "scheduler": args.scheduler, "engine": args.engine}
 
 
 def _header(df) -> str:

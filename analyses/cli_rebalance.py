@@ -11,7 +11,7 @@ from pathlib import Path
 from .knobs import load_knobs_file, parse_knobs
 from .objectives import OBJECTIVES
 from .rebalance_search import parse_budget, rebalance
-from .runner import BACKENDS
+from .runner import BACKENDS, ENGINES
 
 EXAMPLES = """\
 examples:
@@ -46,6 +46,7 @@ def add_subcommands(commands) -> None:
     sub.add_argument("--jobs", type=int, default=1, help="parallel workers (-1 = all cores; default 1)")
     sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
     sub.add_argument("--scheduler", help="dask scheduler address for --backend dask")
+    sub.add_argument("--engine", choices=ENGINES, help="engine that plays the games (default: simulate's)")
     sub.add_argument("--first-games", type=int, default=200, help="games per candidate at the first rung (default 200)")
     sub.add_argument("--reduction-factor", type=int, default=3, help="successive halving factor (default 3)")
     sub.add_argument("--rungs", type=int, default=3, help="rungs of successive halving (default 3)")
@@ -72,7 +73,8 @@ def run_rebalance(args) -> int:
                        policies=args.policies, seed=args.seed, n_jobs=args.jobs, backend=args.backend,
                        scheduler=args.scheduler, first_games=args.first_games, reduction_factor=args.reduction_factor,
                        rungs=args.rungs, confirm_games=args.confirm_games, cost_weight=args.cost_weight,
-                       max_knobs=args.max_knobs, store=args.store, resume=args.resume, progress=args.progress)
+                       max_knobs=args.max_knobs, store=args.store, resume=args.resume, progress=args.progress,
+                       engine=args.engine)
     print(result.to_text())
     return 0
 

@@ -70,6 +70,7 @@ def run_metadata(module, spec, n_games: int) -> dict:
         "n_games": int(n_games),
         "seat_order": spec.seat_order,
         "rotations": spec.rotations,
+        "engine": spec.engine,
         "balancelab_version": package_version(),
         "versions": {module.__name__: _module_version(module), **library_versions()},
     })

@@ -38,8 +38,11 @@ class RunSpec:
     lineup: tuple      # base policy per seat: names from POLICIES or policy objects
     seed: int
     seat_order: str = "rotate"
+    engine: str = "python"   # which engine plays the games: "python" (play_game) or "kernel" (game.KERNEL)
 
     def __post_init__(self):
+        if self.engine not in ("python", "kernel"):
+            raise ValueError(f"engine must be 'python' or 'kernel' once resolved, got {self.engine!r}")
         if self.seat_order not in SEAT_ORDERS:
             raise ValueError(f"seat_order must be one of {', '.join(SEAT_ORDERS)}, got {self.seat_order!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:

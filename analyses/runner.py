@@ -31,22 +31,51 @@ from .plan import RunSpec
 from .worker import play_chunk  # the light module a worker imports (no pandas, scipy, pyarrow)
 
 BACKENDS = ("loky", "threading", "dask")  # those that can stream results back unordered
+ENGINES = ("auto", "python", "kernel")
 SCHEDULER_ENV = "BALANCELAB_DASK_SCHEDULER"
 MAX_CHUNK = 1000
 TASKS_PER_WORKER = 8
 
 
-def prepare_run(game, rules=None, policies=None, seed=0, seat_order="rotate"):
+def prepare_run(game, rules=None, policies=None, seed=0, seat_order="rotate", engine="python"):
     """Check a setup and return (game module, RunSpec). Bad input raises ValueError."""
     module = load_game(game)
     rules = make_rules(module, rules)
     lineup = tuple(resolve_policies(module, policies, rules.players))
-    return module, RunSpec(module.__name__, rules, lineup, seed, seat_order)
+    chosen = resolve_engine(module, rules, lineup, engine)
+    return module, RunSpec(module.__name__, rules, lineup, seed, seat_order, chosen)
+
+
+def resolve_engine(module, rules, lineup: tuple, engine: str = "python") -> str:
+    """'python' or 'kernel': which engine plays this setup (docs/GAME_PROTOCOL.md, the KERNEL hook).
+
+    'auto' takes the game's batch kernel when it has one that supports the rules and every
+    policy of the lineup, else the Python engine; 'kernel' insists (ValueError saying why not).
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "python":
+        return "python"
+    kernel = getattr(module, "KERNEL", None)
+    if kernel is None:
+        if engine == "auto":
+            return "python"
+        raise ValueError(f"engine='kernel': game {module.__name__!r} has no batch kernel (no KERNEL); "
+                         "use engine='python' or 'auto'")
+    if kernel.supports(rules, lineup):
+        return "kernel"
+    if engine == "auto":
+        return "python"
+    refusal = getattr(kernel, "refusal", None)
+    reason = refusal(rules, lineup) if callable(refusal) else None
+    raise ValueError(f"engine='kernel': the {module.__name__} kernel cannot play this run"
+                     f"{': ' + reason if reason else ''}; use engine='python' or 'auto'")
 
 
 def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_jobs: int = 1,
              backend: str | None = None, seat_order: str = "rotate", progress: bool = True,
-             until=None, chunk_size: int | None = None, scheduler: str | None = None) -> pd.DataFrame:
+             until=None, chunk_size: int | None = None, scheduler: str | None = None,
+             engine: str = "python") -> pd.DataFrame:
     """Play `n_games` games and return one row per game, with the run's metadata in `df.attrs`.
 
     game: registered name ('nightsim', 'nightmarium', ...), dotted module path or module.
@@ -61,8 +90,12 @@ def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_job
         {"ci_width": 0.01, "max_games": 200000} or a StopWhen, or any callable df -> bool
         with a `max_games` attribute (required: a cap). Batches continue the game sequence;
         under 'rotate' the budget is rounded up to whole deals (every rotation of a deal is played).
+    engine: 'python' (default: `play_game`, the reference), 'kernel' (the game's compiled batch
+        kernel, `KERNEL`; ValueError if it cannot play these rules and policies) or 'auto' (the
+        kernel when it can, else Python). `df.attrs["engine"]` says which ran. The kernel plays
+        the same rules with its own random streams: same statistics, not the same games.
     """
-    module, spec = prepare_run(game, rules, policies, seed, seat_order)
+    module, spec = prepare_run(game, rules, policies, seed, seat_order, engine)
     n_games = positive_int(n_games, "n_games")
     chunk_size = None if chunk_size is None else positive_int(chunk_size, "chunk_size")
     rule = None if until is None else stopping_rule(until)

@@ -43,12 +43,13 @@ class Sweep(Tables):
 def sweep(game, field: str, values, n_games: int, rules=None, policies=None, seed: int = 0,
           n_jobs: int = 1, backend: str | None = None, seat_order: str = "rotate",
           policy_param: str | None = None, progress: bool = True, scheduler: str | None = None,
-          chunk_size: int | None = None, confidence: float = 0.95) -> Sweep:
+          chunk_size: int | None = None, confidence: float = 0.95, engine: str = "python") -> Sweep:
     """Simulate `n_games` for each value of `field` with the same seeds and tabulate the effects.
 
     field: a Rules field, or with `policy_param="greedy"` a parameter of that registered
     policy (dotted for nested dataclasses, e.g. "weights.pure"); string values are converted
-    to the field's type. `Sweep.runs` maps each value to its results DataFrame.
+    to the field's type. `Sweep.runs` maps each value to its results DataFrame. `engine` is
+    simulate's ('python', 'kernel' or 'auto', resolved for each value).
     """
     module = load_game(game)
     values = list(values)
@@ -61,7 +62,7 @@ def sweep(game, field: str, values, n_games: int, rules=None, policies=None, see
             raise ValueError(f"sweep: value {value!r} is given twice")
         runs[label] = simulate(module, n_games, rules=variant_rules, policies=variant_policies, seed=seed,
                                n_jobs=n_jobs, backend=backend, seat_order=seat_order, progress=progress,
-                               scheduler=scheduler, chunk_size=chunk_size)
+                               scheduler=scheduler, chunk_size=chunk_size, engine=engine)
     return Sweep(effects=effects(runs, confidence, seed, policy_param), runs=runs)
 
 

@@ -17,14 +17,23 @@ INDEX_COLUMNS = ("game", "deal", "game_seed")
 
 def play_chunk(spec: RunSpec, start: int, stop: int) -> dict[str, list]:
     """Play games `start` .. `stop - 1` of a run and return their rows as columns: the index
-    columns (game, deal, game_seed) then the games' `to_record()` fields, one list per column."""
+    columns (game, deal, game_seed) then the games' `to_record()` fields, one list per column
+    (a kernel's `play_columns` may give numpy arrays). `spec.engine` says who plays them."""
     module = load_game(spec.game)
     games = range(start, stop)
     deals = [spec.deal(i) for i in games]
     seeds_by_deal = {deal: deal_seed(int(spec.seed), deal) for deal in dict.fromkeys(deals)}
     seeds = [seeds_by_deal[deal] for deal in deals]
-    records = [module.play_game(spec.rules, list(spec.seats(i)), seed).to_record() for i, seed in zip(games, seeds)]
-    return {"game": list(games), "deal": deals, "game_seed": seeds, **record_columns(records)}
+    index = {"game": list(games), "deal": deals, "game_seed": seeds}
+    if spec.engine == "kernel":  # the game's batch kernel (docs/GAME_PROTOCOL.md, KERNEL)
+        kernel, lineups = module.KERNEL, [spec.seats(i) for i in games]
+        if hasattr(kernel, "play_columns"):  # optional: columns (lists or numpy arrays) straight from its arrays
+            return {**index, **kernel.play_columns(spec.rules, lineups, seeds)}
+        records = kernel.play_batch(spec.rules, lineups, seeds)
+    else:
+        records = [module.play_game(spec.rules, list(spec.seats(i)), seed).to_record()
+                   for i, seed in zip(games, seeds)]
+    return {**index, **record_columns(records)}
 
 
 def record_columns(records: list[dict]) -> dict[str, list]:

@@ -71,12 +71,16 @@ TARGETS: dict[str, list[str]] = {
     "nightsim/penalty.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
     "dreamsim/engine.py": ["tests/dreamsim/test_dreamsim_rules.py", "tests/dreamsim/test_*mutation*.py",
                            "tests/dreamsim/test_*.py"],
-    # the engine: the full-game tests, cards and dungeons (the battle-maths files never import it; the slow
-    # hypothesis file test_nerath_cards_properties.py is left out: a shorter list can only under-count kills)
-    "nerathsim/engine.py": ["tests/nerathsim/test_nerath_game_rules_config.py", "tests/nerathsim/test_nerath_game_movement.py",
-                            "tests/nerathsim/test_nerath_game_phases.py", "tests/nerathsim/test_nerath_game_combat.py",
-                            "tests/nerathsim/test_nerath_game_*.py", "tests/nerathsim/test_*mutation*.py",
-                            "tests/nerathsim/test_nerath_cards.py", "tests/nerathsim/test_nerath_dungeons.py"],
+    # the engine package, module by module: the full-game tests, cards and dungeons (the battle-maths files never
+    # import it; the slow hypothesis file test_nerath_cards_properties.py is left out: a shorter list can only
+    # under-count kills)
+    **{f"nerathsim/engine/{m}.py": ["tests/nerathsim/test_nerath_game_rules_config.py",
+                                    "tests/nerathsim/test_nerath_game_movement.py", "tests/nerathsim/test_nerath_game_phases.py",
+                                    "tests/nerathsim/test_nerath_game_combat.py", "tests/nerathsim/test_nerath_game_*.py",
+                                    "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_nerath_cards.py",
+                                    "tests/nerathsim/test_nerath_dungeons.py"]
+       for m in ("state", "common", "terrain", "windows", "turn", "movement", "fight", "dungeons", "combat",
+                 "reinforce", "dispatch", "setup")},
     # the reference battle procedure, split along the seed's steps
     "nerathsim/battle/army.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
                                  "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import nightsim
-from nightsim import Rules
+from nightsim import Rules, kernel
 
 
 @pytest.mark.parametrize("players, extra", [(2, 1), (4, 1), (5, 3)])
@@ -47,3 +47,8 @@ def test_the_first_turn_keeps_at_least_one_action():
         Rules(first_turn_fewer_actions=2)
     assert Rules(actions_per_turn=3, first_turn_fewer_actions=2).actions_per_turn == 3
     assert Rules().first_turn_fewer_actions == 0
+
+
+def test_the_batch_kernel_refuses_a_reduced_first_turn():
+    assert kernel.refusal(Rules(), ["greedy"] * 4) is None
+    assert "first_turn_fewer_actions" in kernel.refusal(Rules(first_turn_fewer_actions=1), ["greedy"] * 4)

@@ -1,0 +1,218 @@
+"""Batch kernel: whole Nightmarium games compiled with numba, many games per call.
+
+    from nightsim.kernel import KERNEL
+    KERNEL.supports(rules, ["greedy", "random"])            # -> True
+    records = KERNEL.play_batch(rules, [("greedy", "random")] * 3, [11, 12, 13])
+
+The kernel implements the same rules as the Python engine (`nightsim/engine.py`, the
+reference) but not its random stream: a game's outcome is a function of (rules, seat
+policies, seed) alone, independent of batching, yet differs from `play_game` with the same
+seed. Tests tie the two together statistically and on hand-built positions
+(`tests/nightsim/test_nightsim_kernel.py`).
+
+Coverage: every `Rules` field except the Legions of Horrors expansion (`seals=True`); the
+seal-only fields are ignored without seals, since no seal exists. Policies: `RandomPolicy`
+and `HeuristicPolicy` with any `Weights` (`random`, `greedy`, `heuristic`, `purist`,
+`aggressor` and swept weights). Anything else is refused (`refusal` says why), so
+`analyses.simulate(engine="auto")` falls back to the Python engine.
+
+Randomness: each game seeds SplitMix64 streams from its int seed (the per-game seed
+`analyses.plan.deal_seed` derives with `numpy.random.SeedSequence`): one for chance (shuffles)
+and one per seat for its policy, like `play_game`, so the seats of a rotated deal get the same
+cards whatever the policies.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from .cards import ABILITIES, LEGIONS
+from .engine import STAT_NAMES
+from .game import policy_name
+from .policies import POLICIES, HeuristicPolicy, RandomPolicy, Weights
+from .rules import Rules
+
+STAT_COLUMNS = (*STAT_NAMES, *(f"ability_{a.lower()}" for a in ABILITIES),
+                *(f"played_{lg.lower()}" for lg in LEGIONS))
+WEIGHT_FIELDS = tuple(f.name for f in dataclasses.fields(Weights))
+MAX_SEED = 2 ** 64
+LIMITS = {"creature_limit": 8, "cards": 256}   # = kernel_core.LM, NCM (checked when the core loads)
+
+
+def _core():
+    # numba takes ~0.5 s to import: loaded on the first batch, so importing nightsim (and every
+    # analyses worker that never plays a kernel game) stays cheap.
+    from . import kernel_core  # noqa: PLC0415
+    assert (kernel_core.LM, kernel_core.NCM) == (LIMITS["creature_limit"], LIMITS["cards"])
+    return kernel_core
+
+
+def _play():
+    # the compiled policies and game loop (numba, loaded on first use like _core)
+    from . import kernel_play  # noqa: PLC0415
+    return kernel_play
+
+
+def _policy(entry):
+    """A seat's policy object (a registered name becomes its POLICIES entry), or None if unknown."""
+    if isinstance(entry, str):
+        return POLICIES.get(entry)
+    return entry
+
+
+def refusal(rules, policies) -> str | None:
+    """Why the kernel cannot play these rules with these policies, or None if it can."""
+    if not isinstance(rules, Rules):
+        return f"rules must be a nightsim.Rules, got {type(rules).__name__}"
+    if rules.seals:
+        return "the kernel does not implement the Legions of Horrors expansion (Rules.seals=True)"
+    if rules.first_turn_fewer_actions:
+        return "the kernel does not implement the reduced first turn (Rules.first_turn_fewer_actions)"
+    if rules.limit > LIMITS["creature_limit"]:
+        return f"the kernel plays at most {LIMITS['creature_limit']} creatures per seat (Rules.limit={rules.limit})"
+    if len(rules.table.cards) > LIMITS["cards"]:
+        return f"the kernel plays decks of at most {LIMITS['cards']} cards (this deck has {len(rules.table.cards)})"
+    for entry in policies:
+        p = _policy(entry)
+        if type(p) is RandomPolicy or type(p) is HeuristicPolicy:
+            continue
+        return (f"policy {entry!r} has no kernel (the kernel plays RandomPolicy and HeuristicPolicy: "
+                f"{', '.join(sorted(POLICIES))})")
+    return None
+
+
+def supports(rules, policies) -> bool:
+    """Whether the kernel plays these rules with every one of these policies."""
+    return refusal(rules, policies) is None
+
+
+def tables(rules: Rules) -> np.ndarray:
+    """The card table and rule parameters as the kernel's `tb` array (kernel_core's layout)."""
+    core = _core()
+    t = rules.table
+    tb = np.zeros(core.TB_SIZE, np.int64)
+    n = len(t.cards)
+    tb[core.LEGION:core.LEGION + n] = t.legion
+    tb[core.ABILITY:core.ABILITY + n] = t.ability
+    tb[core.FITS:core.FITS + 3 * n] = np.asarray(t.fits, np.int64).reshape(-1)
+    prm = {core.P_PLAYERS: rules.players, core.P_HAND: rules.hand_size, core.P_APT: rules.actions_per_turn,
+           core.P_TO_WIN: rules.creatures_to_win, core.P_LIMIT: rules.limit, core.P_MAX_TURNS: rules.max_turns,
+           core.P_PEN_BEFORE: rules.penalty_timing == "before_abilities",
+           core.P_WIN_IMMEDIATE: rules.win_timing == "immediate", core.P_SCAV_OPT: rules.scavenger_optional,
+           core.P_MIN_DISCARD: rules.min_discard, core.P_EXTRA_LAST: rules.last_seat_extra_cards,
+           core.P_CARDS: n}
+    for index, value in prm.items():
+        tb[core.PRM + index] = int(value)
+    return tb
+
+
+def policy_row(policy):
+    """(kind, weights) of a supported policy object."""
+    core = _core()
+    if type(policy) is RandomPolicy:
+        return core.POL_RANDOM, np.zeros(core.N_WEIGHTS)
+    return core.POL_HEURISTIC, np.array([float(getattr(policy.weights, f)) for f in WEIGHT_FIELDS])
+
+
+def _check(rules, lineups, seeds):
+    reason = refusal(rules, [entry for lineup in lineups for entry in lineup])
+    if reason:
+        raise ValueError(f"nightsim kernel: {reason}. Reproduce with nightsim.kernel.refusal(rules, policies)")
+    if len(lineups) != len(seeds):
+        raise ValueError(f"nightsim kernel: {len(lineups)} lineups for {len(seeds)} seeds; give one per game")
+    for lineup in lineups:
+        if len(lineup) != rules.players:
+            raise ValueError(f"nightsim kernel: lineup {tuple(lineup)!r} has {len(lineup)} seats for "
+                             f"{rules.players} players")
+    for seed in seeds:
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < MAX_SEED:
+            raise ValueError(f"nightsim kernel: seed must be an integer in 0..2**64-1, got {seed!r}")
+
+
+def play_arrays(rules: Rules, lineups, seeds) -> dict:
+    """Play game i with seat policies `lineups[i]` and int seed `seeds[i]`; per-game arrays:
+
+    winner (-1: none), turns (played, the winning turn included), decisions, timed_out (bool),
+    score (games x seats: complete creatures), stats (games x seats x STAT_COLUMNS).
+    """
+    lineups = [tuple(lineup) for lineup in lineups]
+    seeds = list(seeds)
+    _check(rules, lineups, seeds)
+    core = _core()
+    objects, index, kinds, weights = {}, [], [], []
+    for lineup in lineups:
+        row = []
+        for entry in lineup:
+            p = _policy(entry)
+            key = (type(p), getattr(p, "weights", None))
+            if key not in objects:
+                objects[key] = len(kinds)
+                kind, w = policy_row(p)
+                kinds.append(kind)
+                weights.append(w)
+            row.append(objects[key])
+        index.append(row)
+    n, players = len(seeds), rules.players
+    play = _play()
+    st, rs, acts, ties = play.new_buffers()
+    out_game = np.zeros((n, 4), np.int64)
+    out_score = np.zeros((n, players), np.int64)
+    out_stats = np.zeros((n, players, core.N_STATS), np.int64)
+    play.play_games(st, tables(rules), rs, acts, ties, np.zeros(players, np.int64),
+                    np.zeros((players, core.N_WEIGHTS)), np.array([int(s) for s in seeds], np.uint64),
+                    np.array(kinds, np.int64), np.array(weights, np.float64).reshape(len(kinds), core.N_WEIGHTS),
+                    np.array(index, np.int64).reshape(n, players), out_game, out_score, out_stats)
+    return {"winner": out_game[:, 0], "turns": out_game[:, 1], "decisions": out_game[:, 2],
+            "timed_out": out_game[:, 3].astype(bool), "score": out_score, "stats": out_stats}
+
+
+def play_columns(rules: Rules, lineups, seeds) -> dict:
+    """The games as columns named and ordered like `GameResult.to_record()`: numpy arrays, except
+    `winner` (a list, None for no winner) and the `seat{i}_policy` names (lists)."""
+    lineups = [tuple(lineup) for lineup in lineups]
+    arrays = play_arrays(rules, lineups, seeds)
+    names = {seats: [policy_name(_policy(e)) for e in seats] for seats in dict.fromkeys(lineups)}
+    columns = {"winner": [None if w < 0 else w for w in arrays["winner"].tolist()], "turns": arrays["turns"],
+               "decisions": arrays["decisions"], "timed_out": arrays["timed_out"]}
+    for p in range(rules.players):
+        columns[f"seat{p}_policy"] = [names[seats][p] for seats in lineups]
+        columns[f"seat{p}_score"] = arrays["score"][:, p]
+    for j, stat in enumerate(STAT_COLUMNS):
+        for p in range(rules.players):
+            columns[f"seat{p}_{stat}"] = arrays["stats"][:, p, j]
+    return columns
+
+
+def play_batch(rules: Rules, lineups, seeds) -> list[dict]:
+    """One `GameResult.to_record()`-shaped row per game (same keys, same order, plain Python values)."""
+    columns = {k: v if isinstance(v, list) else v.tolist() for k, v in play_columns(rules, lineups, seeds).items()}
+    return [dict(zip(columns, row)) for row in zip(*columns.values())]
+
+
+class Kernel:
+    """The hook `analyses` looks for (`nightsim.KERNEL`; docs/GAME_PROTOCOL.md)."""
+
+    name = "nightsim.kernel"
+
+    @staticmethod
+    def supports(rules, policies) -> bool:
+        return supports(rules, policies)
+
+    @staticmethod
+    def refusal(rules, policies) -> str | None:
+        return refusal(rules, policies)
+
+    @staticmethod
+    def play_batch(rules, lineups, seeds) -> list[dict]:
+        return play_batch(rules, lineups, seeds)
+
+    @staticmethod
+    def play_columns(rules, lineups, seeds) -> dict:
+        return play_columns(rules, lineups, seeds)
+
+    def __repr__(self):
+        return "nightsim.KERNEL"
+
+
+KERNEL = Kernel()

@@ -1,0 +1,207 @@
+"""Load an engine `State` into the kernel's arrays, so both engines can be compared move by move.
+
+    ks = load_state(state)             # any live State without seals (hand-built or mid-game)
+    legal_actions(ks) == nightsim.legal_actions(state)     # same actions, same order
+    apply(ks, action); view(ks) == engine_view(state_after)  # unless a reshuffle happened
+
+`tests/nightsim/test_nightsim_kernel.py` uses this to hold the kernel to the engine exactly:
+legal actions, heuristic scores and the state after every decision of many games, and
+hand-built ability chains. Slow (Python glue around single kernel calls): for tests only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import engine
+from .actions import (
+    Decline,
+    Devour,
+    DiscardCard,
+    Draw,
+    PenaltyDiscard,
+    Play,
+    Scavenge,
+    StartDiscard,
+    StopDiscard,
+    Take,
+)
+from .creatures import (
+    ACT_COMPLETION,
+    Activation,
+    DevourerTarget,
+    ExecutionerTarget,
+    HeraldPlacement,
+    MockerPlay,
+    ScavengerTarget,
+)
+from .kernel import STAT_COLUMNS, _core, _play, policy_row, tables
+from .penalty import Penalty
+from .turn import Discard
+
+#: engine frames that hold only the deciding seat -> the kernel's frame kind
+SIMPLE_FRAMES = {MockerPlay: lambda core: core.F_MOCKER, ExecutionerTarget: lambda core: core.F_EXEC,
+                 ScavengerTarget: lambda core: core.F_SCAV}
+
+
+@dataclass
+class KernelState:
+    """One game in the kernel's arrays (see nightsim/kernel_core.py for the layout)."""
+
+    st: np.ndarray
+    tb: np.ndarray
+    rs: np.ndarray
+    acts: np.ndarray
+    ties: np.ndarray
+    players: int
+
+    @property
+    def reshuffles(self) -> int:
+        """How often the kernel shuffled its discard pile into a new deck (its own random order)."""
+        return int(self.st[_core().G_RESHUFFLES])
+
+
+def load_state(s: engine.State, seed: int = 0) -> KernelState:
+    """The kernel's copy of engine state `s`; `seed` seeds the kernel's random streams."""
+    core = _core()
+    if s.rules.seals:
+        raise ValueError("kernel_bridge: the kernel has no seals (Rules.seals=True)")
+    st, rs, acts, ties = _play().new_buffers()
+    core.seed_streams(rs, np.uint64(seed))
+    n = s.n
+    ids = {}
+    for p in range(n):
+        for k, cr in enumerate(s.creatures[p]):
+            ids[id(cr)] = len(ids)
+            base = core.CRC + (p * core.LM + k) * 3
+            st[base:base + len(cr.cards)] = cr.cards
+            st[core.CRLEN + p * core.LM + k] = len(cr.cards)
+            st[core.CRID + p * core.LM + k] = ids[id(cr)]
+        st[core.CRN + p] = len(s.creatures[p])
+        st[core.HAND + p * core.NCM:core.HAND + p * core.NCM + len(s.hands[p])] = s.hands[p]
+        st[core.HAND_N + p] = len(s.hands[p])
+    st[core.DECK:core.DECK + len(s.deck)] = s.deck
+    st[core.DISC:core.DISC + len(s.discard)] = s.discard
+    gone = -1  # identity of a creature no longer in play (never matches)
+    for i, f in enumerate(s.stack):
+        row = core.FR + i * core.FW
+        if isinstance(f, Discard):
+            st[row], st[row + 1] = core.F_DISCARD, f.player
+            st[core.PICKED:core.PICKED + len(f.picked)] = f.picked
+            st[core.G_PICK_N] = len(f.picked)
+        elif isinstance(f, Activation):
+            if f.source != ACT_COMPLETION:
+                raise ValueError("kernel_bridge: seal re-activations are not in the kernel")
+            st[row], st[row + 1] = core.F_ACT, f.player
+            st[row + core.ACT_ID] = ids.get(id(f.creature), gone)
+            st[row + core.ACT_Q:row + core.ACT_Q + len(f.queue)] = f.queue
+            st[row + core.ACT_QN] = len(f.queue)
+        elif isinstance(f, HeraldPlacement):
+            st[row], st[row + 1] = core.F_HERALD, f.player
+            st[row + core.HER_R:row + core.HER_R + len(f.revealed)] = f.revealed
+            st[row + core.HER_N] = len(f.revealed)
+        elif isinstance(f, DevourerTarget):
+            st[row], st[row + 1] = core.F_DEVOUR, f.player
+            st[row + core.DEV_SRC] = ids.get(id(f.source), gone)
+        elif isinstance(f, Penalty):
+            victims = f.victims
+            st[row], st[row + 1] = core.F_PENALTY, (victims[-1] + 1) % n if victims else 0
+            st[row + core.PEN_LEGION] = f.legion
+            st[row + core.PEN_LEFT] = f.count
+            st[row + core.PEN_OF_LEGION] = int(f.same_legion)
+            st[row + core.PEN_VN] = len(victims)
+            st[row + core.PEN_V:row + core.PEN_V + len(victims)] = victims
+        elif type(f) in SIMPLE_FRAMES:
+            st[row], st[row + 1] = SIMPLE_FRAMES[type(f)](core), f.player
+        else:
+            raise ValueError(f"kernel_bridge: frame {f!r} is not in the kernel")
+    scalars = {core.G_TP: s.turn_player, core.G_CP: s.current_player, core.G_AL: s.actions_left,
+               core.G_TL: s.turn_legion, core.G_WINNER: -1 if s.winner is None else s.winner,
+               core.G_TERM: s.is_terminal, core.G_TIMEOUT: s.timed_out, core.G_TURNS: s.turns,
+               core.G_DEC: s.decisions, core.G_DECK_N: len(s.deck), core.G_DISC_N: len(s.discard),
+               core.G_FR_N: len(s.stack), core.G_NEXT_ID: len(ids)}
+    for index, value in scalars.items():
+        st[index] = int(value)
+    for p in range(n):
+        st[core.STATS + p * core.N_STATS:core.STATS + (p + 1) * core.N_STATS] = _engine_stats(s, p)
+    return KernelState(st, tables(s.rules), rs, acts, ties, n)
+
+
+def _engine_stats(s: engine.State, p: int) -> list[int]:
+    return [s.stats[k][p] for k in engine.STAT_NAMES] + list(s.abilities[p]) + list(s.legion_played[p])
+
+
+def _action(core, row) -> object:
+    kind, x, y, z = (int(v) for v in row)
+    if kind == core.A_PLAY:
+        return Play(x, None if y < 0 else y, z)
+    return {core.A_DRAW: Draw(), core.A_START: StartDiscard(), core.A_STOP: StopDiscard(),
+            core.A_DECLINE: Decline(), core.A_DCARD: DiscardCard(x), core.A_PEN: PenaltyDiscard(x),
+            core.A_TAKE: Take(x, y), core.A_SCAV: Scavenge(x, y), core.A_DEVOUR: Devour(x)}[kind]
+
+
+def legal_actions(ks: KernelState) -> list:
+    """The kernel's legal actions as engine action values, in the kernel's order."""
+    core = _core()
+    n = core.legal_actions(ks.st, ks.tb, ks.rs, ks.acts)
+    return [_action(core, ks.acts[i]) for i in range(n)]
+
+
+def apply(ks: KernelState, action) -> None:
+    """Apply a legal action (an engine action value) and advance to the next decision."""
+    core = _core()
+    legal = legal_actions(ks)
+    core.apply_action(ks.st, ks.tb, ks.rs, ks.acts, legal.index(action))
+
+
+def scores(ks: KernelState, policy) -> list[float]:
+    """The kernel's HeuristicPolicy scores of every legal action for the deciding seat."""
+    core = _core()
+    n = core.legal_actions(ks.st, ks.tb, ks.rs, ks.acts)
+    _, w = policy_row(policy)
+    q = int(ks.st[core.G_CP])
+    return [float(_play().score_action(ks.st, ks.tb, ks.rs, ks.acts, i, q, w)) for i in range(n)]
+
+
+def choose(ks: KernelState, policy) -> object:
+    """The action the kernel's version of `policy` picks now (uses the kernel's random stream)."""
+    core = _core()
+    n = core.legal_actions(ks.st, ks.tb, ks.rs, ks.acts)
+    kind, w = policy_row(policy)
+    i = _play().choose(ks.st, ks.tb, ks.rs, ks.acts, n, int(ks.st[core.G_CP]), kind, w, ks.ties)
+    return _action(core, ks.acts[i])
+
+
+def view(ks: KernelState) -> dict:
+    """Everything the rules track, as plain values (compare with `engine_view`)."""
+    core = _core()
+    st, n = ks.st, ks.players
+    hands = [st[core.HAND + p * core.NCM:core.HAND + p * core.NCM + st[core.HAND_N + p]].tolist() for p in range(n)]
+    creatures = [[st[core.CRC + (p * core.LM + k) * 3:core.CRC + (p * core.LM + k) * 3
+                     + st[core.CRLEN + p * core.LM + k]].tolist() for k in range(st[core.CRN + p])] for p in range(n)]
+    winner = int(st[core.G_WINNER])
+    return {
+        "deck": st[core.DECK:core.DECK + st[core.G_DECK_N]].tolist(),
+        "discard": st[core.DISC:core.DISC + st[core.G_DISC_N]].tolist(),
+        "hands": hands, "creatures": creatures,
+        "turn_player": int(st[core.G_TP]), "current_player": int(st[core.G_CP]),
+        "actions_left": int(st[core.G_AL]), "turn_legion": int(st[core.G_TL]),
+        "winner": None if winner < 0 else winner, "is_terminal": bool(st[core.G_TERM]),
+        "timed_out": bool(st[core.G_TIMEOUT]), "turns": int(st[core.G_TURNS]), "decisions": int(st[core.G_DEC]),
+        "stack_depth": int(st[core.G_FR_N]),
+        "stats": [dict(zip(STAT_COLUMNS, st[core.STATS + p * core.N_STATS:core.STATS + (p + 1) * core.N_STATS]
+                           .tolist())) for p in range(n)],
+    }
+
+
+def engine_view(s: engine.State) -> dict:
+    """The same view of an engine state."""
+    return {
+        "deck": list(s.deck), "discard": list(s.discard), "hands": [list(h) for h in s.hands],
+        "creatures": [[list(c.cards) for c in crs] for crs in s.creatures],
+        "turn_player": s.turn_player, "current_player": s.current_player, "actions_left": s.actions_left,
+        "turn_legion": s.turn_legion, "winner": s.winner, "is_terminal": s.is_terminal, "timed_out": s.timed_out,
+        "turns": s.turns, "decisions": s.decisions, "stack_depth": len(s.stack),
+        "stats": [dict(zip(STAT_COLUMNS, _engine_stats(s, p))) for p in range(s.n)],
+    }

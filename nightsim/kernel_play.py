@@ -1,0 +1,244 @@
+"""The compiled policies and whole-game loop of the Nightmarium batch kernel (numba).
+
+`nightsim/kernel_core.py` holds the state layout and the rules (legal actions, applying an
+action, advancing); this module the policies (`RandomPolicy`, `HeuristicPolicy` scores) and the
+loop that plays whole games of a batch. `nightsim/kernel.py` is the Python side.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernel_core import (
+    A_DCARD,
+    A_DEVOUR,
+    A_DRAW,
+    A_KIND,
+    A_PEN,
+    A_PLAY,
+    A_SCAV,
+    A_START,
+    A_STOP,
+    A_TAKE,
+    A_X,
+    A_Y,
+    ABILITY,
+    AMAX,
+    CRC,
+    CRLEN,
+    CRN,
+    DECK,
+    FITS,
+    G_AL,
+    G_CP,
+    G_DEC,
+    G_DECK_N,
+    G_PICK_N,
+    G_SIZE,
+    G_TERM,
+    G_TIMEOUT,
+    G_TL,
+    G_TURNS,
+    G_WINNER,
+    HAND,
+    HAND_N,
+    LEGION,
+    LM,
+    N_STATS,
+    N_WEIGHTS,
+    NCM,
+    P_APT,
+    P_CARDS,
+    P_EXTRA_LAST,
+    P_HAND,
+    P_PLAYERS,
+    PM,
+    POL_RANDOM,
+    PRM,
+    ST_SIZE,
+    STATS,
+    W_ABIL,
+    W_COMPLETE,
+    W_DISCARD,
+    W_DRAW,
+    W_EXTEND,
+    W_LEADER,
+    W_MIXED,
+    W_PURE,
+    W_SAME,
+    W_START,
+    _rand,
+    apply_action,
+    complete_count,
+    legal_actions,
+    seed_streams,
+)
+
+
+# ============================================================================ policies
+@njit(cache=True, _nrt=False, inline="always")
+def _card_value(st, tb, q, card, w):
+    """HeuristicPolicy: a card's ability value, + 1 if it fits one of seat q's creatures or starts one."""
+    ab = tb[ABILITY + card]
+    v = w[W_ABIL + ab] if ab >= 0 else 0.0
+    fit = False
+    for k in range(st[CRN + q]):
+        m = st[CRLEN + q * LM + k]
+        if m < 3 and tb[FITS + card * 3 + m]:
+            fit = True
+            break
+    if fit or tb[FITS + card * 3 + 0]:
+        v += 1.0
+    return v
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def score_action(st, tb, rs, acts, i, q, w):
+    """HeuristicPolicy's score of action acts[i] for the deciding seat q (policies:_Context.score)."""
+    kind = acts[i, A_KIND]
+    x = acts[i, A_X]
+    y = acts[i, A_Y]
+    if kind == A_PLAY:
+        if y < 0:
+            return w[W_START]
+        lg = tb[LEGION + x]
+        m = st[CRLEN + q * LM + y]
+        same = 0
+        for j in range(m):
+            if tb[LEGION + st[CRC + (q * LM + y) * 3 + j]] == lg:
+                same += 1
+        sc = w[W_SAME] * same + w[W_MIXED] * (m - same)
+        if m == 2:
+            total = 0.0
+            for j in range(3):
+                c = st[CRC + (q * LM + y) * 3 + j] if j < 2 else x
+                if tb[ABILITY + c] >= 0:
+                    total = total + w[W_ABIL + tb[ABILITY + c]]
+            sc += w[W_COMPLETE] + total
+            if same == 2:
+                sc += w[W_PURE]
+            return sc
+        return sc + w[W_EXTEND]
+    if kind == A_DRAW:
+        return w[W_DRAW]
+    if kind == A_START:
+        return w[W_DISCARD]
+    if kind == A_DCARD:
+        return (1.0 if st[G_PICK_N] < 2 else -1.0) - 0.01 * _card_value(st, tb, q, x, w)
+    if kind == A_STOP:
+        return 0.0
+    if kind == A_PEN:
+        return -_card_value(st, tb, q, x, w)
+    if kind == A_TAKE or kind == A_SCAV:
+        m = st[CRLEN + x * LM + y]
+        bonus = 2.0 if kind == A_TAKE and m == 3 else 0.0
+        return w[W_LEADER] * complete_count(st, x) + m + bonus
+    if kind == A_DEVOUR:
+        m = st[CRLEN + q * LM + x]
+        return -m - (5.0 if m == 3 else 0.0)
+    return 0.0  # A_DECLINE
+
+
+@njit(cache=True, _nrt=False)
+def choose(st, tb, rs, acts, n, q, pol_kind, w, ties):
+    """Index of the action seat q's policy picks (RandomPolicy / HeuristicPolicy semantics)."""
+    if pol_kind == POL_RANDOM:
+        return int(_rand(rs, 1 + q) * n)
+    if n == 1:
+        return 0
+    best = score_action(st, tb, rs, acts, 0, q, w)
+    ties[0] = 0
+    nt = 1
+    for i in range(1, n):
+        sc = score_action(st, tb, rs, acts, i, q, w)
+        if sc > best:
+            best = sc
+            ties[0] = i
+            nt = 1
+        elif sc == best:
+            ties[nt] = i
+            nt += 1
+    if nt == 1:
+        return ties[0]
+    return ties[int(_rand(rs, 1 + q) * nt)]
+
+
+# ============================================================================ whole games
+@njit(cache=True, _nrt=False)
+def new_game(st, tb, rs, seed):
+    """Shuffle, deal `hand_size` to each seat (plus the last seat's extra cards), seat 0 starts."""
+    seed_streams(rs, seed)
+    nc = tb[PRM + P_CARDS]
+    n = tb[PRM + P_PLAYERS]
+    for i in range(G_SIZE):
+        st[i] = 0
+    for i in range(nc):
+        st[DECK + i] = i
+    for i in range(nc - 1, 0, -1):
+        j = int(_rand(rs, 0) * (i + 1))
+        t = st[DECK + i]
+        st[DECK + i] = st[DECK + j]
+        st[DECK + j] = t
+    st[G_DECK_N] = nc
+    for p in range(n):
+        st[CRN + p] = 0
+        for k in range(tb[PRM + P_HAND]):
+            st[G_DECK_N] -= 1
+            st[HAND + p * NCM + k] = st[DECK + st[G_DECK_N]]
+        st[HAND_N + p] = tb[PRM + P_HAND]
+    for _ in range(tb[PRM + P_EXTRA_LAST]):
+        st[G_DECK_N] -= 1
+        st[HAND + (n - 1) * NCM + st[HAND_N + n - 1]] = st[DECK + st[G_DECK_N]]
+        st[HAND_N + n - 1] += 1
+    for p in range(n):
+        for j in range(N_STATS):
+            st[STATS + p * N_STATS + j] = 0
+    st[G_AL] = tb[PRM + P_APT]
+    st[G_TL] = -1
+    st[G_WINNER] = -1
+
+
+@njit(cache=True, _nrt=False)
+def play_out(st, tb, rs, seat_kind, seat_w, acts, ties):
+    """Play the game in st to its end with one policy per seat."""
+    while not st[G_TERM]:
+        q = st[G_CP]
+        n = legal_actions(st, tb, rs, acts)
+        i = choose(st, tb, rs, acts, n, q, seat_kind[q], seat_w[q], ties)
+        apply_action(st, tb, rs, acts, i)
+
+
+def new_buffers():
+    """(st, rs, acts, ties): a fresh state, random streams and room for any decision's legal actions."""
+    return (np.zeros(ST_SIZE, np.int64), np.zeros(1 + PM, np.uint64), np.zeros((AMAX, 4), np.int64),
+            np.zeros(AMAX, np.int64))
+
+
+@njit(cache=True, _nrt=False)
+def play_games(st, tb, rs, acts, ties, seat_kind, seat_w, seeds, pol_kind, pol_w, seat_pol, out_game, out_score,
+               out_stats):
+    """Play one game per seed; seat_pol[i, seat] indexes the policy tables (pol_kind, pol_w);
+    seat_kind int64[P] and seat_w float64[P, N_WEIGHTS] are scratch (nothing is allocated in the
+    kernel: every function is compiled without reference counting, `_nrt=False`, which made
+    calls three times cheaper).
+
+    out_game[i] = (winner or -1, turns played, decisions, timed_out); out_score[i, seat] =
+    complete creatures at the end; out_stats[i, seat, :] = the stats in record order.
+    """
+    n = tb[PRM + P_PLAYERS]
+    for i in range(seeds.shape[0]):
+        for p in range(n):
+            seat_kind[p] = pol_kind[seat_pol[i, p]]
+            for j in range(N_WEIGHTS):
+                seat_w[p, j] = pol_w[seat_pol[i, p], j]
+        new_game(st, tb, rs, seeds[i])
+        play_out(st, tb, rs, seat_kind, seat_w, acts, ties)
+        won = st[G_WINNER] >= 0
+        out_game[i, 0] = st[G_WINNER]
+        out_game[i, 1] = st[G_TURNS] + (1 if won else 0)
+        out_game[i, 2] = st[G_DEC]
+        out_game[i, 3] = st[G_TIMEOUT]
+        for p in range(n):
+            out_score[i, p] = complete_count(st, p)
+            for j in range(N_STATS):
+                out_stats[i, p, j] = st[STATS + p * N_STATS + j]

@@ -1,0 +1,237 @@
+"""The numba batch kernel (nightsim/kernel.py) against the Python engine, the reference.
+
+Exact: on hand-built positions and at every decision of whole engine games (loaded into the
+kernel with nightsim.kernel_bridge), the kernel lists the same legal actions in the same order,
+gives the same heuristic scores, and reaches the same state after the same action (unless a
+reshuffle happened: each engine shuffles with its own random stream).
+Statistical: every per-game statistic (winner by seat, turns, decisions, scores, completions,
+abilities, cards drawn, ...) has the same mean in kernel and engine games, |diff| < 4 standard
+errors of the difference, for random and greedy lineups at 2 and 4 players.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import nightsim
+from nightsim import POLICIES, Devour, PenaltyDiscard, Play, Rules, legal_actions, new_game, observe, play_game
+from nightsim import kernel_bridge as kb
+from nightsim.engine import apply_legal
+from nightsim.kernel import KERNEL, STAT_COLUMNS, play_arrays, play_batch, refusal, supports
+from nightsim.kernel_check import compare, format_rows
+from nightsim.policies import HeuristicPolicy, _Context
+from nightsim.scenario import build_state, card_id
+
+BASE = Rules()
+R2 = Rules(players=2)
+
+
+def c(number: int) -> int:
+    return card_id(BASE, number)
+
+
+# printed numbers as in tests/nightsim/test_nightsim_rules.py
+N_LEGS_WEEPER, N_LEGS_B, N_HEAD = c(12), c(6), c(4)
+H_TORSO, H_HEAD_MOCKER, H_HEAD_DEVOURER, H_TORSO_DEVOURER, H_TORSO_WEEPER = c(35), c(31), c(28), c(53), c(47)
+H_LEGS, H_LEGS_B, H_HEAD = c(30), c(33), c(37)
+I_HEAD_WEEPER, I_HEAD_HERALD, I_LEGS, I_TORSO = c(61), c(55), c(66), c(71)
+C_TORSO, N_LEGS = c(86), c(3)
+D = [c(39), c(48), c(51), c(52), c(26), c(27)]
+
+
+def both(s):
+    """The engine state and its kernel copy."""
+    return s, kb.load_state(s)
+
+
+def step(s, ks, action):
+    assert kb.legal_actions(ks) == legal_actions(s)
+    apply_legal(s, action, np.random.default_rng(0))
+    kb.apply(ks, action)
+    assert kb.view(ks) == kb.engine_view(s)
+
+
+# ----------------------------------------------------------------------- exact: hand-built positions
+def test_nested_mocker_completion_resolves_identically():
+    # A = legs Weeper, torso plain, head Mocker; the Mocker completes B (head Weeper): B's Weeper
+    # draws the top two cards, then A's legs Weeper the next two (RULES.md row 31)
+    s, ks = both(build_state(R2, hands=[[H_HEAD_MOCKER, I_HEAD_WEEPER], []],
+                             creatures=[[[N_LEGS_WEEPER, C_TORSO], [N_LEGS_B, H_TORSO]], []],
+                             deck=D[:4], unused="remove"))
+    step(s, ks, Play(H_HEAD_MOCKER, 0, 2))
+    assert kb.legal_actions(ks) == [Play(I_HEAD_WEEPER, 1, 2)]
+    step(s, ks, Play(I_HEAD_WEEPER, 1, 2))
+    v = kb.view(ks)
+    assert v["hands"] == [[D[3], D[2], D[1], D[0]], []] and v["deck"] == [] and v["actions_left"] == 1
+    assert v["stats"][0]["ability_weeper"] == 2 and v["stats"][0]["ability_mocker"] == 1
+    assert v["stats"][0]["completed"] == 2 and v["stats"][0]["cards_drawn"] == 4
+
+
+def test_card_eaten_during_a_paused_activation_is_skipped_identically():
+    # the Mocker completes B whose two Devourers eat A's head and torso; A's torso Weeper is gone
+    # (skipped, gap G11) and A's legs Weeper still draws
+    s, ks = both(build_state(R2, hands=[[H_HEAD_MOCKER, H_HEAD_DEVOURER], []],
+                             creatures=[[[N_LEGS_WEEPER, H_TORSO_WEEPER], [N_LEGS, H_TORSO_DEVOURER]], []],
+                             deck=D[:4], unused="remove"))
+    step(s, ks, Play(H_HEAD_MOCKER, 0, 2))
+    step(s, ks, Play(H_HEAD_DEVOURER, 1, 2))
+    assert kb.legal_actions(ks) == [Devour(0)]            # never the activating creature
+    step(s, ks, Devour(0))
+    step(s, ks, Devour(0))
+    v = kb.view(ks)
+    assert v["creatures"] == [[[N_LEGS_WEEPER], [N_LEGS, H_TORSO_DEVOURER, H_HEAD_DEVOURER]], []]
+    assert v["hands"] == [[D[3], D[2]], []] and v["discard"] == [H_HEAD_MOCKER, H_TORSO_WEEPER]
+    assert v["stats"][0]["ability_weeper"] == 1 and v["stats"][0]["ability_devourer"] == 2
+
+
+def test_pure_penalty_then_herald_resolve_identically():
+    # a pure Insektoid creature with a Herald head: the opponent gives up an Insektoid first
+    # (penalty before the abilities), then the Herald turns over two cards and plays what fits
+    s, ks = both(build_state(R2, hands=[[I_HEAD_HERALD], [I_LEGS, H_LEGS]],
+                             creatures=[[[c(69), I_TORSO]], []], deck=[D[0], H_LEGS_B, H_HEAD],
+                             unused="remove"))
+    step(s, ks, Play(I_HEAD_HERALD, 0, 2))
+    assert kb.view(ks)["current_player"] == 1
+    assert kb.legal_actions(ks) == [PenaltyDiscard(I_LEGS)]      # the one Insektoid in hand
+    step(s, ks, PenaltyDiscard(I_LEGS))
+    assert kb.legal_actions(ks) == [Play(H_LEGS_B, None, 0)]    # the Herald's head card fits nothing
+    step(s, ks, Play(H_LEGS_B, None, 0))
+    v = kb.view(ks)
+    assert v["creatures"][0] == [[c(69), I_TORSO, I_HEAD_HERALD], [H_LEGS_B]]
+    assert v["discard"] == [I_LEGS, H_HEAD] and v["deck"] == [D[0]] and v["hands"] == [[], [H_LEGS]]
+    assert v["stats"][0]["ability_herald"] == 1 and v["stats"][0]["pure_creatures"] == 1
+    assert v["stats"][1]["cards_discarded"] == 1 and v["current_player"] == 0 and v["actions_left"] == 1
+
+
+# ----------------------------------------------------------------------- exact: every decision of real games
+WALKS = [
+    (Rules(), "random"), (Rules(), "greedy"), (R2, "random"), (R2, "greedy"),
+    (Rules(players=3, penalty_timing="after_abilities", win_timing="end_of_action", scavenger_optional=True),
+     "greedy"),
+    (Rules(players=3, min_discard=2, actions_per_turn=3, creatures_to_win=4, creature_limit=6,
+           last_seat_extra_cards=2, hand_size=4), "random"),
+]
+
+
+@pytest.mark.parametrize("rules,policy", WALKS, ids=[f"{r.players}p-{p}-{i}" for i, (r, p) in enumerate(WALKS)])
+def test_kernel_agrees_with_the_engine_at_every_decision_of_whole_games(rules, policy):
+    greedy = POLICIES["greedy"]
+    compared = 0
+    for seed in range(3):
+        children = np.random.SeedSequence(seed).spawn(1 + rules.players)
+        chance = np.random.default_rng(children[0])
+        prngs = [np.random.default_rng(ch) for ch in children[1:]]
+        s = new_game(rules, chance)
+        while not s.is_terminal:
+            ks = kb.load_state(s, seed)
+            legal = legal_actions(s)
+            assert kb.legal_actions(ks) == legal
+            p = s.current_player
+            context = _Context(observe(s, p), greedy.weights)
+            assert kb.scores(ks, greedy) == [context.score(a) for a in legal]
+            action = POLICIES[policy](observe(s, p), legal, prngs[p])
+            kb.apply(ks, action)
+            apply_legal(s, action, chance)
+            if ks.reshuffles == 0:
+                assert kb.view(ks) == kb.engine_view(s)
+                compared += 1
+    assert compared > 200
+
+
+def test_kernel_policies_pick_what_the_engine_policies_may_pick():
+    # greedy: the kernel's choice is one of the engine's best-scored actions; random: any legal one
+    rules = Rules(players=3)
+    s = new_game(rules, np.random.default_rng(5))
+    rng = np.random.default_rng(6)
+    for _ in range(150):
+        if s.is_terminal:
+            break
+        ks = kb.load_state(s, 7)
+        legal = legal_actions(s)
+        context = _Context(observe(s, s.current_player), POLICIES["greedy"].weights)
+        best = max(context.score(a) for a in legal)
+        assert context.score(kb.choose(ks, POLICIES["greedy"])) == best
+        assert kb.choose(ks, POLICIES["random"]) in legal
+        apply_legal(s, legal[int(rng.integers(len(legal)))], rng)
+
+
+# ----------------------------------------------------------------------- statistical: whole games
+LINEUPS = [("random", "random"), ("random",) * 4, ("greedy", "greedy"), ("greedy",) * 4,
+           ("greedy", "random", "random", "random")]
+
+
+@pytest.mark.parametrize("lineup", LINEUPS, ids=lambda x: "-".join(x))
+def test_every_per_game_statistic_has_the_engines_mean(lineup):
+    rows = compare(Rules(players=len(lineup)), lineup, n_engine=250, n_kernel=4000, seed=16)
+    assert {r.stat for r in rows} >= {"won_seat0", "turns", "decisions", "seat0_completed", "seat0_cards_drawn",
+                                      "seat0_ability_weeper", f"seat{len(lineup) - 1}_played_chimeridae"}
+    bad = [r for r in rows if not abs(r.z) < 4]
+    assert not bad, format_rows(bad)
+
+
+# ----------------------------------------------------------------------- the batch API
+def test_records_have_the_engines_columns_and_do_not_depend_on_batching():
+    rules = Rules(players=3)
+    lineups = [("greedy", "random", "heuristic"), ("random", "random", "random"), ("purist", "aggressor", "greedy")]
+    batch = play_batch(rules, lineups, [5, 6, 7])
+    alone = [play_batch(rules, [lineup], [seed])[0] for lineup, seed in zip(lineups, [5, 6, 7])]
+    assert batch == alone
+    engine = play_game(rules, list(lineups[0]), 5).to_record()
+    assert list(batch[0]) == list(engine)
+    assert [batch[0][f"seat{i}_policy"] for i in range(3)] == ["greedy", "random", "heuristic"]
+    for record in batch:
+        assert record["winner"] in (0, 1, 2) and not record["timed_out"]
+        assert record[f"seat{record['winner']}_score"] >= rules.creatures_to_win
+        assert all(record[f"seat{i}_score"] <= record[f"seat{i}_completed"] for i in range(3))
+
+
+def test_a_deal_is_the_same_whatever_the_policies():
+    # the chance stream does not depend on the seats' policies: in a 1-action game that ends at the
+    # turn cap after one turn, seat 0 draws the same card under any policy
+    rules = Rules(players=2, max_turns=1, actions_per_turn=1)
+    draws = {tuple(play_arrays(rules, [(p, "random")], [42])["stats"][0, 0]) for p in ("greedy", "random")}
+    assert len(draws) <= 2   # both deal the same cards: only the chosen action may differ
+    a = play_arrays(rules, [("greedy", "greedy")], [42])
+    b = play_arrays(rules, [("greedy", "greedy")], [42])
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_timeouts_are_counted_like_the_engine():
+    rules = Rules(players=2, max_turns=3)
+    arrays = play_arrays(rules, [("random", "random")] * 20, range(20))
+    assert arrays["timed_out"].all() and (arrays["winner"] == -1).all() and (arrays["turns"] == 3).all()
+    assert play_game(rules, ["random", "random"], 0).turns == 3
+
+
+def test_swept_weights_are_played_by_the_kernel():
+    strong = HeuristicPolicy(dataclasses.replace(nightsim.GREEDY, pure=5.0), "pure5")
+    assert supports(BASE, [strong, "random"])
+    records = play_batch(R2, [(strong, "random")] * 50, range(50))
+    assert {r["seat0_policy"] for r in records} == {"pure5"}
+    wins = sum(r["winner"] == 0 for r in records)
+    assert wins > 35   # a heuristic beats random nearly always
+
+
+def test_refusals_name_what_the_kernel_lacks():
+    assert "seals" in refusal(Rules(seals=True), ["random"] * 4)
+    assert not supports(Rules(seals=True), ["random"] * 4)
+
+    def custom(obs, legal, rng):
+        return legal[0]
+
+    assert "no kernel" in refusal(BASE, ["random", custom, "random", "random"])
+    assert "no kernel" in refusal(BASE, ["nonexistent"] * 4)
+    with pytest.raises(ValueError, match="seals"):
+        play_batch(Rules(seals=True), [("random",) * 4], [1])
+    with pytest.raises(ValueError, match="lineup"):
+        play_batch(BASE, [("random",) * 3], [1])
+    with pytest.raises(ValueError, match="seed"):
+        play_batch(BASE, [("random",) * 4], [-1])
+    assert KERNEL.supports(BASE, ["greedy"] * 4) and nightsim.KERNEL is KERNEL
+
+
+def test_stat_columns_are_the_engines():
+    record = play_game(R2, ["random", "random"], 1).to_record()
+    assert [k[len("seat0_"):] for k in record if k.startswith("seat0_")][2:] == list(STAT_COLUMNS)
