@@ -32,11 +32,13 @@ from .actions import (
 from .cards import COMPOSITION, KIND_NAMES, LOCATION_NAMES, N_CARDS
 from .engine import IllegalActionError, State, apply_action, apply_legal, legal_actions, new_game
 from .game import RULES_VERSION, GameResult, play_game
+from .knobs import KNOBS
 from .observation import Observation, observe
 from .policies import BALANCED, HORROR, POLICIES, RUNNER, TRICKSTER, HeuristicPolicy, RandomPolicy, Weights
 from .rules import DEFAULT_LAYOUT, Rules
 
 __all__ = [
+    "KNOBS",
     "Rules", "DEFAULT_LAYOUT", "State", "new_game", "legal_actions", "apply_action", "apply_legal", "observe",
     "Observation", "play_game", "GameResult", "IllegalActionError", "RULES_VERSION",
     "POLICIES", "RandomPolicy", "HeuristicPolicy", "Weights", "RUNNER", "TRICKSTER", "HORROR", "BALANCED",
