@@ -6,7 +6,7 @@
 Target (issue 2): >= 100,000 decisions/s for 4-player `random` on one core.
 Prints the best of 3 timed rounds (machines here are shared; the best round is the least
 disturbed), and the cost of one `observe` (issue 13: an observation is a copied value).
-For the ratio to OpenSpiel, run ../shared/bench/openspiel_hearts.py beside it.
+For the ratio to OpenSpiel hearts in the same run, use benchmarks/bench_vs_hearts.py.
 """
 import argparse
 import time

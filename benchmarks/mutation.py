@@ -65,6 +65,10 @@ EQUIVALENT_FILE = ROOT / "benchmarks" / "mutation_equivalent.txt"
 #: file -> its tests, most specific first (globs; a file is run once, at its first match).
 TARGETS: dict[str, list[str]] = {
     "nightsim/engine.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/state.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/turn.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/creatures.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/penalty.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
     "dreamsim/engine.py": ["tests/dreamsim/test_rules.py", "tests/dreamsim/test_*mutation*.py",
                            "tests/dreamsim/test_*.py"],
     # the engine: the full-game tests, cards and dungeons (the battle-maths files never import it; the slow

@@ -4,7 +4,17 @@
     result = nightsim.play_game(nightsim.Rules(players=4), ["greedy", "random", "random", "random"], seed=1)
 """
 from .actions import (
-    Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Reactivate, Scavenge, StartDiscard, StopDiscard,
+    Decline,
+    Devour,
+    DiscardCard,
+    Draw,
+    PenaltyDiscard,
+    Play,
+    PlaySeal,
+    Reactivate,
+    Scavenge,
+    StartDiscard,
+    StopDiscard,
     Take,
 )
 from .cards import ABILITIES, BODY_PARTS, LEGIONS, Card, load_cards, parse_cards

@@ -6,10 +6,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import ABILITIES, LEGIONS
-from .engine import IllegalActionError, _turn_actions, apply_legal, legal_actions, new_game
+from .engine import IllegalActionError, apply_legal, new_game
+from .log import format_events
 from .observation import observe
-from .policies import POLICIES
+from .policies import POLICIES, HeuristicPolicy, RandomPolicy
 from .rules import Rules
+from .turn import TURN
 
 RULES_VERSION = "nightsim-1.2"  # 1.2: variant last_seat_extra_cards, hand_size >= 1 (published game unchanged)
 
@@ -45,7 +47,6 @@ class GameResult:
         """The event log as text a person can follow turn by turn (needs record=True)."""
         if self.log is None:
             raise ValueError("this GameResult has no log; play it with record=True")
-        from .log import format_events
         return format_events(self.log, rules or self.rules, self.seats)
 
 
@@ -72,12 +73,42 @@ def policy_name(p) -> str:
     return getattr(p, "name", None) or repr(p)
 
 
+_ABILITY_STATS = tuple(f"ability_{ab.lower()}" for ab in ABILITIES)
+_LEGION_STATS = tuple(f"played_{lg.lower()}" for lg in LEGIONS)
+UNIFORM_BLOCK = 128  # uniforms drawn at a time for a built-in policy's seat (the stream is unchanged)
+
+
+class Uniforms:
+    """`random()` of a seat's Generator, drawn `UNIFORM_BLOCK` numbers at a time: the same numbers in
+    the same order as calling `generator.random()` each time (what a built-in `HeuristicPolicy`
+    calls to break ties), without numpy's per-call cost."""
+
+    __slots__ = ("generator", "_buf")
+
+    def __init__(self, generator: np.random.Generator):
+        self.generator, self._buf = generator, []
+
+    def random(self) -> float:
+        if not self._buf:
+            self._buf = self.generator.random(UNIFORM_BLOCK).tolist()[::-1]
+        return self._buf.pop()
+
+
 def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     """Play one game. A pure function of (rules, policies, seed).
 
     The seed (int or SeedSequence) is split into one stream for chance (shuffles, draws)
     and one per seat for that seat's policy, so changing one seat's policy never changes
     the cards the others are dealt.
+
+    Every decision is checked against the legal actions before it is applied, except the
+    choice of a built-in `RandomPolicy` seat, which the loop makes itself as
+    `legal[int(u * len(legal))]` — legal by construction, and the same choice the policy
+    makes: `u` is the seat generator's next `random()`, drawn `UNIFORM_BLOCK` at a time
+    (`Generator.random(k)` yields the numbers of k calls of `random()`, in order). That seat's
+    observation is not built, since the policy never reads it. A built-in `HeuristicPolicy`
+    (which calls only `rng.random()`, to break ties) gets its seat's numbers the same way,
+    through `Uniforms`.
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nightsim.Rules, got {type(rules).__name__}")
@@ -91,23 +122,38 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     children = ss.spawn(1 + rules.players)
     chance = np.random.default_rng(children[0])
     prngs = [np.random.default_rng(c) for c in children[1:]]
+    uniforms = [[] if type(pol) is RandomPolicy else None for pol in pols]  # buffers, newest last
+    rngs = [Uniforms(g) if type(pol) is HeuristicPolicy else g for pol, g in zip(pols, prngs)]
     s = new_game(rules, chance, record=record)
+    stack = s.stack
     while not s.is_terminal:
         p = s.current_player
-        legal = _turn_actions(s) if not s.stack else legal_actions(s)
-        a = pols[p](observe(s, p), legal, prngs[p])
-        if a not in legal:
-            raise IllegalActionError(
-                f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
-                f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
-                f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
-            )
+        legal = (stack[-1] if stack else TURN).legal(s)
+        buf = uniforms[p]
+        if buf is not None:
+            if not buf:
+                buf += prngs[p].random(UNIFORM_BLOCK).tolist()[::-1]
+            a = legal[int(buf.pop() * len(legal))]
+        elif len(legal) == 1 and type(pols[p]) is HeuristicPolicy:
+            a = legal[0]  # what a HeuristicPolicy returns at once, without looking or drawing
+        else:
+            a = pols[p](observe(s, p), legal, rngs[p])
+            for x in legal:  # the policy's choice is one of the listed values (identity first: cheap)
+                if x is a:
+                    break
+            else:
+                if a in legal:  # an equal value built by the policy
+                    apply_legal(s, a, chance)
+                    continue
+                raise IllegalActionError(
+                    f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
+                    f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
+                    f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+                )
         apply_legal(s, a, chance)  # logs the decision when recording
     stats = {k: tuple(v) for k, v in s.stats.items()}
-    for i, ab in enumerate(ABILITIES):
-        stats[f"ability_{ab.lower()}"] = tuple(a[i] for a in s.abilities)
-    for i, lg in enumerate(LEGIONS):
-        stats[f"played_{lg.lower()}"] = tuple(a[i] for a in s.legion_played)
+    stats.update(zip(_ABILITY_STATS, zip(*s.abilities)))       # ability_<name>: per seat
+    stats.update(zip(_LEGION_STATS, zip(*s.legion_played)))    # played_<legion>: per seat
     return GameResult(
         winner=s.winner,
         seats=tuple(policy_name(p) for p in pols),

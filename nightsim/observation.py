@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .engine import DECISION_NAMES, F_DISCARD, F_HERALD, F_PENALTY, F_SEAL, State
+from .creatures import HeraldPlacement, SealReactivation
+from .penalty import Penalty
 from .rules import Rules
+from .state import TURN_ACTION, State
+from .turn import Discard
 
 
 class Observation(NamedTuple):
@@ -62,33 +65,37 @@ def observe(state: State, player: int) -> Observation:
     """The observation of seat `player` (any seat, not only the one deciding)."""
     s = state
     view = s.creatures_view
-    if view is None:  # shared by every observation until a creature changes (engine resets it)
-        view = s.creatures_view = tuple([tuple([(tuple(c.cards), c.seal) for c in crs]) for crs in s.creatures])
+    if view is None:  # shared by every observation until a creature changes (State.creatures_changed)
+        seats = s._seat_views
+        for p, seat in enumerate(seats):
+            if seat is None:
+                seats[p] = tuple([(tuple(c.cards), c.seal) for c in s.creatures[p]])
+        view = s.creatures_view = tuple(seats)
+    discard = s._discard_view  # (the pile, its length, the pile as a tuple): the engine only appends to it
+    if discard is None or discard[0] is not s.discard or discard[1] != len(s.discard):
+        discard = s._discard_view = (s.discard, len(s.discard), tuple(s.discard))
     picked = revealed = reactivation = ()
     penalty = -1
     if s.stack:
         f = s.stack[-1]
-        kind = f[0]
-        if kind == F_DISCARD:
-            if f[1] == player:
-                picked = tuple(f[2])
-        elif kind == F_HERALD:
-            revealed = tuple(f[2])
-        elif kind == F_PENALTY:
-            penalty = f[1]
-        elif kind == F_SEAL:
-            reactivation = tuple(f[3][::-1])
-        decision = "game over" if s.is_terminal else DECISION_NAMES[kind]
+        kind = type(f)
+        if kind is Discard:
+            if f.player == player:
+                picked = tuple(f.picked)
+        elif kind is HeraldPlacement:
+            revealed = tuple(f.revealed)
+        elif kind is Penalty:
+            penalty = f.legion
+        elif kind is SealReactivation:
+            reactivation = tuple(f.queue[::-1])
+        decision = "game over" if s.is_terminal else f.decision
     else:
-        decision = "game over" if s.is_terminal else _TURN_ACTION
+        decision = "game over" if s.is_terminal else TURN_ACTION
     return _new(Observation, (
         player, s.current_player, decision, s.turn_player, s.actions_left,
         s.turn_legion, picked, revealed, penalty, reactivation, tuple(s.hands[player]),
-        tuple(map(len, s.hands)), view, len(s.deck), tuple(s.discard), s.turns, s.rules,
+        tuple(map(len, s.hands)), view, len(s.deck), discard[2], s.turns, s.rules,
     ))
-
-
-_TURN_ACTION = DECISION_NAMES[None]
 
 
 _new = tuple.__new__  # positional construction without NamedTuple's keyword handling

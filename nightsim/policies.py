@@ -14,8 +14,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .actions import (
-    Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Reactivate, Scavenge, StartDiscard, StopDiscard, Take,
+    Decline,
+    Devour,
+    DiscardCard,
+    Draw,
+    PenaltyDiscard,
+    Play,
+    PlaySeal,
+    Reactivate,
+    Scavenge,
+    StartDiscard,
+    StopDiscard,
+    Take,
 )
+from .cards import LEGIONS
 
 
 class RandomPolicy:
@@ -68,13 +80,67 @@ class HeuristicPolicy:
     weights: Weights = field(default_factory=Weights)
     name: str = field(default="heuristic", compare=False)  # a label: equal weights = equal policies
 
+    def __post_init__(self):
+        object.__setattr__(self, "_abil", self.weights.ability_values())  # per-policy constant
+        object.__setattr__(self, "_infos", (None, None, None))             # per-policy cache, see __call__
+
+    def __getstate__(self):  # pickled (joblib workers) without the cache
+        return {"weights": self.weights, "name": self.name}
+
+    def __setstate__(self, state):
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        self.__post_init__()
+
     def __call__(self, obs, legal, rng):
         if len(legal) == 1:
             return legal[0]
-        ctx = _Context(obs, self.weights)
+        w = self.weights
+        mine = obs.creatures[obs.player]  # (cards, seal) per own creature: a value shared until they change
+        table = obs.rules.table
+        cache = self._infos  # (own creatures, table, {creature: _creature_info}) of the latest call
+        if cache[0] is not mine or cache[1] is not table:
+            cache = (mine, table, {})
+            object.__setattr__(self, "_infos", cache)
+        infos = cache[2]
+        legion, ability, abil = table.legion, table.ability, self._abil
+        same_w, mixed_w, complete_w, pure_w, extend_w = w.same_legion, w.mixed_legion, w.complete, w.pure, w.extend
+        ctx = counts = None
         best, best_score = [], None
         for a in legal:
-            sc = ctx.score(a)
+            t = type(a)
+            if t is Play:  # the common cases inlined, with the same arithmetic as _Context.score
+                k = a.creature
+                if k is None:
+                    sc = w.start
+                else:
+                    info = infos.get(k)
+                    if info is None:
+                        info = infos[k] = _creature_info(mine[k][0], legion, ability, abil)
+                    n, counts, partial = info
+                    same = counts[legion[a.card]]
+                    sc = same_w * same + mixed_w * (n - same)
+                    if n == 2:
+                        ab = ability[a.card]
+                        sc += complete_w + (partial + abil[ab] if ab >= 0 else partial)
+                        if same == 2:
+                            sc += pure_w
+                    else:
+                        sc = sc + extend_w
+            elif t is Draw:
+                sc = w.draw
+            elif t is StartDiscard:
+                sc = w.discard
+            elif t is Take or t is Scavenge:  # _Context.score_victim
+                if counts is None:
+                    counts = obs.complete_counts
+                cards = obs.creatures[a.owner][a.creature][0]
+                sc = (w.target_leader * counts[a.owner] + len(cards)
+                      + ((2.0 if t is Take else 0.0) if len(cards) == 3 else 0.0))
+            else:
+                if ctx is None:
+                    ctx = _Context(obs, w, abil)
+                sc = ctx.score(a)
             if best_score is None or sc > best_score:
                 best, best_score = [a], sc
             elif sc == best_score:
@@ -88,12 +154,12 @@ class HeuristicPolicy:
 class _Context:
     """Per-decision facts the scoring needs, computed once."""
 
-    def __init__(self, obs, w: Weights):
+    def __init__(self, obs, w: Weights, abil: tuple | None = None):
         self.obs, self.w = obs, w
-        t = obs.table
+        t = obs.rules.table
         self.legion, self.ability, self.fits = t.legion, t.ability, t.fits
         self.mine = obs.creatures[obs.player]  # (cards, seal) per own creature
-        self.abil = w.ability_values()
+        self.abil = w.ability_values() if abil is None else abil
         self._counts = None
 
     def counts(self):
@@ -164,6 +230,15 @@ class _Context:
         cards, _ = self.obs.creatures[owner][k]
         return (self.w.target_leader * self.counts()[owner] + len(cards)
                 + (complete_bonus if len(cards) == 3 else 0.0))
+
+
+def _creature_info(cards, legion, ability, abil) -> tuple:
+    """(number of cards, cards per legion, the sum of the cards' ability values in build order) of
+    a creature: the parts of `_Context.score_play` that depend on the creature, in the same order."""
+    counts = [0] * len(LEGIONS)
+    for c in cards:
+        counts[legion[c]] += 1
+    return len(cards), counts, sum(abil[ability[c]] for c in cards if ability[c] >= 0)
 
 
 GREEDY = Weights()

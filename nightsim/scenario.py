@@ -49,8 +49,8 @@ from __future__ import annotations
 from typing import Iterable, Mapping, Sequence
 
 from .cards import ABILITIES, BODY_PARTS, LEGIONS, NO_ABILITY
-from .engine import STAT_NAMES, Creature, State, _log_start
 from .rules import Rules
+from .state import Creature, State, _log_start, blank_state
 
 _UNUSED = ("bottom", "discard", "remove")
 
@@ -253,22 +253,13 @@ def build_state(
     if isinstance(turns, bool) or not isinstance(turns, int) or not 0 <= turns < rules.max_turns:
         raise ValueError(f"turns={turns!r} is not allowed; allowed: 0..{rules.max_turns - 1}")
 
-    s = State.__new__(State)
-    s.rules, s.table, s.n = rules, table, n
+    s = blank_state(rules, record)
     s.deck, s.discard = new_deck, new_discard
     s.hands, s.creatures = new_hands, new_creatures
-    s.creatures_view = None
     s.turn_player = s.current_player = turn_player
     s.actions_left = actions_left
     s.turn_legion = legion
-    s.stack = []
-    s.winner = None
-    s.is_terminal = s.timed_out = False
-    s.turns, s.decisions = turns, 0
-    s.stats = {k: [0] * n for k in STAT_NAMES}
-    s.abilities = [[0] * len(ABILITIES) for _ in range(n)]
-    s.legion_played = [[0] * len(LEGIONS) for _ in range(n)]
-    s.log = [] if record else None
+    s.turns = turns
     _log_start(s)
     missing = [name for name in State.__slots__ if not hasattr(s, name)]
     if missing:  # the engine grew a field this helper does not know about yet

@@ -597,7 +597,7 @@ def test_herald_turns_over_the_top_two_cards_and_plays_them():
     do(s, Play(I_HEAD_HERALD, 0, 2))
     check(s, hands=[[], []], creatures=[[[C_LEGS, C_TORSO, I_HEAD_HERALD], [N_LEGS_B]], []], deck=[D[0]],
           discard=[], player=0, actions_left=1, decision="Herald placement")
-    assert s.stack[-1][2] == [H_LEGS, N_TORSO]            # turned over, waiting to be placed
+    assert s.stack[-1].revealed == [H_LEGS, N_TORSO]          # turned over, waiting to be placed
     assert legal(s) == {Play(H_LEGS, None, 0), Play(N_TORSO, 1, 1)}
     do(s, Play(N_TORSO, 1, 1))
     assert legal(s) == {Play(H_LEGS, None, 0)}
@@ -1148,7 +1148,7 @@ def test_every_event_kind_is_documented_in_rules_md():
     import re
     root = pathlib.Path(nightsim.__file__).parent
     emitted = set()
-    for module in ("engine.py", "game.py"):
+    for module in ("engine.py", "game.py", "state.py", "turn.py", "creatures.py", "penalty.py"):
         text = (root / module).read_text()
         emitted |= set(re.findall(r'_event\(s, "(\w+)"', text)) | set(re.findall(r'"event": "(\w+)"', text))
     assert {"deal", "decision", "complete", "ability", "penalty_discard", "seal"} <= emitted

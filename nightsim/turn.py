@@ -1,0 +1,169 @@
+"""A player's turn: "On your turn you may take two actions": draw a card, discard cards to draw
+half as many, or play a card (a body part, or with Legions of Horrors a seal); then the next
+seat clockwise takes its turn.
+
+The turn action is the decision of an empty stack (`TURN`); the discard action's choices are
+a `Discard` frame.
+"""
+from __future__ import annotations
+
+from .actions import DiscardCard, Draw, Play, StartDiscard
+from .creatures import _check_win, _play_from_hand, _play_seal, _seal_targets
+from .state import (
+    DRAW,
+    START_DISCARD,
+    STOP_DISCARD,
+    TURN_ACTION,
+    Frame,
+    State,
+    _draw_into_hand,
+    _event,
+)
+
+
+class TurnActions(Frame):
+    """The turn action of `State.turn_player`: the decision of an empty stack (one shared instance, `TURN`)."""
+
+    __slots__ = ()
+    decision = TURN_ACTION
+
+    def advance(self, s: State, rng) -> bool:
+        """Rest at the turn player while actions are left; otherwise end the turn."""
+        if s.rules.win_timing == "end_of_action" and _check_win(s, s.turn_player):
+            return True
+        if s.actions_left > 0:
+            s.current_player = s.turn_player
+            return True
+        _end_turn(s)
+        return False
+
+    def legal(self, s: State) -> list:  # replaced by _turn_actions itself below (one call less)
+        return _turn_actions(s)
+
+    def apply(self, s: State, a, rng) -> None:
+        s.actions_left -= 1
+        t = type(a)
+        if t is Draw:  # Action 1 (see _draw_action), its common case inlined
+            p = s.turn_player
+            if s.deck and s.log is None:
+                s.hands[p].append(s.deck.pop())
+                s.stats["cards_drawn"][p] += 1
+            else:
+                _draw_action(s, rng)
+            # a draw completes nothing: with actions left (and no win check after each action) the
+            # turn player decides again, which is all TurnActions.advance would do
+            return s.actions_left > 0 and s.rules.win_timing == "immediate"
+        elif t is StartDiscard:
+            s.stack.append(Discard(s.turn_player, []))
+        elif t is Play:
+            s.turn_legion = s.table.legion[a.card]
+            _play_from_hand(s, s.turn_player, a)
+        else:  # PlaySeal
+            if s.rules.seal_counts_as_play:
+                s.turn_legion = s.table.legion[a.card]
+            s.hands[s.turn_player].remove(a.card)
+            _play_seal(s, s.turn_player, a)
+
+    def __repr__(self):
+        return "TURN"
+
+
+def _turn_actions(s: State) -> list:
+    """Draw, start a discard, and every placement of every hand card (in hand order, each card's
+    creatures in order, then a new creature); "the two cards you play must both belong to the
+    same legion"."""
+    p = s.turn_player
+    hand = s.hands[p]
+    rules = s.rules
+    out = [DRAW, START_DISCARD] if len(hand) >= rules.min_discard else [DRAW]
+    if not hand:
+        return out
+    table = s.table
+    fits_, legion_, is_seal, plays = table.fits, table.legion, table.is_seal, s._acts.plays
+    open_slots, can_start = s._open[p] or s.open_slots(p)
+    legion = s.turn_legion
+    for c in hand:
+        if is_seal[c]:
+            if legion < 0 or legion_[c] == legion or not rules.seal_counts_as_play:
+                _seal_targets(s, p, c, out)
+            continue
+        if legion >= 0 and legion_[c] != legion:
+            continue
+        fits, row = fits_[c], plays[c]
+        for k, n in open_slots:
+            if fits[n]:
+                out.append(row[k][n])
+        if can_start and fits[0]:
+            out.append(row[0][0])
+    return out
+
+
+TurnActions.legal = staticmethod(_turn_actions)
+TURN = TurnActions()
+
+
+def _draw_action(s: State, rng) -> None:
+    """Action 1: "You draw a card from the common deck" (nothing if no card is left)."""
+    p = s.turn_player
+    if s.deck:  # the common case, without the reshuffle
+        s.hands[p].append(s.deck.pop())
+        s.stats["cards_drawn"][p] += 1
+        got = 1
+    else:
+        got = _draw_into_hand(s, p, 1, rng)
+    if s.log is not None:
+        _event(s, "draw", s.turn_player, cards=s.hands[s.turn_player][-got:] if got else [])
+
+
+class Discard(Frame):
+    """Action 2 under way: seat `player` has chosen the cards in `picked` so far."""
+
+    __slots__ = ("player", "picked")
+    decision = "discard choice"
+
+    def __init__(self, player: int, picked: list):
+        self.player, self.picked = player, picked
+
+    def legal(self, s: State) -> list:
+        discard_card = s._acts.discard
+        picked = self.picked
+        if picked:
+            out = [discard_card[c] for c in s.hands[self.player] if c not in picked]
+        else:
+            out = list(map(discard_card.__getitem__, s.hands[self.player]))
+        if len(picked) >= s.rules.min_discard:
+            out.append(STOP_DISCARD)
+        return out
+
+    def apply(self, s: State, a, rng) -> None:
+        if type(a) is DiscardCard:
+            self.picked.append(a.card)
+            return True  # the same seat goes on choosing
+        else:
+            s.stack.pop()
+            _discard_and_draw(s, self.player, self.picked, rng)
+
+
+def _discard_and_draw(s: State, p: int, picked: list, rng) -> None:
+    """Action 2: discard X cards from your hand, draw X/2 (rounded down)."""
+    hand = s.hands[p]
+    for c in picked:
+        hand.remove(c)
+    s.discard.extend(picked)
+    s.stats["cards_discarded"][p] += len(picked)
+    got = _draw_into_hand(s, p, len(picked) // 2, rng)
+    if s.log is not None:
+        _event(s, "discard_draw", p, discarded=picked[:], drew=hand[len(hand) - got:] if got else [])
+
+
+def _end_turn(s: State) -> None:
+    s.turns += 1
+    if s.turns >= s.rules.max_turns:
+        s.is_terminal = s.timed_out = True
+        _event(s, "timeout")
+        return
+    s.turn_player = s.current_player = (s.turn_player + 1) % s.n
+    s.actions_left = s.rules.actions_per_turn
+    s.turn_legion = -1
+    if s.log is not None:
+        _event(s, "turn_start", s.turn_player, actions=s.actions_left)
