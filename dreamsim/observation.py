@@ -18,7 +18,7 @@ from operator import itemgetter
 
 from .activations import MotelTake, SquareTake
 from .board import adjacent_locations
-from .cards import BRIDGE, SUSPENSE_OF
+from .cards import BRIDGE, RED, SUSPENSE_OF
 from .engine import FRAME_CODES
 from .state import (  # the vocabulary of Observation.context, re-exported for policies
     CANCELLED,
@@ -47,7 +47,7 @@ _FIELDS = ("player", "decision", "turn_player", "controller", "acting_for", "act
            "own_hand", "my_traps", "discard_pile", "motel_hand", "n_players", "hand_sizes", "trap_counts", "where",
            "board", "horror", "effects", "debt", "deck_size", "discard_size", "discard_top", "turns", "rules",
            # added for determinisation (dreamsim.sample_state); public, or the seat's own secrets
-           "current_player", "limbo", "reserve_size", "owed", "frames")
+           "current_player", "limbo", "reserve_size", "owed", "frames", "nightmares")
 
 
 class Observation(tuple):
@@ -65,7 +65,9 @@ class Observation(tuple):
     current_player (the seat deciding now) / limbo (the cards being played that this seat may
     see: a trap being set by someone else is face down) / reserve_size (nightmares not yet
     shuffled in) / owed (cards played this turn, per seat, to draw back) / frames (the pending
-    work, bottom first, as plain tuples: `public_frames`; what this seat may not know is None).
+    work, bottom first, as plain tuples: `public_frames`; what this seat may not know is None) /
+    nightmares (per seat, the nightmare cards in its hand: a nightmare is drawn face up and its
+    effect is public).
     """
 
     __slots__ = ()
@@ -181,4 +183,5 @@ def observe(state: State, player: int) -> Observation:
         {"red": s.red, "blue": s.blue, "multi": m, "colourless": c, "speed_mask": m | c, "speed": speed},
         tuple(s.debt), len(s.deck), len(discard), discard[-1] if discard else -1, s.turns, s.rules,
         s.current_player, public_limbo(s, player), len(s.reserve), tuple(s.owed), public_frames(s, player),
+        tuple(tuple(sorted(k for k in h if k >= RED)) for h in s.hands),
     )
