@@ -175,7 +175,7 @@ def resolve_policies(module, policies, players: int) -> list:
     'random', else the first registered policy),
     a comma-separated string, a single name or object (fills every seat), or a list.
     A name `ismcts:N` or `ismcts:N:key=value:...` becomes an `analyses.search.ISMCTSPolicy`
-    for this game (N iterations per decision; keys rollout, c, cutoff, seconds).
+    for this game (N iterations per decision; keys rollout, c, cutoff, seconds, bias).
     """
     if policies is None:
         policies = getattr(module, "DEFAULT_POLICY", None) or (

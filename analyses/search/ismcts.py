@@ -43,9 +43,10 @@ def default_rollout(module) -> str:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "avail", "reward")
+    __slots__ = ("children", "visits", "avail", "reward", "hint")
 
     def __init__(self):
+        self.hint = None
         self.children = {}   # action -> _Node
         self.visits = 0
         self.avail = 0
@@ -68,7 +69,10 @@ class ISMCTSPolicy:
     decision instead (the iterations are then a cap as well); rollout: a policy name of the
     game or a policy object (None: `default_rollout`); c: UCT exploration constant (rewards
     are in [0, 1]); cutoff: stop a rollout after this many decisions and use `value`;
-    value: callable(state) -> reward per seat (None: 1/n each).
+    value: callable(state) -> reward per seat (None: 1/n each); bias: progressive bias towards
+    the rollout policy's own choice at the root (+bias / (1 + visits) in its UCT score, and it
+    wins ties in the final choice), so that a small budget plays at least like that policy;
+    0 turns it off.
     """
 
     game: str
@@ -78,6 +82,7 @@ class ISMCTSPolicy:
     cutoff: int | None = None
     seconds: float | None = None
     value: Callable | None = None
+    bias: float = 1.0
     name: str = ""
 
     def __post_init__(self):
@@ -96,6 +101,8 @@ class ISMCTSPolicy:
             raise ValueError(f"ismcts: seconds must be positive, got {self.seconds!r}")
         if not self.c >= 0:
             raise ValueError(f"ismcts: c must be >= 0, got {self.c!r}")
+        if not self.bias >= 0:
+            raise ValueError(f"ismcts: bias must be >= 0, got {self.bias!r}")
         rollout = default_rollout(module) if self.rollout is None else self.rollout
         if isinstance(rollout, str) and rollout not in module.POLICIES:
             raise ValueError(f"ismcts: unknown rollout policy {rollout!r} for {module.__name__}; "
@@ -108,7 +115,7 @@ class ISMCTSPolicy:
 
     def __repr__(self):
         parts = [f"game={self.game!r}", f"iterations={self.iterations}", f"rollout={self.rollout!r}",
-                 f"c={self.c}", f"cutoff={self.cutoff}", f"seconds={self.seconds}"]
+                 f"c={self.c}", f"cutoff={self.cutoff}", f"seconds={self.seconds}", f"bias={self.bias}"]
         if self.value is not None:
             parts.append(f"value={getattr(self.value, '__name__', repr(self.value))}")
         return f"ISMCTSPolicy({', '.join(parts)})"
@@ -117,17 +124,20 @@ class ISMCTSPolicy:
     def __call__(self, observation, legal, rng):
         if len(legal) == 1:
             return legal[0]
-        root = self.search(observation, rng)
-        best, best_visits = legal[0], -1
-        for a in legal:  # the most visited of the real legal actions (ties: the first listed)
+        root = self.search(observation, rng, legal)
+        best, best_visits = root.hint if root.hint is not None else legal[0], -1
+        if best in root.children:
+            best_visits = root.children[best].visits
+        for a in legal:  # the most visited of the real legal actions (ties: the hint, else the first listed)
             child = root.children.get(a)
             v = child.visits if child is not None else 0
             if v > best_visits:
                 best, best_visits = a, v
         return best
 
-    def search(self, observation, rng) -> _Node:
-        """The root of the search tree after this decision's iterations."""
+    def search(self, observation, rng, legal=None) -> _Node:
+        """The root of the search tree after this decision's iterations (`root.hint`: the
+        rollout policy's choice among `legal`, when given and bias > 0)."""
         module = _module(self.game)
         sample, legal_actions, apply_action = module.sample_state, module.legal_actions, module.apply_action
         rollout = self.rollout
@@ -138,6 +148,10 @@ class ISMCTSPolicy:
         c, cutoff, value = self.c, self.cutoff, self.value
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         root = _Node()
+        hint = root.hint = None
+        bias = self.bias
+        if legal is not None and bias > 0:
+            hint = root.hint = policy(observation if observes else None, legal, rng)
         for _ in range(self.iterations):
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -157,10 +171,15 @@ class ISMCTSPolicy:
                         continue
                     child.avail += 1
                     score = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                    if node is root and a == hint:
+                        score += bias / (1 + child.visits)
                     if score > best_score:
                         best, best_score = a, score
                 if untried:
-                    a = untried[int(rng.integers(len(untried)))]
+                    if node is root and hint in untried:  # the rollout policy's choice first
+                        a = hint
+                    else:
+                        a = untried[int(rng.integers(len(untried)))]
                     child = children[a] = _Node()
                     child.avail = 1
                     apply_action(s, a, rng)
@@ -189,11 +208,11 @@ class ISMCTSPolicy:
         return root
 
 
-_KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float}
+_KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float, "bias": float}
 
 
 def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
-    """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds) for `module`.
+    """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias) for `module`.
 
     >>> parse_ismcts(importlib.import_module("nightsim"), "ismcts:50:rollout=random").iterations
     50
