@@ -10,7 +10,8 @@ the whole pile only while you take from it at the Square), face-down traps (othe
 counts only; your own traps with their cards), a trap's partner card and the location named by its Suspense card while it is being set
 (the context of a "trap partner card" decision goes to the setter only).
 Seen because the rules show them: the Motel target's hand while you take from it, the hand
-of the Midnighter whose turn you play after springing a Dreamcatcher trap.
+of the Midnighter whose turn you play after springing a Dreamcatcher trap, the nightmares
+each seat holds (drawn face up), the cards being played (but a trap someone else sets).
 """
 from __future__ import annotations
 
