@@ -11,9 +11,9 @@ discard top (the whole pile while taking from it at the Square), the visible car
 played, the reserve, the hand the seat is shown (Motel, a captured turn). They are placed
 uniformly over the consistent deals, with the constraints the rules make public: a trap is a
 Suspense card and one of the partner kinds (Dreamwalk, Vertigo, Midnight Star, Dutch Angle,
-Dreamcatcher); a nightmare is drawn face up, so who holds which is public
-(`Observation.nightmares`) and the others' hands are dealt director cards only; the Black
-Nightmare never leaves the hand it was drawn into, so an unheld one is in the deck.
+Dreamcatcher); the Black Nightmare never leaves the hand it was drawn into, so it is in the
+Midnight Horror's hand if there is one and in the deck if there is none. Who holds the other
+nightmares is hidden, as in `tests/dreamsim/test_hidden.py` (only the Black is kept in place).
 
 Limit: an observation is a snapshot. Cards the seat saw earlier and no longer sees (a
 nightmare another seat drew, a hand it looked into at the Motel) are not remembered, so they
@@ -187,32 +187,26 @@ def _deal(obs: Observation, rng) -> State:
                 su = _take(pool, SUSPENSE_KINDS, rng)
                 s.traps[q].append((LOCATION_OF_SUSPENSE[su], _take(pool, PARTNER_KINDS, rng)))
     s.n_traps = sum(1 for t in s.traps for _, k in t if k != STAR)
-    # hands: the known ones and every seat's nightmares (public); the director cards dealt at
-    # random; the nightmares nobody holds lie in the deck or under the discard top (the Black
-    # Nightmare never leaves a hand: in the deck)
+    # hands: the known ones, the Black Nightmare with the Horror; then a uniform deal of the rest
     known = {me: list(obs.own_hand)}
     if obs.acting_for != me:
         known[obs.acting_for] = list(obs.hand)
     if obs.motel_hand is not None:
         known[s.stack[-1].target] = list(obs.motel_hand)
-    hands = [list(known.get(q, obs.nightmares[q])) for q in range(n)]
-    for q in range(n):
-        if q not in known:
-            for k in obs.nightmares[q]:
-                pool.remove(k)
-    black_to_deck = BLACK in pool
-    if black_to_deck:
+    hands = [list(known.get(q, ())) for q in range(n)]
+    black_to_deck = False
+    if BLACK in pool:
         pool.remove(BLACK)
-    directors = [k for k in pool if k < RED]
-    loose = [k for k in pool if k >= RED]
-    rest = [directors[int(i)] for i in rng.permutation(len(directors))]
+        if obs.horror >= 0 and obs.horror not in known:
+            hands[obs.horror].append(BLACK)
+        else:
+            black_to_deck = True
+    rest = [pool[int(i)] for i in rng.permutation(len(pool))]
     for q in range(n):
         if q not in known:
             need = obs.hand_sizes[q] - len(hands[q])
             hands[q] += rest[:need]
             del rest[:need]
-    rest += loose
-    rest = [rest[int(i)] for i in rng.permutation(len(rest))]
     s.hands = hands
     if obs.discard_pile is not None:
         s.discard = list(obs.discard_pile)

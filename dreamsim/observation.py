@@ -10,8 +10,8 @@ the whole pile only while you take from it at the Square), face-down traps (othe
 counts only; your own traps with their cards), a trap's partner card and the location named by its Suspense card while it is being set
 (the context of a "trap partner card" decision goes to the setter only).
 Seen because the rules show them: the Motel target's hand while you take from it, the hand
-of the Midnighter whose turn you play after springing a Dreamcatcher trap, the nightmares
-each seat holds (drawn face up), the cards being played (but a trap someone else sets).
+of the Midnighter whose turn you play after springing a Dreamcatcher trap, the cards being
+played (but a trap someone else sets).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from operator import itemgetter
 
 from .activations import MotelTake, SquareTake
 from .board import adjacent_locations
-from .cards import BRIDGE, RED, SUSPENSE_OF
+from .cards import BRIDGE, SUSPENSE_OF
 from .engine import FRAME_CODES
 from .state import (  # the vocabulary of Observation.context, re-exported for policies
     CANCELLED,
@@ -48,7 +48,7 @@ _FIELDS = ("player", "decision", "turn_player", "controller", "acting_for", "act
            "own_hand", "my_traps", "discard_pile", "motel_hand", "n_players", "hand_sizes", "trap_counts", "where",
            "board", "horror", "effects", "debt", "deck_size", "discard_size", "discard_top", "turns", "rules",
            # added for determinisation (dreamsim.sample_state); public, or the seat's own secrets
-           "current_player", "limbo", "reserve_size", "owed", "frames", "nightmares")
+           "current_player", "limbo", "reserve_size", "owed", "frames")
 
 
 class Observation(tuple):
@@ -66,9 +66,7 @@ class Observation(tuple):
     current_player (the seat deciding now) / limbo (the cards being played that this seat may
     see: a trap being set by someone else is face down) / reserve_size (nightmares not yet
     shuffled in) / owed (cards played this turn, per seat, to draw back) / frames (the pending
-    work, bottom first, as plain tuples: `public_frames`; what this seat may not know is None) /
-    nightmares (per seat, the nightmare cards in its hand: a nightmare is drawn face up and its
-    effect is public).
+    work, bottom first, as plain tuples: `public_frames`; what this seat may not know is None).
     """
 
     __slots__ = ()
@@ -184,5 +182,4 @@ def observe(state: State, player: int) -> Observation:
         {"red": s.red, "blue": s.blue, "multi": m, "colourless": c, "speed_mask": m | c, "speed": speed},
         tuple(s.debt), len(s.deck), len(discard), discard[-1] if discard else -1, s.turns, s.rules,
         s.current_player, public_limbo(s, player), len(s.reserve), tuple(s.owed), public_frames(s, player),
-        tuple(tuple(sorted(k for k in h if k >= RED)) for h in s.hands),
     )

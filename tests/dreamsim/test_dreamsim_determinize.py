@@ -8,7 +8,7 @@ from scipy import stats
 
 import dreamsim
 from dreamsim import apply_action, legal_actions, observe, sample_state
-from dreamsim.cards import BLACK, KIND_NAMES, LOCATION_OF_SUSPENSE, RED
+from dreamsim.cards import BLACK, KIND_NAMES, LOCATION_OF_SUSPENSE
 from dreamsim.determinize import PARTNER_KINDS, SUSPENSE_KINDS, unseen_cards
 from dreamsim.scenario import build_state
 
@@ -60,16 +60,16 @@ def _frequency_test(counts: np.ndarray, expected: np.ndarray) -> float:
 
 
 def test_every_unseen_card_kind_lands_in_each_hidden_place_with_the_right_frequency():
-    """At a deal (3 players): nobody holds a nightmare (public: they are drawn face up), so the
-    others' hands get the unseen director cards, each kind in proportion to its unseen copies
-    (expected count = copies x hand size / unseen director cards); the deck gets the rest."""
+    """At a deal (3 players, no Horror yet): the Black Nightmare never leaves a hand, so it is in
+    the deck; every other unseen kind lands in a hidden place in proportion to its unseen copies
+    (expected count = copies x place size / unseen cards other than the Black)."""
     s = dreamsim.new_game(dreamsim.Rules(players=3), 7)
     obs = observe(s, 0)
-    assert obs.nightmares == ((), (), ())
+    assert obs.horror == -1
     pool = unseen_cards(obs)
     kinds = np.bincount(pool, minlength=len(KIND_NAMES)).astype(float)
-    directors = kinds.copy()
-    directors[RED:] = 0
+    free = kinds.copy()
+    free[BLACK] = 0
     rng = np.random.default_rng(11)
     n = 3000
     places = {1: np.zeros(len(KIND_NAMES)), 2: np.zeros(len(KIND_NAMES)), "deck": np.zeros(len(KIND_NAMES))}
@@ -80,16 +80,18 @@ def test_every_unseen_card_kind_lands_in_each_hidden_place_with_the_right_freque
             places[q] += np.bincount(t.hands[q], minlength=len(KIND_NAMES))
         places["deck"] += np.bincount(t.deck, minlength=len(KIND_NAMES))
         tops[t.deck[-1]] += 1
-    in_hands = sum(obs.hand_sizes[q] for q in (1, 2))
     for q in (1, 2):
-        expected = directors * obs.hand_sizes[q] / directors.sum() * n
-        assert places[q][RED:].sum() == 0
+        expected = free * obs.hand_sizes[q] / free.sum() * n
+        assert places[q][BLACK] == 0
         assert _frequency_test(places[q], expected) > 1e-3, q
-    expected = (kinds - directors * in_hands / directors.sum()) * n
+    expected = free * (obs.deck_size - 1) / free.sum() * n
+    expected[BLACK] = n
     assert places["deck"].sum() == pytest.approx(expected.sum())
     assert _frequency_test(places["deck"], expected) > 1e-3
-    # the top card of the deck alone: every kind with its share of the deck
-    assert _frequency_test(tops, expected) > 1e-3
+    # the top card of the deck alone: the Black with chance 1 / deck size, the rest by their share
+    expected_top = free * (1 - 1 / obs.deck_size) / free.sum()
+    expected_top[BLACK] = 1 / obs.deck_size
+    assert _frequency_test(tops, expected_top) > 1e-3
 
 
 def _position_with_hidden_traps_and_discard():
