@@ -6,19 +6,55 @@
     analyses.win_rates(df).by_policy
 
 Works with every module that follows docs/GAME_PROTOCOL.md; see analyses/README.md.
-"""
-from .checkpoint import simulate_to_file
-from .first_player import FirstPlayerAdvantage, first_player_advantage
-from .game_length import GameLength, game_length
-from .games import KNOWN_GAMES, load_game
-from .io import read_results, write_results
-from .runner import StopWhen, simulate
-from .sweep import Sweep, sweep
-from .win_rates import WinRates, win_rates
 
-__all__ = [
-    "simulate", "simulate_to_file", "StopWhen", "load_game", "KNOWN_GAMES",
-    "read_results", "write_results",
-    "win_rates", "WinRates", "first_player_advantage", "FirstPlayerAdvantage",
-    "game_length", "GameLength", "sweep", "Sweep",
-]
+The names below are imported on first use (PEP 562), not when the package is: a joblib worker
+imports `analyses.worker` and with it this file, and must not pay for pandas, scipy and pyarrow
+before its first game (issue 16 item 4). `from analyses import simulate` works as before.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+
+_EXPORTS = {
+    "simulate": "runner", "StopWhen": "runner", "simulate_to_file": "checkpoint",
+    "load_game": "games", "KNOWN_GAMES": "games", "read_results": "io", "write_results": "io",
+    "win_rates": "win_rates", "WinRates": "win_rates",
+    "first_player_advantage": "first_player", "FirstPlayerAdvantage": "first_player",
+    "game_length": "game_length", "GameLength": "game_length", "sweep": "sweep", "Sweep": "sweep",
+}
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str):
+    """An exported name (imported from its module on first use), or a submodule (`analyses.runner`)."""
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        return importlib.import_module(f".{name}", __name__)
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.{name}":
+            raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+class _Package(types.ModuleType):
+    """Keeps `analyses.win_rates` (and `game_length`, `sweep`) the function, as the eager imports
+    did: importing a submodule binds its name on the package, which would hide the function."""
+
+    def __setattr__(self, name, value):
+        if _EXPORTS.get(name) == name and isinstance(value, types.ModuleType) and value.__name__ == f"{__name__}.{name}":
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -27,7 +27,8 @@ import pandas as pd
 from scipy import stats as sps
 
 from .frames import decided, seat_count, seat_wins
-from .stats import proportions
+from .games import load_game
+from .stats import proportions, wilson_interval
 from .tables import Tables
 
 NOT_STATS = {"policy", "score", "faction"}
@@ -189,9 +190,7 @@ def faction_stats(df: pd.DataFrame, stats, factions=None, confidence: float = 0.
     ``karkoth_dungeons_won``): one row per faction and stat with the mean per game, its t interval,
     the number of games, and the games' total. A ratio row ``<a>/<b>`` (e.g. ``dungeons_won/dungeons_explored``)
     gives total a over total b with a Wilson interval. Factions default to the game's FACTIONS."""
-    from .stats import wilson_interval
     if factions is None:
-        from .games import load_game
         module = load_game(df.attrs["game"]) if "game" in df.attrs else None
         factions = getattr(module, "FACTIONS", ()) if module is not None else ()
     rows = []

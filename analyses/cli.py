@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import cli_checks
+from . import cli_checks, cli_info, cli_nerath, cli_report  # report; battle, units; games, policies, rules
 from .checkpoint import simulate_to_file
 from .first_player import first_player_advantage
 from .game_length import game_length
@@ -99,7 +99,6 @@ def build_parser() -> Parser:
     sw.add_argument("--values", required=True, type=_comma_list, help="comma-separated values, e.g. 2,3,4")
     sw.add_argument("--policy-param", metavar="POLICY", help="vary parameter FIELD of this registered policy")
 
-    from . import cli_info, cli_nerath, cli_report  # battle, units, report; games, policies, rules
     cli_nerath.add_subcommands(commands)
     cli_report.add_subcommands(commands)
     cli_info.add_subcommands(commands)

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from .games import load_game, make_rules, resolve_policies, with_parameter
+from .study import PLANS
 
 #: (pattern, replacement) from a library message to command-line words
 FLAG_WORDS = (
@@ -140,8 +141,6 @@ def _check_folder(folder: Path, flag: str, given: Path) -> None:
 
 def check_report(args) -> None:
     """`balancelab report`: sizes, games, output paths; `--from` never overwrites without `--force`."""
-    from .study import PLANS
-
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
     if args.jobs == 0:

@@ -22,6 +22,7 @@ import typing
 
 from .cli_nerath import BATTLE_EXAMPLES
 from .games import KNOWN_GAMES, load_game
+from .study import DEFAULT_GAMES, PLANS, run_sizes
 
 EXAMPLES = {
     "simulate": """\
@@ -108,8 +109,6 @@ def default_policy(module) -> str:
 
 def games_text(n_games: int | None = None) -> str:
     """The `balancelab games` listing (report sizes for `report --games n_games`, default its default)."""
-    from .cli_report import DEFAULT_GAMES
-    from .study import PLANS, run_sizes
 
     n_games = n_games or DEFAULT_GAMES
     lines = []
@@ -170,8 +169,6 @@ def policy_parameters(policy) -> list[tuple[str, object]]:
 
 def policies_text(game) -> str:
     """The `balancelab policies GAME` listing."""
-    from .study import PLANS
-
     module = load_game(game)
     plan = PLANS.get(module.__name__)
     lines = [f"{module.__name__} policies (for --policies; a parameter of one for --policy-param POLICY --field NAME)",

@@ -20,9 +20,13 @@ import sys
 
 import pandas as pd
 
+import nerathsim
 from nerathsim.battle.army import start_battle
 from nerathsim.battle.exact import BattleTooLarge
 from nerathsim.battle.monte_carlo import check_mc_size
+
+from . import unit_cost
+from .cli_checks import flag_words
 
 BATTLE_EXAMPLES = """\
 examples:
@@ -83,7 +87,6 @@ def add_subcommands(subparsers) -> None:
 def run_battle(args) -> int:
     """Print the calculator summary of one battle; 2 on bad input."""
     try:
-        import nerathsim
         attacker, defender = split_armies(args.armies)
         order = _orders(args.order, args.attacker_order, args.defender_order)
         options = dict(at_sea=args.sea, n=_int(args.n, "--n", 1), seed=_int(args.seed, "--seed", 0),
@@ -120,7 +123,6 @@ def run_battle(args) -> int:
 def run_units(args) -> int:
     """Print the unit-cost tables; 2 on bad input."""
     try:
-        from . import unit_cost
         table = args.table.strip().lower()
         if table != "all" and table not in UNITS_TABLES:
             raise ValueError(f"--table must be all or one of {', '.join(UNITS_TABLES)}, got {args.table!r}")
@@ -210,8 +212,6 @@ def _int_list(text: str, flag: str) -> list[int]:
 
 
 def _fail(command: str, exc: Exception) -> int:
-    from .cli_checks import flag_words
-
     message = flag_words(" ".join(str(exc).split()))
     print(f"balancelab {command}: error: {message}", file=sys.stderr)
     return 2

@@ -15,6 +15,8 @@ import re
 import numpy as np
 import pandas as pd
 
+from .worker import record_columns
+
 FIXED_DTYPES = {"game": "int64", "deal": "int64", "game_seed": "int64", "turns": "int32", "decisions": "int32",
                 "timed_out": "bool"}
 _POLICY_COLUMN = re.compile(r"^seat(\d+)_policy$")
@@ -22,10 +24,11 @@ _POLICY_COLUMN = re.compile(r"^seat(\d+)_policy$")
 
 def records_frame(index_columns: dict, records: list[dict]) -> pd.DataFrame:
     """One compact DataFrame from the index columns and the games' `to_record()` rows."""
-    names = list(dict.fromkeys(name for record in records[:1] for name in record))
-    if any(record.keys() != records[0].keys() for record in records):  # rare: rows with different stats
-        names = list(dict.fromkeys(name for record in records for name in record))
-    columns = {**index_columns, **{name: [record.get(name) for record in records] for name in names}}
+    return chunk_frame({**index_columns, **record_columns(records)})
+
+
+def chunk_frame(columns: dict[str, list]) -> pd.DataFrame:
+    """One compact DataFrame from plain columns (what `worker.play_chunk` sends back)."""
     return pd.DataFrame({name: _compact(name, values) for name, values in columns.items()}, copy=False)
 
 

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import frames
-from . import clusters
+from . import clusters, frames
 from .clusters import cluster_ids
 from .tables import Tables, front, stack
 

@@ -18,6 +18,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .games import load_game
 from .metadata import FORMAT
 
 META_KEY = b"balancelab"
@@ -100,7 +101,6 @@ def validate_results(df: pd.DataFrame, source="results") -> pd.DataFrame:
     game = df.attrs.get("game")
     if not isinstance(game, str) or not game:
         raise ValueError(f"{where} names no game in its metadata (attrs['game'] is {game!r})")
-    from .games import load_game  # late: analyses.games imports the game packages
     try:
         load_game(game)
     except ValueError as exc:

@@ -23,6 +23,8 @@ from functools import cached_property
 
 import numpy as np
 
+from .games import load_game
+
 SEAT_ORDERS = ("rotate", "random", "fixed")
 _SEED_STREAM, _SHUFFLE_STREAM = 0, 1
 
@@ -80,7 +82,6 @@ def policy_objects(game: str, lineup: tuple) -> tuple:
     """The policy object of each seat (a registered name becomes the game's POLICIES entry)."""
     if not any(isinstance(entry, str) for entry in lineup):
         return tuple(lineup)
-    from .games import load_game  # analyses.games imports nothing from here
     registered = load_game(game).POLICIES
     return tuple(registered[entry] if isinstance(entry, str) else entry for entry in lineup)
 

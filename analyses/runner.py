@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
+
 try:  # notebook bars need ipywidgets; without it tqdm.auto warns (TqdmWarning), so use text bars
     import ipywidgets  # noqa: F401
     from tqdm.auto import tqdm
@@ -26,7 +27,8 @@ except ImportError:
 from . import clusters, frames
 from .games import load_game, make_rules, resolve_policies
 from .metadata import run_metadata
-from .plan import RunSpec, deal_seed
+from .plan import RunSpec
+from .worker import play_chunk  # the light module a worker imports (no pandas, scipy, pyarrow)
 
 BACKENDS = ("loky", "threading", "dask")  # those that can stream results back unordered
 SCHEDULER_ENV = "BALANCELAB_DASK_SCHEDULER"
@@ -156,17 +158,6 @@ def stopping_rule(until) -> Callable[[pd.DataFrame], bool]:
 
 # --- execution --------------------------------------------------------------------------
 
-def play_chunk(spec: RunSpec, start: int, stop: int) -> pd.DataFrame:
-    """Play games `start` .. `stop - 1` of a run (in a worker) and return their rows."""
-    module = load_game(spec.game)
-    games = range(start, stop)
-    deals = [spec.deal(i) for i in games]
-    seeds_by_deal = {deal: deal_seed(int(spec.seed), deal) for deal in dict.fromkeys(deals)}
-    seeds = [seeds_by_deal[deal] for deal in deals]
-    records = [module.play_game(spec.rules, list(spec.seats(i)), seed).to_record() for i, seed in zip(games, seeds)]
-    return frames.records_frame({"game": list(games), "deal": deals, "game_seed": seeds}, records)
-
-
 def chunk_ranges(start: int, stop: int, chunk_size: int) -> Iterator[tuple[int, int]]:
     """Consecutive (start, stop) ranges of at most `chunk_size` games covering start..stop."""
     for a in range(start, stop, chunk_size):
@@ -203,10 +194,11 @@ class Executor:
         self._stack.close()
 
     def run(self, spec: RunSpec, ranges: Iterable[tuple[int, int]]) -> Iterator[pd.DataFrame]:
-        """Chunk frames in completion order (not game order)."""
+        """Chunk frames in completion order (not game order). Workers play `worker.play_chunk` and
+        send plain columns; the frames are built here, so workers never import pandas."""
         backend = None if self.backend == "dask" else self.backend
         parallel = Parallel(n_jobs=self.n_jobs, backend=backend, return_as="generator_unordered")
-        return parallel(delayed(play_chunk)(spec, a, b) for a, b in ranges)
+        return map(frames.chunk_frame, parallel(delayed(play_chunk)(spec, a, b) for a, b in ranges))
 
     def collect(self, spec: RunSpec, start: int, stop: int, chunk_size: int | None = None,
                 progress: bool = True) -> pd.DataFrame:
@@ -234,7 +226,7 @@ def dask_client(scheduler: str | None = None, n_workers: int = -1):
     """The dask Client to run on: `scheduler` address, $BALANCELAB_DASK_SCHEDULER, the current
     client, or (closed afterwards) a LocalCluster of `n_workers` processes on 127.0.0.1."""
     try:
-        from dask.distributed import Client, LocalCluster, get_client
+        from dask.distributed import Client, LocalCluster, get_client  # noqa: PLC0415  # lazy: optional extra, ~1 s to import
     except ImportError:
         raise ValueError("backend 'dask' needs dask.distributed: pip install 'balancelab[distributed]'") from None
     address = scheduler or os.environ.get(SCHEDULER_ENV)

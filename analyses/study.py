@@ -23,21 +23,23 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import sys
 import importlib.util
 import itertools
 import platform
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
+from tqdm import tqdm
 
-from .card_impact import CAVEAT, card_impact, purchase_mix, split_outcomes
+from . import unit_cost
+from .card_impact import CAVEAT, card_impact, faction_stats, purchase_mix, split_outcomes
 from .checks import game_warnings
 from .findings import game_findings, study_findings
-from .fixes import Fix, available, fix_effects
 from .first_player import first_player_advantage
+from .fixes import Fix, available, fix_effects
 from .game_length import game_length
 from .games import KNOWN_GAMES, load_game
 from .io import read_results, write_results
@@ -63,6 +65,8 @@ class StudyPlan:
     teams: bool = False             # seats win together (alliances): team framing, partners rotated
     fixes: tuple = ()               # candidate rule changes (analyses.fixes.Fix) tried when the field exists
 
+
+DEFAULT_GAMES = 3000  # `balancelab report --games`: the study's size (see run_sizes)
 
 PLANS = {
     "nightsim": StudyPlan("nightsim", "Nightmarium", "greedy", ("greedy", "purist", "aggressor", "random"),
@@ -231,8 +235,6 @@ def simulate_study(n_games: int = 4000, games=None, seed: int = 0, n_jobs: int =
 
 def _stage_bar(progress: bool, stage: int, stages: int, plan: StudyPlan, sizes: dict):
     """One labelled bar per game (stage), after a stage line saying what it plays."""
-    from tqdm import tqdm
-
     if progress:
         print(f"[{stage}/{stages}] {plan.title}: {sum(sizes.values()):,} games — {describe_sizes(sizes)}",
               file=sys.stderr, flush=True)
@@ -346,8 +348,6 @@ def game_extras(name: str, main: pd.DataFrame, events: pd.DataFrame) -> dict:
     if len(mix):
         extras["Purchase mix: share of gold per unit type, winners vs losers (main run; association)"] = mix
     if name == "nerathsim":
-        from . import unit_cost
-        from .card_impact import faction_stats
         cards = faction_stats(main, ("events_played", "cards_cancelled", "cards_weakened", "card_gold", "card_units", "dungeons_explored",
                                      "dungeons_won/dungeons_explored", "treasures", "treasure_vp"))
         if len(cards):

@@ -27,11 +27,10 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from . import frames
+from . import clusters, frames
+from .clusters import cluster_ids
 from .games import load_game, make_rules, resolve_policies, with_parameter
 from .runner import simulate
-from . import clusters
-from .clusters import cluster_ids
 from .tables import Tables, front
 
 

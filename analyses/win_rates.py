@@ -26,6 +26,7 @@ import pandas as pd
 
 from . import frames
 from .clusters import cluster_ids, holm, rates
+from .games import load_game
 from .stats import InfiniteRatingError, bradley_terry, connected
 from .tables import Tables, front, stack
 
@@ -200,8 +201,6 @@ def _fitting(factions, n_players: int):
 
 
 def _game_factions(df: pd.DataFrame):
-    from .games import load_game
-
     try:
         return getattr(load_game(df.attrs["game"]), "FACTIONS", None)
     except (KeyError, ValueError, ImportError):

@@ -38,10 +38,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "analyses"))
 sys.path.insert(0, str(ROOT))
 
-import toygame as toy  # noqa: E402
-
 import analyses  # noqa: E402
 from analyses import clusters  # noqa: E402
+
+import toygame as toy  # noqa: E402
 
 PLAYERS = 4
 FAIR = np.full((PLAYERS, PLAYERS), 1 / PLAYERS)

@@ -19,7 +19,7 @@ nightmare_everyone, no_director_card, other), the share the focus policy won (wo
 Horror's Town Hall), that anybody else won, that the Horror won, and the mean number of turns:
   <heuristic> in every seat, 2..6 players, for each shipped heuristic;
   runner + trickster + horror + heuristic (cycled over the seats), 2..6 players;
-  <heuristic> vs random, 2 players, the heuristic's seat alternating (as test_api does);
+  <heuristic> vs random, 2 players, the heuristic's seat alternating (as test_dreamsim_api does);
   <heuristic> + 3 x random, 4 players, the heuristic's seat rotating;
   random in every seat, 2..6 players (random play may time out; its causes are reported).
 
@@ -33,11 +33,12 @@ import collections
 import itertools
 import time
 
-from _throughput import measure
-from hearts_ref import hearts_steps_per_second
 from scipy.stats import binomtest
 
 import dreamsim
+
+from _throughput import measure
+from hearts_ref import hearts_steps_per_second
 
 HEURISTICS = ("runner", "trickster", "horror", "heuristic")
 #: issue 16: decisions/s as a multiple of hearts steps/s (any heuristic: the "heuristic" entry)

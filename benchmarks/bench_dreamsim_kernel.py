@@ -16,10 +16,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from hearts_ref import hearts_steps_per_second
-
 import dreamsim
 from dreamsim.kernel import KERNEL, warm_up
+
+from hearts_ref import hearts_steps_per_second
 
 
 def kernel_rate(players: int, games: int, seconds: float, first_seed: int) -> dict:

@@ -24,6 +24,8 @@ import statistics
 import time
 
 import numpy as np
+from joblib import Parallel, delayed
+from scipy.stats import binomtest
 
 import nerathsim as api
 from nerathsim import policies as P
@@ -59,7 +61,6 @@ def _one(rules, lineup, seed):
 
 def strength(rules, hero: str, other: str, games: int, jobs: int) -> dict:
     """`hero` in one seat (rotating), `other` in the rest: the hero's win share."""
-    from joblib import Parallel, delayed
     lineups = []
     for i in range(games):
         lu = [other] * 4
@@ -72,7 +73,6 @@ def strength(rules, hero: str, other: str, games: int, jobs: int) -> dict:
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
-    from scipy.stats import binomtest
     ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
     return ci.low, ci.high
 

@@ -12,10 +12,11 @@ import argparse
 import time
 
 import numpy as np
-from _throughput import measure
 
 import nightsim
 from nightsim.engine import apply_legal
+
+from _throughput import measure
 
 
 def observe_cost(rules, n=20000) -> float:

@@ -29,6 +29,7 @@ import types
 from typing import NamedTuple
 
 import psutil
+from joblib import Parallel, delayed
 
 import analyses
 from analyses import frames
@@ -169,8 +170,6 @@ def worker_cpu() -> dict[int, float]:
 
 def machine_ceiling(jobs: int, loops: int) -> float:
     """Speedup of `jobs` processes over one on pure-Python work: what the CPUs allow right now."""
-    from joblib import Parallel, delayed
-
     Parallel(n_jobs=jobs)(delayed(_spin)(1) for _ in range(jobs))  # workers started
     serial = timed(lambda: _spin(loops)).wall
     parallel = timed(lambda: Parallel(n_jobs=jobs)(delayed(_spin)(loops // jobs) for _ in range(jobs))).wall

@@ -13,10 +13,10 @@ median ratio over the rounds.
 import argparse
 import statistics
 
+import nightsim
+
 from _throughput import measure
 from hearts_ref import hearts_steps_per_second
-
-import nightsim
 
 WORKLOADS = [("random", ["random"] * 4, 1.0), ("greedy", ["greedy"] * 4, 0.4)]
 

@@ -69,14 +69,18 @@ TARGETS: dict[str, list[str]] = {
     "nightsim/turn.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
     "nightsim/creatures.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
     "nightsim/penalty.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
-    "dreamsim/engine.py": ["tests/dreamsim/test_rules.py", "tests/dreamsim/test_*mutation*.py",
+    "dreamsim/engine.py": ["tests/dreamsim/test_dreamsim_rules.py", "tests/dreamsim/test_*mutation*.py",
                            "tests/dreamsim/test_*.py"],
-    # the engine: the full-game tests, cards and dungeons (the battle-maths files never import it; the slow
-    # hypothesis file test_nerath_cards_properties.py is left out: a shorter list can only under-count kills)
-    "nerathsim/engine.py": ["tests/nerathsim/test_game_rules_config.py", "tests/nerathsim/test_game_movement.py",
-                            "tests/nerathsim/test_game_phases.py", "tests/nerathsim/test_game_combat.py",
-                            "tests/nerathsim/test_game_*.py", "tests/nerathsim/test_*mutation*.py",
-                            "tests/nerathsim/test_nerath_cards.py", "tests/nerathsim/test_nerath_dungeons.py"],
+    # the engine package, module by module: the full-game tests, cards and dungeons (the battle-maths files never
+    # import it; the slow hypothesis file test_nerath_cards_properties.py is left out: a shorter list can only
+    # under-count kills)
+    **{f"nerathsim/engine/{m}.py": ["tests/nerathsim/test_nerath_game_rules_config.py",
+                                    "tests/nerathsim/test_nerath_game_movement.py", "tests/nerathsim/test_nerath_game_phases.py",
+                                    "tests/nerathsim/test_nerath_game_combat.py", "tests/nerathsim/test_nerath_game_*.py",
+                                    "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_nerath_cards.py",
+                                    "tests/nerathsim/test_nerath_dungeons.py"]
+       for m in ("state", "common", "terrain", "windows", "turn", "movement", "fight", "dungeons", "combat",
+                 "reinforce", "dispatch", "setup")},
     # the reference battle procedure, split along the seed's steps
     "nerathsim/battle/army.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
                                  "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
@@ -94,10 +98,10 @@ TARGETS: dict[str, list[str]] = {
     # 25 s; a shorter list can only under-count kills)
     "nerathsim/battle/exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_odds.py",
                                   "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_nerath_mc.py",
-                                  "tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_game_combat.py"],
+                                  "tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_game_combat.py"],
     "analyses/stats.py": ["tests/analyses/test_analyses_stats.py", "tests/analyses/test_analyses_bradley_terry_exact.py",
                           "tests/analyses/test_*mutation*.py",
-                          "tests/analyses/test_analyses_questions.py", "tests/analyses/test_card_impact.py",
+                          "tests/analyses/test_analyses_questions.py", "tests/analyses/test_analyses_card_impact.py",
                           "tests/analyses/test_analyses_coverage.py"],
 }
 
@@ -457,11 +461,12 @@ class Worker:
 
 def serve() -> int:
     """The worker loop (`--serve`): one JSON request per line on stdin, one reply per line."""
-    import pandas  # noqa: F401  (imported once, shared by every forked test run)
-    import pytest
-    import scipy.optimize  # noqa: F401
-    import scipy.stats  # noqa: F401
-    from hypothesis import settings
+    # lazy: only the --serve worker preloads these, once, for every test run it forks
+    import pandas  # noqa: F401, PLC0415
+    import pytest  # noqa: PLC0415
+    import scipy.optimize  # noqa: F401, PLC0415
+    import scipy.stats  # noqa: F401, PLC0415
+    from hypothesis import settings  # noqa: PLC0415
     settings.register_profile("mutation", derandomize=True, database=None, print_blob=False)
     settings.load_profile("mutation")
     sys.path.insert(0, os.getcwd())

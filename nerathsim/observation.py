@@ -6,7 +6,7 @@ event hands, and counts of the other hands.
 are kept), every deck order (event decks, treasures, the guardian supply), the face-down
 guardian tokens on dungeons nobody has turned over, who could answer a pending card, the
 other seats' notebooks and the log are left out. Changing anything a seat may not know
-changes nothing in its observation (tests/nerathsim/test_game_observation.py). The seat's own
+changes nothing in its observation (tests/nerathsim/test_nerath_game_observation.py). The seat's own
 notebook (`memo`) is the one kept with the game, so a policy can store its plans there.
 Policies must use only these methods.
 """
@@ -46,7 +46,7 @@ def public_state(s: E.State, player: int) -> E.State:
     c.turn_castles, c.owner_start, c.placed = set(s.turn_castles), s.owner_start[:], dict(s.placed)
     c.spots, c.sites = s.spots, s.sites[:]
     c.battle = E._copy_battle(s.battle)
-    c.amok = None if s.amok is None else list(s.amok)
+    c.amok = None if s.amok is None else s.amok.copy()
     c.explored, c.conquered = set(s.explored), [set(x) for x in s.conquered]
     c.stats = {k: v[:] for k, v in s.stats.items()}
     c.spent = [v[:] for v in s.spent]

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from analyses.findings import p_text
 
 from . import figures
-from .words import GLOSSARY, interval_cell, policy_parameters, present
+from .words import GLOSSARY, interval_cell, label, policy_parameters, present
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("reports", "templates"),
@@ -306,7 +306,6 @@ def _sweep_pivot(sweep: pd.DataFrame) -> pd.DataFrame:
     order = list(dict.fromkeys(sweep["metric"]))
     pivot = cells.pivot_table(index="metric", columns="value", values="cell", aggfunc="first", sort=False)
     pivot = pivot.reindex(order).fillna("–").reset_index()
-    from .words import label
     pivot["metric"] = pivot["metric"].map(lambda m: "seat 1 win rate" if m == "seat0_win_rate" else label(m))
     pivot.columns = ["measure ↓ setting →"] + [str(c) for c in pivot.columns[1:]]
     return pivot

@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import re
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dreamsim
 import nerathsim
 import nightsim
+from nerathsim.game_actions import Fight, Move
+from nerathsim.scenario import build_state
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "analyses"))
-import toygame  # noqa: E402  (the analyses tests' toy game, outside any package)
+import toygame  # the analyses tests' toy game, outside any package (on sys.path via tests/conftest.py)
 
 FULL = [nightsim, dreamsim, nerathsim]
 ALL = FULL + [toygame]
@@ -68,6 +71,7 @@ def test_default_rules_are_the_published_game_with_a_seat_count(game):
     rules = game.Rules()
     assert isinstance(rules.players, int) and 2 <= rules.players <= 6
     assert game.Rules() == rules and hash(game.Rules()) == hash(rules)
+    assert small_rules(game) == small_rules(game) and hash(small_rules(game)) == hash(small_rules(game))
     with pytest.raises(dataclasses.FrozenInstanceError):
         rules.players = 3
 
@@ -96,7 +100,8 @@ def test_an_int_numpy_int_and_seed_sequence_are_seeds(game):
     rules = small_rules(game)
     a = game.play_game(rules, line_up(game), seed=7).to_record()
     assert game.play_game(rules, line_up(game), seed=np.int64(7)).to_record() == a
-    game.play_game(rules, line_up(game), seed=np.random.SeedSequence(7))
+    ss = game.play_game(rules, line_up(game), seed=np.random.SeedSequence(7))
+    assert ss == game.play_game(rules, line_up(game), seed=np.random.SeedSequence(7))
 
 
 @pytest.mark.parametrize("game", ALL, ids=ids)
@@ -114,15 +119,37 @@ def test_bad_rules_objects_raise_value_error(game):
         game.play_game({"players": 2}, ["random", "random"], seed=1)
 
 
+#: a mixed line-up per game (truncated to the seat count) and the rule variants to draw from
+MIXED = {nightsim: ["greedy", "random", "purist", "aggressor", "random"],
+         dreamsim: ["runner", "random", "trickster", "horror", "heuristic", "random"],
+         nerathsim: ["balanced", "random", "aggressive", "defensive"],
+         toygame: ["strong", "random", "random", "strong", "random"]}
+VARIANTS = {nightsim: st.fixed_dictionaries({"players": st.integers(2, 5), "seals": st.booleans()}),
+            dreamsim: st.fixed_dictionaries({"players": st.integers(2, 6), "max_turns": st.just(150)}),
+            nerathsim: st.fixed_dictionaries({"players": st.sampled_from([2, 3, 4]), "max_rounds": st.just(6)}),
+            toygame: st.fixed_dictionaries({"players": st.integers(2, 5)})}
+
+
 @pytest.mark.parametrize("game", ALL, ids=ids)
-def test_same_seed_gives_the_same_record_and_log(game):
-    rules = small_rules(game)
-    a = game.play_game(rules, line_up(game), seed=11, record=True)
-    b = game.play_game(rules, line_up(game), seed=11, record=True)
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_same_seed_gives_the_same_record_and_log(game, seed, data):
+    rules = dataclasses.replace(small_rules(game), **data.draw(VARIANTS[game], label="rules"))
+    policies = MIXED[game][:rules.players]
+    a = game.play_game(rules, policies, seed=seed, record=True)
+    b = game.play_game(rules, policies, seed=seed, record=True)
+    assert a == b
     assert a.to_record() == b.to_record()
     assert a.log == b.log
     if hasattr(a, "format_log"):
         assert a.format_log() == b.format_log()
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_another_seed_gives_another_game(game):
+    rules = small_rules(game)
+    policies = MIXED[game][:rules.players]
+    assert game.play_game(rules, policies, 7).to_record() != game.play_game(rules, policies, 8).to_record()
 
 
 @pytest.mark.parametrize("game", ALL, ids=ids)
@@ -233,7 +260,7 @@ def test_a_clone_is_independent_of_the_original(game):
     c = s.clone()
     assert fingerprint(game, c) == before
     crng = np.random.default_rng(99)
-    for _ in range(40):
+    for _ in range(3000):                       # to the end of the game (or far into it)
         if c.is_terminal:
             break
         legal = game.legal_actions(c)
@@ -294,3 +321,176 @@ def test_an_observation_is_a_value_holding_no_reference_to_the_state(game):
             live = getattr(s, name, None)
             if isinstance(live, (list, dict)) and live:
                 assert not _reaches(obs, live), f"{game.__name__}: observe(state, {p}) reaches state.{name}"
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_an_observation_handed_out_is_read_only_and_the_game_going_on_leaves_it(game):
+    rules = small_rules(game)
+    s, rng = random_walk(game, rules, 6, 10)
+    obs = game.observe(s, s.current_player)
+    before = repr(obs)
+    with pytest.raises(AttributeError):
+        obs.hand = ()
+    for _ in range(20):
+        if s.is_terminal:
+            break
+        legal = game.legal_actions(s)
+        game.apply_action(s, legal[int(rng.integers(len(legal)))], rng)
+    assert repr(obs) == before
+
+
+class RecordingRandom:
+    """A random policy that records every number it draws from its seat's stream."""
+
+    name = "recording"
+
+    def __init__(self):
+        self.draws = []
+
+    def __call__(self, obs, legal, rng):
+        u = float(rng.random())
+        self.draws.append(u)
+        return legal[int(u * len(legal))]
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_each_seat_draws_from_its_own_random_stream(game):
+    """Seat 0's policy draws the same numbers whatever another seat plays: the seats' streams are
+    independent (the games themselves part ways once the other seat's choices differ)."""
+    rules = small_rules(game)
+    draws = []
+    for last in ("random", MIXED[game][1] if MIXED[game][1] != "random" else MIXED[game][0]):
+        seat0 = RecordingRandom()
+        game.play_game(rules, [seat0] + [default_policy(game)] * (rules.players - 2) + [last], seed=31)
+        draws.append(seat0.draws)
+    n = min(map(len, draws))
+    assert n >= 5 and draws[0][:n] == draws[1][:n]
+
+
+# ---------------------------------------------------------------- each game's own messages
+# (folded from the per-game api/rules tests: the conformance suite holds every validation case)
+
+BAD_RULES = [  # (game, fields changed from small_rules(game), what the ValueError must say)
+    *[(nightsim, kwargs, rf"Rules\.{field}") for kwargs, field in [
+        (dict(players=1), "players"), (dict(players=6), "players"), (dict(hand_size=-1), "hand_size"),
+        (dict(hand_size=0), "hand_size"), (dict(actions_per_turn=0), "actions_per_turn"),
+        (dict(max_turns=0), "max_turns"), (dict(penalty_timing="later"), "penalty_timing"),
+        (dict(players="4"), "players"), (dict(seals="yes"), "seals"), (dict(creature_limit=2), "creature_limit")]],
+    *[(dreamsim, kwargs, rf"Rules\.{field}") for kwargs, field in [
+        (dict(players=1), "players"), (dict(players=7), "players"), (dict(players="4"), "players"),
+        (dict(hand_size=0), "hand_size"), (dict(actions_per_turn=0), "actions_per_turn"),
+        (dict(max_turns=0), "max_turns"), (dict(refill="sometimes"), "refill"), (dict(nightmares="later"), "nightmares"),
+        (dict(stager="me"), "stager"), (dict(start="bridge"), "start"), (dict(deck_exhaustion="x"), "deck_exhaustion"),
+        (dict(vertigo_rotation="half"), "vertigo_rotation"), (dict(intercept_takes="all"), "intercept_takes"),
+        (dict(town_hall_discards="two"), "town_hall_discards"),
+        (dict(dreamwalk_trap_self="bridge"), "dreamwalk_trap_self"),
+        (dict(shuffle_layout="yes"), "shuffle_layout"), (dict(discard_action=1), "discard_action"),
+        (dict(layout=("C C C", "F S M")), "layout"), (dict(layout="R B T F"), "layout"),
+        (dict(layout=("R B T X", "C S M C", "C C C C")), "layout"),
+        (dict(layout=("R B T F", "C S M C", "C C C")), "layout"),
+        (dict(layout=("R B T F", "C S M C", "C C* C* C")), "layout"),
+        (dict(layout=("R B T F", "C S M C", "C C C4 C")), "layout"),
+        (dict(cancel_debt=-1), "cancel_debt"), (dict(multicolour_actions=0), "multicolour_actions"),
+        (dict(hand_size=13), "hand_size")]],
+    *[(nerathsim, {field: value}, re.escape(message)) for field, value, message in [
+        ("players", 5, "Rules.players=5 is not allowed"),
+        ("players", "4", "Rules.players must be an integer"),
+        ("mode", "chaos", "Rules.mode='chaos' is not allowed"),
+        ("game_length", "epic", "Rules.game_length='epic'"),
+        ("turn_order", ("karkoth", "karkoth", "vailin", "nerath"), "Rules.turn_order must name each realm once"),
+        ("turn_order", "backwards", "Rules.turn_order must name each realm once"),
+        ("vp_to_win", 0, "Rules.vp_to_win=0"),
+        ("max_rounds", 0, "Rules.max_rounds=0"),
+        ("placement_limit", 0, "Rules.placement_limit=0"),
+        ("flyers_ending_at_sea", ("footsoldier",), "Rules.flyers_ending_at_sea: footsoldier is not a flying unit"),
+        ("flyers_ending_at_sea", ("balrog",), "Rules.flyers_ending_at_sea: unknown unit 'balrog'"),
+        ("dungeon_entry", "everyone", "Rules.dungeon_entry="),
+        ("regroup_move", "half", "Rules.regroup_move="),
+        ("income_mode", "tax", "Rules.income_mode="),
+        ("capital_vp_stacks", 1, "Rules.capital_vp_stacks must be True or False"),
+        ("map", "atlantis", "Rules.map: map 'atlantis': cannot read"),
+        ("map", 3, "Rules.map must be a map name"),
+        ("battle", "dice", "Rules.battle must be a nerathsim.BattleRules")]],
+]
+
+
+def _case_id(case) -> str:
+    game, *rest = case
+    return f"{game.__name__}-{rest[0]!r}"[:80]
+
+
+@pytest.mark.parametrize("case", BAD_RULES, ids=_case_id)
+def test_a_bad_rules_value_raises_the_games_own_message(case):
+    game, fields, message = case
+    base = game.Rules(map="small") if game is nerathsim else game.Rules()
+    with pytest.raises(ValueError, match=message):
+        dataclasses.replace(base, **fields)
+
+
+NERATH_SMALL = nerathsim.Rules(map="small", mode="free_for_all", events=False, dungeons=False, max_rounds=6)
+BAD_CALLS = [  # (game, rules, policies, seed, what the ValueError must say)
+    (nightsim, nightsim.Rules(players=3), ["smart", "random", "random"], 0, "unknown policy 'smart'.*known: aggressor"),
+    (nightsim, nightsim.Rules(players=3), ["random", "random"], 0, "2 given for 3 players"),
+    (dreamsim, dreamsim.Rules(players=3), ["smart", "random", "random"], 0, "unknown policy 'smart'.*known: heuristic"),
+    (dreamsim, dreamsim.Rules(players=3), ["random", "random"], 0, "2 given for 3 players"),
+    (dreamsim, dreamsim.Rules(players=3), ["random"] * 3, "x", "seed"),
+    (dreamsim, {}, ["random"] * 3, 0, "rules must be a dreamsim.Rules"),
+    (nerathsim, NERATH_SMALL, ["random"] * 3, 0, "3 given for 4 players"),
+    (nerathsim, NERATH_SMALL, "random", 0, "one policy"),
+    (nerathsim, NERATH_SMALL, ["random"] * 3 + ["nobody"], 0, "unknown policy 'nobody'"),
+    (nerathsim, NERATH_SMALL, ["random"] * 3 + [42], 0, "neither a policy name nor callable"),
+    (nerathsim, {"players": 4}, ["random"] * 4, 0, "rules must be a nerathsim Rules"),
+    (nerathsim, NERATH_SMALL, ["random"] * 4, -1, "seed must be"),
+]
+
+
+@pytest.mark.parametrize("case", BAD_CALLS, ids=lambda c: f"{c[0].__name__}-{c[4]}")
+def test_a_bad_play_game_call_raises_the_games_own_message(case):
+    game, rules, policies, seed, message = case
+    with pytest.raises(ValueError, match=message):
+        game.play_game(rules, policies, seed)
+
+
+def _cheat(name, choose):
+    def policy(obs, legal, rng):
+        return choose(obs)
+    policy.name = name
+    return policy
+
+
+ILLEGAL_CHOICES = [  # (game, rules, the cheat's choice, its seat-mates, seed, what the message must say)
+    (nightsim, nightsim.Rules(players=2), lambda obs: nightsim.Play(card=obs.hand[0], creature=3, slot=2),
+     ["random"], 77, ["'cheater'", "turn action", "seed=77"]),
+    (dreamsim, dreamsim.Rules(players=2), lambda obs: dreamsim.Star(), ["random"], 77,
+     ["'cheater'", "turn action", "seed=77"]),
+    (nerathsim, NERATH_SMALL, lambda obs: Fight(0), ["random"] * 3, 5,
+     [r"policy 'cheater' \(seat 0, karkoth\) chose Fight\(region=0\) at decision 'movement'.*seed=5"]),
+]
+
+
+@pytest.mark.parametrize("case", ILLEGAL_CHOICES, ids=lambda c: c[0].__name__)
+def test_an_illegal_choice_of_a_plausible_action_names_the_policy_the_decision_and_the_seed(case):
+    game, rules, choose, others, seed, expected = case
+    with pytest.raises(game.IllegalActionError) as err:
+        game.play_game(rules, [_cheat("cheater", choose)] + others, seed)
+    for pattern in expected:
+        assert re.search(pattern, str(err.value)), (pattern, str(err.value))
+
+
+ILLEGAL_APPLIED = [  # (game, a position, an action not legal there, what the message must say)
+    (nightsim, lambda: nightsim.new_game(nightsim.Rules(players=2), 3), nightsim.StopDiscard(),
+     "illegal action StopDiscard"),
+    (nerathsim, lambda: build_state(nerathsim.Rules(map="small", mode="free_for_all", events=False, dungeons=False),
+                                    units={"Kar": {"karkoth": "footsoldier"}}),
+     Move(0, 5, "footsoldier", 1), "illegal action"),
+]
+
+
+@pytest.mark.parametrize("case", ILLEGAL_APPLIED, ids=lambda c: c[0].__name__)
+def test_apply_action_names_a_plausible_illegal_action_and_leaves_the_state(case):
+    game, position, action, message = case
+    s = position()
+    before = fingerprint(game, s)
+    with pytest.raises(game.IllegalActionError, match=message):
+        game.apply_action(s, action, np.random.default_rng(0))
+    assert fingerprint(game, s) == before

@@ -8,7 +8,7 @@ captured). Casualty choices are the battles module's `CasualtyPlan`s (built once
 by `casualties.default_plan` / `casualties.CasualtyOrder`) compiled to index lists.
 
 With one army per side and the same Generator, `fight_round` here and `steps.fight_round`
-draw the same numbers and reach the same casualties; tests/nerathsim/test_game_combat.py
+draw the same numbers and reach the same casualties; tests/nerathsim/test_nerath_game_combat.py
 checks it. Allied defenders (two realms in one region) roll separately — the dice are
 independent, so the hit distribution is the same — and split the hits they take as the seed
 says (`split_hits`).

@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from analyses.cli import main
@@ -91,8 +92,6 @@ def test_bad_input_is_one_line_and_exit_code_2(capsys, argv, message):
 
 
 def test_foreign_results_file(capsys, tmp_path):
-    import pandas as pd
-
     path = tmp_path / "foreign.parquet"
     pd.DataFrame({"x": [1]}).to_parquet(path)
     code, _, err = run(capsys, "length", "--in", str(path))

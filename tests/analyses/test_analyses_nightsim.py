@@ -8,6 +8,7 @@ import pytest
 from pandas.testing import assert_frame_equal
 
 import analyses
+import nightsim
 from analyses.cli import main
 
 
@@ -36,8 +37,6 @@ def test_nightsim_runs_identically_on_one_or_two_workers(games):
 
 
 def test_a_nightsim_game_replays_from_its_recorded_seed(games):
-    import nightsim
-
     row = games.iloc[5]
     seats = [row[f"seat{s}_policy"] for s in range(4)]
     record = nightsim.play_game(nightsim.Rules(), seats, seed=int(row["game_seed"])).to_record()

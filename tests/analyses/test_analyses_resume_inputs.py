@@ -7,12 +7,13 @@
 """
 import json
 import shutil
+from importlib import resources
 
 import pytest
 
 import nerathsim
 import nightsim
-from analyses import checkpoint
+from analyses import checkpoint, runner
 from analyses.checkpoint import parts_dir, simulate_to_file
 from analyses.cli import main
 from analyses.io import read_results
@@ -108,7 +109,6 @@ def test_nerath_content_hashes_follow_the_files_not_their_names(tmp_path):
     base = nerathsim.Rules(players=2).data_hashes()
     assert set(base) == {"map", "units", "events", "treasures", "guardians"}
     # the shipped event file copied under another name: same content, same hash
-    from importlib import resources
     events = tmp_path / "events.json"
     events.write_text(resources.files("nerathsim").joinpath("data", "cards", "events.json").read_text("utf-8"))
     assert nerathsim.Rules(players=2, event_file=str(events)).data_hashes() == base
@@ -135,7 +135,6 @@ def test_nerath_content_hashes_follow_the_files_not_their_names(tmp_path):
 
 
 def test_nerath_resume_with_another_event_file_is_refused(tmp_path):
-    from importlib import resources
     events = tmp_path / "events.json"
     text = resources.files("nerathsim").joinpath("data", "cards", "events.json").read_text("utf-8")
     events.write_text(text)
@@ -205,7 +204,6 @@ def test_a_csv_whose_sidecar_was_not_written_yet_is_finished_from_its_parts(tmp_
 
 @pytest.fixture
 def played_ranges(monkeypatch):
-    from analyses import runner
     ranges, original = [], runner.play_chunk
 
     def recording(spec, start, stop):

@@ -11,6 +11,7 @@ import pytest
 import analyses
 import dreamsim
 import nightsim
+from analyses.plan import policy_key, policy_objects
 from analyses.runner import prepare_run
 from nightsim.policies import AGGRESSOR, GREEDY, PURIST, HeuristicPolicy
 
@@ -58,7 +59,6 @@ def test_rotate_compares_policy_objects_by_their_parameters_not_their_names():
                                       "heuristic,greedy,purist,purist"])
 def test_no_two_games_of_a_deal_seat_equal_policies_the_same_way(policies):
     module, spec = prepare_run("nightsim", None, policies, 0, "rotate")
-    from analyses.plan import policy_key, policy_objects
     for deal in range(2):
         games = range(deal * spec.rotations, (deal + 1) * spec.rotations)
         seatings = [tuple(policy_key(p) for p in policy_objects(spec.game, spec.seats(i))) for i in games]

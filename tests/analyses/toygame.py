@@ -24,6 +24,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 
 RULES_VERSION = "toygame-1"
 DICE = ("plain", "lucky")
@@ -279,7 +280,6 @@ def paired_runs(shares, n_runs: int, n_games: int, design: str, rng, seat_luck: 
 
 def results_frame(winners, deal, rot, lineup: tuple):
     """A results table (as analyses.simulate gives) for one run of `paired_runs`."""
-    import pandas as pd
 
     seats = np.array([rotation(tuple(lineup), r) for r in range(len(lineup))], dtype=object)[rot]
     columns = {"game": np.arange(len(winners)), "deal": deal, "game_seed": deal + 10_000,

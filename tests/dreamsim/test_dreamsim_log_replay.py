@@ -10,6 +10,7 @@ pile, traps, positions, board, Horror and winner must equal the engine's.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -237,7 +238,6 @@ def test_the_referee_notices_a_missing_or_wrong_event():
 
 
 def test_every_event_kind_is_documented_in_rules_md():
-    from pathlib import Path
     text = (Path(__file__).resolve().parents[2] / "dreamsim" / "RULES.md").read_text(encoding="utf-8")
     kinds = set()
     for rules, policies, seed in CASES:

@@ -2,6 +2,7 @@
 import warnings
 from pathlib import Path
 
+import matplotlib
 import pytest
 
 nbformat = pytest.importorskip("nbformat")
@@ -34,10 +35,8 @@ def test_quickstart_notebook_executes(tmp_path):
 
 
 def test_importing_reports_keeps_the_matplotlib_backend():
-    import matplotlib
-
     before = matplotlib.get_backend()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        import reports.figures  # noqa: F401
+        import reports.figures  # noqa: F401, PLC0415  # lazy: importing it here, under the warnings filter, is the test
     assert matplotlib.get_backend() == before

@@ -1,11 +1,14 @@
-"""Shared helpers for the full-game tests (imported by tests/nerathsim/test_game_*.py)."""
+"""Shared helpers for the full-game tests (imported by tests/nerathsim/test_nerath_game_*.py)."""
 from __future__ import annotations
 
 import numpy as np
 
 from nerathsim import engine as E
-from nerathsim.rules import Rules
+from nerathsim.game_actions import Casualties, Fight, Pass, PressOn
 from nerathsim.maps import REALMS
+from nerathsim.observation import observe
+from nerathsim.policies import take_hit
+from nerathsim.rules import Rules
 from nerathsim.scenario import act, build_state, region, units_at  # noqa: F401  (re-exported)
 
 K, V, I, N = range(4)
@@ -40,7 +43,6 @@ def default_action(s):
     """A neutral choice for driving a scenario: first battle, cheapest casualties (each hit where the
     heuristics put it: the least gold lost), press on, no amok, end phases;
     card windows: keep every card (Pass), play a card that must be played at once."""
-    from nerathsim.game_actions import Casualties, Fight, Pass, PressOn
     ph = s.phase
     if ph == E.PH_EVENT:
         legal = E.legal_actions(s)
@@ -50,8 +52,6 @@ def default_action(s):
     if ph == E.PH_CASUALTY:
         return Casualties("cheapest")
     if ph == E.PH_HIT:                 # the heuristics' choice: least gold lost (heroes drowned with a ship count)
-        from nerathsim.observation import observe
-        from nerathsim.policies import take_hit
         return take_hit(observe(s, s.current_player), E.legal_actions(s))
     if ph == E.PH_PRESS:
         return PressOn()
@@ -63,7 +63,7 @@ def default_action(s):
 def drive(s, until=lambda s: False, seed=0, limit=10_000):
     """Apply default choices until `until(s)` holds or the current realm's turn is over."""
     r = rng(seed)
-    realm, turns = s.realm, s.turns
+    turns = s.turns
     for _ in range(limit):
         if s.is_terminal or until(s) or s.turns != turns:
             return s

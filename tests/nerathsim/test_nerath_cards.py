@@ -17,6 +17,8 @@ import pytest
 
 from nerathsim import effects as ef
 from nerathsim import engine as E
+from nerathsim.battle import ingame as gb
+from nerathsim.battle.rules import BattleRules
 from nerathsim.cards import load_cards
 from nerathsim.game_actions import Pass, PlayCard
 from nerathsim.rules import Rules
@@ -517,7 +519,6 @@ def test_the_bonus_lasts_one_battle(R):
     assert s.battle.att.t.dice[FOOT] == 1 and s.hands[N] == [card_id(s, "n_extra")]
     act(s, "Pass")
     assert s.battle.att.t.dice[FOOT] == 1
-    from nerathsim.battle import ingame as gb
     assert gb.side_table(R.battle, "attacker", False).dice[FOOT] == 1       # the shared table is not changed
 
 
@@ -727,8 +728,6 @@ def test_window_plays_lists_nothing_for_a_realm_without_cards(R):
 
 def test_bonuses_from_successive_cards_stack_in_any_order():
     """A re-roll granted by one card survives a +to-hit from the next (battle.ingame.modified_table)."""
-    from nerathsim.battle import ingame as gb
-    from nerathsim.battle.rules import BattleRules
     t = gb.side_table(BattleRules(), "attacker", False)
     foot = t.names.index("footsoldier")
     a = gb.modified_table(gb.modified_table(t, (("reroll_misses", foot, 1),)), (("plus_to_hit", foot, 1),))

@@ -3,9 +3,13 @@ every game ends, a decision is always offered, gold, cards, units and guardian t
 at every step, and a seed always plays the same game."""
 from __future__ import annotations
 
-import numpy as np
-from hypothesis import HealthCheck, given, settings, strategies as st
+import copy as _copy
 
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nerathsim as api
 from nerathsim import engine as E
 from nerathsim.game_actions import Move, PlayCard
 from nerathsim.rules import Rules
@@ -145,7 +149,6 @@ def test_same_seed_same_game(seed):
 @given(seed=st.integers(0, 2**31 - 1), cut=st.integers(0, 400))
 def test_a_clone_plays_on_exactly_like_the_original(seed, cut):
     """State.clone copies the hands, decks, windows, pending reactions and guardians (nothing shared)."""
-    import copy as _copy
     rules = Rules(map="small", mode="free_for_all", game_length="long", treasures_to_win=2, max_rounds=4)
     rng = np.random.default_rng(seed)
     s = E.new_game(rules, rng, record=True)
@@ -190,7 +193,6 @@ def test_a_long_small_game_explores_dungeons_and_stays_consistent():
 @given(seed=st.integers(0, 2**31 - 1), lineup=st.lists(st.sampled_from(["balanced", "aggressive", "defensive",
                                                                           "random"]), min_size=4, max_size=4))
 def test_policy_games_account_for_cards_and_are_deterministic(seed, lineup):
-    import nerathsim as api
     rules = Rules(map="small", mode="free_for_all", game_length="long", treasures_to_win=3, max_rounds=6)
     a = api.play_game(rules, lineup, seed)
     assert a.to_record() == api.play_game(rules, lineup, seed).to_record()

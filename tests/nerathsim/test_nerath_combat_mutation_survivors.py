@@ -6,8 +6,8 @@ import pytest
 from nerathsim.battle.army import Army, Situation, health, start_battle
 from nerathsim.battle.casualties import CasualtyOrder, assign_hits, default_plan, resolve_casualties
 from nerathsim.battle.combat import resolve_battle
-from nerathsim.battle.steps import Retreat, fight_round
 from nerathsim.battle.rules import BattleRules
+from nerathsim.battle.steps import Retreat, fight_round
 from nerathsim.battle.units import UnitTable
 
 

@@ -8,6 +8,7 @@ each binomial draw from a script (or "every die hits" / "no die hits") and recor
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import replace
 from fractions import Fraction
@@ -18,6 +19,7 @@ import pytest
 from nerathsim import dungeons as dg
 from nerathsim import engine as E
 from nerathsim.battle import ingame as gb
+from nerathsim.battle.outcomes import ATTACKER_WINS, DRAW
 from nerathsim.cards import Guardian
 from nerathsim.game_actions import Pass, PlayCard, PressOn, RetreatTo
 from nerathsim.rules import Rules
@@ -267,7 +269,6 @@ def test_fight_odds_with_per_monster_wound_values_match_hand_math():
 @pytest.mark.parametrize("guardians", [("goblin_raiders",), ("medusa",), ("lich",), ("zombie_horde", "minotaur"),
                                        ("medusa", "ogre")])
 def test_the_level_recursion_equals_the_exact_solver_when_every_guardian_has_one_wound_value(heroes, guardians):
-    from nerathsim.battle.outcomes import ATTACKER_WINS, DRAW
     gs = tuple(G(k) for k in guardians)
     t = dg.level_fight(dg.dungeon_rules(FFA.battle, gs), gs, heroes, dg.guardian_army(gs))
     odds = dg.fight_odds(FFA.battle, heroes, gs)                  # one wound value: the generic exact solver
@@ -609,7 +610,6 @@ def test_the_attacker_may_fight_the_dungeon_before_a_land_battle():
 
 
 def test_dungeons_after_every_land_battle_variant():
-    import dataclasses
     s = _crypt_and_imarch(dataclasses.replace(FFA, dungeon_fights_last=True))
     assert s.decision != "battle order"                   # one land battle: no choice; the Crypt waits
     r = np.random.default_rng(0)

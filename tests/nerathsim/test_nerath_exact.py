@@ -9,7 +9,9 @@ from fractions import Fraction as F
 import pytest
 
 import nerathsim
-from nerathsim import BattleRules
+from nerathsim import BattleRules, UnitTable
+from nerathsim.battle.army import BattleState, start_battle
+from nerathsim.battle.casualties import CasualtyOrder, assign_hits, resolve_casualties
 
 
 def odds(a, d, **kw):
@@ -157,7 +159,6 @@ def test_exact_solver_limit_is_a_clear_error():
 
 def test_custom_callable_casualty_choice_by_search():
     # a callable choice (not an order) is explored state by state; equal to the order it mimics
-    from nerathsim.battle.casualties import CasualtyOrder, assign_hits
 
     def kill_dragons_first(army, hits, situation):
         return assign_hits(army, hits, CasualtyOrder(("dragon", "damage:dragon")).plan(army, situation), situation)
@@ -170,8 +171,6 @@ def test_custom_callable_casualty_choice_by_search():
 
 
 def test_attacker_win_chance_from_a_mid_battle_state():
-    from nerathsim.battle.army import BattleState, start_battle
-    from nerathsim.battle.casualties import resolve_casualties
     state = start_battle({"footsoldier": 1}, {"dragon": 1})
     plans = resolve_casualties(None, state, BattleRules())
     assert nerathsim.attacker_win_chance(state, BattleRules(), plans) == pytest.approx(1 / 361)
@@ -182,7 +181,6 @@ def test_attacker_win_chance_from_a_mid_battle_state():
 def test_first_strike_granted_by_a_card_is_a_table_change():
     # seed: "andre enheder kan få det via treasure- og eventkort". A first-striking footsoldier attacks one:
     # per round it kills first with 1/6; otherwise the defender fires back 5/6 * 1/6 = 5/36; nothing 25/36
-    from nerathsim import UnitTable
     table = UnitTable.published().with_unit(
         nerathsim.Unit("blessed_footsoldier", cost=1, die=6, move=1, first_strike=True))
     check(odds({"blessed_footsoldier": 1}, {"footsoldier": 1}, rules=BattleRules(units=table)),

@@ -2,8 +2,8 @@
 see benchmarks/mutation.py) slipped past, each on a battle whose answer is known exactly."""
 import numpy as np
 
-from nerathsim.battle.exact import exact_battle
 from nerathsim.battle.army import Army
+from nerathsim.battle.exact import exact_battle
 from nerathsim.battle.outcomes import ATTACKER_WINS, DRAW
 from nerathsim.battle.rules import BattleRules
 from nerathsim.battle.units import UnitTable

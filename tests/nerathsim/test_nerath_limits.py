@@ -6,6 +6,7 @@ with a fractional count names the count, not a unit.
 tables, and a unit-cost table refuses a too-large budget before it solves any battle.
 """
 import argparse
+import json
 
 import pytest
 
@@ -122,7 +123,6 @@ def test_a_fractional_count_is_named_as_the_problem_not_an_unknown_unit(text, co
 # --- item 8: maps no game can play are refused at load time ------------------------------------
 
 def small_map() -> dict:
-    import json
     return json.loads(nerathsim.maps.map_path("small").read_text("utf-8"))
 
 

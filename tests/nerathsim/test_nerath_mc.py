@@ -3,12 +3,13 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nerathsim
 from nerathsim import Army, BattleRules, Situation, UnitTable
-from nerathsim.battle.monte_carlo import apply_hits, compile_side
-from nerathsim.battle.casualties import assign_hits, default_plan, CasualtyOrder
+from nerathsim.battle.casualties import CasualtyOrder, assign_hits, default_plan
+from nerathsim.battle.monte_carlo import CHUNK, apply_hits, compile_side
 
 MIXED_A = {"footsoldier": 8, "siege_engine": 4, "fighter": 3, "wizard": 2, "monster": 2, "dragon": 1}
 MIXED_D = {"footsoldier": 10, "siege_engine": 3, "fighter": 2, "monster": 2, "wizard": 1, "dragon": 1, "castle": 1}
@@ -98,7 +99,6 @@ def test_same_seed_same_answer_and_runs_are_prefixes():
     assert not np.array_equal(one.counts, other.counts)
     # battles come in chunks seeded by (seed, chunk number): a run of CHUNK battles is the first
     # chunk of any longer run, so every end is seen at least as often in the longer run
-    from nerathsim.battle.monte_carlo import CHUNK
     short = nerathsim.monte_carlo_battle(a, d, n=CHUNK, seed=8)
     longer = nerathsim.monte_carlo_battle(a, d, n=CHUNK + 1, seed=8)
 

@@ -6,13 +6,14 @@ import json
 import pytest
 
 from nerathsim import engine as E
-from nerathsim.battle.exact import attacker_win_chance, exact_battle
 from nerathsim.battle.army import Army, BattleState, start_battle
 from nerathsim.battle.casualties import resolve_casualties
+from nerathsim.battle.exact import attacker_win_chance, exact_battle
 from nerathsim.battle.outcomes import ATTACKER_WINS
+from nerathsim.battle.rules import BattleRules
 from nerathsim.maps import load_map, parse_map
 from nerathsim.observation import observe
-from nerathsim.battle.rules import BattleRules
+
 from nerath_game_helpers import FFA, K, V, act, build_state, drive, region
 
 SURE = BattleRules(hit_threshold=1)          # every die hits: battles without luck

@@ -1,6 +1,7 @@
 """Properties of the exact solver over random armies (hypothesis)."""
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import nerathsim
 from nerathsim import BattleRules

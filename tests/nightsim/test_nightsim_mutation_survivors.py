@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import nightsim
 from nightsim import (
-    Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Reactivate, Rules, Scavenge,
-    StartDiscard, StopDiscard, Take,
+    Decline,
+    Devour,
+    DiscardCard,
+    Draw,
+    PenaltyDiscard,
+    Play,
+    PlaySeal,
+    Reactivate,
+    Rules,
+    Scavenge,
+    StartDiscard,
+    StopDiscard,
+    Take,
 )
 from nightsim.engine import describe_action
 from nightsim.scenario import build_state, card_id, find_cards

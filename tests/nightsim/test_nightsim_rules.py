@@ -8,15 +8,29 @@ them against the deck. nightsim/RULES.md maps each rule sentence to these tests.
 """
 from __future__ import annotations
 
-import dataclasses
+import pathlib
+import re
 
 import numpy as np
 import pytest
 
 import nightsim
 from nightsim import (
-    Decline, Devour, DiscardCard, Draw, PenaltyDiscard, Play, PlaySeal, Reactivate, Rules, Scavenge,
-    StartDiscard, StopDiscard, Take, apply_action, legal_actions,
+    Decline,
+    Devour,
+    DiscardCard,
+    Draw,
+    PenaltyDiscard,
+    Play,
+    PlaySeal,
+    Reactivate,
+    Rules,
+    Scavenge,
+    StartDiscard,
+    StopDiscard,
+    Take,
+    apply_action,
+    legal_actions,
 )
 from nightsim.scenario import build_state, card_id, find_cards
 
@@ -1144,8 +1158,6 @@ def test_custom_deck_variant():
 
 
 def test_every_event_kind_is_documented_in_rules_md():
-    import pathlib
-    import re
     root = pathlib.Path(nightsim.__file__).parent
     emitted = set()
     for module in ("engine.py", "game.py", "state.py", "turn.py", "creatures.py", "penalty.py"):

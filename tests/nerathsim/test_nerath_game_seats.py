@@ -10,6 +10,7 @@ import nerathsim
 from nerathsim import engine as E
 from nerathsim.maps import REALMS
 from nerathsim.observation import observe
+
 from nerath_game_helpers import default_action
 
 K, V, I, N = range(4)

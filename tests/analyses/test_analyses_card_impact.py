@@ -1,10 +1,9 @@
 """card_impact on a hand-made results table with known counts."""
-import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
-from analyses.card_impact import card_impact, per_seat_stats
+from analyses.card_impact import card_impact, per_seat_stats, purchase_mix
 
 
 def table():
@@ -49,7 +48,6 @@ def test_policy_filter_and_errors():
 
 
 def test_purchase_mix_of_winners_and_losers():
-    from analyses.card_impact import purchase_mix
     df = table()
     df["seat0_gold_spent"], df["seat1_gold_spent"] = 10, 10
     df["seat0_spent_dragon"] = [10] * 4 + [0] * 7      # seat0 bought dragons in games 0-3 (all won)

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from nerathsim.maps import REALMS, MapError, describe_map, load_map, parse_map
 from nerathsim.battle.units import UnitTable
+from nerathsim.maps import REALMS, MapError, describe_map, load_map, parse_map
 
 K, V, I, N = range(4)
 

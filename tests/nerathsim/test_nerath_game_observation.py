@@ -10,9 +10,9 @@ import pytest
 
 from nerathsim import engine as E
 from nerathsim.game import LegalActions
-from nerathsim.rules import Rules
 from nerathsim.observation import Observation, observe
 from nerathsim.policies import POLICIES
+from nerathsim.rules import Rules
 
 
 def perturb(s, seat, rng):

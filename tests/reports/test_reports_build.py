@@ -124,7 +124,7 @@ REQUIRED = os.environ.get("BALANCELAB_REQUIRE_BROWSER") == "1"
 
 def _browser():
     if REQUIRED:
-        from playwright import sync_api
+        from playwright import sync_api  # noqa: PLC0415  # lazy: optional dependency (a browser), needed by these tests only
     else:
         sync_api = pytest.importorskip("playwright.sync_api")
     return sync_api

@@ -1,7 +1,15 @@
 """Automatic warnings (analyses.checks): one test per kind, on hand-built tables."""
 import pandas as pd
 
-from analyses.checks import KINDS, MIN_GAMES, rank_check, rate_checks, sweep_timeout_check, timeout_check, zero_turn_check
+from analyses.checks import (
+    KINDS,
+    MIN_GAMES,
+    rank_check,
+    rate_checks,
+    sweep_timeout_check,
+    timeout_check,
+    zero_turn_check,
+)
 
 
 def rates(**columns):

@@ -1,17 +1,28 @@
 """Phase 2, movement: move values, stopping, dungeons, flyers, warships and transport, alliance passage."""
 import dataclasses
-import json
-
-import pytest
 
 from nerathsim import engine as E
-from nerathsim.game_actions import Embark, Move, Sail, Unload
-from nerathsim.rules import Rules
-from nerathsim.maps import load_map, parse_map
 from nerathsim.battle.rules import BattleRules
+from nerathsim.maps import parse_map
+from nerathsim.rules import Rules
 from nerathsim.scenario import action, cargo_of
-from nerath_game_helpers import ALLY, FFA, K, N, V, act, build_state, dests, drive, end_phase, events, kinds, \
-    region, units_at
+
+from nerath_game_helpers import (
+    ALLY,
+    FFA,
+    K,
+    N,
+    V,
+    act,
+    build_state,
+    dests,
+    drive,
+    end_phase,
+    events,
+    kinds,
+    region,
+    units_at,
+)
 
 SURE = BattleRules(hit_threshold=1)   # every die hits: battles without luck
 

@@ -12,10 +12,10 @@ import pytest
 
 from nerathsim import engine as E
 from nerathsim.game import LegalActions
-from nerathsim.rules import Rules
 from nerathsim.maps import REALMS
 from nerathsim.observation import observe
 from nerathsim.policies import POLICIES
+from nerathsim.rules import Rules
 
 
 class Referee:

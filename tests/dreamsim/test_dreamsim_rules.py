@@ -11,9 +11,33 @@ from collections import Counter
 import dreamsim
 from dreamsim import cards as C
 from dreamsim.actions import (
-    ALLOW, CANCEL, COUNT, DISCARD, DUTCH_EXTRA, DUTCH_REDUCE, GIVE, HOLD, INTERCEPT, MIX, NO_MOVE, NO_TURN, PARTNER,
-    PASS, SET_TRAP, SPRING, STAR, STEAL, STOP, TAKE, TARGET, TO, VERTIGO, VOP, WALK,
+    ALLOW,
+    CANCEL,
+    COUNT,
+    DISCARD,
+    DUTCH_EXTRA,
+    DUTCH_REDUCE,
+    GIVE,
+    HOLD,
+    INTERCEPT,
+    MIX,
+    NO_MOVE,
+    NO_TURN,
+    PARTNER,
+    PASS,
+    SET_TRAP,
+    SPRING,
+    STAR,
+    STEAL,
+    STOP,
+    TAKE,
+    TARGET,
+    TO,
+    VERTIGO,
+    VOP,
+    WALK,
 )
+from dreamsim.game import timeout_cause
 from dreamsim.scenario import build_state, step
 
 R2 = dreamsim.Rules(players=2)
@@ -654,7 +678,6 @@ def test_turn_cap_ends_the_game_as_a_timeout():
 
 
 def test_a_timeout_is_put_down_to_the_stall_that_holds_the_game():
-    from dreamsim.game import timeout_cause
     frozen = S(dataclasses.replace(R2, horror_hand_limit="all_cards"), where=["Square", "Square"],
                hands=[["black", "red", "blue", "purple", "multi"], W5], horror=0)
     assert timeout_cause(frozen) == "frozen_horror"

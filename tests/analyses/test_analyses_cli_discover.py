@@ -8,9 +8,9 @@ import pytest
 
 import nerathsim
 import nightsim
-from analyses import cli, cli_checks, cli_info
+from analyses import cli_checks, cli_info
 from analyses.cli import build_parser, main
-from analyses.games import make_rules, with_parameter
+from analyses.games import load_game, make_rules, with_parameter
 from analyses.study import PLANS, run_sizes
 
 
@@ -76,7 +76,6 @@ def test_rules_lists_every_field_with_the_validators_allowed_values(toy):
 @pytest.mark.parametrize("game", [nightsim, "dreamsim", nerathsim])
 def test_every_listed_default_typed_after_rule_gives_the_default(game):
     """The listing's defaults are command-line text: --rule FIELD=<default> is the published game."""
-    from analyses.games import load_game
 
     module = load_game(game)
     for r in cli_info.rules_rows(module):

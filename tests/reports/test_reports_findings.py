@@ -1,11 +1,16 @@
 """Findings, team framing, impact and plain words: hand-built tables with exact expected text."""
+import re
+import types
+
 import numpy as np
 import pandas as pd
 import pytest
 
+import nightsim
 from analyses.card_impact import card_impact, split_outcomes
-from analyses.findings import ci, p_text, pct, sort_findings
-from analyses.study import PARTNER_ORDERS, PLANS, _run_setup, run_sizes
+from analyses.findings import _Collector, _fixes, ci, p_text, pct, sort_findings, study_findings
+from analyses.fixes import Fix, fix_effects
+from analyses.study import PARTNER_ORDERS, PLANS, _run_setup, describe_sizes, run_sizes, simulate_study
 from analyses.teams import teams
 from reports.words import policy_parameters, present
 
@@ -111,8 +116,6 @@ def _seat_games(winners, players=4):
 
 
 def test_a_rule_change_is_measured_on_the_same_deals_against_the_fair_share():
-    from analyses.fixes import Fix, fix_effects
-
     before = _seat_games([3 if i < 2 else i % 3 for i in range(60)])          # seat 4 wins 2 of 60
     after = _seat_games([3 if i < 15 else i % 3 for i in range(60)])          # ... and 15 of 60 after
     fix = Fix("last_seat", "last_seat_extra_cards", 1, "deal the last seat one extra card")
@@ -126,13 +129,10 @@ def test_a_rule_change_is_measured_on_the_same_deals_against_the_fair_share():
 
 
 def _fix_study(fixes):
-    import types
     return types.SimpleNamespace(game="nightsim", title="Nightmarium", fixes=fixes, fix_ideas=())
 
 
 def test_a_rule_change_finding_says_whether_it_helps_with_the_tables_numbers():
-    from analyses.findings import _Collector, _fixes
-
     fixes = pd.DataFrame([{"change": "deal the last seat one extra card", "field": "last_seat_extra_cards",
                            "value": "1", "trigger": "last_seat", "measure": "seat 4 of 4 wins", "games": 1500,
                            "expected": 0.25, "before": 0.217, "before_low": 0.197, "before_high": 0.239,
@@ -151,15 +151,12 @@ def test_a_rule_change_finding_says_whether_it_helps_with_the_tables_numbers():
 
 
 def test_across_games_the_verdicts_come_first_then_the_rule_changes_tried_then_the_largest_effects():
-    import types
-
     def f(kind, effect, significant=True, source="x"):
         return {"game": "g", "title": "G", "kind": kind, "text": f"{kind} {effect}", "effect": effect,
                 "source": source, "row": 0, "numbers": "", "significant": significant}
     findings = pd.DataFrame([f("impact", 30.0), f("seat", -4.1, source="fpa_seats"), f("fix", 4.7, source="fixes"),
                              f("policy", 10.0), f("trust", np.nan, False)])
     g = types.SimpleNamespace(title="G", team_game=False, findings=findings, warnings=pd.DataFrame())
-    from analyses.findings import study_findings
     across = study_findings({"g": g})
     assert list(across["kind"]) == ["verdict", "fix", "impact", "policy"]
     assert across.iloc[0]["text"] == "G: not balanced by seat — seat -4.1"
@@ -167,11 +164,6 @@ def test_across_games_the_verdicts_come_first_then_the_rule_changes_tried_then_t
 
 
 def test_while_the_study_runs_each_game_has_one_stage_line_and_one_labelled_bar(capsys):
-    import re
-
-    from analyses.study import describe_sizes, simulate_study
-    import nightsim
-
     simulate_study(n_games=8, games=["nightsim"], seed=0, progress=True)
     err = capsys.readouterr().err
     sizes = run_sizes(PLANS["nightsim"], 8, nightsim)

@@ -1,12 +1,12 @@
 """Rules: defaults are the published game; bad values raise ValueError naming the field."""
-import dataclasses
+import json
 
 import pytest
 
-from nerathsim.rules import PUBLISHED_TURN_ORDER, SEATING, TURN_ORDERS, Rules
-from nerathsim.maps import REALMS, load_map
 from nerathsim.battle.rules import BattleRules
 from nerathsim.battle.units import UnitTable
+from nerathsim.maps import REALMS, load_map
+from nerathsim.rules import PUBLISHED_TURN_ORDER, SEATING, TURN_ORDERS, Rules
 
 
 def test_defaults_are_the_published_game():
@@ -42,38 +42,12 @@ def test_turn_order_variants_by_name():
     assert Rules(turn_order=["nerath", "karkoth", "vailin", "iron_circle"]).order == (3, 0, 1, 2)
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("players", 5, "Rules.players=5 is not allowed"),
-    ("players", "4", "Rules.players must be an integer"),
-    ("mode", "chaos", "Rules.mode='chaos' is not allowed"),
-    ("game_length", "epic", "Rules.game_length='epic'"),
-    ("turn_order", ("karkoth", "karkoth", "vailin", "nerath"), "Rules.turn_order must name each realm once"),
-    ("turn_order", "backwards", "Rules.turn_order must name each realm once"),
-    ("vp_to_win", 0, "Rules.vp_to_win=0"),
-    ("max_rounds", 0, "Rules.max_rounds=0"),
-    ("placement_limit", 0, "Rules.placement_limit=0"),
-    ("flyers_ending_at_sea", ("footsoldier",), "Rules.flyers_ending_at_sea: footsoldier is not a flying unit"),
-    ("flyers_ending_at_sea", ("balrog",), "Rules.flyers_ending_at_sea: unknown unit 'balrog'"),
-    ("dungeon_entry", "everyone", "Rules.dungeon_entry="),
-    ("regroup_move", "half", "Rules.regroup_move="),
-    ("income_mode", "tax", "Rules.income_mode="),
-    ("capital_vp_stacks", 1, "Rules.capital_vp_stacks must be True or False"),
-    ("map", "atlantis", "Rules.map: map 'atlantis': cannot read"),
-    ("map", 3, "Rules.map must be a map name"),
-    ("battle", "dice", "Rules.battle must be a nerathsim.BattleRules"),
-])
-def test_bad_values_name_the_field(field, value, message):
-    with pytest.raises(ValueError, match=message.replace("(", "\\(").replace(")", "\\)")):
-        dataclasses.replace(Rules(map="small"), **{field: value})
-
-
 def test_free_for_all_needs_four_players():
     with pytest.raises(ValueError, match="Rules.mode='free_for_all' needs players=4"):
         Rules(players=3, mode="free_for_all")
 
 
 def test_map_dragon_at_sea_is_rejected_unless_it_may_end_there(tmp_path):
-    import json
     data = json.loads(open(load_map("small").source, encoding="utf-8").read())
     for reg in data["regions"]:
         if reg["name"] == "North Sea":
@@ -97,7 +71,3 @@ def test_to_dict_is_plain():
     assert isinstance(d["battle"], dict) and "units" in d["battle"]
     assert set(REALMS) == set(d["turn_order"])
 
-
-def test_rules_are_hashable_and_comparable():
-    assert Rules(map="small") == Rules(map="small")
-    assert hash(Rules(map="small")) == hash(Rules(map="small"))

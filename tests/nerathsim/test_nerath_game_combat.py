@@ -8,10 +8,28 @@ from nerathsim import engine as E
 from nerathsim.battle import ingame as gb
 from nerathsim.battle.army import start_battle
 from nerathsim.battle.casualties import resolve_casualties
-from nerathsim.battle.steps import both_standing, fight_round
-from nerathsim.game_actions import Amok, Casualties, Fight, Pass, PressOn, RetreatTo
 from nerathsim.battle.rules import BattleRules
-from nerath_game_helpers import ALLY, FFA, I, K, N, V, act, build_state, drive, end_phase, events, names, region, units_at
+from nerathsim.battle.steps import both_standing, fight_round
+from nerathsim.game_actions import Casualties, Hit, Pass
+from nerathsim.observation import observe
+from nerathsim.policies import POLICIES
+
+from nerath_game_helpers import (
+    ALLY,
+    FFA,
+    I,
+    K,
+    N,
+    V,
+    act,
+    build_state,
+    drive,
+    end_phase,
+    events,
+    names,
+    region,
+    units_at,
+)
 
 SURE = BattleRules(hit_threshold=1)          # every die hits: battles without luck
 FFA_SURE = dataclasses.replace(FFA, battle=SURE)
@@ -335,7 +353,6 @@ def _sea_fight_of_heroes():
 
 
 def test_the_owner_places_each_hit_out_of_turn_and_a_wound_on_a_fresh_dragon_is_one_choice():
-    from nerathsim.game_actions import Hit
     s = _sea_fight_of_heroes()
     # step 1: the wizard strikes first (every die hits); Vailin places that hit
     assert s.decision == "take a hit" and s.decider == V and s.current_player == 1
@@ -347,9 +364,6 @@ def test_the_owner_places_each_hit_out_of_turn_and_a_wound_on_a_fresh_dragon_is_
 
 
 def test_at_sea_the_heuristics_sacrifice_the_heroes_before_the_ship_that_carries_them():
-    from nerathsim.game_actions import Hit
-    from nerathsim.observation import observe
-    from nerathsim.policies import POLICIES
     s = _sea_fight_of_heroes()
     for name in ("balanced", "aggressive", "defensive"):
         assert POLICIES[name](observe(s, 1), E.legal_actions(s), None) == Hit("damage:dragon")   # a free hit

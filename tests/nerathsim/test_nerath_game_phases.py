@@ -1,20 +1,34 @@
 """Phases 1, 4, 5, 6 and the round: event draw, regroup, reinforcements, income, victory, turn order, seats."""
 import dataclasses
-
-import numpy as np
-import pytest
+import json
 
 from nerathsim import engine as E
 from nerathsim.game_actions import Buy
+from nerathsim.maps import load_map, parse_map
 from nerathsim.rules import Rules
 from nerathsim.scenario import action
-from nerath_game_helpers import ALLY, FFA, I, K, N, V, act, build_state, drive, end_phase, names, region, rng, \
-    units_at
+
+from nerath_game_helpers import (
+    ALLY,
+    FFA,
+    I,
+    K,
+    N,
+    V,
+    act,
+    build_state,
+    default_action,
+    drive,
+    end_phase,
+    names,
+    region,
+    rng,
+    units_at,
+)
 
 
 def play_out(s, seed=0, limit=20_000):
     r = rng(seed)
-    from nerath_game_helpers import default_action
     for _ in range(limit):
         if s.is_terminal:
             return s
@@ -247,8 +261,6 @@ def test_income_is_base_plus_gained_minus_lost_halved_without_capital():
 
 
 def test_income_never_drops_below_zero():
-    import json
-    from nerathsim.maps import load_map, parse_map
     data = json.loads(open(load_map("small").source, encoding="utf-8").read())
     data["realms"]["karkoth"]["income"] = 1                    # a poor realm: base 1, three regions
     rules = dataclasses.replace(FFA, map=parse_map(data))
@@ -337,7 +349,6 @@ def test_turn_order_published_and_fan_variant():
     while not s.is_terminal:
         if not order or order[-1] != s.realm:
             order.append(s.realm)
-        from nerath_game_helpers import default_action
         E.apply_action(s, default_action(s), rng())
     assert order == [N, K, V, I]
 
@@ -346,7 +357,6 @@ def test_a_seat_playing_two_realms_decides_for_both():
     rules = Rules(map="small", players=3)
     s = E.new_game(rules, rng())
     seen = set()
-    from nerath_game_helpers import default_action
     while not s.is_terminal and s.round < 1:
         seen.add((s.realm, s.current_player))
         E.apply_action(s, default_action(s), rng())

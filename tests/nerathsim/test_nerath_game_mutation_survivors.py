@@ -3,10 +3,11 @@ benchmarks/mutation.py) slipped past, each on a hand-built position of the small
 import dataclasses
 
 from nerathsim import engine as E
-from nerathsim.game_actions import Buy, Embark
 from nerathsim.battle.rules import BattleRules
+from nerathsim.game_actions import Buy, Embark
 from nerathsim.scenario import action
-from nerath_game_helpers import ALLY, FFA, K, N, act, build_state, drive, end_phase, region, units_at
+
+from nerath_game_helpers import ALLY, FFA, K, N, act, build_state, drive, region, units_at
 
 ALLY_SURE = dataclasses.replace(ALLY, battle=BattleRules(hit_threshold=1))   # every die hits
 FFA_SURE = dataclasses.replace(FFA, battle=BattleRules(hit_threshold=1))

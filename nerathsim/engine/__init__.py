@@ -1,0 +1,134 @@
+"""The Conquest of Nerath engine: state, legal actions, and the six phases of a realm's turn.
+
+One decision = one step (OpenSpiel style). Everything that needs no choice (drawing the event
+card, rolling dice, capturing empty regions, collecting income, the victory check) runs inside
+`apply_action`; the state then rests at the next decision, whose owner is
+`state.current_player` — the seat of the realm that decides, which is the defender choosing
+its casualty order out of turn at the start of a battle.
+
+A realm's turn (seed, "Runder i Conquest of Nerath"):
+  1 draw an event card (automatic)           4 regroup: Move (heroes, flyers), EndPhase
+  2 movement: Move, Embark, Sail, Unload,     5 reinforcements: Buy ..., EndPhase, then
+    EndPhase                                    Move/Embark/Sail/Unload of the new units, EndPhase
+  3 combat: Fight (order), Casualties,        6 collect income (automatic)
+    PressOn / RetreatTo, Amok / Pass
+After the last realm of the turn order the round is complete and the victory check runs.
+
+One module per part of the turn (imports go downwards only: state < common < terrain < windows <
+turn, fight < dungeons < movement < combat, reinforce < dispatch < setup):
+
+  state      constants, Tables, Ship, ArmyChain, Battle, the decision frames, State
+  common     the event log, named counts, warships, who stands where
+  terrain    terrain and reach for the realm whose turn it is; unit bookkeeping (`mob`)
+  windows    card draws, card windows and pending cards (PH_EVENT)
+  turn       turn start (phase 1) and income, next realm, victory check (phase 6)
+  movement   movement, regroup and the new units' moves (PH_MOVE, PH_REGROUP, PH_REINFORCE)
+  fight      one battle: set-up, rounds, hits, luck, survivors
+  dungeons   guardians, the fight in a dungeon, victory and flight
+  combat     the combat phase (PH_COMBAT, PH_CASUALTY, PH_HIT, PH_PRESS, PH_AMOK)
+  reinforce  placement and buying (PH_BUY)
+  dispatch   legal_actions, is_legal, apply_legal / apply_action, _advance, describe_action
+  setup      new_game, deal
+"""
+from ..game_actions import (
+    Amok,
+    Buy,
+    Casualties,
+    Embark,
+    EndPhase,
+    Fight,
+    Hit,
+    Move,
+    Pass,
+    PlayCard,
+    PressOn,
+    RetreatTo,
+    Sail,
+    Unload,
+)
+from .combat import _capture, _start_dungeon, _start_land_stage, amok_targets, retreat_options
+from .common import _army_counts, _enemies_at, _event, _named, _new_ship, ships_view
+from .dispatch import (
+    DECISIONS,
+    END_PHASE_NEXT,
+    _advance,
+    apply_action,
+    apply_legal,
+    current_frame,
+    describe_action,
+    is_legal,
+    legal_actions,
+    legal_by_kind,
+)
+from .dungeons import _place_guardians
+from .fight import hit_actions
+from .movement import MoveList, _end_regroup, _start_regroup
+from .reinforce import _start_buy, _start_reinforce, placement_spots
+from .setup import _blank_state, deal, new_game
+from .state import (
+    C_FLY,
+    C_FLY_SEA,
+    C_HERO,
+    C_LAND,
+    C_SHIP,
+    DECISION_NAMES,
+    END_PHASE,
+    M_MOVE,
+    M_REGROUP,
+    M_REINFORCE,
+    PASS,
+    PH_AMOK,
+    PH_BUY,
+    PH_CASUALTY,
+    PH_COMBAT,
+    PH_EVENT,
+    PH_HIT,
+    PH_MOVE,
+    PH_OVER,
+    PH_PRESS,
+    PH_REGROUP,
+    PH_REINFORCE,
+    PRESS_ON,
+    REALM_STATS,
+    AmokFrame,
+    ArmyChain,
+    Battle,
+    CardWindow,
+    CasualtyChoice,
+    CombatWindow,
+    Decision,
+    HitsToPlace,
+    IllegalActionError,
+    LuckBase,
+    Pending,
+    PendingCard,
+    Ship,
+    State,
+    Tables,
+    _copy_battle,
+    as_generator,
+    tables,
+)
+from .terrain import _mob_add, _reach, _refresh_terrain, destinations, friendly_sea
+from .turn import _end_turn, _start_turn, _turn_windows, group_vp, income
+from .windows import _draw_event, _draw_treasure
+
+__all__ = [
+    "new_game", "deal", "legal_actions", "legal_by_kind", "is_legal", "apply_action", "apply_legal",
+    "describe_action", "current_frame", "State", "IllegalActionError", "Tables", "tables", "Ship", "ArmyChain", "Battle",
+    "Decision", "CardWindow", "PendingCard", "Pending", "CombatWindow", "CasualtyChoice", "HitsToPlace",
+    "LuckBase", "AmokFrame", "DECISIONS", "END_PHASE_NEXT", "DECISION_NAMES", "REALM_STATS", "MoveList",
+    "as_generator", "destinations", "friendly_sea", "income", "group_vp", "placement_spots", "retreat_options",
+    "amok_targets", "hit_actions", "ships_view",
+    "PH_MOVE", "PH_COMBAT", "PH_CASUALTY", "PH_PRESS", "PH_AMOK", "PH_REGROUP", "PH_BUY", "PH_REINFORCE",
+    "PH_OVER", "PH_EVENT", "PH_HIT", "M_MOVE", "M_REGROUP", "M_REINFORCE",
+    "C_LAND", "C_HERO", "C_FLY", "C_FLY_SEA", "C_SHIP", "END_PHASE", "PRESS_ON", "PASS",
+    # the action types (tests reach them as engine.Buy etc.)
+    "Amok", "Buy", "Casualties", "Embark", "EndPhase", "Fight", "Hit", "Move", "Pass", "PlayCard", "PressOn",
+    "RetreatTo", "Sail", "Unload",
+    # private helpers observation.py, scenario.py and tests call (kept until issue 14 item 4 lands)
+    "_advance", "_army_counts", "_blank_state", "_capture", "_copy_battle", "_draw_event", "_draw_treasure",
+    "_end_regroup", "_end_turn", "_enemies_at", "_event", "_mob_add", "_named", "_new_ship", "_place_guardians",
+    "_reach", "_refresh_terrain", "_start_buy", "_start_dungeon", "_start_land_stage", "_start_regroup",
+    "_start_reinforce", "_start_turn", "_turn_windows",
+]

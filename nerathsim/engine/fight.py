@@ -1,0 +1,391 @@
+"""One battle inside the game (seed steps 1–5 on battle.ingame's small integer arrays): its set-up with
+the `CombatWindow`s and `CasualtyChoice`s it needs, the rounds (whole rounds, or step by step with
+`HitsToPlace` frames when each side places its own hits), the luck figure, and the survivors put
+back on the board (warships sunk, cargo drowned). The combat phase (`combat`) drives it."""
+from __future__ import annotations
+
+from ..battle import ingame as gb
+from ..game_actions import Hit
+from ..maps import REALMS
+from .common import _army_counts, _enemies_at, _event, _named
+from .state import (
+    PH_HIT,
+    ArmyChain,
+    Battle,
+    CasualtyChoice,
+    CombatWindow,
+    HitsToPlace,
+    LuckBase,
+    State,
+)
+from .terrain import _set_units
+
+
+def _start_battle(s: State, r: int) -> None:
+    b, p = s.board, s.realm
+    br = s.rules.battle
+    at_sea = b.is_sea[r]
+    bt = Battle()
+    bt.region, bt.at_sea, bt.attacker, bt.round, bt.retreated = r, at_sea, p, 0, False
+    bt.owner0 = s.owner[r]
+    ta, td = gb.side_table(br, "attacker", at_sea), gb.side_table(br, "defender", at_sea)
+    per_ship = at_sea and s.rules.drowning == "per_ship"
+    bt.att = ArmyChain(p, ta, _army_counts(s, r, p), loads=_fleet_loads(s, r, p) if per_ship else None)
+    bt.defs = [ArmyChain(q, td, _army_counts(s, r, q), loads=_fleet_loads(s, r, q) if per_ship else None)
+               for q in _enemies_at(s, r, p)]
+    bt.luck = [0.0] * 4
+    bt.queue = []
+    bt.step, bt.hits, bt.luck_base = 0, [], None
+    by_order = s.rules.casualty_choice == "order"
+    for ch in [bt.att] + bt.defs:
+        ch.set_plan("cheapest")      # each_hit: the yardstick of the luck figure and the order cargo drowns in
+        kinds = sum(1 for u in ch.t.take_idx if sum(ch.states[0][u]))
+        if kinds >= 2 and by_order:
+            bt.queue.append(CasualtyChoice(ch.realm))
+    bt.dungeon = False
+    bt.windows = [CombatWindow(p, "attack")] + [CombatWindow(d.realm, "defence") for d in bt.defs]
+    s.battle = bt
+    for ch in [bt.att] + bt.defs:
+        s.stats["battles_fought"][ch.realm] += 1
+    s.stats["attacks"][p] += 1
+    _event(s, "battle", realm=REALMS[p], region=r, at_sea=at_sea,
+           attacker=_named(s, gb.present(ta, bt.att.states[0], True)),
+           defenders={REALMS[d.realm]: _named(s, gb.present(td, d.states[0], True)) for d in bt.defs})
+
+
+def _sinking_order(s: State, ships: list) -> list:
+    """The order in which a realm's warships go down (its owner's choice, gap G17): the least valuable
+    cargo first (empty ships first), then fewer units aboard, then the ship id."""
+    cost = s.tab.cost
+    return sorted(ships, key=lambda sh: (sum(cost[u] for u in sh.cargo), len(sh.cargo), sh.id))
+
+
+def _fleet_loads(s: State, r: int, q: int) -> tuple:
+    """Cargo count vectors of q's carrying warships at sea region r, in sinking order (Rules.drowning "per_ship")."""
+    t = s.tab
+    out = []
+    for sh in _sinking_order(s, [sh for sh in s.ships if sh.region == r and sh.owner == q]):
+        if t.capacity[sh.utype]:
+            load = [0] * t.U
+            for u in sh.cargo:
+                load[u] += 1
+            out.append(tuple(load))
+    return tuple(out)
+
+
+def _roll_step(s: State, rng, first: bool) -> None:
+    """Step 1 (first strike) or 2 (other attacks): every side rolls; the hits each side must place
+    are queued in `bt.hits` (attacker first, then the defenders, allied shares split as the seed says)."""
+    bt = s.battle
+    att, defs = bt.att, bt.defs
+    pa = gb.pmf_of(att.t, [att.army], first)
+    pd = gb.pmf_sides([(d.t, d.army) for d in defs], first)
+    if len(pa) <= 1 and len(pd) <= 1:
+        return
+    e_def = _expected_def_loss(s, pa)
+    e_att = _expected_att_loss(bt, pd)
+    bt.luck_base = LuckBase(e_def, e_att, att.lost[att.k], [d.lost[d.k] for d in defs])
+    if s.log is not None:
+        dice = _dice_log(bt, first)
+    ha = gb.roll(att.t, att.army, rng, first)
+    hd = 0
+    rolled = [ha]
+    for d in defs:
+        rolled.append(gb.roll(d.t, d.army, rng, first))
+        hd += rolled[-1]
+    if s.log is not None:
+        _roll_event(s, first, dice, rolled)
+    bt.hits = [HitsToPlace(att.realm, hd)]
+    bt.hits += [HitsToPlace(d.realm, h) for d, h in zip(defs, _defender_allot(s, ha))]
+
+
+def _dice_log(bt: Battle, first: bool) -> dict:
+    return {(REALMS[ch.realm] if ch.realm >= 0 else "guardians"): gb.dice_by_unit(ch.t, ch.army, first)
+            for ch in [bt.att] + bt.defs}
+
+
+def _roll_event(s: State, first: bool, dice: dict, rolled: list, by_wound: dict | None = None) -> None:
+    """Event `roll`: the dice each side rolled in step 1 (first strike) or 2 and the hits they scored;
+    in a dungeon fight with per-monster wound values also the heroes' hits by the wound value they reach."""
+    bt = s.battle
+    names = list(dice)
+    extra = {} if by_wound is None else {"hits_by_wound": by_wound}
+    _event(s, "roll", realm=REALMS[bt.attacker], region=bt.region, battle_round=bt.round + 1,
+           step="first_strike" if first else "other", dice=dice, hits=dict(zip(names, rolled)),
+           dungeon=bool(bt.dungeon), **extra)
+
+
+def _chain_of(bt: Battle, realm: int) -> ArmyChain:
+    return bt.att if bt.att.realm == realm else next(d for d in bt.defs if d.realm == realm)
+
+
+def _place_hits(s: State) -> bool:
+    """Place the queued hits; rest at a Hit decision when the owner has a real choice (two or more
+    places and fewer hits than it can take — otherwise every unit that can take a hit is lost anyway)."""
+    bt = s.battle
+    while bt.hits:
+        frame = bt.hits[0]
+        realm, n = frame.realm, frame.hits
+        ch = _chain_of(bt, realm)
+        while n > 0 and ch.health > 0:
+            opts = gb.hit_options(ch.t, ch.army)
+            if len(opts) > 1 and n < ch.health:
+                frame.hits = n
+                s.phase = PH_HIT
+                s.current_player, s.decider = s.seat_of[realm], realm
+                return True
+            dmg, u = opts[0] if len(opts) == 1 else _plan_choice(ch)
+            _hit(s, ch, dmg, u)
+            n -= 1
+        bt.hits.pop(0)
+    return False
+
+
+def _plan_choice(ch: ArmyChain) -> tuple:
+    """Where the side's plan puts the next hit (used when the choice cannot matter)."""
+    opts = gb.hit_options(ch.t, ch.army)
+    for tok in ch.plan.hits:
+        if tok in opts:
+            return tok
+    return opts[0]
+
+
+def _hit(s: State, ch: ArmyChain, dmg: bool, u: int, chosen: bool = False) -> None:
+    army = gb.copy_army(ch.army)
+    before = gb.present(ch.t, army)
+    gb.apply_hit(ch.t, army, dmg, u, ch.plan.drown, ch.plan.loads)
+    ch.rebase(army)
+    if s.log is not None:
+        after = gb.present(ch.t, army)
+        t = ch.t
+        lost = {t.names[x]: before[x] - after[x] for x in range(t.U) if before[x] > after[x] and x != u}
+        _event(s, "hit", realm=REALMS[ch.realm], region=s.battle.region, unit=gb.hit_token(t, dmg, u),
+               killed=before[u] > after[u], drowned=lost, chosen=chosen)
+
+
+def hit_actions(s: State) -> list:
+    """PH_HIT: one Hit per distinct place the deciding realm's next hit may go."""
+    bt = s.battle
+    ch = _chain_of(bt, bt.hits[0].realm)
+    return [Hit(gb.hit_token(ch.t, dmg, u)) for dmg, u in gb.hit_options(ch.t, ch.army)]
+
+
+def _do_hit(s: State, a: Hit) -> None:
+    bt = s.battle
+    frame = bt.hits[0]
+    ch = _chain_of(bt, frame.realm)
+    for dmg, u in gb.hit_options(ch.t, ch.army):
+        if gb.hit_token(ch.t, dmg, u) == a.unit:
+            _hit(s, ch, dmg, u, chosen=True)
+            break
+    frame.hits -= 1
+    if frame.hits <= 0 or ch.health == 0:
+        bt.hits.pop(0)
+
+
+def _step_luck(s: State) -> None:
+    """After a step's hits are placed: the luck figure (gold destroyed against what the roll was
+    expected to destroy, both under the sides' default plans)."""
+    bt = s.battle
+    base = bt.luck_base
+    if base is None:
+        return
+    e_def, e_att, lost_a0, lost_d0 = base.e_def, base.e_att, base.lost_att, base.lost_defs
+    bt.luck_base = None
+    att, defs = bt.att, bt.defs
+    act_att = lost_a0 - att.lost[att.k]
+    act_def = sum(l0 - d.lost[d.k] for l0, d in zip(lost_d0, defs))
+    swing = (act_def - e_def) - (act_att - e_att)
+    bt.luck[att.realm] += swing
+    total = sum(d.start_gold for d in defs) or 1
+    for d in defs:
+        bt.luck[d.realm] -= swing * (d.start_gold / total if len(defs) > 1 else 1.0)
+
+
+def _battle_over(s: State) -> bool:
+    bt = s.battle
+    return bt.att.health == 0 or all(d.health == 0 for d in bt.defs)
+
+
+def _defender_allot(s: State, hits: int) -> list:
+    bt = s.battle
+    defs = bt.defs
+    if len(defs) == 1:
+        return [hits]
+    owner_i = next((i for i, d in enumerate(defs) if d.realm == bt.owner0), 0)
+    return gb.split_hits(hits, [d.health for d in defs], [d.troops() for d in defs], owner_i,
+                         s.rules.ally_damage_split)
+
+
+def _take_hits_att(bt: Battle, hits: int) -> None:
+    ch = bt.att
+    ch.k = ch.at(ch.k + hits)
+
+
+def _take_hits_def(s: State, hits: int) -> None:
+    bt = s.battle
+    for d, h in zip(bt.defs, _defender_allot(s, hits)):
+        if h:
+            d.k = d.at(d.k + h)
+
+
+def _expected_att_loss(bt: Battle, pmf) -> float:
+    ch = bt.att
+    n = len(pmf)
+    if n <= 1:
+        return 0.0
+    ch.at(ch.k + n - 1)
+    base = ch.lost[ch.k]
+    e = 0.0
+    for h in range(1, n):
+        e += pmf[h] * (base - ch.lost[min(ch.k + h, len(ch.lost) - 1)])
+    return e
+
+
+def _expected_def_loss(s: State, pmf) -> float:
+    bt = s.battle
+    n = len(pmf)
+    if n <= 1:
+        return 0.0
+    e = 0.0
+    if len(bt.defs) == 1:
+        ch = bt.defs[0]
+        ch.at(ch.k + n - 1)
+        base = ch.lost[ch.k]
+        for h in range(1, n):
+            e += pmf[h] * (base - ch.lost[min(ch.k + h, len(ch.lost) - 1)])
+        return e
+    for h in range(1, n):
+        loss = 0
+        for d, share in zip(bt.defs, _defender_allot(s, h)):
+            j = d.at(d.k + share)
+            loss += d.lost[d.k] - d.lost[j]
+        e += pmf[h] * loss
+    return e
+
+
+def _fight_round(s: State, rng) -> None:
+    """Seed steps 1–3 (combat.fight_round), with the exact expected losses of each roll for the luck figure."""
+    bt = s.battle
+    att, defs = bt.att, bt.defs
+    for first in (True, False):
+        pa = gb.pmf_of(att.t, [att.army], first)
+        pd = gb.pmf_sides([(d.t, d.army) for d in defs], first)
+        if len(pa) <= 1 and len(pd) <= 1:
+            continue
+        e_def = _expected_def_loss(s, pa)
+        e_att = _expected_att_loss(bt, pd)
+        lost_a0 = att.lost[att.k]
+        lost_d0 = [d.lost[d.k] for d in defs]
+        if s.log is not None:
+            dice = _dice_log(bt, first)
+        ha = gb.roll(att.t, att.army, rng, first)
+        hd = 0
+        rolled = [ha]
+        for d in defs:
+            rolled.append(gb.roll(d.t, d.army, rng, first))
+            hd += rolled[-1]
+        if s.log is not None:
+            _roll_event(s, first, dice, rolled)
+        _take_hits_att(bt, hd)
+        _take_hits_def(s, ha)
+        act_att = lost_a0 - att.lost[att.k]
+        act_def = sum(l0 - d.lost[d.k] for l0, d in zip(lost_d0, defs))
+        swing = (act_def - e_def) - (act_att - e_att)
+        bt.luck[att.realm] += swing
+        total = sum(d.start_gold for d in defs) or 1
+        for d in defs:
+            bt.luck[d.realm] -= swing * (d.start_gold / total if len(defs) > 1 else 1.0)
+    bt.round += 1
+
+
+def _apply_survivors(s: State, r: int, q: int, surv: list, at_sea: bool) -> None:
+    t = s.tab
+    if at_sea:
+        ships = [sh for sh in s.ships if sh.region == r and sh.owner == q]
+        _set_fleet(s, q, r, ships, surv)
+        counts = s.units[r][q][:]
+        for u in range(t.U):
+            if not t.ship[u] and not t.land[u]:
+                counts[u] = surv[u]
+        _set_units(s, r, q, counts)
+    else:
+        _set_units(s, r, q, surv)
+
+
+def _set_fleet(s: State, q: int, r: int, ships: list, survivors: list) -> None:
+    """After a sea battle: keep as many of q's warships at r as survived (those with cargo first)
+    and put the surviving cargo back aboard (each ship keeps what it carried where possible);
+    sunk ships and drowned cargo are recorded as losses."""
+    t = s.tab
+    if s.rules.drowning == "per_ship":
+        _set_fleet_per_ship(s, q, ships, survivors)
+        return
+    by_type: dict[int, list] = {}
+    for sh in ships:
+        by_type.setdefault(sh.utype, []).append(sh)
+    keep = []
+    cargo_before: dict[int, int] = {}
+    for sh in ships:
+        for u in sh.cargo:
+            cargo_before[u] = cargo_before.get(u, 0) + 1
+    for ut, group in by_type.items():
+        group.sort(key=lambda sh: (-len(sh.cargo), sh.id))
+        n = survivors[ut]
+        lost = group[n:]
+        for sh in lost:
+            s.ships.remove(sh)
+        s.stats["units_lost"][q] += len(lost)
+        s.stats["gold_lost"][q] += len(lost) * t.cost[ut]
+        keep += group[:n]
+    pool = {u: min(survivors[u], c) for u, c in cargo_before.items()}
+    for u, c in cargo_before.items():
+        d = c - pool[u]
+        s.stats["units_lost"][q] += d
+        s.stats["gold_lost"][q] += d * t.cost[u]
+    leftovers = []
+    for sh in keep:
+        new = []
+        for u in sh.cargo:
+            if pool.get(u, 0) > 0:
+                pool[u] -= 1
+                new.append(u)
+        sh.cargo = new
+    for u, c in pool.items():
+        leftovers += [u] * c
+    for sh in keep:
+        while leftovers and len(sh.cargo) < t.capacity[sh.utype]:
+            sh.cargo.append(leftovers.pop())
+    assert not leftovers, "surviving cargo without room aboard"
+
+
+def _set_fleet_per_ship(s: State, q: int, ships: list, survivors: list) -> None:
+    """Seed: "Enheder om bord på et warship, der udslettes, drukner": the warships sunk are the first
+    of the sinking order (the battle sank them in that order), and their cargo drowns with them;
+    units hit in the battle are taken from the cargo of the ships afloat, first ships first."""
+    t = s.tab
+    order = _sinking_order(s, ships)
+    lost = {}
+    for ut in {sh.utype for sh in order}:
+        group = [sh for sh in order if sh.utype == ut]
+        n_sunk = max(0, len(group) - survivors[ut])
+        for sh in group[:n_sunk]:
+            s.ships.remove(sh)
+            lost[ut] = lost.get(ut, 0) + 1
+            for u in sh.cargo:
+                lost[u] = lost.get(u, 0) + 1
+    afloat = [sh for sh in order if sh in s.ships]
+    left = {}
+    for sh in afloat:
+        for u in sh.cargo:
+            left[u] = left.get(u, 0) + 1
+    for u, c in left.items():
+        extra = c - min(c, survivors[u])
+        lost[u] = lost.get(u, 0) + extra
+        for sh in afloat:
+            while extra and u in sh.cargo:
+                sh.cargo.remove(u)
+                extra -= 1
+    for u, c in lost.items():
+        s.stats["units_lost"][q] += c
+        s.stats["gold_lost"][q] += c * t.cost[u]

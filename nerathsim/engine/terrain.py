@@ -1,0 +1,256 @@
+"""Terrain and reach for the realm whose turn it is, and the unit bookkeeping that keeps `s.mob`
+(units that may still move, by moves left) in step with `s.units`."""
+from __future__ import annotations
+
+import heapq
+from collections import deque
+
+from .state import C_FLY, C_FLY_SEA, C_HERO, C_LAND, M_MOVE, M_REGROUP, State
+
+
+def _refresh_terrain(s: State) -> None:
+    """Friendly land and hostile spaces for the current realm; movement caches reset."""
+    b, p = s.board, s.realm
+    F = s.friends[p]
+    n = b.n
+    owner = s.owner
+    hostile = [False] * n
+    fr_land = [False] * n
+    for r in b.land_regions:
+        if owner[r] in F:
+            fr_land[r] = True
+        else:
+            hostile[r] = True
+    enemy = [q for q in range(4) if q not in F]
+    units = s.units
+    for r in b.sea_regions:
+        reg = units[r]
+        for q in enemy:
+            if any(reg[q]):
+                hostile[r] = True
+                break
+    for sh in s.ships:
+        if sh.owner not in F:
+            hostile[sh.region] = True
+    s.hostile, s.fr_land = hostile, fr_land
+    _reach_cache(s)
+
+
+def _reach_cache(s: State) -> None:
+    """Movement caches are kept per terrain: the same terrain gives the same destinations, so they
+    survive from phase to phase and turn to turn while nothing changes. Land moves depend only on
+    which land is friendly (`reach_land`); ships and flyers ending their moves in the regroup or
+    reinforcement phases also on which seas hold enemies (`reach`); flyers in the movement phase
+    on nothing but the map (a cache on the Board, see `_fly_cache`)."""
+    store = s.reach_store
+    land_sig = bytes(s.fr_land)
+    sig = (land_sig, bytes(s.hostile))
+    got = store.get(sig)
+    if got is None:
+        if len(store) > 1024:
+            store.clear()
+        got = store[sig] = {}
+    s.reach = got
+    got = store.get(land_sig)
+    if got is None:
+        got = store[land_sig] = {}
+    s.reach_land = got
+
+
+def _fly_cache(s: State) -> dict:
+    key = ("fly", s.rules.flyer_coast_cost)
+    got = s.board.cache.get(key)
+    if got is None:
+        got = s.board.cache[key] = {}
+    return got
+
+
+def _cache_for(s: State, cls: int, mode: int) -> dict:
+    if cls in (C_LAND, C_HERO):
+        return s.reach_land
+    if mode == M_MOVE and cls in (C_FLY, C_FLY_SEA):
+        return _fly_cache(s)
+    return s.reach
+
+
+def _terrain_at(s: State, r: int) -> None:
+    """Update the terrain flags of one region after a battle or a capture there."""
+    b = s.board
+    F = s.friends[s.realm]
+    if b.is_sea[r]:
+        reg = s.units[r]
+        s.hostile[r] = any(any(reg[q]) for q in range(4) if q not in F) or any(
+            sh.region == r and sh.owner not in F for sh in s.ships)
+    elif not b.is_dungeon[r]:
+        s.fr_land[r] = s.owner[r] in F
+        s.hostile[r] = not s.fr_land[r]
+    _reach_cache(s)
+
+
+def friendly_sea(s: State, r: int) -> bool:
+    """Seed "venligt havfelt": a sea holding no units of the realm's enemies (seas have no owner)."""
+    return s.board.is_sea[r] and not s.hostile[r]
+
+
+def _reach(s: State, src: int, cls: int, budget: int, mode: int) -> tuple:
+    """((dst, cost, stops), ...) reachable from `src` by a unit of movement class `cls` with `budget` moves."""
+    key = (src, cls, budget, mode, s.rules.dungeon_entry)
+    cache = _cache_for(s, cls, mode)
+    got = cache.get(key)
+    if got is not None:
+        return got
+    b, rules = s.board, s.rules
+    adj, is_sea, is_dun = b.adj, b.is_sea, b.is_dungeon
+    hostile, fr_land = s.hostile, s.fr_land
+    out = []
+    if cls in (C_LAND, C_HERO):
+        if mode == M_REGROUP and is_dun[src]:
+            out = [(x, 1, True) for x in adj[src] if fr_land[x]]     # heroes leave the dungeon: adjacent friendly land
+        else:
+            dist = {src: 0}
+            q = deque([src])
+            enter_dungeon = mode == M_MOVE and (cls == C_HERO or rules.dungeon_entry == "all_land")
+            while q:
+                r = q.popleft()
+                d = dist[r]
+                if d >= budget:
+                    continue
+                for x in adj[r]:
+                    if x in dist or is_sea[x]:
+                        continue
+                    if is_dun[x]:
+                        if enter_dungeon:
+                            dist[x] = d + 1
+                            out.append((x, d + 1, True))
+                        continue
+                    if fr_land[x]:
+                        dist[x] = d + 1
+                        out.append((x, d + 1, False))
+                        q.append(x)
+                    elif mode == M_MOVE:                              # hostile land: stop there (an attack)
+                        dist[x] = d + 1
+                        out.append((x, d + 1, True))
+    elif cls in (C_FLY, C_FLY_SEA):
+        coast = rules.flyer_coast_cost
+        dist = {src: 0}
+        heap = [(0, src)]
+        while heap:
+            d, r = heapq.heappop(heap)
+            if d > dist.get(r, 1 << 30):
+                continue
+            for x in adj[r]:
+                nd = d + 1 + (coast if is_sea[x] != is_sea[r] else 0)
+                if nd <= budget and nd < dist.get(x, 1 << 30):
+                    dist[x] = nd
+                    heapq.heappush(heap, (nd, x))
+        for x, d in dist.items():
+            if x == src or is_dun[x]:
+                continue                                              # flyers may not end on a dungeon
+            if mode != M_MOVE:                                        # regroup / new units: no new battles
+                if not (fr_land[x] or (cls == C_FLY_SEA and is_sea[x] and not hostile[x])):
+                    continue
+            out.append((x, d, False))
+        out.sort()
+    else:  # ships
+        dist = {src: 0}
+        q = deque([src])
+        while q:
+            r = q.popleft()
+            d = dist[r]
+            if d >= budget:
+                continue
+            for x in adj[r]:
+                if x in dist or not is_sea[x]:
+                    continue
+                if hostile[x]:
+                    if mode == M_MOVE:
+                        dist[x] = d + 1
+                        out.append((x, d + 1, True))
+                    continue
+                dist[x] = d + 1
+                out.append((x, d + 1, False))
+                q.append(x)
+    res = tuple(out)
+    cache[key] = res
+    return res
+
+
+def destinations(s: State, src: int, unit: str) -> dict:
+    """{dst: (cost, stops, units able)} for the current realm's `unit` at `src` in the current mode."""
+    t = s.tab
+    u = t.idx[unit]
+    groups = s.mob.get(src)
+    if not groups:
+        return {}
+    ms = [(m, c) for (uu, m), c in groups.items() if uu == u and m > 0 and c > 0]
+    if not ms:
+        return {}
+    budget = max(m for m, _ in ms)
+    out = {}
+    for dst, cost, stop in _reach(s, src, t.cls[u], budget, s.mode):
+        able = sum(c for m, c in ms if m >= cost)
+        if able:
+            out[dst] = (cost, stop, able)
+    return out
+
+
+def _mob_add(s: State, r: int, u: int, n: int, m: int) -> None:
+    g = s.mob.setdefault(r, {})
+    g[(u, m)] = g.get((u, m), 0) + n
+
+
+def _mob_remove(s: State, r: int, u: int, n: int) -> None:
+    """Take n units of type u out of mob[r]: fewest moves left first (they are the ones lost)."""
+    g = s.mob.get(r)
+    if not g:
+        return
+    for m in sorted(m for uu, m in g if uu == u):
+        if n <= 0:
+            break
+        key = (u, m)
+        k = min(g[key], n)
+        g[key] -= k
+        n -= k
+        if not g[key]:
+            del g[key]
+
+
+def _mob_take_best(s: State, r: int, u: int, n: int) -> list:
+    """Take n units of type u out of mob[r], most moves left first; returns [(m, count)]."""
+    g = s.mob.get(r)
+    out = []
+    if not g:
+        return out
+    for m in sorted((m for uu, m in g if uu == u), reverse=True):
+        if n <= 0:
+            break
+        key = (u, m)
+        k = min(g[key], n)
+        g[key] -= k
+        n -= k
+        out.append((m, k))
+        if not g[key]:
+            del g[key]
+    return out
+
+
+def _set_units(s: State, r: int, p: int, counts: list) -> None:
+    """Set realm p's units at r (not ships) to `counts`, recording losses (mob follows)."""
+    cur = s.units[r][p]
+    t = s.tab
+    for u in range(t.U):
+        d = counts[u] - cur[u]
+        if d < 0:
+            s.stats["units_lost"][p] += -d
+            s.stats["gold_lost"][p] += -d * t.cost[u]
+            if p == s.realm:
+                _mob_remove(s, r, u, -d)
+        cur[u] = counts[u]
+
+
+def _move_units_out(s: State, r: int, dst: int, u: int, c: int) -> None:
+    p = s.realm
+    s.units[r][p][u] -= c
+    s.units[dst][p][u] += c
+    for m, k in _mob_take_best(s, r, u, c):
+        _mob_add(s, dst, u, k, 0 if not s.tab.flyer[u] else m)

@@ -1,0 +1,165 @@
+"""Turn start and income: seed phase 1 (draw an event card; immediate and movement card windows)
+and the set-up of phase 2, then phase 6 (income), the next realm, and the victory check after each
+full round."""
+from __future__ import annotations
+
+from ..maps import REALMS
+from .common import _event
+from .state import M_MOVE, PH_MOVE, PH_OVER, State
+from .terrain import _mob_add, _refresh_terrain
+from .windows import _draw_event, _has_cards, _open_window
+
+
+def _start_turn(s: State, rng) -> None:
+    """Phase 1 (draw an event card) and the set-up of phase 2 for the next realm."""
+    p = s.realm
+    b, t = s.board, s.tab
+    s.turn_castles = {r for r in range(b.n) if s.owner[r] == p and s.units[r][p][t.castle_u] > 0}
+    s.n_castles_start = len(s.turn_castles)
+    s.capital_held_start = s.owner[b.capitals[p]] == p
+    s.owner_start = s.owner[:]
+    s.placed, s.spots, s.explored = {}, None, set()
+    s.win_done = set()
+    s.current_player, s.decider = s.seat_of[p], p
+    _event(s, "turn", realm=REALMS[p], gold=s.gold[p], vp=s.vp[p], turn=s.turns + 1)
+    # phase 1
+    if s.rules.events:
+        _draw_event(s, p, rng, "turn")
+    # phase 2
+    s.phase, s.mode = PH_MOVE, M_MOVE
+    _refresh_terrain(s)
+    s.mob = {}
+    for r in range(b.n):
+        row = s.units[r][p]
+        for u in range(t.U):
+            if row[u] and t.mobile[u]:
+                _mob_add(s, r, u, row[u], t.move[u])
+    for sh in s.ships:
+        if sh.owner == p:
+            sh.moves, sh.unloaded, sh.landing, sh.new = t.move[sh.utype], False, -1, False
+    _turn_windows(s)
+
+
+def _turn_windows(s: State) -> None:
+    """Start of a turn: immediate cards drawn must be played, then kept movement cards may be; then phase 2."""
+    p = s.realm
+    if _has_cards(s):
+        if s.must_play[p] and _open_window(s, "immediate", p, -1, None, _resume_turn):
+            return
+        if "movement" not in s.win_done:
+            s.win_done.add("movement")
+            if _open_window(s, "movement", p, -1, None, _resume_turn):
+                return
+    s.phase = PH_MOVE
+    s.current_player, s.decider = s.seat_of[p], p
+
+
+def _resume_turn(s: State, rng) -> None:
+    """After a turn-start card window: the next window, or phase 2."""
+    _turn_windows(s)
+
+
+def _end_turn(s: State, rng) -> None:
+    """Phase 6 (income), then the next realm; after the last realm, the victory check."""
+    p = s.realm
+    inc = income(s, p)
+    s.gold[p] += inc
+    s.stats["gold_earned"][p] += inc
+    _event(s, "income", realm=REALMS[p], gold=inc, total=s.gold[p])
+    if not s.rules.cargo_may_stay_aboard:
+        for sh in s.ships:
+            if sh.owner == p and sh.cargo:
+                for u in sh.cargo:
+                    s.stats["units_lost"][p] += 1
+                    s.stats["gold_lost"][p] += s.tab.cost[u]
+                _event(s, "cargo_lost", realm=REALMS[p], region=sh.region, units=list(sh.cargo), ship=sh.id)
+                sh.cargo = []
+    for sh in s.ships:
+        sh.new = False
+    s.mob = {}
+    s.turns += 1
+    s.turn_pos += 1
+    if s.turn_pos == len(s.rules.order):
+        s.turn_pos = 0
+        s.round += 1
+        if _victory_check(s):
+            return
+        if s.round >= s.rules.max_rounds:
+            s.is_terminal, s.timed_out, s.phase = True, True, PH_OVER
+            _event(s, "timeout", realm=-1, rounds=s.round)
+            return
+    s.realm = s.rules.order[s.turn_pos]
+    _start_turn(s, rng)
+
+
+def income(s: State, p: int) -> int:
+    """Seed phase 6: base income + regions taken from others − original regions lost; halved
+    (rounded up) without your capital. Rules.income_mode 'value' counts region gold values."""
+    b = s.board
+    by_value = s.rules.income_mode == "value"
+    gained = lost = 0
+    for r in range(b.n):
+        o0 = b.owner[r]
+        if o0 < 0:
+            continue
+        w = b.gold[r] if by_value else 1
+        if s.owner[r] == p and o0 != p:
+            gained += w
+        elif o0 == p and s.owner[r] != p:
+            lost += w
+    inc = max(0, b.realm_income[p] + gained - lost)
+    if s.owner[b.capitals[p]] != p:
+        inc = (inc + 1) // 2
+    return inc
+
+
+def group_vp(s: State) -> dict:
+    """VP per side: per team in alliance play (the partners add their VP), per realm otherwise."""
+    if s.rules.alliance:
+        out = {}
+        for p in range(4):
+            team = s.team_of(p)
+            out[team] = sum(s.vp[q] for q in team)
+        return out
+    return {(p,): s.vp[p] for p in range(4)}
+
+
+def _victory_check(s: State) -> bool:
+    """Seed "Sådan vinder du spillet": after each full round, whoever reached the VP needed wins;
+    two sides over the line: most VP wins; tied: play one more full round. Long game: all capitals."""
+    rules, b = s.rules, s.board
+    groups = group_vp(s)
+    target = rules.vp_target
+    winner = None
+    if target is not None:
+        over = [(v, g) for g, v in groups.items() if v >= target]
+        if over:
+            over.sort(reverse=True)
+            (best, side), *others = over
+            if not others or best > max(v for v, _g in others):
+                winner = side
+            else:
+                _event(s, "tie", realm=-1, vp=[list(g) for _, g in over[:2]])
+    else:
+        for g in groups:
+            if all(s.owner[c] in g for c in b.capitals):
+                winner = g
+                break
+        if winner is None and rules.treasure_win and rules.dungeons:
+            # seed: "Alle hovedstæder eller otte skatte (12 i alliance)"; partners count together
+            need = rules.treasure_target
+            over = sorted(((sum(s.stats["treasures"][p] for p in g), g) for g in groups), reverse=True)
+            over = [(v, g) for v, g in over if v >= need]
+            if over:
+                (best, side), *others = over
+                if not others or best > max(v for v, _g in others):
+                    winner = side
+                else:
+                    _event(s, "tie", realm=-1, treasures=[list(g) for _, g in over[:2]])
+    if winner is None:
+        return False
+    seats = tuple(sorted({s.seat_of[p] for p in winner}))
+    s.winner = seats[0] if len(seats) == 1 else seats
+    s.is_terminal, s.phase = True, PH_OVER
+    _event(s, "win", realm=-1, realms=[REALMS[p] for p in winner], seats=list(seats), vp=[s.vp[p] for p in winner])
+    return True

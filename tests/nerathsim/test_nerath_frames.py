@@ -1,0 +1,116 @@
+"""The engine's named decision frames (issue 14 item 2) and the layout of the `nerathsim/engine/` package
+(item 3): a card window, a pending card and the hits a realm still places are small classes with
+named fields (who decides, what is legal, what resumes after it), a clone owns its own frames, and the
+engine's modules import downwards only. Positions are built on the small map with the shipped cards."""
+from __future__ import annotations
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+
+from nerathsim import engine as E
+from nerathsim.battle.rules import BattleRules
+from nerathsim.engine import reinforce
+from nerathsim.game_actions import Hit, Pass, PlayCard
+from nerathsim.rules import Rules
+from nerathsim.scenario import act, build_state, card_id
+
+K, V, I, N = range(4)
+CARDS = Rules(map="small", mode="free_for_all")                 # the shipped event decks, treasures, guardians
+CARDS_ORDER = dataclasses.replace(CARDS, casualty_choice="order")
+SURE = dataclasses.replace(Rules(map="small", mode="free_for_all", events=False, dungeons=False),
+                           battle=BattleRules(hit_threshold=1))  # every die hits
+NERATH_CASTLE = {"Nera": {"nerath": "castle, footsoldier"}, "Nmarch": {"nerath": "footsoldier"}}
+ENGINE = Path(E.__file__).parent
+#: the engine's modules, lowest first: a module imports only modules before it
+LAYERS = ["state", "common", "terrain", "windows", "turn", "fight", "dungeons", "movement", "combat", "reinforce",
+          "dispatch", "setup"]
+
+
+def test_the_reinforcements_window_is_a_card_window_frame_that_resumes_with_buying():
+    s = build_state(CARDS, realm="nerath", phase="buy", units=NERATH_CASTLE, gold={"nerath": 10},
+                    hands={"nerath": ["nerath_royal_treasury"]})
+    w = s.window
+    assert isinstance(w, E.CardWindow) and s.phase == E.PH_EVENT
+    assert (w.kind, w.realm, w.region, w.role, w.decider) == ("reinforcements", N, -1, None, N)
+    assert w.resume is reinforce._resume_buy and s.decider == N
+    assert E.legal_actions(s) == [PlayCard(card_id(s, "nerath_royal_treasury")), Pass()]
+    act(s, "Pass")
+    assert s.window is None and s.phase == E.PH_BUY and s.decider == N and s.gold[N] == 10
+
+
+def test_a_pending_card_frame_waits_for_the_enemy_holding_an_answer_then_resolves():
+    s = build_state(CARDS, realm="nerath", phase="buy", units=NERATH_CASTLE, gold={"nerath": 10},
+                    hands={"nerath": ["nerath_royal_treasury"], "iron_circle": ["iron_circle_treachery"]})
+    act(s, "PlayCard", "nerath_royal_treasury")
+    p = s.pending
+    assert isinstance(p, E.PendingCard) and s.phase == E.PH_EVENT
+    assert (p.realm, p.play, p.reactors, p.decider) == (N, PlayCard(card_id(s, "nerath_royal_treasury")), [I], I)
+    assert s.decider == I and s.current_player == s.seat_of[I]
+    assert E.legal_actions(s) == [PlayCard(card_id(s, "iron_circle_treachery")), Pass()]
+    act(s, "Pass")                                                   # Iron Circle lets the card through
+    assert s.pending is None and s.window is None and s.phase == E.PH_BUY and s.gold[N] == 13
+
+
+def test_hits_to_place_are_frames_and_a_clone_places_its_own():
+    s = build_state(SURE, ships=[("karkoth", "Inner Sea", ["fighter", "wizard"]), ("vailin", "North Sea")],
+                    units={"North Sea": {"vailin": "dragon"}})
+    act(s, "Sail", s.ships[0].id, "North Sea")
+    act(s, "EndPhase")
+    act(s, "Hit", "damage:dragon")                                   # Vailin placed the first strike's hit
+    frames = s.battle.hits
+    assert all(isinstance(h, E.HitsToPlace) for h in frames)
+    assert [(h.realm, h.hits) for h in frames] == [(K, 2), (V, 2)] and s.decider == K
+    c = s.clone()
+    E.apply_action(c, Hit("fighter"), np.random.default_rng(0))
+    assert [(h.realm, h.hits) for h in c.battle.hits] == [(K, 1), (V, 2)]
+    assert [(h.realm, h.hits) for h in s.battle.hits] == [(K, 2), (V, 2)]      # the original is untouched
+
+
+def _engine_imports(path: Path) -> set:
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            out |= {node.module} if node.module else {a.name for a in node.names}
+    return out
+
+
+def test_the_engine_modules_import_downwards_only_and_stay_small():
+    found = {p.stem for p in ENGINE.glob("*.py")} - {"__init__"}
+    assert found == set(LAYERS)
+    for name in LAYERS:
+        path = ENGINE / f"{name}.py"
+        lower = set(LAYERS[:LAYERS.index(name)])
+        assert _engine_imports(path) <= lower, (name, _engine_imports(path) - lower)
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= 600, name
+
+
+def test_every_decision_kind_has_one_owner_and_endphase_goes_on_to_the_next_part_of_the_turn():
+    kinds = set(E.DECISION_NAMES) - {E.PH_OVER}
+    assert set(E.DECISIONS) == kinds
+    assert set(E.END_PHASE_NEXT) == {E.PH_MOVE, E.PH_REGROUP, E.PH_BUY, E.PH_REINFORCE}
+
+
+def test_at_every_decision_of_random_games_the_frame_names_who_decides():
+    """Random play with the shipped cards and guardians (each hit placed by its owner, or one casualty
+    order per side): whenever the state
+    rests at a frame (a card window, a pending card, a casualty choice, hits to place, running amok), the
+    frame's `decider` is the realm deciding and its seat is the seat to move."""
+    seen = set()
+    for rules, seed in [(CARDS, 0), (CARDS, 1), (CARDS, 2), (CARDS_ORDER, 3), (CARDS_ORDER, 4)]:
+        rng = np.random.default_rng(seed)
+        s = E.new_game(rules, seed)
+        for _ in range(1500):
+            if s.is_terminal:
+                break
+            f = E.current_frame(s)
+            if f is not None:
+                seen.add(type(f).__name__)
+                assert f.decider == s.decider and s.current_player == s.seat_of[f.decider]
+            else:
+                assert s.phase in (E.PH_MOVE, E.PH_COMBAT, E.PH_PRESS, E.PH_REGROUP, E.PH_BUY, E.PH_REINFORCE)
+            legal = E.legal_actions(s)
+            E.apply_legal(s, legal[int(rng.integers(len(legal)))], rng)
+    assert {"CardWindow", "PendingCard", "HitsToPlace", "CasualtyChoice"} <= seen, seen
