@@ -13,7 +13,7 @@ uniformly over the consistent deals, with the constraints the rules make public:
 Suspense card and one of the partner kinds (Dreamwalk, Vertigo, Midnight Star, Dutch Angle,
 Dreamcatcher); the Black Nightmare never leaves the hand it was drawn into, so it is in the
 Midnight Horror's hand if there is one and in the deck if there is none. Who holds the other
-nightmares is hidden, as in `tests/dreamsim/test_hidden.py` (only the Black is kept in place).
+nightmares is hidden, as in `tests/dreamsim/test_dreamsim_hidden.py` (only the Black is kept in place).
 
 Limit: an observation is a snapshot. Cards the seat saw earlier and no longer sees (a
 nightmare another seat drew, a hand it looked into at the Motel) are not remembered, so they
