@@ -24,7 +24,7 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=sorted(OPPONENT), default="nightsim")
     ap.add_argument("--deals", type=int, default=10, help="deals; each is played with seats rotated (2 games)")
-    ap.add_argument("--iterations", type=int, default=100)
+    ap.add_argument("--iterations", type=int, default=100, help="per decision (the policy default)")
     ap.add_argument("--options", default="", help="extra ismcts options, e.g. ':cutoff=40:c=1.0'")
     ap.add_argument("--opponent", default=None)
     ap.add_argument("--seed", type=int, default=0)

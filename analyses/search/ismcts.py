@@ -76,7 +76,7 @@ class ISMCTSPolicy:
     """
 
     game: str
-    iterations: int = 400
+    iterations: int = 100  # default budget: <= 10 s per 2-player Nightmarium game (benchmarks/bench_ismcts.py)
     rollout: Any = None
     c: float = 0.7
     cutoff: int | None = None
