@@ -9,9 +9,10 @@ median <= 250 ms on one core (>= 4 games/s).
 
 Speed lines: per game, median wall-clock and CPU (process) time, mean and 90th percentile
 wall-clock milliseconds, games/s, decisions/s, and
-how many exact `battle_odds` solves the heuristics made. The heuristics keep a process-wide
-cache of exact odds by army composition, so the first games of a process pay for more solves;
-"cold" is the first game of a fresh cache. Machines here are shared: rerun when the load is high.
+how many exact `battle_odds` solves the heuristics made. Each registered WarPolicy keeps its own
+cache of exact odds by army composition (`WarPolicy.odds_cache`), so the first games of a process
+pay for more solves; "cold" is the first game with every cache emptied. Machines here are shared:
+rerun when the load is high.
 
 Strength lines: `balanced` in one seat against three copies of another policy (the seat
 rotates every game, so each realm is played equally often); a seat's fair share is 25%.
@@ -31,9 +32,14 @@ import nerathsim as api
 from nerathsim import policies as P
 
 
+def exact_calls() -> int:
+    """Exact solves made so far by the registered policies' odds caches."""
+    return sum(p.odds_cache.calls for p in P.POLICIES.values() if hasattr(p, "odds_cache"))
+
+
 def speed(rules, lineup, games: int, seed0: int = 0) -> dict:
     times, cpu, decisions = [], [], 0
-    calls0 = P.EXACT_CALLS[0]
+    calls0 = exact_calls()
     for i in range(games):
         t0, c0 = time.perf_counter(), time.process_time()
         res = api.play_game(rules, lineup, seed0 + i)
@@ -44,11 +50,13 @@ def speed(rules, lineup, games: int, seed0: int = 0) -> dict:
     return {"median_ms": 1000 * statistics.median(times), "cpu_median_ms": 1000 * statistics.median(cpu),
             "mean_ms": 1000 * total / games,
             "p90_ms": 1000 * float(np.percentile(times, 90)), "games_s": games / total,
-            "decisions_s": decisions / total, "exact_per_game": (P.EXACT_CALLS[0] - calls0) / games}
+            "decisions_s": decisions / total, "exact_per_game": (exact_calls() - calls0) / games}
 
 
 def cold_game(rules, lineup, seed: int = 10_000) -> float:
-    P._EXACT_CACHE.clear()
+    for p in P.POLICIES.values():
+        if hasattr(p, "odds_cache"):
+            p.odds_cache.clear()
     t0 = time.perf_counter()
     api.play_game(rules, lineup, seed)
     return 1000 * (time.perf_counter() - t0)

@@ -9,7 +9,7 @@ import numpy as np
 from . import engine as E
 from .log import format_events
 from .maps import REALMS
-from .observation import Observation
+from .observation import Observation, public_state
 from .policies import POLICIES
 from .rules import Rules
 
@@ -30,17 +30,32 @@ class LegalActions(Sequence):
     `action in legal` is answered by the engine's rule check (no list is built), so a policy that
     plans its moves pays nothing for the hundreds of move actions it does not look at;
     `len`, indexing and iteration list them (`engine.legal_actions`).
+
+    It answers from the deciding seat's public copy of the state (`observation.public_state`: what
+    is legal depends on nothing the seat may not know), never from the live State, so a policy
+    cannot reach the game through it (`test_the_legal_actions_a_policy_gets_hold_no_reference_to_the_state`).
+    `play_game` shares the copy the seat's Observation already holds (`LegalActions.of`).
     """
 
     __slots__ = ("_s", "_list")
 
     def __init__(self, state: E.State):
-        self._s = state
+        self._s = public_state(state, state.current_player)
         self._list = None
+
+    @classmethod
+    def of(cls, obs: Observation) -> "LegalActions":
+        """The legal actions of the decision `obs` was made at (the seat deciding), from its public copy."""
+        legal = cls.__new__(cls)
+        legal._s = obs._s
+        legal._list = None
+        return legal
 
     def _get(self) -> list:
         if self._list is None:
-            self._list = E.legal_actions(self._s)
+            copy = self._s
+            self._list = E.legal_actions(copy)
+            copy._legal = None      # the list's moves refer to the copy: no reference cycle through it
         return self._list
 
     def __len__(self):
@@ -162,16 +177,22 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     s = E.new_game(rules, chance, record=record)
     while not s.is_terminal:
         p = s.current_player
-        legal = LegalActions(s)
-        a = pols[p](Observation(s, p), legal, prngs[p])
+        a = _ask(pols[p], s, p, prngs[p])
         if not E.is_legal(s, a):
             raise E.IllegalActionError(
                 f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
-                f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {legal!r}. "
+                f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {E.legal_actions(s)!r}. "
                 f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
             )
         E.apply_legal(s, a, chance)          # logs the decision (record=True)
     return _result(s, rules, pols, seed, record)
+
+
+def _ask(policy, s: E.State, p: int, rng):
+    """Seat p's choice: its observation and the legal actions share one public copy of the state,
+    freed as soon as the policy has answered."""
+    obs = Observation(s, p)
+    return policy(obs, LegalActions.of(obs), rng)
 
 
 def _result(s: E.State, rules: Rules, pols: list, seed, record: bool) -> GameResult:

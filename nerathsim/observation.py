@@ -4,18 +4,27 @@ event hands, and counts of the other hands.
 `observe(state, seat)` returns a value: the Observation holds a *public copy* of the state
 (`public_state`), never the engine's live State — the other realms' hands (only their sizes
 are kept), every deck order (event decks, treasures, the guardian supply), the face-down
-guardian tokens on dungeons nobody has turned over, who could answer a pending card, the
-other seats' notebooks and the log are left out. Changing anything a seat may not know
+guardian tokens on dungeons nobody has turned over, who could answer a pending card (but the
+realm being asked now, when it is this seat's), the other seats' notebooks and the log are left out. Changing anything a seat may not know
 changes nothing in its observation (tests/nerathsim/test_nerath_game_observation.py). The seat's own
 notebook (`memo`) is the one kept with the game, so a policy can store its plans there.
-Policies must use only these methods.
+
+Policies use only the Observation's public names (and the legal actions, `game.LegalActions`,
+which answer from the same public copy): `phase` is a `phases.Phase`, never an engine constant.
+What the engine knows only through its own helpers is computed here: the warships' reach
+(`ship_destinations`) when the observation is made, armies at sea (`army`) from the copy. The
+methods that answer from the copy call only the engine's public functions (`destinations`,
+`income`, `placement_spots`, `retreat_options`, `amok_targets`), never its private ones
+(`test_observation_methods_call_no_private_engine_function`).
 """
 from __future__ import annotations
 
 from typing import NamedTuple
 
 from . import engine as E
+from .battle import ingame as gb
 from .maps import REALMS
+from .phases import PHASES, Phase
 
 
 def public_state(s: E.State, player: int) -> E.State:
@@ -36,7 +45,10 @@ def public_state(s: E.State, player: int) -> E.State:
     c.pending = None
     if s.pending is not None:
         c.pending = s.pending.copy()
-        c.pending.reactors = []          # who holds an answer is hidden
+        # who holds an answer is hidden; the realm being asked now (the decider) knows it is asked
+        asked = s.pending.reactors[:1]
+        c.pending.reactors = asked if asked and s.phase == E.PH_EVENT and asked[0] == s.decider \
+            and s.seat_of[s.decider] == player else []
     c.win_done, c.card_plays = set(s.win_done), s.card_plays[:]
     c.owner, c.hostile, c.fr_land = s.owner[:], s.hostile[:], s.fr_land[:]
     c.units = [[row[:] for row in reg] for reg in s.units]
@@ -83,12 +95,17 @@ class BattleView(NamedTuple):
 class Observation:
     """One seat's view of the game at a decision (a value: see `public_state`)."""
 
-    __slots__ = ("_s", "player", "_sizes")
+    __slots__ = ("_s", "player", "_sizes", "_ship_reach")
 
     def __init__(self, state: E.State, player: int):
         self._sizes = tuple(len(h) for h in state.hands)
         self._s = public_state(state, player)
         self.player = player
+        # the warships' reach now, {ship id: ((dst, cost, stops there), ...)}: the ships of the realm
+        # whose turn it is with moves left (no other realm's warship can sail now)
+        p, mode = state.realm, state.mode
+        self._ship_reach = {sh.id: E._reach(state, sh.region, E.C_SHIP, sh.moves, mode)
+                            for sh in state.ships if sh.owner == p and sh.moves > 0 and not sh.unloaded}
 
     # --- the decision -------------------------------------------------------------------------
     @property
@@ -96,8 +113,9 @@ class Observation:
         return self._s.decision
 
     @property
-    def phase(self) -> int:
-        return self._s.phase
+    def phase(self) -> Phase:
+        """The kind of decision (a `phases.Phase`: MOVE, COMBAT, HIT, PRESS, EVENT, BUY, ...)."""
+        return PHASES[self._s.phase]
 
     @property
     def realm(self) -> int:
@@ -146,7 +164,15 @@ class Observation:
 
     def army(self, region: int, realm: int) -> list:
         """Counts per unit type of `realm` at `region`, at sea with its warships and their cargo."""
-        return E._army_counts(self._s, region, realm)
+        s = self._s
+        counts = s.units[region][realm][:]
+        if s.board.is_sea[region]:
+            for sh in s.ships:
+                if sh.region == region and sh.owner == realm:
+                    counts[sh.utype] += 1
+                    for u in sh.cargo:
+                        counts[u] += 1
+        return counts
 
     @property
     def ships(self) -> list:
@@ -202,11 +228,10 @@ class Observation:
         return E.destinations(self._s, src, unit)
 
     def ship_destinations(self, ship_id: int) -> dict:
-        s = self._s
-        sh = s.ship(ship_id)
-        if sh is None or sh.moves <= 0 or sh.unloaded:
-            return {}
-        return {dst: (c, st) for dst, c, st in E._reach(s, sh.region, E.C_SHIP, sh.moves, s.mode)}
+        """{dst: (cost, stops there)} for warship `ship_id` of the realm whose turn it is, in the current
+        phase's movement mode ({} for a ship that cannot sail: no moves left, unloaded, another realm's)."""
+        got = self._ship_reach.get(ship_id)
+        return {} if got is None else {dst: (c, st) for dst, c, st in got}
 
     def placement_spots(self) -> dict:
         """{"castles": {region: limit or None}, "fallback": [regions]} for the buying realm."""
@@ -224,7 +249,6 @@ class Observation:
         bt = self._s.battle
         if bt is None:
             return None
-        from .battle import ingame as gb
 
         def named(ch):
             return {ch.t.names[u]: c for u, c in enumerate(gb.present(ch.t, ch.army)) if c}
@@ -235,7 +259,7 @@ class Observation:
             return {t.names[u]: sum(ch.army[u][1:t.htk[u]])
                     for u in range(t.U) if t.htk[u] > 1 and sum(ch.army[u][1:t.htk[u]])}
 
-        due = bt.due[0][1] if bt.due and self._s.phase == E.PH_HIT else 0
+        due = bt.due[0][1] if bt.due and self._s.phase == Phase.HIT else 0
         return BattleView(bt.region, bt.at_sea, bt.attacker, bt.round, named(att),
                           {d.realm: named(d) for d in bt.defs if d.health > 0}, hurt(att), bool(bt.dungeon),
                           {d.realm: hurt(d) for d in bt.defs if d.health > 0}, due)

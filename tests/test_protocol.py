@@ -323,6 +323,37 @@ def test_an_observation_is_a_value_holding_no_reference_to_the_state(game):
                 assert not _reaches(obs, live), f"{game.__name__}: observe(state, {p}) reaches state.{name}"
 
 
+def _spy_new_game(game, monkeypatch) -> list:
+    """The States `play_game` makes: its module's `new_game` (or its engine's, for a game module that
+    calls `engine.new_game`), wrapped to keep what it returns."""
+    mod = sys.modules[f"{game.__name__}.game"]
+    owner = mod if "new_game" in vars(mod) else sys.modules[f"{game.__name__}.engine"]
+    made, real = [], owner.new_game
+
+    def new_game(*args, **kwargs):
+        made.append(real(*args, **kwargs))
+        return made[-1]
+    monkeypatch.setattr(owner, "new_game", new_game)
+    return made
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_the_legal_actions_a_policy_gets_hold_no_reference_to_the_state(game, monkeypatch):
+    rules = small_rules(game)
+    made = _spy_new_game(game, monkeypatch)
+    inner = game.POLICIES[default_policy(game)]
+    kept = []
+
+    def spy(obs, legal, rng):
+        if len(kept) < 25 and rng.random() < 0.2:
+            kept.append(legal)
+        return inner(obs, legal, rng)
+    game.play_game(rules, [spy] * rules.players, seed=6)
+    assert len(made) == 1 and kept
+    for legal in kept:
+        assert not _reaches(legal, made[0]), f"{game.__name__}: the legal actions reach the live State"
+
+
 @pytest.mark.parametrize("game", FULL, ids=ids)
 def test_an_observation_handed_out_is_read_only_and_the_game_going_on_leaves_it(game):
     rules = small_rules(game)

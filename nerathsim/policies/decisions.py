@@ -1,0 +1,124 @@
+"""The one-step decisions of a WarPolicy: where a hit goes, which fight comes next, press on or
+retreat (or flee a dungeon), where monsters run amok, which card to play. Each is a function of the
+policy's numbers, the observation and the legal actions."""
+from __future__ import annotations
+
+from .. import dungeons as dg
+from ..game_actions import Amok, Hit, Pass, PlayCard, RetreatTo
+from .estimates import win_odds
+from .planner import Planner
+
+
+def take_hit(obs, legal) -> Hit:
+    """Decision Hit: the place that loses least — a free wound on a fresh dragon first, then the
+    hit that destroys the least gold, counting at sea the heroes that drown with a warship (so a
+    fleet gives up its fighters and wizards before the ship that carries them), ties: the weaker
+    dice go first. The same yardstick as the battle calculator's default order (combat.default_plan)."""
+    bv = obs.battle
+    me = obs.realm
+    mine = bv.attacker_units if me == bv.attacker else bv.defender_units.get(me, {})
+    return min(legal, key=lambda a: hit_cost(obs.rules.battle, mine, bv.at_sea,
+                                              "attacker" if me == bv.attacker else "defender", a.unit))
+
+
+def hit_cost(brules, mine: dict, at_sea: bool, role: str, token: str) -> tuple:
+    """(gold destroyed, dice strength lost, table index) of putting the next hit on `token`."""
+    table = brules.units
+    if token.startswith("damage:"):
+        return (0, 0.0, table.index(token[len("damage:"):]))
+    unit = table[token]
+
+    def strength(u):
+        return u.dice(role, at_sea) * u.hit_probability(brules.threshold(role))
+
+    gold, power = unit.cost, strength(unit)
+    if at_sea and unit.capacity:
+        aboard = [table[n] for n, c in mine.items() if table[n].domain == "land" for _ in range(c)]
+        cap = sum(table[n].capacity * c for n, c in mine.items())
+        excess = len(aboard) - (cap - unit.capacity)
+        if excess > 0:   # the engine drowns non-fighting cargo first, cheapest first; count the heroes lost
+            aboard.sort(key=lambda u: (strength(u) > 0, u.cost, strength(u), table.index(u.name)))
+            gold += sum(u.cost for u in aboard[:excess] if strength(u) > 0)
+            power += sum(strength(u) for u in aboard[:excess])
+    return (gold, power, table.index(token))
+
+
+def fight_order(pol, obs, legal):
+    """Empty enemy regions first (no risk; their monsters may run amok), then battles, then dungeons."""
+    b = obs.board
+    F = obs.friends(obs.realm)
+
+    def rank(a):
+        r = a.region
+        enemies = any(any(obs.units(r, q)) for q in range(4) if q not in F) or any(
+            sv.region == r and sv.owner not in F for sv in obs.ships)
+        return (2 if b.is_dungeon[r] and not enemies else 1 if enemies else 0, r)
+    return min(legal, key=rank)
+
+
+
+def play_cards(pol, obs, legal, rng):
+    """Play every card that can be played: reactions always answer; a place/move card goes where the
+    threat most exceeds the defence (units come from the region farthest from the front)."""
+    plays = [a for a in legal if type(a) is PlayCard]
+    if not plays or not (pol.play_events or Pass() not in legal):
+        return Pass() if Pass() in legal else legal[0]
+    if len(plays) == 1 or obs.pending_card is not None:
+        return plays[0]
+    pl = Planner(pol, obs, rng)
+    front = pl.front_distance()
+    b = obs.board
+
+    def score(a):
+        v = 0.0
+        if a.target >= 0 and not b.is_sea[a.target] and (obs.window is None or obs.window[0] != "combat"):
+            v += pl.threat(a.target) - pl.defence(a.target) - 0.5 * min(front[a.target], 10)
+        if a.source >= 0:
+            v += 0.5 * min(front[a.source], 10) - 0.5 * pl.threat(a.source)
+        return (v, -a.card, -a.target, -a.source)
+    return max(plays, key=score)
+
+
+
+def press_or_retreat(pol, obs, legal):
+    if len(legal) == 1:
+        return legal[0]
+    bv = obs.battle
+    if bv.dungeon:
+        _n, guardians, _given = obs.dungeon(bv.region)
+        left = tuple(sorted(bv.defender_units.get(-1, {}).items()))
+        p = dg.fight_chance(obs.rules.battle, guardians, tuple(sorted(bv.attacker_units.items())), left)
+        if p >= pol.flee_below:
+            return legal[0]
+        return max((a for a in legal if isinstance(a, RetreatTo)), key=lambda a: (-a.dst,))
+    t = obs.tables
+    att = [bv.attacker_units.get(n, 0) for n in t.names]
+    dfd = [0] * t.U
+    for units in bv.defender_units.values():
+        for n, c in units.items():
+            dfd[t.idx[n]] += c
+    p = win_odds(obs.rules.battle, att, dfd, bv.at_sea, pol.retreat_below, cache=pol.odds_cache)
+    if p >= pol.retreat_below:
+        return legal[0]   # PressOn
+    options = [a for a in legal if isinstance(a, RetreatTo)]
+    me = obs.realm
+    best = max(options, key=lambda a: (sum(obs.units(a.dst, me)), -a.dst))
+    return best
+
+
+
+def run_amok(pol, obs, legal):
+    if not pol.amok:
+        return Pass()
+    b = obs.board
+    F = obs.friends(obs.realm)
+
+    def value(a):
+        if not isinstance(a, Amok):
+            return -1
+        r = a.dst
+        v = b.gold[r]
+        if b.start_area[r] >= 0 and b.start_area[r] not in F:
+            v += 10 * (obs.rules.capital_vp if b.capital_of[r] >= 0 else obs.rules.region_vp)
+        return v
+    return max(legal, key=value)

@@ -1,0 +1,373 @@
+"""Planning the movement phase: attacks on enemy land (the smallest force whose odds reach the
+threshold), on enemy fleets, landings from warships, heroes into dungeons, and where the idle
+units go (toward threatened regions or the front)."""
+from __future__ import annotations
+
+from collections import Counter
+
+from .. import dungeons as dg
+from ..battle import ingame as gb
+from ..game_actions import Embark, EndPhase, Move, Sail, Unload
+from .estimates import quick_odds, win_odds
+from .planner import Planner
+
+END = EndPhase()
+
+
+class MovementPlanner(Planner):
+    """The movement phase's plan (`movement()`)."""
+
+    def movement(self) -> list:
+        obs, b, t, pol = self.obs, self.b, self.t, self.pol
+        me = self.me
+        avail: dict[tuple, int] = {}          # (src, u) -> units still free
+        for r in obs.mobile_regions():
+            for (u, m), c in obs.mobile(r).items():
+                if m > 0 and c > 0:
+                    avail[(r, u)] = avail.get((r, u), 0) + c
+        reach: dict[tuple, dict] = {}
+        for (r, u) in avail:
+            reach[(r, u)] = obs.destinations(r, t.names[u])
+        front = self.front_distance()
+        # keep a garrison in front-line regions, and one unit in every region without a castle
+        keep: dict[int, int] = {}
+        cu = t.castle_u
+        for (r, u) in avail:
+            if b.is_sea[r] or obs.owner[r] != me:
+                continue
+            castle = obs.units(r, me)[cu] > 0
+            need = pol.garrison if front[r] == 1 else 0
+            if pol.hold_regions and not castle:
+                need = max(need, 1)
+            if need:
+                keep[r] = need
+        self.keep = keep
+        plan: list = []
+        # targets: enemy land regions (and enemy fleets) some unit can reach
+        targets = set()
+        for key, dests in reach.items():
+            for dst in dests:
+                if (self.enemy_land(dst)) or (b.is_sea[dst] and obs.hostile(dst)):
+                    targets.add(dst)
+        self.used_ships = set()
+        if pol.naval:
+            plan += self._naval(avail, reach)
+        scored = []
+        for r in targets:
+            if b.is_sea[r]:
+                continue                      # fleets: _naval
+            dfd = self.enemy_army(r)
+            scored.append((-self.target_value(r) / (1.0 + sum(dfd)), r, dfd))
+        scored.sort()
+        committed: dict[int, list] = {}
+        for _neg, r, dfd in scored:
+            at_sea = False
+            cands = []
+            for (src, u), n in avail.items():
+                free = n
+                if free <= 0 or r not in reach[(src, u)]:
+                    continue
+                if at_sea and not (t.ship[u] or t.flyer[u]):
+                    continue
+                cands.append((src, u))
+            if not cands:
+                continue
+            if sum(dfd) == 0:
+                if at_sea:
+                    continue
+                # empty enemy region: the cheapest unit that can take it
+                best = None
+                for src, u in cands:
+                    if not (t.land[u] or (t.flyer[u] and obs.rules.flyers_capture)):
+                        continue
+                    if not self._can_spare(src, u, avail, 1):
+                        continue
+                    k = (t.flyer[u], t.cost[u], src)
+                    if best is None or k < best[0]:
+                        best = (k, src, u)
+                if best is not None:
+                    _, src, u = best
+                    avail[(src, u)] -= 1
+                    plan.append(Move(src, r, t.names[u], 1))
+                    committed.setdefault(r, [0] * t.U)[u] += 1
+                continue
+            force = self._assemble(r, dfd, cands, avail, keep, at_sea)
+            if force is None:
+                continue
+            for (src, u), k in force.items():
+                avail[(src, u)] -= k
+                plan.append(Move(src, r, t.names[u], k))
+                row = committed.setdefault(r, [0] * t.U)
+                row[u] += k
+        if pol.explore and obs.cards is not None and obs.rules.dungeons:
+            plan += self._explore(avail, reach)
+        if pol.amphibious:
+            plan += self._amphibious(avail, committed)
+        plan += self._redeploy(avail, reach, keep)
+        plan.append(END)
+        return plan
+
+    def _naval(self, avail: dict, reach: dict) -> list:
+        """Attack enemy fleets with empty warships (and flyers) when the odds reach the threshold."""
+        obs, b, t, pol = self.obs, self.b, self.t, self.pol
+        me = self.me
+        out = []
+        fleets = [r for r in b.sea_regions if obs.hostile(r)]
+        if not fleets:
+            return out
+        ships = [sv for sv in obs.ships if sv.owner == me and not sv.unloaded and sv.landing < 0 and not sv.cargo
+                 and sv.moves > 0]
+        ship_reach = {sv.id: obs.ship_destinations(sv.id) for sv in ships}
+        t_ship = {sv.id: t.idx[sv.unit] for sv in ships}
+        value = {}
+        for r in fleets:
+            dfd = self.enemy_army(r)
+            value[r] = sum(c * t.cost[u] for u, c in enumerate(dfd))
+        for r in sorted(fleets, key=lambda r: (-value[r], r)):
+            dfd = self.enemy_army(r)
+            if not sum(dfd):
+                continue
+            att = [0] * t.U
+            chosen_ships, chosen_flyers = [], {}
+            cands = [("ship", sv.id) for sv in ships if sv.id not in self.used_ships and r in ship_reach[sv.id]]
+            for (src, u), n in sorted(avail.items(), key=lambda kv: -t.cost[kv[0][1]]):
+                if n > 0 and t.flyer[u] and r in reach[(src, u)]:
+                    cands += [("fly", (src, u))] * n
+            if not cands:
+                continue
+            total = att[:]
+            for kind, x in cands:
+                total[t_ship[x] if kind == "ship" else x[1]] += 1
+            if quick_odds(self.br, total, dfd, True) < pol.attack_threshold - 0.15:
+                continue
+            ok = False
+            for kind, x in cands:
+                if kind == "ship":
+                    chosen_ships.append(x)
+                    att[t_ship[x]] += 1
+                else:
+                    chosen_flyers[x] = chosen_flyers.get(x, 0) + 1
+                    att[x[1]] += 1
+                if win_odds(self.br, att, dfd, True, pol.attack_threshold, cache=pol.odds_cache) >= pol.attack_threshold:
+                    ok = True
+                    break
+            if not ok:
+                continue
+            for sid in chosen_ships:
+                self.used_ships.add(sid)
+                out.append(Sail(sid, r))
+            for (src, u), k in chosen_flyers.items():
+                avail[(src, u)] -= k
+                out.append(Move(src, r, t.names[u], k))
+        return out
+
+    def _explore(self, avail: dict, reach: dict) -> list:
+        """Free heroes into dungeons with guardians: the fewest (up to 3) whose chance reaches the threshold."""
+        obs, b, t, pol = self.obs, self.b, self.t, self.pol
+        out = []
+        cs = obs.cards
+        for r in range(b.n):
+            if not b.is_dungeon[r]:
+                continue
+            tokens, shown, _given = obs.dungeon(r)
+            if not tokens or any(any(obs.units(r, q)) for q in range(4) if q not in self.F):
+                continue
+            cands = sorted(((src, u) for (src, u), n in avail.items() if n > 0 and t.hero[u] and r in reach[(src, u)]),
+                           key=lambda k: (t.cost[k[1]], k[0]))
+            pool = [(src, u) for src, u in cands for _ in range(avail[(src, u)])][:3]   # one entry per hero
+            chosen = None
+            for k in range(1, len(pool) + 1):
+                heroes = tuple(sorted(Counter(t.names[u] for _src, u in pool[:k]).items()))
+                if shown is not None:
+                    p = dg.fight_chance(obs.rules.battle, shown, heroes)
+                else:
+                    p = dg.expected_chance(obs.rules.battle, cs.supply, cs.guardians, heroes, tokens)
+                if p >= pol.explore_threshold:
+                    chosen = pool[:k]
+                    break
+            if chosen is None:
+                continue
+            for src, u in chosen:
+                avail[(src, u)] -= 1
+                out.append(Move(src, r, t.names[u], 1))
+        return out
+
+    def _can_spare(self, src: int, u: int, avail: dict, k: int) -> bool:
+        need = self.keep.get(src, 0)
+        if not need or not self.t.land[u]:
+            return True
+        left = sum(n for (r, uu), n in avail.items() if r == src and self.t.land[uu]) - k
+        return left >= need
+
+    def _assemble(self, r: int, dfd: list, cands: list, avail: dict, keep: dict, at_sea: bool) -> dict | None:
+        """Smallest force (greedy by added fighting value per gold) whose odds reach the threshold."""
+        t, pol = self.t, self.pol
+        ta = gb.side_table(self.br, "attacker", at_sea)
+        pool = []
+        spare: dict[int, int] = {}
+        for src, u in cands:
+            n = avail[(src, u)]
+            if n > 0 and (ta.fights[u] or t.ship[u]):
+                pool.append([src, u, n])
+            if t.land[u] and src not in spare:
+                spare[src] = sum(avail[k] for k in avail if k[0] == src and t.land[k[1]]) - keep.get(src, 0)
+        if not pool:
+            return None
+        att = [0] * t.U
+        total = [0] * t.U
+        left = dict(spare)
+        for src, u, n in pool:
+            if t.land[u]:
+                n = min(n, max(0, left[src]))
+                left[src] -= n
+            total[u] += n
+        thr = pol.attack_threshold
+        if quick_odds(self.br, total, dfd, at_sea) < thr - 0.15:
+            return None
+        force: dict = {}
+        size = 0
+        while size < pol.max_attackers:
+            best, best_gain = None, -1.0
+            for item in pool:
+                src, u, n = item
+                if n <= 0 or (t.land[u] and spare[src] <= 0):
+                    continue
+                gain = (ta.dice[u] * ta.p[u] * (1.25 if ta.fs[u] else 1.0) + 0.35 * ta.htk[u]) / max(1, t.cost[u])
+                if t.flyer[u]:
+                    gain *= 0.8     # flyers are kept for flexibility unless needed
+                if gain > best_gain:
+                    best, best_gain = item, gain
+            if best is None:
+                break
+            best[2] -= 1
+            if t.land[best[1]]:
+                spare[best[0]] -= 1
+            att[best[1]] += 1
+            force[(best[0], best[1])] = force.get((best[0], best[1]), 0) + 1
+            size += 1
+            if size >= 2 or sum(dfd) <= 1:
+                if win_odds(self.br, att, dfd, at_sea, thr, cache=pol.odds_cache) >= thr:
+                    return force
+        return None
+
+    def _amphibious(self, avail: dict, committed: dict) -> list:
+        """Empty warships next to a friendly coast with idle land units carry two of them to an enemy
+        coast they can reach, when the landing (with any other attackers there) has good odds."""
+        obs, b, t, pol = self.obs, self.b, self.t, self.pol
+        me = self.me
+        out = []
+        for sh in obs.ships:
+            if sh.owner != me or sh.unloaded or sh.landing >= 0 or sh.id in self.used_ships:
+                continue
+            cap = sh.capacity - len(sh.cargo)
+            src_coast = None
+            if sh.cargo:
+                carried = [t.idx[n] for n in sh.cargo]
+            else:
+                carried = []
+                if obs.hostile(sh.region):
+                    continue
+                # idle land units on an adjacent friendly coast
+                for x in b.adj[sh.region]:
+                    if not obs.friendly_land(x):
+                        continue
+                    units = [(u, avail.get((x, u), 0)) for u in range(t.U) if t.land[u] and t.carriable[u]]
+                    units = [(u, n) for u, n in units if n > 0 and (x, u) in avail
+                             and obs.mobile(x).get((u, t.move[u]), 0) > 0]
+                    if sum(n for _, n in units) >= 1:
+                        src_coast = x
+                        units.sort(key=lambda un: -t.cost[un[0]])
+                        for u, n in units:
+                            while n > 0 and len(carried) < cap:
+                                if not self._can_spare(x, u, avail, 1):
+                                    break
+                                carried.append(u)
+                                n -= 1
+                        break
+                if not carried:
+                    continue
+            seas = {sh.region: 0}
+            seas.update({dst: c for dst, (c, st) in obs.ship_destinations(sh.id).items() if not st})
+            best = None
+            for sea in seas:
+                for x in b.adj[sea]:
+                    if not self.enemy_land(x):
+                        continue
+                    att = committed.get(x, [0] * t.U)[:]
+                    for u in carried:
+                        att[u] += 1
+                    p = quick_odds(self.br, att, self.enemy_army(x), False)
+                    if p >= pol.attack_threshold:
+                        v = self.target_value(x) * p
+                        if best is None or v > best[0]:
+                            best = (v, sea, x)
+            if best is None:
+                continue
+            _, sea, x = best
+            if src_coast is not None:
+                for u in carried:
+                    avail[(src_coast, u)] -= 1
+                    out.append(Embark(src_coast, sh.id, t.names[u]))
+            if sea != sh.region:
+                out.append(Sail(sh.id, sea))
+            out.append(Unload(sh.id, x))
+            row = committed.setdefault(x, [0] * t.U)
+            for u in carried:
+                row[u] += 1
+        return out
+
+    def _redeploy(self, avail: dict, reach: dict, keep: dict) -> list:
+        """Idle units: toward threatened own regions (share `defend`) or toward the front."""
+        obs, b, t, pol = self.obs, self.b, self.t, self.pol
+        front = self.front_distance()
+        out = []
+        threatened = []
+        for r in range(b.n):
+            if obs.owner[r] == self.me and not b.is_sea[r] and front[r] <= 2:
+                th = self.threat(r)
+                de = self.defence(r)
+                if th > de:
+                    threatened.append((th - de, r))
+        threatened.sort(reverse=True)
+        spare = {}
+        for (src, u), n in avail.items():
+            if t.land[u] and n > 0:
+                spare[src] = spare.get(src, 0) + n
+        for src in spare:
+            spare[src] -= keep.get(src, 0)
+        for (src, u), n in sorted(avail.items(), key=lambda kv: (-t.cost[kv[0][1]], kv[0])):
+            if n <= 0 or t.ship[u]:
+                continue
+            dests = reach[(src, u)]
+            if not dests:
+                continue
+            if t.flyer[u]:
+                continue      # flyers hold position (they strike from where they stand)
+            if front[src] == 1 and pol.defend >= 0.5:
+                continue      # front-line units hold the line
+            n = min(n, max(0, spare.get(src, 0)))
+            if n <= 0:
+                continue
+            spare[src] -= n
+            k_def = int(round(n * pol.defend))
+            moved = 0
+            if threatened and k_def:
+                for _gap, r in threatened:
+                    if r in dests and r != src and not dests[r][1]:
+                        out.append(Move(src, r, t.names[u], k_def))
+                        moved = k_def
+                        break
+            rest = n - moved
+            if rest <= 0:
+                continue
+            best = None
+            for dst, (cost, stop, able) in dests.items():
+                if stop or b.is_sea[dst] or obs.owner[dst] not in self.F:
+                    continue
+                if front[dst] < front[src]:
+                    k = (front[dst], -cost, dst)
+                    if best is None or k < best[0]:
+                        best = (k, dst)
+            if best is not None:
+                out.append(Move(src, best[1], t.names[u], rest))
+        return out

@@ -1,0 +1,110 @@
+"""`Planner`: what a WarPolicy reads off the board when it plans a phase — enemy land and armies,
+the distance to the front, the threat to and defence of a region, a region's worth. The phase
+plans build on it (`movement.MovementPlanner`, `reinforcements.ReinforcementPlanner`)."""
+from __future__ import annotations
+
+from collections import deque
+
+from ..battle import ingame as gb
+
+
+class Planner:
+    """Builds one phase's plan for a WarPolicy from the observation."""
+
+    def __init__(self, pol, obs, rng):
+        self.pol, self.obs, self.rng = pol, obs, rng
+        self.b = obs.board
+        self.t = obs.tables
+        self.me = obs.realm
+        self.F = obs.friends(self.me)
+        self.br = obs.rules.battle
+        self._front = None
+
+    # helpers ------------------------------------------------------------------------------------
+    def enemy_land(self, r: int) -> bool:
+        el = self.__dict__.get("_el")
+        if el is None:
+            b, owner, F = self.b, self.obs.owner, self.F
+            el = self._el = [not b.is_sea[x] and not b.is_dungeon[x] and owner[x] not in F for x in range(b.n)]
+        return el[r]
+
+    def enemy_army(self, r: int) -> list:
+        out = [0] * self.t.U
+        for q in range(4):
+            if q in self.F:
+                continue
+            for u, c in enumerate(self.obs.army(r, q)):
+                out[u] += c
+        return out
+
+    def front_distance(self) -> list:
+        """Land steps from each region to the nearest enemy land region (through any land)."""
+        if self._front is not None:
+            return self._front
+        b = self.b
+        dist = [1 << 20] * b.n
+        q = deque()
+        self.enemy_land(0)
+        el = self._el
+        for r in range(b.n):
+            if el[r]:
+                dist[r] = 0
+                q.append(r)
+        adj, is_sea = b.adj, b.is_sea
+        while q:
+            r = q.popleft()
+            d = dist[r] + 1
+            for x in adj[r]:
+                if is_sea[x] or dist[x] <= d:
+                    continue
+                dist[x] = d
+                q.append(x)
+        self._front = dist
+        return dist
+
+    def _powers(self):
+        pw = self.__dict__.get("_pw")
+        if pw is None:
+            b, t = self.b, self.t
+            ta = gb.side_table(self.br, "attacker", False)
+            strength = [ta.dice[u] * ta.p[u] if not t.castle[u] else 0.0 for u in range(t.U)]
+            pw1, pw2 = [0.0] * b.n, [0.0] * b.n
+            enemies = [q for q in range(4) if q not in self.F]
+            for y in range(b.n):
+                for q in enemies:
+                    row = self.obs.units(y, q)
+                    for u in range(t.U):
+                        c = row[u]
+                        if c and t.move[u] >= 1:
+                            v = c * strength[u]
+                            pw1[y] += v
+                            if t.move[u] >= 2:
+                                pw2[y] += v
+            pw = self._pw = (pw1, pw2)
+        return pw
+
+    def threat(self, r: int) -> float:
+        """Expected hits per round enemy units within their reach (one or two steps) could bring against r."""
+        pw1, pw2 = self._powers()
+        one, two = self.b.rings(r)
+        return sum(pw1[y] for y in one) + sum(pw2[y] for y in two)
+
+    def defence(self, r: int) -> float:
+        td = gb.side_table(self.br, "defender", False)
+        tot = 0.0
+        for q in self.F:
+            row = self.obs.units(r, q)
+            for u in range(self.t.U):
+                if row[u]:
+                    tot += row[u] * td.dice[u] * td.p[u] * td.htk[u]
+        return tot
+
+    def target_value(self, r: int) -> float:
+        b, rules = self.b, self.obs.rules
+        v = 1.0 + b.gold[r]
+        area = b.start_area[r]
+        if area >= 0 and area not in self.F:
+            v += 4.0 * (rules.capital_vp if b.capital_of[r] == area else rules.region_vp)
+        if self.obs.units(r, self.obs.owner[r])[self.t.castle_u] if self.obs.owner[r] >= 0 else 0:
+            v += 1.0
+        return v

@@ -1,0 +1,100 @@
+"""`WarPolicy`: the war-game heuristic, a frozen record of numbers analyses can sweep.
+
+It sees only the observation and the legal actions: it branches on `observation.phase` (a
+`phases.Phase`), plans a whole phase at its first decision and emits the plan step by step from
+the seat's notebook (`observation.memo`), and answers the one-step decisions with `decisions`.
+Its exact battle odds are remembered in its own `odds_cache` (an `estimates.OddsCache`), not in
+the module.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..battle import ingame as gb
+from ..game_actions import Casualties, EndPhase
+from ..phases import Phase
+from .decisions import fight_order, play_cards, press_or_retreat, run_amok, take_hit
+from .estimates import OddsCache
+from .movement import MovementPlanner
+from .purchase import Purchase
+from .reinforcements import ReinforcementPlanner
+
+END = EndPhase()
+_PLANNED = (Phase.MOVE, Phase.REGROUP, Phase.BUY, Phase.REINFORCE)
+
+
+@dataclass(frozen=True)
+class WarPolicy:
+    """A war-game heuristic. Every field is a number (or a Purchase) analyses can sweep."""
+
+    name: str = "balanced"
+    attack_threshold: float = 0.6     # P(win) needed to attack an occupied region
+    retreat_below: float = 0.25       # retreat when P(win from here on) drops below this
+    garrison: int = 0                 # extra land units kept in a front-line region that sends attackers
+    defend: float = 0.35              # share of idle units sent to threatened regions (rest go to the front)
+    max_attackers: int = 14           # largest stack sent against one region
+    amphibious: bool = True           # use warships to land troops on enemy coasts
+    naval: bool = True                # attack enemy fleets when the odds are good
+    amok: bool = True                 # let monsters run amok
+    hold_regions: bool = True         # never leave an owned region without a castle empty (no free walk-ins)
+    play_events: bool = True          # play event/treasure cards (False: keep them all, answer nothing)
+    explore: bool = True              # send free heroes into dungeons
+    explore_threshold: float = 0.55   # P(heroes beat the guardians) needed to explore (face down: averaged)
+    flee_below: float = 0.3           # in a dungeon, flee when P(win from here on) drops below this
+    purchase: Purchase = field(default_factory=Purchase)
+
+    def __post_init__(self):
+        # not a field: no part of the policy's identity (==, hash, repr, analyses' parameters);
+        # `dataclasses.replace` and unpickling give a fresh, empty one
+        object.__setattr__(self, "odds_cache", OddsCache())
+
+    def __call__(self, obs, legal, rng):
+        ph = obs.phase
+        if ph == Phase.CASUALTY:
+            return Casualties(gb.CASUALTY_ORDERS[0])
+        if ph == Phase.HIT:
+            return take_hit(obs, legal)
+        if ph == Phase.COMBAT:
+            return fight_order(self, obs, legal)
+        if ph == Phase.PRESS:
+            return press_or_retreat(self, obs, legal)
+        if ph == Phase.AMOK:
+            return run_amok(self, obs, legal)
+        if ph == Phase.EVENT:
+            return play_cards(self, obs, legal, rng)
+        if ph in _PLANNED:
+            return self._from_plan(obs, legal, rng)
+        return legal[0]
+
+    def __repr__(self):
+        fields_ = ", ".join(f"{k}={getattr(self, k)!r}" for k in ("name", "attack_threshold", "retreat_below",
+                                                                   "garrison", "defend", "amphibious", "naval"))
+        return f"WarPolicy({fields_}, purchase={self.purchase!r})"
+
+    # --- plans --------------------------------------------------------------------------------
+    def _from_plan(self, obs, legal, rng):
+        memo = obs.memo
+        key = (obs.turns, obs.phase, obs.realm)
+        plan = memo.get("plan")
+        if plan is None or plan[0] != key:
+            plan = (key, deque(self._make_plan(obs, rng)), 0)
+            memo["plan"] = plan
+        queue = plan[1]
+        while queue:
+            a = queue.popleft()
+            if a in legal:
+                return a
+        if END in legal:
+            return END
+        return legal[0]
+
+    def _make_plan(self, obs, rng) -> list:
+        ph = obs.phase
+        if ph == Phase.MOVE:
+            return MovementPlanner(self, obs, rng).movement()
+        if ph == Phase.REGROUP:
+            return ReinforcementPlanner(self, obs, rng).regroup()
+        if ph == Phase.BUY:
+            return ReinforcementPlanner(self, obs, rng).buy()
+        return ReinforcementPlanner(self, obs, rng).reinforce()
