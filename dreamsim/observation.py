@@ -130,9 +130,20 @@ def _encode(x, stack_ids: dict):
     return x
 
 
+#: field values copied as they are (the observation is built every decision: keep this lean)
+_PLAIN = frozenset((int, bool, str, float, tuple, type(None)))
+
+
 def _frame_tuple(f: Frame, stack_ids: dict, hidden=()) -> tuple:
-    return (FRAME_CODES[type(f)],) + tuple(None if n in hidden else _encode(getattr(f, n), stack_ids)
-                                            for n in type(f).__slots__)
+    t = type(f)
+    out = [FRAME_CODES[t]]
+    for n in t.__slots__:
+        if n in hidden:
+            out.append(None)
+        else:
+            x = getattr(f, n)
+            out.append(x if type(x) in _PLAIN else _encode(x, stack_ids))
+    return tuple(out)
 
 
 #: per secret frame type, the fields a seat that may not know them sees as None
