@@ -21,13 +21,7 @@ def results_file(tmp_path_factory):
     return out
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def test_simulate_writes_the_file_and_says_so(capsys, tmp_path):
+def test_simulate_writes_the_file_and_says_so(capsys, tmp_path, run):
     code, out, _ = run(capsys, "simulate", "toygame", *SMALL, "--out", str(tmp_path / "y.parquet"), "--csv",
                        "--rule", "max_rounds=5", "--seat-order", "fixed")
     assert code == 0 and (tmp_path / "y.csv").exists() and (tmp_path / "y.meta.json").exists()
@@ -39,7 +33,7 @@ def test_simulate_writes_the_file_and_says_so(capsys, tmp_path):
     ("winrates", ["== by_policy ==", "== matrix ==", "== ratings ==", "timeout"]),
     ("length", ["== summary ==", "== by_winner ==", "decisions", "median"]),
 ])
-def test_questions_from_a_results_file(capsys, results_file, command, expected):
+def test_questions_from_a_results_file(capsys, results_file, command, expected, run):
     code, out, _ = run(capsys, command, "--in", str(results_file))
     assert code == 0
     assert out.startswith("toygame (toygame-1): 60 games, seed 2, seat order rotate, policies strong,random,random")
@@ -47,13 +41,13 @@ def test_questions_from_a_results_file(capsys, results_file, command, expected):
         assert text in out
 
 
-def test_questions_simulated_on_the_spot_match_the_file(capsys, results_file):
+def test_questions_simulated_on_the_spot_match_the_file(capsys, results_file, run):
     _, from_file, _ = run(capsys, "fpa", "--in", str(results_file))
     _, on_the_spot, _ = run(capsys, "fpa", "toygame", *SMALL, "--jobs", "2")
     assert on_the_spot == from_file
 
 
-def test_sweep_command(capsys):
+def test_sweep_command(capsys, run):
     code, out, _ = run(capsys, "sweep", "toygame", "--field", "bias", "--values", "0,0.5", *SMALL)
     assert code == 0 and "sweep of Rules.bias over 0.0, 0.5; same seeds for every value" in out
     assert "seat0_win_rate" in out and "diff_ci_low" in out
@@ -62,7 +56,7 @@ def test_sweep_command(capsys):
     assert code == 0 and "strong_win_rate" in out and "sweep of strong.lucky" in out
 
 
-def test_help_shows_examples(capsys):
+def test_help_shows_examples(capsys, run):
     code, out, _ = run(capsys, "--help")
     assert code == 0 and "examples:" in out and "balancelab fpa nightsim --games 20000 --jobs 2" in out
     code, out, _ = run(capsys, "simulate", "--help")
@@ -84,14 +78,14 @@ def test_help_shows_examples(capsys):
     (["simulate", "toygame", "--out", "x.parquet", "--seat-order", "upside"], "invalid choice: 'upside'"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
 ])
-def test_bad_input_is_one_line_and_exit_code_2(capsys, argv, message):
+def test_bad_input_is_one_line_and_exit_code_2(capsys, argv, message, run):
     code, out, err = run(capsys, *argv)
     assert code == 2
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith("balancelab")
 
 
-def test_foreign_results_file(capsys, tmp_path):
+def test_foreign_results_file(capsys, tmp_path, run):
     path = tmp_path / "foreign.parquet"
     pd.DataFrame({"x": [1]}).to_parquet(path)
     code, _, err = run(capsys, "length", "--in", str(path))

@@ -14,12 +14,6 @@ from analyses.games import load_game, make_rules, with_parameter
 from analyses.study import PLANS, run_sizes
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 @pytest.fixture
 def no_games(monkeypatch):
     """Any attempt to play a game fails the test: the checks must refuse first."""
@@ -32,7 +26,7 @@ def no_games(monkeypatch):
 
 # --- games, policies, rules ---------------------------------------------------------------------
 
-def test_games_lists_every_game_with_players_default_policy_and_report_sizes(capsys):
+def test_games_lists_every_game_with_players_default_policy_and_report_sizes(capsys, run):
     code, out, _ = run(capsys, "games")
     assert code == 0
     assert "nightsim (nightmarium) — Nightmarium" in out
@@ -45,7 +39,7 @@ def test_games_lists_every_game_with_players_default_policy_and_report_sizes(cap
     assert f"{sum(nerath.values()):,} games in all" in out
 
 
-def test_policies_lists_each_policy_with_parameters_that_policy_param_accepts(capsys):
+def test_policies_lists_each_policy_with_parameters_that_policy_param_accepts(capsys, run):
     code, out, _ = run(capsys, "policies", "nightsim")
     assert code == 0
     for name in nightsim.POLICIES:
@@ -85,7 +79,7 @@ def test_every_listed_default_typed_after_rule_gives_the_default(game):
         assert getattr(rules, r["field"]) == getattr(module.Rules(), r["field"]), r
 
 
-def test_rules_command_prints_allowed_values(capsys):
+def test_rules_command_prints_allowed_values(capsys, run):
     code, out, _ = run(capsys, "rules", "nerath")
     assert code == 0 and "--rule FIELD=VALUE" in out
     assert "allowed: alliance, free_for_all" in out and "allowed: short, medium, long" in out
@@ -101,7 +95,7 @@ def _examples(command):
 
 
 @pytest.mark.parametrize("command", sorted(cli_info.EXAMPLES))
-def test_each_subcommand_shows_its_own_examples_and_they_parse(capsys, command):
+def test_each_subcommand_shows_its_own_examples_and_they_parse(capsys, command, run):
     code, out, _ = run(capsys, command, "--help")
     assert code == 0 and "examples:" in out
     examples = _examples(command)
@@ -113,7 +107,7 @@ def test_each_subcommand_shows_its_own_examples_and_they_parse(capsys, command):
         parser.parse_args(words[1:])       # raises SystemExit on a bad example
 
 
-def test_sweep_help_no_longer_shows_the_simulate_examples(capsys):
+def test_sweep_help_no_longer_shows_the_simulate_examples(capsys, run):
     _, out, _ = run(capsys, "sweep", "--help")
     assert "balancelab sweep nightsim --field players" in out and "--resume   # after Ctrl-C" not in out
 
@@ -140,13 +134,13 @@ def test_sweep_help_no_longer_shows_the_simulate_examples(capsys):
     (["report", "--only", "nightsim,chess"], "--only: no standard study for chess"),
     (["report", "--jobs", "0"], "--jobs must be a positive number"),
 ])
-def test_bad_values_are_refused_before_any_game_naming_the_flag(capsys, no_games, argv, message):
+def test_bad_values_are_refused_before_any_game_naming_the_flag(capsys, no_games, argv, message, run):
     code, _, err = run(capsys, *argv, "--no-progress")
     assert code == 2 and err.count("\n") == 1
     assert message in err, err
 
 
-def test_library_messages_name_flags_not_python_arguments(capsys):
+def test_library_messages_name_flags_not_python_arguments(capsys, run):
     code, _, err = run(capsys, "battle", "2 warship", "vs", "1 warship")
     assert code == 2 and "add --sea for a sea battle" in err and "at_sea" not in err
     code, _, err = run(capsys, "battle", "2 footsoldier", "vs", "1 footsoldier", "--method", "guess")
@@ -155,7 +149,7 @@ def test_library_messages_name_flags_not_python_arguments(capsys):
         "--policy-param x is not among the --policies a, b"
 
 
-def test_a_refused_output_path_names_the_users_path(capsys, no_games, tmp_path):
+def test_a_refused_output_path_names_the_users_path(capsys, no_games, tmp_path, run):
     blocker = tmp_path / "afile"
     blocker.write_text("x")
     out = blocker / "runs" / "x.parquet"
@@ -179,7 +173,7 @@ def stored_study(tmp_path_factory):
     return folder
 
 
-def test_report_from_refuses_to_overwrite_without_force(capsys, stored_study):
+def test_report_from_refuses_to_overwrite_without_force(capsys, stored_study, run):
     first = stored_study / "first.html"
     before = first.read_text(encoding="utf-8")
     code, _, err = run(capsys, "report", "--from", str(stored_study / "runs"), "--out", str(first))
@@ -191,7 +185,7 @@ def test_report_from_refuses_to_overwrite_without_force(capsys, stored_study):
     assert code == 0 and (stored_study / "new.html").exists()
 
 
-def test_report_save_refuses_a_folder_with_results_without_force(capsys, stored_study, no_games):
+def test_report_save_refuses_a_folder_with_results_without_force(capsys, stored_study, no_games, run):
     code, _, err = run(capsys, "report", "--games", "8", "--only", "nightsim", "--save", str(stored_study / "runs"),
                        "--out", str(stored_study / "other.html"))
     assert code == 2 and "already holds study results" in err and "--force" in err

@@ -3,27 +3,13 @@ import pytest
 from pandas.testing import assert_frame_equal
 
 import analyses
-from analyses import checkpoint, runner
+from analyses import checkpoint
 from analyses.checkpoint import parts_dir, simulate_to_file
 from analyses.cli import main
 
 GAMES, CHUNK = 120, 10
 ARGS = ["simulate", "toygame", "--games", str(GAMES), "--players", "3", "--policies", "strong,random,random",
         "--seed", "21", "--chunk-size", str(CHUNK), "--no-progress"]
-
-
-@pytest.fixture
-def played(monkeypatch):
-    """Record the game ranges actually played (n_jobs=1 runs chunks in this process)."""
-    ranges = []
-    original = runner.play_chunk
-
-    def recording(spec, start, stop):
-        ranges.append((start, stop))
-        return original(spec, start, stop)
-
-    monkeypatch.setattr(runner, "play_chunk", recording)
-    return ranges
 
 
 def interrupt_after(monkeypatch, parts: int):

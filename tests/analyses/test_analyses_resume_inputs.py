@@ -13,7 +13,7 @@ import pytest
 
 import nerathsim
 import nightsim
-from analyses import checkpoint, runner
+from analyses import checkpoint
 from analyses.checkpoint import parts_dir, simulate_to_file
 from analyses.cli import main
 from analyses.io import read_results
@@ -169,7 +169,7 @@ def test_a_kill_during_the_final_clean_up_leaves_a_run_that_resume_returns(tmp_p
     assert real_rmtree is shutil.rmtree
 
 
-def test_a_kill_after_the_file_is_written_but_before_the_clean_up_resumes_to_it(tmp_path, monkeypatch, played_ranges):
+def test_a_kill_after_the_file_is_written_but_before_the_clean_up_resumes_to_it(tmp_path, monkeypatch, played):
     out = tmp_path / "toy.parquet"
 
     def killed(folder):
@@ -181,9 +181,9 @@ def test_a_kill_after_the_file_is_written_but_before_the_clean_up_resumes_to_it(
         assert main([*TOY, "--out", str(out)]) == 130
     assert out.exists() and (parts_dir(out) / "run.json").exists()
     finished = out.read_bytes()
-    played_ranges.clear()
+    played.clear()
     assert main([*TOY, "--out", str(out), "--resume"]) == 0
-    assert played_ranges == [] and out.read_bytes() == finished and not parts_dir(out).exists()
+    assert played == [] and out.read_bytes() == finished and not parts_dir(out).exists()
 
 
 def test_a_csv_whose_sidecar_was_not_written_yet_is_finished_from_its_parts(tmp_path, monkeypatch):
@@ -200,18 +200,6 @@ def test_a_csv_whose_sidecar_was_not_written_yet_is_finished_from_its_parts(tmp_
     assert main([*TOY, "--csv", "--out", str(out), "--resume"]) == 0
     assert len(read_results(out)) == 12 and not parts_dir(out).exists()
     assert original is checkpoint.write_results
-
-
-@pytest.fixture
-def played_ranges(monkeypatch):
-    ranges, original = [], runner.play_chunk
-
-    def recording(spec, start, stop):
-        ranges.append((start, stop))
-        return original(spec, start, stop)
-
-    monkeypatch.setattr(runner, "play_chunk", recording)
-    return ranges
 
 
 # --- item 8: overwriting --------------------------------------------------------------------

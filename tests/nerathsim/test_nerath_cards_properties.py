@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy as _copy
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,17 +17,6 @@ from nerathsim.rules import Rules
 
 SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
-
-
-def start_counts(rules):
-    b, t = rules.board, E.tables(rules)
-    tot = [[0] * t.U for _ in range(4)]
-    for r in range(b.n):
-        if b.castle[r]:
-            tot[b.owner[r]][t.castle_u] += 1
-        for p, name, c in b.units[r]:
-            tot[p][t.idx[name]] += c
-    return tot
 
 
 def check(s, start):
@@ -87,28 +77,31 @@ def check(s, start):
         assert E.legal_actions(s), f"no decision at {s.decision}"
 
 
-def playout(rules, seed, checks=True, record=False):
-    rng = np.random.default_rng(seed)
-    start = start_counts(rules)
-    s = E.new_game(rules, rng, record=record)
-    steps = 0
-    while not s.is_terminal:
-        legal = E.legal_actions(s)
-        assert legal
-        # random legal play, with a lean towards the dungeons and the cards so that they come up
-        lean = [a for a in legal if (type(a) is Move and s.board.is_dungeon[a.dst]) or type(a) is PlayCard]
-        if lean and rng.random() < 0.5:
-            a = lean[int(rng.integers(len(lean)))]
-        else:
-            a = legal[int(rng.integers(len(legal)))]
-        E.apply_legal(s, a, rng)
-        steps += 1
-        if checks:
-            check(s, start)
-        assert steps < 50_000, "game did not terminate"
-    assert s.timed_out or s.winner is not None
-    assert s.round <= rules.max_rounds
-    return s
+@pytest.fixture(scope="module")
+def playout(start_counts):
+    def playout(rules, seed, checks=True, record=False):
+        rng = np.random.default_rng(seed)
+        start = start_counts(rules)
+        s = E.new_game(rules, rng, record=record)
+        steps = 0
+        while not s.is_terminal:
+            legal = E.legal_actions(s)
+            assert legal
+            # random legal play, with a lean towards the dungeons and the cards so that they come up
+            lean = [a for a in legal if (type(a) is Move and s.board.is_dungeon[a.dst]) or type(a) is PlayCard]
+            if lean and rng.random() < 0.5:
+                a = lean[int(rng.integers(len(lean)))]
+            else:
+                a = legal[int(rng.integers(len(legal)))]
+            E.apply_legal(s, a, rng)
+            steps += 1
+            if checks:
+                check(s, start)
+            assert steps < 50_000, "game did not terminate"
+        assert s.timed_out or s.winner is not None
+        assert s.round <= rules.max_rounds
+        return s
+    return playout
 
 
 @st.composite
@@ -130,13 +123,13 @@ def small_rules(draw):
 
 @SETTINGS
 @given(rules=small_rules(), seed=st.integers(0, 2**31 - 1))
-def test_random_play_with_cards_and_dungeons_keeps_every_invariant(rules, seed):
+def test_random_play_with_cards_and_dungeons_keeps_every_invariant(rules, seed, playout):
     playout(rules, seed)
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1))
-def test_same_seed_same_game(seed):
+def test_same_seed_same_game(seed, playout):
     rules = Rules(map="small", mode="free_for_all", max_rounds=3)
     a = playout(rules, seed, checks=False, record=True)
     b = playout(rules, seed, checks=False, record=True)
@@ -169,13 +162,13 @@ def test_a_clone_plays_on_exactly_like_the_original(seed, cut):
 
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1), mode=st.sampled_from(["free_for_all", "alliance"]))
-def test_nerath_map_two_rounds_with_cards_and_dungeons(seed, mode):
+def test_nerath_map_two_rounds_with_cards_and_dungeons(seed, mode, playout):
     rules = Rules(mode=mode, max_rounds=2)
     s = playout(rules, seed)
     assert s.round <= 2 and sum(s.stats["events_played"]) > 0
 
 
-def test_a_long_small_game_explores_dungeons_and_stays_consistent():
+def test_a_long_small_game_explores_dungeons_and_stays_consistent(playout):
     """Enough rounds that dungeons are won, new guardians come and a realm wins by its treasures."""
     rules = Rules(map="small", mode="free_for_all", game_length="long", treasures_to_win=3, max_rounds=12)
     for seed in range(20):                       # the first seed (fixed list) whose random game is decided

@@ -14,8 +14,11 @@ from nerathsim.game_actions import Amok, Buy, Embark, Fight, Move, RetreatTo, Sa
 from nerathsim.log import LUCK_NOTE
 from nerathsim.observation import observe
 from nerathsim.policies import Purchase, RandomPolicy, WarPolicy
+from nerathsim.rules import Rules
 
-from nerath_game_helpers import FFA, K
+K, V, I, N = range(4)
+# the rules of Parts I–II without the cards and guardians of Part III (scenarios of other rules stay exact)
+FFA = Rules(map="small", mode="free_for_all", events=False, dungeons=False)
 
 SMALL = dataclasses.replace(FFA, max_rounds=6)
 

@@ -13,23 +13,13 @@ from nerathsim.battle.steps import both_standing, fight_round
 from nerathsim.game_actions import Casualties, Hit, Pass
 from nerathsim.observation import observe
 from nerathsim.policies import POLICIES
+from nerathsim.rules import Rules
+from nerathsim.scenario import act, build_state, region, units_at
 
-from nerath_game_helpers import (
-    ALLY,
-    FFA,
-    I,
-    K,
-    N,
-    V,
-    act,
-    build_state,
-    drive,
-    end_phase,
-    events,
-    names,
-    region,
-    units_at,
-)
+K, V, I, N = range(4)
+# the rules of Parts I–II without the cards and guardians of Part III (scenarios of other rules stay exact)
+FFA = Rules(map="small", mode="free_for_all", events=False, dungeons=False)
+ALLY = Rules(map="small", mode="alliance", events=False, dungeons=False)
 
 SURE = BattleRules(hit_threshold=1)          # every die hits: battles without luck
 FFA_SURE = dataclasses.replace(FFA, battle=SURE)
@@ -37,11 +27,14 @@ ALLY_SURE = dataclasses.replace(ALLY, battle=SURE)
 FFA_ORDER = dataclasses.replace(FFA, casualty_choice="order")   # one casualty order per battle: the battle waits for it
 
 
-def battle_regions(s):
-    return [s.board.names[e["region"]] for e in events(s, "battle")]
+@pytest.fixture(scope="module")
+def battle_regions(events):
+    def battle_regions(s):
+        return [s.board.names[e["region"]] for e in events(s, "battle")]
+    return battle_regions
 
 
-def test_the_attacker_orders_the_battles():
+def test_the_attacker_orders_the_battles(battle_regions, drive, names):
     s = build_state(FFA, record=True, units={"Kmarch": {"karkoth": "footsoldier"}, "Kcoast": {"karkoth": "footsoldier"},
                                              "Vmarch": {"vailin": "footsoldier"}, "Ncoast": {"nerath": "footsoldier"}})
     act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 1)
@@ -53,7 +46,7 @@ def test_the_attacker_orders_the_battles():
     assert battle_regions(s) == ["Ncoast", "Vmarch"]
 
 
-def test_all_sea_battles_come_before_land_battles():
+def test_all_sea_battles_come_before_land_battles(battle_regions, drive, names):
     s = build_state(FFA, record=True,
                     units={"Kar": {"karkoth": "dragon, storm_elemental"}, "Kmarch": {"karkoth": "footsoldier"},
                            "Vmarch": {"vailin": "footsoldier"}},
@@ -68,7 +61,7 @@ def test_all_sea_battles_come_before_land_battles():
     assert battle_regions(s)[-1] == "Vmarch"
 
 
-def test_retreat_to_any_adjacent_friendly_land_not_only_where_they_came_from():
+def test_retreat_to_any_adjacent_friendly_land_not_only_where_they_came_from(drive, names):
     s = build_state(FFA, owner={"Vcoast": "karkoth"},
                     units={"Kmarch": {"karkoth": "2 footsoldier"}, "Vmarch": {"vailin": "6 footsoldier"}})
     act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 2)
@@ -79,14 +72,14 @@ def test_retreat_to_any_adjacent_friendly_land_not_only_where_they_came_from():
     assert sum(units_at(s, "Vcoast", "karkoth").values()) >= 1 and not units_at(s, "Vmarch", "karkoth")
 
 
-def test_flyers_may_also_retreat_to_a_friendly_sea():
+def test_flyers_may_also_retreat_to_a_friendly_sea(drive, names):
     s = build_state(FFA, units={"Kmarch": {"karkoth": "dragon"}, "Vmarch": {"vailin": "8 footsoldier"}})
     act(s, "Move", "Kmarch", "Vmarch", "dragon", 1)
     drive(s, until=lambda s: s.phase == E.PH_PRESS)
     assert names(s, E.retreat_options(s)) == ["Inner Sea", "Kmarch", "North Sea"]
 
 
-def test_land_units_retreat_onto_warships_only_without_friendly_land_next_door():
+def test_land_units_retreat_onto_warships_only_without_friendly_land_next_door(drive, events, names):
     # a landing on the Isle (its only neighbour is the Inner Sea)
     for stay in (True, False):
         s = build_state(dataclasses.replace(FFA, cargo_may_stay_aboard=stay), units={"Isle": {"vailin": "6 footsoldier"}},
@@ -102,7 +95,7 @@ def test_land_units_retreat_onto_warships_only_without_friendly_land_next_door()
             assert s.realm != K and not s.ships[0].cargo and events(s, "cargo_lost")
 
 
-def test_no_retreat_option_means_the_battle_goes_on():
+def test_no_retreat_option_means_the_battle_goes_on(drive):
     s = build_state(FFA_ORDER, units={"Isle": {"vailin": "3 footsoldier"}},
                     ships=[("karkoth", "Inner Sea", ["footsoldier", "fighter"])])
     sid = s.ships[0].id
@@ -115,7 +108,7 @@ def test_no_retreat_option_means_the_battle_goes_on():
     assert s.phase != E.PH_PRESS
 
 
-def test_capture_gives_region_castle_and_one_vp():
+def test_capture_gives_region_castle_and_one_vp(drive):
     s = build_state(FFA_SURE, units={"Kmarch": {"karkoth": "3 footsoldier"}, "Vmarch": {"vailin": "footsoldier"}})
     act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 3)
     drive(s, until=lambda s: s.phase == E.PH_REGROUP)
@@ -124,7 +117,7 @@ def test_capture_gives_region_castle_and_one_vp():
 
 
 @pytest.mark.parametrize("stacks, vp", [(False, 5), (True, 6)])
-def test_capital_gives_five_vp_and_its_castle(stacks, vp):
+def test_capital_gives_five_vp_and_its_castle(stacks, vp, drive):
     rules = dataclasses.replace(FFA_SURE, capital_vp_stacks=stacks)
     s = build_state(rules, owner={"Vmarch": "karkoth"},
                     units={"Vmarch": {"karkoth": "4 footsoldier"}, "Vale": {"vailin": "footsoldier, castle"}})
@@ -134,7 +127,7 @@ def test_capital_gives_five_vp_and_its_castle(stacks, vp):
     assert units_at(s, "Vale", "karkoth").get("castle") == 1 and not units_at(s, "Vale", "vailin")
 
 
-def test_no_vp_for_retaking_your_own_region_vp_for_any_opponents_area():
+def test_no_vp_for_retaking_your_own_region_vp_for_any_opponents_area(drive):
     s = build_state(FFA_SURE, owner={"Kmarch": "vailin", "Vmarch": "nerath"},
                     units={"Kar": {"karkoth": "2 footsoldier"}, "Kmarch": {"vailin": "footsoldier"},
                            "Vmarch": {"nerath": "footsoldier"}, "Kcoast": {"karkoth": "footsoldier"}})
@@ -161,7 +154,7 @@ def test_vp_once_per_region_variant():
         assert s.vp[K] == vp
 
 
-def test_draw_leaves_the_region_with_the_defender():
+def test_draw_leaves_the_region_with_the_defender(drive):
     s = build_state(FFA_SURE, units={"Kmarch": {"karkoth": "footsoldier"}, "Vmarch": {"vailin": "footsoldier"}})
     act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 1)
     drive(s, until=lambda s: s.phase == E.PH_REGROUP)
@@ -169,7 +162,7 @@ def test_draw_leaves_the_region_with_the_defender():
     assert s.stats["battles_won"][V] == 1 and s.stats["attacks_won"][K] == 0
 
 
-def test_monsters_run_amok_into_empty_enemy_regions():
+def test_monsters_run_amok_into_empty_enemy_regions(drive, names):
     s = build_state(FFA_SURE, units={"Kmarch": {"karkoth": "2 monster, 2 footsoldier"},
                                      "Vmarch": {"vailin": "2 footsoldier"}, "Vcoast": {"vailin": "castle"}})
     act(s, "Move", "Kmarch", "Vmarch", "monster", 2)
@@ -182,7 +175,7 @@ def test_monsters_run_amok_into_empty_enemy_regions():
     assert s.stats["amok_conquests"][K] == 1
 
 
-def test_amok_without_vp_variant_and_pass():
+def test_amok_without_vp_variant_and_pass(drive):
     rules = dataclasses.replace(FFA_SURE, amok_scores_vp=False)
     s = build_state(rules, units={"Kmarch": {"karkoth": "monster, footsoldier"}, "Vmarch": {"vailin": "footsoldier"}})
     act(s, "Move", "Kmarch", "Vmarch", "monster", 1)
@@ -194,7 +187,7 @@ def test_amok_without_vp_variant_and_pass():
 
 
 @pytest.mark.parametrize("capture", [True, False])
-def test_flyers_alone_capture_only_with_the_rule(capture):
+def test_flyers_alone_capture_only_with_the_rule(capture, drive):
     rules = dataclasses.replace(FFA, flyers_capture=capture)
     s = build_state(rules, units={"Kmarch": {"karkoth": "dragon"}})
     act(s, "Move", "Kmarch", "Vmarch", "dragon", 1)
@@ -227,7 +220,7 @@ def test_allied_defenders_split_damage(hits, healths, troops, owner, mode, expec
     assert gb.split_hits(hits, healths, troops, owner, mode) == expected
 
 
-def test_allies_defend_a_region_together():
+def test_allies_defend_a_region_together(drive, events):
     s = build_state(ALLY_SURE, record=True,
                     units={"Kmarch": {"karkoth": "3 footsoldier"}, "Vmarch": {"vailin": "2 footsoldier",
                                                                              "nerath": "footsoldier"}})
@@ -238,7 +231,7 @@ def test_allies_defend_a_region_together():
     assert s.stats["battles_fought"][N] == 1 and s.stats["units_lost"][N] == 1 and s.stats["units_lost"][V] == 2
 
 
-def test_retaking_an_allys_region_hands_it_to_the_ally_without_vp():
+def test_retaking_an_allys_region_hands_it_to_the_ally_without_vp(drive):
     # Vmarch (Vailin's starting area) is held by Karkoth; Nerath, Vailin's ally, takes it back
     s = build_state(ALLY_SURE, owner={"Vmarch": "karkoth", "Kmarch": "nerath"}, realm="nerath",
                     units={"Kmarch": {"nerath": "3 footsoldier"}, "Vmarch": {"karkoth": "footsoldier"}})
@@ -250,7 +243,7 @@ def test_retaking_an_allys_region_hands_it_to_the_ally_without_vp():
 
 
 # --- luck -------------------------------------------------------------------------------------
-def test_luck_is_zero_when_every_die_hits():
+def test_luck_is_zero_when_every_die_hits(drive):
     s = build_state(FFA_SURE, units={"Kmarch": {"karkoth": "3 footsoldier, fighter"},
                                      "Vmarch": {"vailin": "2 footsoldier, castle"}})
     act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 3)
@@ -259,7 +252,7 @@ def test_luck_is_zero_when_every_die_hits():
     assert s.stats["luck"] == pytest.approx([0.0] * 4, abs=1e-9)
 
 
-def test_luck_is_zero_sum_and_expected_to_average_out():
+def test_luck_is_zero_sum_and_expected_to_average_out(drive):
     total = []
     for seed in range(40):
         s = build_state(FFA, seed=seed, units={"Kmarch": {"karkoth": "4 footsoldier, siege_engine"},
@@ -273,7 +266,7 @@ def test_luck_is_zero_sum_and_expected_to_average_out():
 
 
 # --- the fast battle path is the battles module's procedure -------------------------------------
-def test_fast_rounds_match_combat_fight_round_bit_for_bit():
+def test_fast_rounds_match_combat_fight_round_bit_for_bit(names):
     rng0 = np.random.default_rng(5)
     names = BattleRules().units.names
     checked = 0
@@ -333,7 +326,7 @@ def test_fast_rounds_match_combat_fight_round_bit_for_bit():
     assert checked > 300
 
 
-def test_heroes_attack_enemy_heroes_in_a_dungeon_but_never_capture_it():
+def test_heroes_attack_enemy_heroes_in_a_dungeon_but_never_capture_it(drive):
     s = build_state(FFA_SURE, realm="iron_circle", units={"Imarch": {"iron_circle": "2 fighter"},
                                                           "Crypt": {"nerath": "fighter"}})
     act(s, "Move", "Imarch", "Crypt", "fighter", 2)
@@ -363,7 +356,7 @@ def test_the_owner_places_each_hit_out_of_turn_and_a_wound_on_a_fresh_dragon_is_
     assert E.legal_actions(s) == [Hit("fighter"), Hit("wizard"), Hit("warship")]
 
 
-def test_at_sea_the_heuristics_sacrifice_the_heroes_before_the_ship_that_carries_them():
+def test_at_sea_the_heuristics_sacrifice_the_heroes_before_the_ship_that_carries_them(events):
     s = _sea_fight_of_heroes()
     for name in ("balanced", "aggressive", "defensive"):
         assert POLICIES[name](observe(s, 1), E.legal_actions(s), None) == Hit("damage:dragon")   # a free hit
@@ -402,16 +395,19 @@ def test_the_casualty_order_variant_keeps_one_order_for_the_whole_battle():
 
 
 # --- walking into an empty enemy region is an attack (issue 13 item 8) ----------------------------
-def _walk_in(rules, record=True):
-    s = build_state(rules, units={"Kmarch": {"karkoth": "1 monster"}, "Kar": {"karkoth": "castle"},
-                                  "Vale": {"vailin": "castle"}}, realm="karkoth", record=record)
-    act(s, "Move", "Kmarch", "Vmarch", "monster", 1)
-    if s.decision == "movement":
-        end_phase(s)
-    return s
+@pytest.fixture(scope="module")
+def _walk_in(end_phase):
+    def _walk_in(rules, record=True):
+        s = build_state(rules, units={"Kmarch": {"karkoth": "1 monster"}, "Kar": {"karkoth": "castle"},
+                                      "Vale": {"vailin": "castle"}}, realm="karkoth", record=record)
+        act(s, "Move", "Kmarch", "Vmarch", "monster", 1)
+        if s.decision == "movement":
+            end_phase(s)
+        return s
+    return _walk_in
 
 
-def test_a_monster_that_walks_into_an_empty_enemy_region_may_run_amok():
+def test_a_monster_that_walks_into_an_empty_enemy_region_may_run_amok(_walk_in, events, names):
     """Seed: entering an enemy region "Det er et angreb", and "Hvis der er monstre i angriberens hær, kan
     de nu gå amok" (the issue's reproducer, free-for-all on the small map)."""
     assert FFA.walk_in_attack is True and dataclasses.replace(FFA, map="nerath").walk_in_attack is True
@@ -426,13 +422,13 @@ def test_a_monster_that_walks_into_an_empty_enemy_region_may_run_amok():
                                                                                       ("amok", "Vcoast")]
 
 
-def test_walk_ins_without_amok_variant():
+def test_walk_ins_without_amok_variant(_walk_in):
     s = _walk_in(dataclasses.replace(FFA, walk_in_attack=False))
     assert s.owner[region(s, "Vmarch")] == K and s.vp[K] == 1
     assert s.decision != "run amok" and s.owner[region(s, "Vcoast")] == V
 
 
-def test_walk_ins_are_attacks_in_the_attackers_order():
+def test_walk_ins_are_attacks_in_the_attackers_order(drive, events, names):
     s = build_state(FFA, record=True, units={"Kmarch": {"karkoth": "footsoldier"}, "Kcoast": {"karkoth": "footsoldier"},
                                              "Ncoast": {"nerath": "footsoldier"}})
     act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 1)       # empty: a walk-in

@@ -1,33 +1,23 @@
 """Phase 2, movement: move values, stopping, dungeons, flyers, warships and transport, alliance passage."""
 import dataclasses
 
+import pytest
+
 from nerathsim import engine as E
 from nerathsim.battle.rules import BattleRules
 from nerathsim.maps import parse_map
 from nerathsim.rules import Rules
-from nerathsim.scenario import action, cargo_of
+from nerathsim.scenario import act, action, build_state, cargo_of, region, units_at
 
-from nerath_game_helpers import (
-    ALLY,
-    FFA,
-    K,
-    N,
-    V,
-    act,
-    build_state,
-    dests,
-    drive,
-    end_phase,
-    events,
-    kinds,
-    region,
-    units_at,
-)
+K, V, I, N = range(4)
+# the rules of Parts I–II without the cards and guardians of Part III (scenarios of other rules stay exact)
+FFA = Rules(map="small", mode="free_for_all", events=False, dungeons=False)
+ALLY = Rules(map="small", mode="alliance", events=False, dungeons=False)
 
 SURE = BattleRules(hit_threshold=1)   # every die hits: battles without luck
 
 
-def test_move_values_footsoldier_one_fighter_two():
+def test_move_values_footsoldier_one_fighter_two(dests):
     s = build_state(FFA, units={"Kar": {"karkoth": "footsoldier, fighter, siege_engine"}})
     assert dests(s, "Kar", "footsoldier") == {"Kmarch": (1, False), "Kcoast": (1, False)}
     assert dests(s, "Kar", "siege_engine") == {"Kmarch": (1, False), "Kcoast": (1, False)}
@@ -35,7 +25,7 @@ def test_move_values_footsoldier_one_fighter_two():
                                           "Ncoast": (2, True)}
 
 
-def test_entering_an_enemy_region_stops_the_unit():
+def test_entering_an_enemy_region_stops_the_unit(dests):
     s = build_state(FFA, units={"Kmarch": {"karkoth": "monster"}, "Vmarch": {"vailin": "footsoldier"},
                                 "Kar": {"karkoth": "footsoldier"}})          # (an idle unit keeps the phase open)
     d = dests(s, "Kmarch", "monster")
@@ -44,12 +34,12 @@ def test_entering_an_enemy_region_stops_the_unit():
     assert dests(s, "Vmarch", "monster") == {}
 
 
-def test_an_empty_enemy_region_also_stops_the_unit():
+def test_an_empty_enemy_region_also_stops_the_unit(dests):
     s = build_state(FFA, units={"Kmarch": {"karkoth": "monster"}})
     assert dests(s, "Kmarch", "monster")["Vmarch"] == (1, True)
 
 
-def test_moving_through_friendly_regions_in_steps():
+def test_moving_through_friendly_regions_in_steps(dests):
     s = build_state(FFA, units={"Kar": {"karkoth": "fighter"}, "Kcoast": {"karkoth": "footsoldier"}})
     act(s, "Move", "Kar", "Kmarch", "fighter", 1)
     assert dests(s, "Kmarch", "fighter") == {"Kar": (1, False), "Kcoast": (1, False), "Vmarch": (1, True)}
@@ -57,7 +47,7 @@ def test_moving_through_friendly_regions_in_steps():
     assert dests(s, "Vmarch", "fighter") == {}
 
 
-def test_units_with_fewest_moves_left_go_first():
+def test_units_with_fewest_moves_left_go_first(dests):
     s = build_state(FFA, units={"Kar": {"karkoth": "fighter"}, "Kmarch": {"karkoth": "fighter"}})
     act(s, "Move", "Kar", "Kmarch", "fighter", 1)                       # now one with 1 move, one with 2
     act(s, "Move", "Kmarch", "Kcoast", "fighter", 1)                    # the one with 1 move goes
@@ -71,7 +61,7 @@ def test_count_cannot_exceed_units_able():
     assert not E.is_legal(s, action(s, "Move", "Kar", "Kmarch", "footsoldier", 0))
 
 
-def test_only_heroes_enter_dungeons_and_stop_there():
+def test_only_heroes_enter_dungeons_and_stop_there(dests):
     s = build_state(FFA, units={"Nmarch": {"nerath": "fighter, footsoldier"}}, realm="nerath")
     assert dests(s, "Nmarch", "fighter")["Crypt"] == (1, True)
     assert "Crypt" not in dests(s, "Nmarch", "footsoldier")
@@ -104,7 +94,7 @@ def corridor_rules(**kw):
     return Rules(map=parse_map(data), mode="free_for_all", **kw)
 
 
-def test_flyers_fly_over_dungeons_but_never_end_there():
+def test_flyers_fly_over_dungeons_but_never_end_there(dests):
     s = build_state(corridor_rules(), units={"Kar": {"karkoth": "dragon, fighter, footsoldier"}})
     d = dests(s, "Kar", "dragon")
     assert "Tomb" not in d and d["Far"] == (2, False)
@@ -112,7 +102,7 @@ def test_flyers_fly_over_dungeons_but_never_end_there():
     assert "Tomb" not in dests(s, "Kar", "footsoldier") and "Far" not in dests(s, "Kar", "footsoldier")
 
 
-def test_flyers_pass_enemy_troops_and_pay_one_extra_move_between_land_and_sea():
+def test_flyers_pass_enemy_troops_and_pay_one_extra_move_between_land_and_sea(dests):
     s = build_state(FFA, units={"Kar": {"karkoth": "dragon, storm_elemental"},
                                 "Kmarch": {"karkoth": "footsoldier"},
                                 "Vmarch": {"vailin": "3 footsoldier"}})
@@ -127,7 +117,7 @@ def test_flyers_pass_enemy_troops_and_pay_one_extra_move_between_land_and_sea():
     assert dests(s0, "Kar", "dragon")["Isle"] == (3, False)
 
 
-def test_land_units_only_reach_land():
+def test_land_units_only_reach_land(dests):
     s = build_state(FFA, units={"Kcoast": {"karkoth": "wizard"}})
     assert all(not s.board.is_sea[region(s, r)] for r in dests(s, "Kcoast", "wizard"))
 
@@ -178,7 +168,7 @@ def test_ship_moves_before_and_after_loading_and_not_after_unloading():
     assert s.owner[region(s, "Nmarch")] == K and s.vp[K] == 1          # walked in from the ship: +1 VP
 
 
-def test_a_ship_that_unloaded_moves_no_more_and_landed_units_stop():
+def test_a_ship_that_unloaded_moves_no_more_and_landed_units_stop(dests):
     s = build_state(FFA, units={"Kcoast": {"karkoth": "footsoldier"}, "Kar": {"karkoth": "footsoldier"}},
                     ships=[("karkoth", "Inner Sea")])
     sid = s.ships[0].id
@@ -190,13 +180,13 @@ def test_a_ship_that_unloaded_moves_no_more_and_landed_units_stop():
     assert dests(s, "Ncoast", "footsoldier") == {}
 
 
-def test_boarding_units_move_no_further_themselves():
+def test_boarding_units_move_no_further_themselves(dests):
     s = build_state(FFA, units={"Kcoast": {"karkoth": "fighter"}}, ships=[("karkoth", "Inner Sea")])
     act(s, "Embark", "Kcoast", s.ships[0].id, "fighter")
     assert dests(s, "Kcoast", "fighter") == {}
 
 
-def test_landing_from_a_hostile_sea_waits_for_the_sea_battle_heroes_fight_in_both():
+def test_landing_from_a_hostile_sea_waits_for_the_sea_battle_heroes_fight_in_both(drive, events):
     # every die hits; a costly fighter so that the one hit taken at sea sinks the empty warship
     rules = dataclasses.replace(FFA, battle=BattleRules(hit_threshold=1,
                                                         units=SURE.units.replace("fighter", cost=10)))
@@ -219,7 +209,7 @@ def test_landing_from_a_hostile_sea_waits_for_the_sea_battle_heroes_fight_in_bot
     assert s.owner[region(s, "Nera")] == K
 
 
-def test_no_landing_when_the_ship_is_sunk():
+def test_no_landing_when_the_ship_is_sunk(drive):
     rules = dataclasses.replace(FFA, battle=SURE)
     s = build_state(rules, ships=[("karkoth", "Inner Sea", ["footsoldier"]), ("nerath", "South Sea"),
                                   ("nerath", "South Sea")], units={"Nera": {"nerath": "footsoldier"}})
@@ -231,7 +221,7 @@ def test_no_landing_when_the_ship_is_sunk():
     assert units_at(s, "Nera", "karkoth") == {}
 
 
-def test_cargo_may_stay_aboard_or_is_lost_at_the_end_of_the_turn():
+def test_cargo_may_stay_aboard_or_is_lost_at_the_end_of_the_turn(end_phase):
     for stay in (True, False):
         rules = dataclasses.replace(FFA, cargo_may_stay_aboard=stay)
         s = build_state(rules, ships=[("karkoth", "North Sea", ["footsoldier"])], realm="karkoth")
@@ -240,7 +230,7 @@ def test_cargo_may_stay_aboard_or_is_lost_at_the_end_of_the_turn():
         assert cargo_of(s, s.ships[0].id) == (["footsoldier"] if stay else [])
 
 
-def test_land_units_aboard_when_the_turn_ends_are_lost_by_default():
+def test_land_units_aboard_when_the_turn_ends_are_lost_by_default(end_phase, events):
     """Seed: land units "skal slutte deres tur på et landfelt" (issue 13 item 12)."""
     assert Rules().cargo_may_stay_aboard is False
     s = build_state(FFA, ships=[("karkoth", "North Sea", ["footsoldier", "fighter"])], realm="karkoth", record=True)
@@ -255,7 +245,7 @@ def test_land_units_aboard_when_the_turn_ends_are_lost_by_default():
 
 
 # --- alliance ----------------------------------------------------------------------------------
-def test_allies_move_through_each_others_land_and_share_regions():
+def test_allies_move_through_each_others_land_and_share_regions(dests, end_phase, events):
     # Vmarch held by Iron Circle (Karkoth's ally) with Iron Circle troops in it
     s = build_state(ALLY, owner={"Vmarch": "iron_circle"}, units={"Kmarch": {"karkoth": "fighter, footsoldier"},
                                                                   "Vmarch": {"iron_circle": "footsoldier"}})
@@ -270,26 +260,29 @@ def test_allies_move_through_each_others_land_and_share_regions():
     assert dests(s2, "Kmarch", "fighter")["Vmarch"] == (1, True)
 
 
-def test_end_phase_and_move_kinds_offered():
+def test_end_phase_and_move_kinds_offered(kinds):
     s = build_state(FFA, units={"Kcoast": {"karkoth": "footsoldier"}}, ships=[("karkoth", "Inner Sea")])
     assert kinds(s) == ["Embark", "EndPhase", "Move", "Sail"]
 
 
 # --- drowning (issue 13 item 10) ---------------------------------------------------------------------
-def _one_ship_sunk(drowning):
-    """Karkoth's lone warship attacks two Vailin warships with a footsoldier each (every die hits):
-    it scores one hit and is sunk; one Vailin warship goes down."""
-    rules = dataclasses.replace(FFA, battle=SURE, drowning=drowning)
-    s = build_state(rules, record=True, units={"Kar": {"karkoth": "footsoldier"}},
-                    ships=[("karkoth", "Inner Sea"), ("vailin", "North Sea", ["footsoldier"]),
-                           ("vailin", "North Sea", ["footsoldier"])])
-    k_ship, v1, v2 = (sh.id for sh in s.ships)
-    act(s, "Sail", k_ship, "North Sea")
-    drive(s, until=lambda s: s.phase == E.PH_REGROUP)
-    return s, k_ship, v1, v2
+@pytest.fixture(scope="module")
+def _one_ship_sunk(drive):
+    def _one_ship_sunk(drowning):
+        """Karkoth's lone warship attacks two Vailin warships with a footsoldier each (every die hits):
+        it scores one hit and is sunk; one Vailin warship goes down."""
+        rules = dataclasses.replace(FFA, battle=SURE, drowning=drowning)
+        s = build_state(rules, record=True, units={"Kar": {"karkoth": "footsoldier"}},
+                        ships=[("karkoth", "Inner Sea"), ("vailin", "North Sea", ["footsoldier"]),
+                               ("vailin", "North Sea", ["footsoldier"])])
+        k_ship, v1, v2 = (sh.id for sh in s.ships)
+        act(s, "Sail", k_ship, "North Sea")
+        drive(s, until=lambda s: s.phase == E.PH_REGROUP)
+        return s, k_ship, v1, v2
+    return _one_ship_sunk
 
 
-def test_units_aboard_a_sunk_warship_drown_with_it():
+def test_units_aboard_a_sunk_warship_drown_with_it(_one_ship_sunk, events):
     """Seed: "Enheder om bord på et warship, der udslettes, drukner" — even when the other warship has room."""
     assert Rules().drowning == "per_ship"
     s, k_ship, v1, v2 = _one_ship_sunk("per_ship")
@@ -300,35 +293,38 @@ def test_units_aboard_a_sunk_warship_drown_with_it():
     assert events(s, "battle_end")[0]["outcome"] == "defender_wins"
 
 
-def test_pooled_drowning_variant_saves_cargo_where_another_ship_has_room():
+def test_pooled_drowning_variant_saves_cargo_where_another_ship_has_room(_one_ship_sunk):
     s, k_ship, v1, v2 = _one_ship_sunk("pooled")
     afloat = [sh.id for sh in s.ships if sh.owner == V]
     assert len(afloat) == 1 and cargo_of(s, afloat[0]) == ["footsoldier", "footsoldier"]
     assert s.stats["units_lost"][V] == 1
 
 
-def _two_loaded_ships_attack(drowning, cargo2):
-    """Two Karkoth warships (a fighter aboard the first; `cargo2` aboard the second) attack a lone Vailin
-    warship; every die hits and the fighter costs 10 gold, so Vailin's one hit sinks a warship."""
-    heavy = BattleRules(hit_threshold=1, units=SURE.units.replace("fighter", cost=10))
-    rules = dataclasses.replace(FFA, battle=heavy, drowning=drowning, cargo_may_stay_aboard=True)   # (cargo kept to look at)
-    s = build_state(rules, record=True, units={"Kar": {"karkoth": "footsoldier"}},
-                    ships=[("karkoth", "Inner Sea", ["fighter"]), ("karkoth", "Inner Sea", cargo2),
-                           ("vailin", "North Sea")])
-    a, b, _v = (sh.id for sh in s.ships)
-    act(s, "Sail", a, "North Sea")
-    act(s, "Sail", b, "North Sea")
-    drive(s, until=lambda s: events(s, "battle_end"))
-    return s, a, b
+@pytest.fixture(scope="module")
+def _two_loaded_ships_attack(drive, events):
+    def _two_loaded_ships_attack(drowning, cargo2):
+        """Two Karkoth warships (a fighter aboard the first; `cargo2` aboard the second) attack a lone Vailin
+        warship; every die hits and the fighter costs 10 gold, so Vailin's one hit sinks a warship."""
+        heavy = BattleRules(hit_threshold=1, units=SURE.units.replace("fighter", cost=10))
+        rules = dataclasses.replace(FFA, battle=heavy, drowning=drowning, cargo_may_stay_aboard=True)   # (cargo kept to look at)
+        s = build_state(rules, record=True, units={"Kar": {"karkoth": "footsoldier"}},
+                        ships=[("karkoth", "Inner Sea", ["fighter"]), ("karkoth", "Inner Sea", cargo2),
+                               ("vailin", "North Sea")])
+        a, b, _v = (sh.id for sh in s.ships)
+        act(s, "Sail", a, "North Sea")
+        act(s, "Sail", b, "North Sea")
+        drive(s, until=lambda s: events(s, "battle_end"))
+        return s, a, b
+    return _two_loaded_ships_attack
 
 
-def test_the_warship_with_the_least_valuable_cargo_sinks_first():
+def test_the_warship_with_the_least_valuable_cargo_sinks_first(_two_loaded_ships_attack, events):
     s, loaded, empty = _two_loaded_ships_attack("per_ship", [])
     assert s.ship(empty) is None and cargo_of(s, loaded) == ["fighter"]
     assert events(s, "battle_end")[0]["attacker"] == {"fighter": 1, "warship": 1}
 
 
-def test_heroes_aboard_a_sunk_warship_drown_although_the_other_has_room():
+def test_heroes_aboard_a_sunk_warship_drown_although_the_other_has_room(_two_loaded_ships_attack, events):
     """Each warship carries a fighter; one warship sinks: its fighter drowns (pooled: it would move
     into the free place of the other warship and survive)."""
     s, a, b = _two_loaded_ships_attack("per_ship", ["fighter"])

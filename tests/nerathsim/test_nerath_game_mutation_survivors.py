@@ -5,15 +5,19 @@ import dataclasses
 from nerathsim import engine as E
 from nerathsim.battle.rules import BattleRules
 from nerathsim.game_actions import Buy, Embark
-from nerathsim.scenario import action
+from nerathsim.rules import Rules
+from nerathsim.scenario import act, action, build_state, region, units_at
 
-from nerath_game_helpers import ALLY, FFA, K, N, act, build_state, drive, region, units_at
+K, V, I, N = range(4)
+# the rules of Parts I–II without the cards and guardians of Part III (scenarios of other rules stay exact)
+FFA = Rules(map="small", mode="free_for_all", events=False, dungeons=False)
+ALLY = Rules(map="small", mode="alliance", events=False, dungeons=False)
 
 ALLY_SURE = dataclasses.replace(ALLY, battle=BattleRules(hit_threshold=1))   # every die hits
 FFA_SURE = dataclasses.replace(FFA, battle=BattleRules(hit_threshold=1))
 
 
-def test_conquering_an_enemys_own_region_keeps_it_for_the_conqueror_not_the_ally():
+def test_conquering_an_enemys_own_region_keeps_it_for_the_conqueror_not_the_ally(drive):
     # alliance mode: Nerath (Vailin's partner) takes Kmarch, Karkoth's starting area
     s = build_state(ALLY_SURE, owner={"Kar": "nerath"}, realm="nerath",
                     units={"Kar": {"nerath": "3 footsoldier"}, "Kmarch": {"karkoth": "footsoldier"}})
@@ -40,7 +44,7 @@ def test_is_legal_answers_false_for_an_embark_of_a_unit_the_game_does_not_have()
     assert E.is_legal(s, Embark(region(s, "Kcoast"), ship + 100, "footsoldier")) is False
 
 
-def test_cargo_in_a_quiet_sea_stays_aboard_when_the_land_battles_begin():
+def test_cargo_in_a_quiet_sea_stays_aboard_when_the_land_battles_begin(drive):
     # no landing was ordered: the footsoldier is still aboard after the land battle (a dragon keeps regroup a decision)
     s = build_state(FFA_SURE, ships=[("karkoth", "Inner Sea", ["footsoldier"])],
                     units={"Kar": {"karkoth": "dragon"}, "Kmarch": {"karkoth": "2 footsoldier"},
@@ -52,7 +56,7 @@ def test_cargo_in_a_quiet_sea_stays_aboard_when_the_land_battles_begin():
     assert [r for r in range(s.board.n) if any(s.units[r][K])] == [region(s, "Kar"), region(s, "Vmarch")]
 
 
-def test_each_monster_may_run_amok_one_after_the_other():
+def test_each_monster_may_run_amok_one_after_the_other(drive):
     s = build_state(FFA_SURE, units={"Kmarch": {"karkoth": "2 monster, 2 footsoldier"},
                                      "Vmarch": {"vailin": "2 footsoldier"}})
     act(s, "Move", "Kmarch", "Vmarch", "monster", 2)

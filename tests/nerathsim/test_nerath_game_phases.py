@@ -2,57 +2,49 @@
 import dataclasses
 import json
 
+import pytest
+
 from nerathsim import engine as E
 from nerathsim.game_actions import Buy
 from nerathsim.maps import load_map, parse_map
 from nerathsim.rules import Rules
-from nerathsim.scenario import action
+from nerathsim.scenario import act, action, build_state, region, units_at
 
-from nerath_game_helpers import (
-    ALLY,
-    FFA,
-    I,
-    K,
-    N,
-    V,
-    act,
-    build_state,
-    default_action,
-    drive,
-    end_phase,
-    names,
-    region,
-    rng,
-    units_at,
-)
+K, V, I, N = range(4)
+# the rules of Parts I–II without the cards and guardians of Part III (scenarios of other rules stay exact)
+FFA = Rules(map="small", mode="free_for_all", events=False, dungeons=False)
+ALLY = Rules(map="small", mode="alliance", events=False, dungeons=False)
 
 
-def play_out(s, seed=0, limit=20_000):
-    r = rng(seed)
-    for _ in range(limit):
-        if s.is_terminal:
-            return s
-        E.apply_action(s, default_action(s), r)
-    raise AssertionError("game did not end")
+@pytest.fixture(scope="module")
+def play_out(default_action, rng):
+    def play_out(s, seed=0, limit=20_000):
+        r = rng(seed)
+        for _ in range(limit):
+            if s.is_terminal:
+                return s
+            E.apply_action(s, default_action(s), r)
+        raise AssertionError("game did not end")
+    return play_out
 
 
 # --- phase 1: event cards ----------------------------------------------------------------------
 EVENTS = dataclasses.replace(FFA, events=True)
 
 
-def test_setup_deals_two_event_cards_and_the_first_realm_draws_one():
+def test_setup_deals_two_event_cards_and_the_first_realm_draws_one(rng):
     s = E.new_game(EVENTS, rng())
     assert [len(h) for h in s.hands] == [3, 2, 2, 2]          # Karkoth has drawn for its first turn
     assert [len(d) for d in s.decks] == [17, 18, 18, 18]
     assert all(s.cards.cards[c].realm == p for p in range(4) for c in s.hands[p] + s.decks[p])
 
 
-def test_no_decks_and_no_draw_when_events_are_off():
+def test_no_decks_and_no_draw_when_events_are_off(rng):
     s = E.new_game(FFA, rng())
     assert s.hands == [[], [], [], []] and s.decks == [[], [], [], []] and s.phase == E.PH_MOVE
 
 
-def test_empty_deck_is_rebuilt_from_used_cards_else_nothing_is_drawn():
+def test_empty_deck_is_rebuilt_from_used_cards_else_nothing_is_drawn(rng):
     s = build_state(EVENTS)
     deck = list(s.cards.decks[K])
     s.decks[K], s.used[K], s.hands[K] = [], deck[:3], []
@@ -63,7 +55,7 @@ def test_empty_deck_is_rebuilt_from_used_cards_else_nothing_is_drawn():
     assert len(s.hands[K]) == 1                                # nothing to draw
 
 
-def test_hands_are_unlimited():
+def test_hands_are_unlimited(play_out, rng):
     rules = dataclasses.replace(EVENTS, max_rounds=25)
     s = play_out(E.new_game(rules, rng()))                     # keeps every card it may keep
     immediate = [sum(1 for c in s.used[p] if s.cards.cards[c].timing == "immediate") for p in range(4)]
@@ -75,23 +67,26 @@ def test_hands_are_unlimited():
 DUNGEONS = dataclasses.replace(FFA, dungeons=True)
 
 
-def _won_exploration(units, owner=None):
-    """A position where Nerath's heroes beat a kobold warband in the Crypt (first seed that wins)."""
-    for seed in range(50):
-        s = build_state(DUNGEONS, realm="nerath", units=units, owner=owner or {},
-                        guardians={"Crypt": ["kobold_warband"]})
-        if "Nmarch" in units:
-            act(s, "Move", "Nmarch", "Crypt", "fighter", 1, rng=rng(seed))
-        else:
-            end_phase(s, seed)
-        while s.phase == E.PH_PRESS:
-            E.apply_action(s, E.PRESS_ON, rng(seed))
-        if s.explored:
-            return s
-    raise AssertionError("no seed won")
+@pytest.fixture(scope="module")
+def _won_exploration(end_phase, rng):
+    def _won_exploration(units, owner=None):
+        """A position where Nerath's heroes beat a kobold warband in the Crypt (first seed that wins)."""
+        for seed in range(50):
+            s = build_state(DUNGEONS, realm="nerath", units=units, owner=owner or {},
+                            guardians={"Crypt": ["kobold_warband"]})
+            if "Nmarch" in units:
+                act(s, "Move", "Nmarch", "Crypt", "fighter", 1, rng=rng(seed))
+            else:
+                end_phase(s, seed)
+            while s.phase == E.PH_PRESS:
+                E.apply_action(s, E.PRESS_ON, rng(seed))
+            if s.explored:
+                return s
+        raise AssertionError("no seed won")
+    return _won_exploration
 
 
-def test_heroes_who_explored_a_dungeon_must_leave_to_adjacent_friendly_land():
+def test_heroes_who_explored_a_dungeon_must_leave_to_adjacent_friendly_land(_won_exploration, names):
     s = _won_exploration({"Nmarch": {"nerath": "fighter"}})
     assert s.phase == E.PH_REGROUP and s.explored == {region(s, "Crypt")}
     assert not E.is_legal(s, E.END_PHASE)
@@ -101,7 +96,7 @@ def test_heroes_who_explored_a_dungeon_must_leave_to_adjacent_friendly_land():
     assert E.is_legal(s, E.END_PHASE) or s.phase != E.PH_REGROUP
 
 
-def test_heroes_stay_in_the_dungeon_when_no_friendly_land_is_adjacent():
+def test_heroes_stay_in_the_dungeon_when_no_friendly_land_is_adjacent(_won_exploration):
     s = _won_exploration({"Crypt": {"nerath": "fighter"}, "Nera": {"nerath": "footsoldier"}},
                          owner={"Nmarch": "iron_circle"})
     assert s.phase == E.PH_REGROUP and s.explored == {region(s, "Crypt")}
@@ -109,7 +104,7 @@ def test_heroes_stay_in_the_dungeon_when_no_friendly_land_is_adjacent():
     assert E.destinations(s, region(s, "Crypt"), "fighter") == {}
 
 
-def test_flyers_must_reach_friendly_land_storm_elementals_may_stay_at_sea():
+def test_flyers_must_reach_friendly_land_storm_elementals_may_stay_at_sea(end_phase, names):
     s = build_state(FFA, units={"Kar": {"karkoth": "dragon, storm_elemental, footsoldier"}})
     act(s, "Move", "Kar", "North Sea", "dragon", 1)
     act(s, "Move", "Kar", "North Sea", "storm_elemental", 1)
@@ -121,7 +116,7 @@ def test_flyers_must_reach_friendly_land_storm_elementals_may_stay_at_sea():
     assert s.stats["flyers_lost"][K] == 1 and s.stats["units_lost"][K] == 1
 
 
-def test_regroup_range_full_or_remaining():
+def test_regroup_range_full_or_remaining(end_phase, names):
     for mode, reachable in (("full", True), ("remaining", False)):
         rules = dataclasses.replace(FFA, regroup_move=mode)
         s = build_state(rules, units={"Kar": {"karkoth": "dragon, footsoldier"}})
@@ -131,7 +126,7 @@ def test_regroup_range_full_or_remaining():
         assert ("Kar" in d) == reachable, mode
 
 
-def test_regroup_starts_no_battles():
+def test_regroup_starts_no_battles(end_phase, names):
     s = build_state(FFA, units={"Kar": {"karkoth": "dragon"}, "Vmarch": {"vailin": "footsoldier"}})
     end_phase(s)
     d = names(s, E.destinations(s, region(s, "Kar"), "dragon"))
@@ -168,7 +163,7 @@ def test_no_limit_with_only_one_castle_at_the_start_of_the_turn():
         act(s, "Buy", "footsoldier", "Kcoast")
 
 
-def test_castles_captured_this_turn_cannot_place_but_a_recaptured_capital_can():
+def test_castles_captured_this_turn_cannot_place_but_a_recaptured_capital_can(drive, names):
     s = build_state(dataclasses.replace(FFA, battle=dataclasses.replace(FFA.battle, hit_threshold=1)),
                     gold={"karkoth": 9}, owner={"Kar": "vailin"},
                     units={"Kmarch": {"karkoth": "3 footsoldier"}, "Kar": {"vailin": "footsoldier, castle"},
@@ -182,7 +177,7 @@ def test_castles_captured_this_turn_cannot_place_but_a_recaptured_capital_can():
     assert spots[region(s, "Kar")] is None                       # the recaptured capital: unlimited
 
 
-def test_without_castles_new_troops_go_to_the_friendly_land_nearest_the_capital():
+def test_without_castles_new_troops_go_to_the_friendly_land_nearest_the_capital(names):
     s = buy_state(owner={"Kar": "vailin"}, units={"Kar": {"vailin": "castle"}})
     spots = E.placement_spots(s)
     assert spots["castles"] == {} and names(s, spots["fallback"]) == ["Kcoast", "Kmarch"]
@@ -229,7 +224,7 @@ def test_a_bought_castle_goes_on_a_region_held_since_the_start_of_the_turn():
     assert not E.is_legal(s2, action(s2, "Buy", "castle", "Vmarch"))      # two steps away
 
 
-def test_new_units_then_move_without_starting_battles():
+def test_new_units_then_move_without_starting_battles(names):
     s = buy_state(units={"Kar": {"karkoth": "castle, footsoldier"}}, gold={"karkoth": 2})
     act(s, "Buy", "fighter", "Kar")
     assert s.decision == "reinforcements: move"
@@ -238,7 +233,7 @@ def test_new_units_then_move_without_starting_battles():
     assert E.destinations(s, region(s, "Kar"), "footsoldier") == {}         # old units stay
 
 
-def test_new_warship_may_carry_new_land_units():
+def test_new_warship_may_carry_new_land_units(end_phase):
     s = buy_state(units={"Kcoast": {"karkoth": "castle"}}, gold={"karkoth": 3})
     act(s, "Buy", "warship", "Inner Sea")
     act(s, "Buy", "footsoldier", "Kcoast")
@@ -281,7 +276,7 @@ def test_income_by_region_value_variant():
     assert E.income(s, K) == 4 + 2
 
 
-def test_income_is_collected_at_the_end_of_the_turn():
+def test_income_is_collected_at_the_end_of_the_turn(end_phase):
     s = build_state(FFA, gold={"karkoth": 1}, owner={"Vmarch": "karkoth"}, units={"Kar": {"karkoth": "castle"},
                                                                                    "Vale": {"vailin": "footsoldier"}})
     while s.realm == K:
@@ -290,7 +285,7 @@ def test_income_is_collected_at_the_end_of_the_turn():
 
 
 # --- victory ---------------------------------------------------------------------------------------
-def test_victory_is_checked_after_the_full_round():
+def test_victory_is_checked_after_the_full_round(drive, play_out):
     others = {"Vale": {"vailin": "footsoldier"}, "Iron": {"iron_circle": "footsoldier"},
               "Nera": {"nerath": "footsoldier"}}                          # each realm has a decision to make
     s = build_state(FFA, vp={"karkoth": 12}, units={"Kmarch": {"karkoth": "footsoldier"}, **others})
@@ -303,7 +298,7 @@ def test_victory_is_checked_after_the_full_round():
     assert s.winner == 0 and s.round == 1
 
 
-def test_most_vp_wins_when_several_reach_the_target_and_a_tie_plays_on():
+def test_most_vp_wins_when_several_reach_the_target_and_a_tie_plays_on(play_out):
     s = build_state(dataclasses.replace(FFA, max_rounds=3), vp={"karkoth": 14, "vailin": 13}, realm="nerath")
     play_out(s)
     assert s.winner == 0
@@ -312,7 +307,7 @@ def test_most_vp_wins_when_several_reach_the_target_and_a_tie_plays_on():
     assert s.winner is None and s.timed_out and s.round == 3
 
 
-def test_alliance_partners_add_their_vp():
+def test_alliance_partners_add_their_vp(play_out):
     s = build_state(ALLY, vp={"karkoth": 10, "iron_circle": 10, "vailin": 19}, realm="nerath")
     play_out(s)
     assert s.winner == (0, 2)
@@ -324,7 +319,7 @@ def test_alliance_partners_add_their_vp():
     assert s3.winner == 0
 
 
-def test_long_game_is_won_by_holding_all_capitals():
+def test_long_game_is_won_by_holding_all_capitals(play_out):
     rules = dataclasses.replace(FFA, game_length="long", max_rounds=2)
     s = build_state(rules, owner={"Vale": "karkoth", "Iron": "karkoth", "Nera": "karkoth"}, realm="nerath",
                     vp={"karkoth": 99})
@@ -335,13 +330,13 @@ def test_long_game_is_won_by_holding_all_capitals():
     assert s.winner is None and s.timed_out
 
 
-def test_round_cap_ends_the_game_as_a_timeout():
+def test_round_cap_ends_the_game_as_a_timeout(play_out, rng):
     s = play_out(E.new_game(dataclasses.replace(FFA, max_rounds=2), rng()))
     assert s.timed_out and s.winner is None and s.round == 2 and s.turns == 8
 
 
 # --- turn order and seats ------------------------------------------------------------------------------
-def test_turn_order_published_and_fan_variant():
+def test_turn_order_published_and_fan_variant(default_action, rng):
     s = E.new_game(FFA, rng())
     assert s.realm == K
     order = []
@@ -353,7 +348,7 @@ def test_turn_order_published_and_fan_variant():
     assert order == [N, K, V, I]
 
 
-def test_a_seat_playing_two_realms_decides_for_both():
+def test_a_seat_playing_two_realms_decides_for_both(default_action, rng):
     rules = Rules(map="small", players=3)
     s = E.new_game(rules, rng())
     seen = set()

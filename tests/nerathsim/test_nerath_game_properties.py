@@ -2,13 +2,12 @@
 stand, ownership consistent, a decision always offered, every game ends, games are deterministic."""
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerathsim as api
 from nerathsim import engine as E
-
-from nerath_game_helpers import check_invariants, start_counts
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -38,31 +37,34 @@ def rules_strategy(draw):
     )
 
 
-def random_playout(rules, seed, check=True, flat=True):
-    rng = np.random.default_rng(seed)
-    start = start_counts(rules)
-    s = api.new_game(rules, rng)
-    steps = 0
-    while not s.is_terminal:
-        legal = api.legal_actions(s)
-        assert legal
-        if flat or rng.random() < 0.5:
-            a = legal[int(rng.integers(len(legal)))]
-        else:
-            a = api.EndPhase() if api.EndPhase() in legal else legal[0]
-        E.apply_legal(s, a, rng)
-        steps += 1
-        if check:
-            check_invariants(s, start)
-        assert steps < 100_000, "game did not terminate"
-    assert s.timed_out or s.winner is not None
-    assert s.round <= rules.max_rounds
-    return s
+@pytest.fixture(scope="module")
+def random_playout(check_invariants, start_counts):
+    def random_playout(rules, seed, check=True, flat=True):
+        rng = np.random.default_rng(seed)
+        start = start_counts(rules)
+        s = api.new_game(rules, rng)
+        steps = 0
+        while not s.is_terminal:
+            legal = api.legal_actions(s)
+            assert legal
+            if flat or rng.random() < 0.5:
+                a = legal[int(rng.integers(len(legal)))]
+            else:
+                a = api.EndPhase() if api.EndPhase() in legal else legal[0]
+            E.apply_legal(s, a, rng)
+            steps += 1
+            if check:
+                check_invariants(s, start)
+            assert steps < 100_000, "game did not terminate"
+        assert s.timed_out or s.winner is not None
+        assert s.round <= rules.max_rounds
+        return s
+    return random_playout
 
 
 @SETTINGS
 @given(rules=rules_strategy(), seed=st.integers(0, 2**31 - 1))
-def test_random_legal_play_keeps_every_invariant(rules, seed):
+def test_random_legal_play_keeps_every_invariant(rules, seed, random_playout):
     random_playout(rules, seed, flat=bool(seed % 2))
 
 
@@ -78,7 +80,7 @@ def test_policy_games_keep_the_invariants_and_are_deterministic(seed, lineup):
     assert abs(sum(a.realm_stats["luck"])) < 1e-4                 # luck is zero-sum (rounded to 6 places)
 
 
-def test_nerath_map_random_game_invariants():
+def test_nerath_map_random_game_invariants(random_playout):
     rules = api.Rules(mode="free_for_all", max_rounds=2)
     random_playout(rules, 3, flat=False)
 

@@ -11,13 +11,11 @@ from nerathsim import engine as E
 from nerathsim.maps import REALMS
 from nerathsim.observation import observe
 
-from nerath_game_helpers import default_action
-
 K, V, I, N = range(4)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_every_decision_of_a_turn_is_made_for_the_realm_whose_turn_it_is(players):
+def test_every_decision_of_a_turn_is_made_for_the_realm_whose_turn_it_is(players, default_action):
     rules = nerathsim.Rules(map="small", players=players, max_rounds=2)
     s = E.new_game(rules, np.random.default_rng(5))
     seen = set()

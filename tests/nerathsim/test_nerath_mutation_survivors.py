@@ -13,8 +13,12 @@ from nerathsim.battle.outcomes import ATTACKER_WINS
 from nerathsim.battle.rules import BattleRules
 from nerathsim.maps import load_map, parse_map
 from nerathsim.observation import observe
+from nerathsim.rules import Rules
+from nerathsim.scenario import act, build_state, region
 
-from nerath_game_helpers import FFA, K, V, act, build_state, drive, region
+K, V, I, N = range(4)
+# the rules of Parts I–II without the cards and guardians of Part III (scenarios of other rules stay exact)
+FFA = Rules(map="small", mode="free_for_all", events=False, dungeons=False)
 
 SURE = BattleRules(hit_threshold=1)          # every die hits: battles without luck
 FFA_SURE = dataclasses.replace(FFA, battle=SURE)
@@ -62,7 +66,7 @@ def test_castles_and_warships_are_not_listed_as_movable_troops():
 @pytest.mark.parametrize("defenders", [dict(ships=[("vailin", "North Sea"), ("vailin", "North Sea")]),
                                        dict(units={"North Sea": {"vailin": "2 storm_elemental"}})],
                          ids=["empty enemy warships", "enemy flyers without ships"])
-def test_a_sea_the_defender_holds_stays_hostile_no_warship_may_be_placed_there(defenders):
+def test_a_sea_the_defender_holds_stays_hostile_no_warship_may_be_placed_there(defenders, drive):
     units = {"Kar": {"karkoth": "castle, dragon"}, "Kcoast": {"karkoth": "castle"}}
     units.update(defenders.get("units", {}))
     s = build_state(FFA_SURE, units=units, ships=defenders.get("ships", ()), gold={"karkoth": 20})
@@ -104,7 +108,7 @@ def test_prune_zero_keeps_every_state_and_bad_prune_values_are_refused():
     assert exact_battle("2 footsoldier", "footsoldier", prune=9.9e-4).pruned >= 0.0
 
 
-def test_a_fleet_retreats_only_to_seas_free_of_enemies_including_one_just_defended():
+def test_a_fleet_retreats_only_to_seas_free_of_enemies_including_one_just_defended(drive):
     # the storm elemental attacks the North Sea and is sunk there: the North Sea stays hostile
     # (four empty Vailin warships), so the fleet fighting in the Inner Sea may retreat only south
     s = build_state(FFA, seed=0, units={"Kar": {"karkoth": "storm_elemental"}},

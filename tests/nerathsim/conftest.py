@@ -1,45 +1,58 @@
-"""Shared helpers for the full-game tests (imported by tests/nerathsim/test_nerath_game_*.py)."""
+"""Shared helpers of the Nerath full-game tests, the pytest way (issue 14 item 6).
+
+One rule, per kind of name:
+
+* **Functions** (`drive`, `default_action`, `check_invariants`, `start_counts`, `dests`, `kinds`,
+  `names`, `end_phase`, `events`, `rng`) are session-scoped fixtures *of the same name* that return
+  the function: a test asks for the ones it calls as parameters (`def test_x(drive, events): ...`)
+  and calls them as before. Session scope because they hold no state, and so hypothesis tests may
+  use them. A test module's own helper that needs one of them is itself a (module-scoped) fixture
+  of that module, built on these.
+* **Constants** cannot be fixtures, because tests use them at import time (derived module constants
+  such as `FFA_SURE = dataclasses.replace(FFA, ...)`, `parametrize` arguments): the realm indices
+  `K, V, I, N = range(4)` and the rule sets `FFA`/`ALLY` (the small map without the events and
+  dungeons of Part III) are module constants of the test files that use them.
+* **Scenario builders** (`act`, `build_state`, `region`, `units_at`) are library code: tests import
+  them from `nerathsim.scenario`.
+
+Nothing here is imported by the tests (pytest discourages `from conftest import ...`).
+"""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from nerathsim import engine as E
 from nerathsim.game_actions import Casualties, Fight, Pass, PressOn
 from nerathsim.maps import REALMS
 from nerathsim.observation import observe
 from nerathsim.policies import take_hit
-from nerathsim.rules import Rules
-from nerathsim.scenario import act, build_state, region, units_at  # noqa: F401  (re-exported)
-
-K, V, I, N = range(4)
-# the rules of Parts I–II without the cards and guardians of Part III (scenarios of other rules stay exact)
-FFA = Rules(map="small", mode="free_for_all", events=False, dungeons=False)
-ALLY = Rules(map="small", mode="alliance", events=False, dungeons=False)
+from nerathsim.scenario import region
 
 
-def rng(seed=0):
+def _rng(seed=0):
     return np.random.default_rng(seed)
 
 
-def dests(s, src, unit):
+def _dests(s, src, unit):
     """{region name: (cost, stops)} the current realm's unit at src may move to."""
     d = E.destinations(s, region(s, src), unit)
     return {s.board.names[r]: (c, st) for r, (c, st, _able) in d.items()}
 
 
-def kinds(s):
+def _kinds(s):
     return sorted({type(a).__name__ for a in E.legal_actions(s)})
 
 
-def names(s, regions):
+def _names(s, regions):
     return sorted(s.board.names[r] for r in regions)
 
 
-def end_phase(s, seed=0):
-    E.apply_action(s, E.END_PHASE, rng(seed))
+def _end_phase(s, seed=0):
+    E.apply_action(s, E.END_PHASE, _rng(seed))
 
 
-def default_action(s):
+def _default_action(s):
     """A neutral choice for driving a scenario: first battle, cheapest casualties (each hit where the
     heuristics put it: the least gold lost), press on, no amok, end phases;
     card windows: keep every card (Pass), play a card that must be played at once."""
@@ -60,22 +73,22 @@ def default_action(s):
     return E.END_PHASE
 
 
-def drive(s, until=lambda s: False, seed=0, limit=10_000):
+def _drive(s, until=lambda s: False, seed=0, limit=10_000):
     """Apply default choices until `until(s)` holds or the current realm's turn is over."""
-    r = rng(seed)
+    r = _rng(seed)
     turns = s.turns
     for _ in range(limit):
         if s.is_terminal or until(s) or s.turns != turns:
             return s
-        E.apply_action(s, default_action(s), r)
+        E.apply_action(s, _default_action(s), r)
     raise AssertionError("drive did not stop")
 
 
-def events(s, kind):
+def _events(s, kind):
     return [e for e in (s.log or []) if e["event"] == kind]
 
 
-def start_counts(rules):
+def _start_counts(rules):
     b = rules.board
     t = E.tables(rules)
     tot = [[0] * t.U for _ in range(4)]
@@ -87,7 +100,7 @@ def start_counts(rules):
     return tot
 
 
-def check_invariants(s, start=None):
+def _check_invariants(s, start=None):
     """Units and gold accounted for, no unit where it may not stand, ownership consistent."""
     b, t = s.board, s.tab
     F = s.friends
@@ -167,3 +180,56 @@ def check_invariants(s, start=None):
         assert s.seat_of[s.decider] == s.current_player, (REALMS[s.decider], s.current_player, s.decision)
         if s.phase in (E.PH_MOVE, E.PH_COMBAT, E.PH_PRESS, E.PH_AMOK, E.PH_REGROUP, E.PH_BUY, E.PH_REINFORCE):
             assert s.decider == s.realm, (REALMS[s.decider], REALMS[s.realm], s.decision)
+
+
+# ---- fixtures: each returns the helper of its name ----
+
+
+@pytest.fixture(scope="session")
+def rng():
+    return _rng
+
+
+@pytest.fixture(scope="session")
+def dests():
+    return _dests
+
+
+@pytest.fixture(scope="session")
+def kinds():
+    return _kinds
+
+
+@pytest.fixture(scope="session")
+def names():
+    return _names
+
+
+@pytest.fixture(scope="session")
+def end_phase():
+    return _end_phase
+
+
+@pytest.fixture(scope="session")
+def default_action():
+    return _default_action
+
+
+@pytest.fixture(scope="session")
+def drive():
+    return _drive
+
+
+@pytest.fixture(scope="session")
+def events():
+    return _events
+
+
+@pytest.fixture(scope="session")
+def start_counts():
+    return _start_counts
+
+
+@pytest.fixture(scope="session")
+def check_invariants():
+    return _check_invariants
