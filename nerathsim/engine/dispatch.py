@@ -83,9 +83,9 @@ def current_frame(s: State):
     if ph == PH_EVENT:
         return s.pending if s.pending is not None else s.window
     if ph == PH_CASUALTY:
-        return s.battle.queue[0]
+        return s.battle.next_casualty_choice
     if ph == PH_HIT:
-        return s.battle.hits[0]
+        return s.battle.next_hits
     if ph == PH_AMOK:
         return s.amok
     return None

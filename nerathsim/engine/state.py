@@ -11,11 +11,13 @@ the kind of the decision the state rests at (`DECISION_NAMES`); the dispatcher (
 routes it to the `Decision` of the module owning that part of the turn. Beside the phase, the
 pending work is held in named frames:
 
-  * `s.window`   a `CardWindow`: a realm may play cards (`PH_EVENT`); `resume(s, rng)` runs after it.
+  * `s.window`   a `CardWindow`: a realm may play cards (`PH_EVENT`); `resume(s, rng)` runs after it
+                 (`view`: its `WindowView`, what the observation shows).
   * `s.pending`  a `PendingCard`: a card enemies may still answer (`reactors`, the first decides).
   * `s.battle`   a `Battle`, whose `windows` are `CombatWindow`s still to offer, `queue` the
                  `CasualtyChoice`s still to make (`PH_CASUALTY`) and `hits` the `HitsToPlace`
-                 of the current step (`PH_HIT`); `luck_base` is the step's `LuckBase`.
+                 of the current step (`PH_HIT`); their heads are read by name (`next_window`,
+                 `next_casualty_choice`, `next_hits`); `luck_base` is the step's `LuckBase`.
   * `s.amok`     an `AmokFrame`: monsters that may still run amok from a conquered region (`PH_AMOK`).
 """
 from __future__ import annotations
@@ -130,20 +132,49 @@ class Decision(NamedTuple):
     apply: Callable
 
 
-class CardWindow(NamedTuple):
+class WindowView(NamedTuple):
+    """What a card window shows (the observation's `window`): `kind` (effects.WINDOWS), the deciding
+    `realm`, the `region` of a combat window (-1 otherwise) and the `role` there ("attack"/"defence")."""
+
+    kind: str
+    realm: int
+    region: int
+    role: str | None
+
+
+class CardWindow:
     """Frame: `realm` may play cards of window `kind` (effects.WINDOWS) — for a combat window at
     `region` in `role` ("attack"/"defence"). It rests at PH_EVENT; `resume(s, rng)` goes on with the
     turn once the realm passes or can play nothing more. Immutable (a state's clone shares it)."""
 
-    kind: str
-    realm: int              # who decides
-    region: int
-    role: str | None
-    resume: Callable        # what resumes after it
+    __slots__ = ("kind", "realm", "region", "role", "resume")
+
+    def __init__(self, kind: str, realm: int, region: int, role: str | None, resume: Callable):
+        init = object.__setattr__
+        init(self, "kind", kind)
+        init(self, "realm", realm)          # who decides
+        init(self, "region", region)
+        init(self, "role", role)
+        init(self, "resume", resume)        # what resumes after it
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"CardWindow is immutable (a state's clone shares it): cannot set {name!r}")
+
+    def __reduce__(self):
+        return CardWindow, (self.kind, self.realm, self.region, self.role, self.resume)
 
     @property
     def decider(self) -> int:
         return self.realm
+
+    @property
+    def view(self) -> WindowView:
+        """The window without its resume step: (kind, realm, region, role) with names."""
+        return WindowView(self.kind, self.realm, self.region, self.role)
+
+    def __repr__(self):
+        return (f"CardWindow(kind={self.kind!r}, realm={self.realm}, region={self.region}, role={self.role!r}, "
+                f"resume={getattr(self.resume, '__name__', self.resume)})")
 
 
 class PendingCard:
@@ -291,6 +322,21 @@ class Battle:
 
     __slots__ = ("region", "at_sea", "attacker", "att", "defs", "round", "queue", "retreated", "luck", "owner0",
                  "windows", "dungeon", "step", "hits", "luck_base")
+
+    @property
+    def next_window(self) -> "CombatWindow":
+        """The combat card window to offer next (the head of `windows`)."""
+        return self.windows[0]
+
+    @property
+    def next_casualty_choice(self) -> "CasualtyChoice":
+        """The casualty choice to make next (the head of `queue`; the PH_CASUALTY frame)."""
+        return self.queue[0]
+
+    @property
+    def next_hits(self) -> "HitsToPlace":
+        """The hits being placed now (the head of `hits`; the PH_HIT frame)."""
+        return self.hits[0]
 
     @property
     def due(self) -> list:

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import pickle
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from nerathsim import engine as E
 from nerathsim.battle.rules import BattleRules
 from nerathsim.engine import reinforce
 from nerathsim.game_actions import Hit, Pass, PlayCard
+from nerathsim.observation import observe
 from nerathsim.rules import Rules
 from nerathsim.scenario import act, build_state, card_id
 
@@ -41,6 +44,21 @@ def test_the_reinforcements_window_is_a_card_window_frame_that_resumes_with_buyi
     assert s.window is None and s.phase == E.PH_BUY and s.decider == N and s.gold[N] == 10
 
 
+def test_a_card_window_is_an_immutable_slotted_frame_a_clone_shares_and_the_observation_shows_by_name():
+    s = build_state(CARDS, realm="nerath", phase="buy", units=NERATH_CASTLE, gold={"nerath": 10},
+                    hands={"nerath": ["nerath_royal_treasury"]})
+    w = s.window
+    assert not hasattr(w, "__dict__") and not isinstance(w, tuple)
+    with pytest.raises(AttributeError):
+        w.realm = K
+    assert s.clone().window is w and w.realm == N
+    back = pickle.loads(pickle.dumps(w))
+    assert (back.kind, back.realm, back.region, back.role, back.resume) == (w.kind, w.realm, w.region, w.role, w.resume)
+    v = observe(s, s.seat_of[N]).window
+    assert isinstance(v, E.WindowView) and v == w.view == ("reinforcements", N, -1, None)
+    assert (w.view.kind, w.view.realm, w.view.region, w.view.role) == ("reinforcements", N, -1, None)
+
+
 def test_a_pending_card_frame_waits_for_the_enemy_holding_an_answer_then_resolves():
     s = build_state(CARDS, realm="nerath", phase="buy", units=NERATH_CASTLE, gold={"nerath": 10},
                     hands={"nerath": ["nerath_royal_treasury"], "iron_circle": ["iron_circle_treachery"]})
@@ -62,6 +80,7 @@ def test_hits_to_place_are_frames_and_a_clone_places_its_own():
     act(s, "Hit", "damage:dragon")                                   # Vailin placed the first strike's hit
     frames = s.battle.hits
     assert all(isinstance(h, E.HitsToPlace) for h in frames)
+    assert s.battle.next_hits is frames[0] and E.current_frame(s) is frames[0]
     assert [(h.realm, h.hits) for h in frames] == [(K, 2), (V, 2)] and s.decider == K
     c = s.clone()
     E.apply_action(c, Hit("fighter"), np.random.default_rng(0))
