@@ -36,7 +36,9 @@ from .state import (
     PH_PRESS,
     PRESS_ON,
     AmokFrame,
+    CasualtyChoice,
     Decision,
+    HitsToPlace,
     IllegalActionError,
     State,
 )
@@ -538,3 +540,7 @@ DECISIONS = {
     PH_AMOK: Decision(_amok_legal, lambda s, a: type(a) is Pass or (type(a) is Amok and a.dst in amok_targets(s)),
                       _amok_apply),
 }
+#: the frames these decisions rest at answer through them (`CasualtyChoice.legal(s)` etc.)
+CasualtyChoice.decision = DECISIONS[PH_CASUALTY]
+HitsToPlace.decision = DECISIONS[PH_HIT]
+AmokFrame.decision = DECISIONS[PH_AMOK]

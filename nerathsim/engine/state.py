@@ -132,6 +132,21 @@ class Decision(NamedTuple):
     apply: Callable
 
 
+def _frame_legal(self, s) -> list:
+    """The legal actions at this frame (its owning module's `Decision.legal`)."""
+    return self.decision.legal(s)
+
+
+def _frame_is_legal(self, s, a) -> bool:
+    """Same answer as `a in self.legal(s)` (its owning module's `Decision.is_legal`)."""
+    return self.decision.is_legal(s, a)
+
+
+def _frame_apply(self, s, a, rng) -> None:
+    """Apply a legal action at this frame (its owning module's `Decision.apply`; the dispatcher then advances)."""
+    self.decision.apply(s, a, rng)
+
+
 class WindowView(NamedTuple):
     """What a card window shows (the observation's `window`): `kind` (effects.WINDOWS), the deciding
     `realm`, the `region` of a combat window (-1 otherwise) and the `role` there ("attack"/"defence")."""
@@ -148,6 +163,9 @@ class CardWindow:
     turn once the realm passes or can play nothing more. Immutable (a state's clone shares it)."""
 
     __slots__ = ("kind", "realm", "region", "role", "resume")
+
+    decision = None         # the owning module's Decision, bound by `windows.py` when that module is imported
+    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
 
     def __init__(self, kind: str, realm: int, region: int, role: str | None, resume: Callable):
         init = object.__setattr__
@@ -184,6 +202,9 @@ class PendingCard:
 
     __slots__ = ("realm", "play", "reactors", "weaken", "cancelled")
 
+    decision = None         # the owning module's Decision, bound by `windows.py` when that module is imported
+    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
+
     def __init__(self, realm: int, play, reactors: list, weaken: int = 0, cancelled: bool = False):
         self.realm, self.play, self.reactors, self.weaken, self.cancelled = realm, play, reactors, weaken, cancelled
 
@@ -214,6 +235,9 @@ class CasualtyChoice(NamedTuple):
 
     realm: int              # who decides
 
+    decision = None         # the owning module's Decision, bound by `combat.py` when that module is imported
+    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
+
     @property
     def decider(self) -> int:
         return self.realm
@@ -223,6 +247,9 @@ class HitsToPlace:
     """Frame (PH_HIT): `realm` still places `hits` hits of the current step on its own army, one by one."""
 
     __slots__ = ("realm", "hits")
+
+    decision = None         # the owning module's Decision, bound by `combat.py` when that module is imported
+    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
 
     def __init__(self, realm: int, hits: int):
         self.realm, self.hits = realm, hits
@@ -251,6 +278,9 @@ class AmokFrame:
     """Frame (PH_AMOK): up to `monsters` monsters of `realm` (the turn's realm) may run amok from `region`."""
 
     __slots__ = ("realm", "region", "monsters")
+
+    decision = None         # the owning module's Decision, bound by `combat.py` when that module is imported
+    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
 
     def __init__(self, realm: int, region: int, monsters: int):
         self.realm, self.region, self.monsters = realm, region, monsters

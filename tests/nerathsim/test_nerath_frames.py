@@ -133,3 +133,34 @@ def test_at_every_decision_of_random_games_the_frame_names_who_decides():
             legal = E.legal_actions(s)
             E.apply_legal(s, legal[int(rng.integers(len(legal)))], rng)
     assert {"CardWindow", "PendingCard", "HitsToPlace", "CasualtyChoice"} <= seen, seen
+
+
+def test_a_frame_answers_legal_is_legal_and_apply_through_its_owning_modules_decision():
+    """Random play with the shipped cards: at every frame the state rests at, the frame's `legal(s)` is
+    the legal listing, `is_legal` accepts each listed action, and applying through the frame (then the
+    one `_advance`) leaves the same state as the dispatcher's `apply_legal` from a clone."""
+    assert E.CardWindow.decision is E.PendingCard.decision is E.DECISIONS[E.PH_EVENT]
+    assert E.CasualtyChoice.decision is E.DECISIONS[E.PH_CASUALTY]
+    assert E.HitsToPlace.decision is E.DECISIONS[E.PH_HIT] and E.AmokFrame.decision is E.DECISIONS[E.PH_AMOK]
+    seen = set()
+    for rules, seed in [(CARDS, 5), (CARDS_ORDER, 6)]:
+        rng = np.random.default_rng(seed)
+        s = E.new_game(rules, seed)
+        for _ in range(800):
+            if s.is_terminal:
+                break
+            legal = E.legal_actions(s)
+            a = legal[int(rng.integers(len(legal)))]
+            f = E.current_frame(s)
+            if f is not None:
+                seen.add(type(f).__name__)
+                assert f.legal(s) == legal and all(f.is_legal(s, b) for b in legal)
+                c = s.clone()
+                E.apply_legal(c, a, np.random.default_rng(seed))
+                d = s.clone()
+                f2 = E.current_frame(d)
+                f2.apply(d, a, np.random.default_rng(seed))
+                E.dispatch._advance(d, np.random.default_rng(seed))
+                assert (d.phase, d.decider, d.gold, d.vp, d.units) == (c.phase, c.decider, c.gold, c.vp, c.units)
+            E.apply_legal(s, a, rng)
+    assert {"CardWindow", "CasualtyChoice"} <= seen, seen
