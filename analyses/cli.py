@@ -10,7 +10,13 @@ import sys
 import time
 from pathlib import Path
 
-from . import cli_checks, cli_info, cli_nerath, cli_report  # report; battle, units; games, policies, rules
+from . import (  # report; battle, units; games, policies, rules
+    cli_checks,
+    cli_info,
+    cli_nerath,
+    cli_rebalance,
+    cli_report,
+)
 from .checkpoint import simulate_to_file
 from .first_player import first_player_advantage
 from .game_length import game_length
@@ -101,6 +107,7 @@ def build_parser() -> Parser:
 
     cli_nerath.add_subcommands(commands)
     cli_report.add_subcommands(commands)
+    cli_rebalance.add_subcommands(commands)
     cli_info.add_subcommands(commands)
     cli_info.set_examples(commands)      # each subcommand's --help shows its own examples
     return parser

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from .cli_info import epilog
+from .rebalance_search import SPEC_FILE, suggested_fixes
 from .study import DEFAULT_GAMES, PLANS, analyse_study, load_study_runs, simulate_study
 
 
@@ -75,9 +76,24 @@ def run_report(args) -> int:
     if not runs:
         raise ValueError("no game could be simulated: " + "; ".join(f"{g}: {w}" for g, w in skipped.items()))
     study = analyse_study(runs, skipped, command=command, seed=args.seed, n_games=args.games)
+    if args.source is not None:
+        add_suggested_fixes(study, args.source)
     path = reports.build(study, args.out)
     print(f"wrote {path} — {len(study.games)} game(s), {study.games_played:,} games played, "
           f"{time.perf_counter() - t0:.0f} s")
     for game, why in skipped.items():
         print(f"  not in the report: {game} ({why})")
     return 0
+
+
+FIXES_TITLE = "Suggested fixes (re-balancing study: search scores are biased by selection; the confirmation decides)"
+
+
+def add_suggested_fixes(study, folder) -> None:
+    """A "Suggested fixes" table for each game whose stored study folder holds a re-balancing
+    study in `<game>/rebalance/` (written by `balancelab rebalance --store`)."""
+    for name, game in study.games.items():
+        store = Path(folder) / name / "rebalance"
+        if (store / SPEC_FILE).exists():
+            table = suggested_fixes(store)
+            game.extra[f"{FIXES_TITLE}: {table.attrs['objective']}"] = table

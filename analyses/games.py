@@ -14,6 +14,8 @@ import importlib
 import types
 import typing
 
+from .search.ismcts import parse_ismcts
+
 #: registered names -> module; aliases are the published titles of the games.
 KNOWN_GAMES = {
     "nightsim": "nightsim",
@@ -172,6 +174,8 @@ def resolve_policies(module, policies, players: int) -> list:
     `policies` may be None (every seat plays the game's DEFAULT_POLICY if it names one, else
     'random', else the first registered policy),
     a comma-separated string, a single name or object (fills every seat), or a list.
+    A name `ismcts:N` or `ismcts:N:key=value:...` becomes an `analyses.search.ISMCTSPolicy`
+    for this game (N iterations per decision; keys rollout, c, cutoff, seconds, bias).
     """
     if policies is None:
         policies = getattr(module, "DEFAULT_POLICY", None) or (
@@ -183,7 +187,7 @@ def resolve_policies(module, policies, players: int) -> list:
     elif not isinstance(policies, collections.abc.Iterable) or isinstance(policies, (bytes, dict)):
         raise ValueError(f"policies must be a name, a comma-separated string, a policy object or a list of them, "
                          f"got {policies!r}")
-    policies = list(policies)
+    policies = [_search_policy(module, p) for p in policies]
     if not policies:
         raise ValueError("policies: give at least one policy")
     for entry in policies:
@@ -193,6 +197,12 @@ def resolve_policies(module, policies, players: int) -> list:
     if len(policies) != players:
         raise ValueError(f"policies: {len(policies)} given for {players} players; give one, or one per seat")
     return policies
+
+
+def _search_policy(module, entry):
+    if isinstance(entry, str) and entry.strip().lower().startswith("ismcts") and entry not in module.POLICIES:
+        return parse_ismcts(module, entry)
+    return entry
 
 
 def check_policy(module, entry) -> None:

@@ -30,14 +30,18 @@ from .actions import (
     Walk,
 )
 from .cards import COMPOSITION, KIND_NAMES, LOCATION_NAMES, N_CARDS
+from .determinize import sample_state
 from .engine import IllegalActionError, State, apply_action, apply_legal, legal_actions, new_game
 from .game import RULES_VERSION, GameResult, play_game
+from .knobs import KNOBS
 from .observation import Observation, observe
 from .policies import BALANCED, HORROR, POLICIES, RUNNER, TRICKSTER, HeuristicPolicy, RandomPolicy, Weights
 from .rules import DEFAULT_LAYOUT, Rules
 
 __all__ = [
-    "Rules", "DEFAULT_LAYOUT", "State", "new_game", "legal_actions", "apply_action", "apply_legal", "observe",
+    "KNOBS",
+    "Rules", "DEFAULT_LAYOUT", "State", "new_game", "sample_state", "legal_actions", "apply_action", "apply_legal",
+    "observe",
     "Observation", "play_game", "GameResult", "IllegalActionError", "RULES_VERSION",
     "POLICIES", "RandomPolicy", "HeuristicPolicy", "Weights", "RUNNER", "TRICKSTER", "HORROR", "BALANCED",
     "COMPOSITION", "KIND_NAMES", "LOCATION_NAMES", "N_CARDS",

@@ -129,16 +129,18 @@ class WalkGraph:
     `goal` (99 = no route), by a breadth-first search over the 12 locations done once per goal.
     `relaxed_to(goal)` also lets a step go against the arrows at the price of one more action
     (a Vertigo turning the location first). `after(loc, op)` is the board after a Vertigo
-    operation. Boards are immutable values here: get them from `walk_graph`, which keeps the
-    ones it has built (policies look at the same board, and at the same boards one Vertigo
-    away, decision after decision). `memo` is a scratch dict for callers that derive more from
-    the board."""
+    operation. Boards are immutable values here: get them from a `Boards` table (`walk_graph`
+    uses the module's), which keeps the ones it has built (policies look at the same board, and
+    at the same boards one Vertigo away, decision after decision); `after` gets its boards from
+    the same table (`boards`). `memo` is a scratch dict for the table's owner to derive more
+    from the board (each heuristic policy owns its table: `policy_plan.Memo`)."""
 
     __slots__ = ("rows", "cols", "grid", "rot", "ret", "nb", "pred", "rpred", "dists", "relaxed", "afters",
-                 "memo")
+                 "memo", "boards")
 
-    def __init__(self, rows: int, cols: int, grid: tuple, rot: tuple, ret: bool):
+    def __init__(self, rows: int, cols: int, grid: tuple, rot: tuple, ret: bool, boards: "Boards | None" = None):
         self.rows, self.cols, self.grid, self.rot, self.ret = rows, cols, grid, rot, ret
+        self.boards = boards
         self.nb = neighbours(rows, cols)
         targets = _arrow_cells(rows, cols)
         pred = [0] * N_LOCATIONS  # pred[t]: bit set of the locations with an arrow into t
@@ -242,7 +244,8 @@ class WalkGraph:
                     grid[c1], grid[c2] = grid[c2], loc
             elif op < 7:
                 rot[loc] = (rot[loc] + op - 3) % 4
-            g = self.afters[key] = walk_graph(self.rows, self.cols, tuple(grid), tuple(rot), self.ret)
+            g = self.afters[key] = (self.boards or _GRAPHS).get(self.rows, self.cols, tuple(grid), tuple(rot),
+                                                                self.ret)
         return g
 
 
@@ -258,8 +261,7 @@ def _arrow_cells(rows: int, cols: int) -> tuple:
                        for mask in range(16)) for cell in range(rows * cols))
 
 
-_GRAPHS: dict = {}
-#: boards kept, with what the policies derived from them (~10 kB each); the older half goes when full
+#: boards kept per table, with what the owner derived from them (~10 kB each); the older half goes when full
 GRAPH_CACHE_SIZE = 8_000
 
 
@@ -268,26 +270,54 @@ GRAPH_CACHE_SIZE = 8_000
 _ROT_MASK = tuple(1 if ARROWS[loc][0] == ARROWS[loc][2] else 3 for loc in range(N_LOCATIONS))
 
 
+class Boards:
+    """A bounded table of `WalkGraph`s by board (at most `GRAPH_CACHE_SIZE`; the older half is
+    dropped when full). Each heuristic policy owns one (`policy_plan.Memo`), so what it derives
+    in `WalkGraph.memo` is never shared with another policy."""
+
+    __slots__ = ("graphs",)
+
+    def __init__(self):
+        self.graphs = {}
+
+    def get(self, rows: int, cols: int, grid: tuple, rot: tuple, ret: bool) -> WalkGraph:
+        """The (kept) WalkGraph of a board given as tuples."""
+        rot = tuple(map(int.__and__, rot, _ROT_MASK))
+        key = (rows, cols, ret, grid, rot)
+        graphs = self.graphs
+        g = graphs.get(key)
+        if g is None:
+            if len(graphs) >= GRAPH_CACHE_SIZE:
+                self.forget_older_half()
+            g = graphs[key] = WalkGraph(rows, cols, grid, rot, ret, self)
+        return g
+
+    def forget_older_half(self) -> None:
+        graphs = self.graphs
+        for key in list(graphs)[: len(graphs) // 2]:
+            del graphs[key]
+        for g in graphs.values():  # no board kept may point at a forgotten one
+            g.afters.clear()
+            for k in [k for k, v in g.memo.items() if type(v) is tuple and v and type(v[0]) is WalkGraph]:
+                del g.memo[k]
+
+    def clear(self) -> None:
+        self.graphs.clear()
+
+
+#: the table `walk_graph` reads (tests, `policy_plan.route`); the policies use their own. Engine-side
+#: and bounded (GRAPH_CACHE_SIZE): a WalkGraph's distances are a pure function of the immutable board,
+#: and no policy writes in the memos of these boards.
+_GRAPHS = Boards()
+
+
 def walk_graph(rows: int, cols: int, grid: tuple, rot: tuple, ret: bool) -> WalkGraph:
-    """The (cached) WalkGraph of a board given as tuples."""
-    rot = tuple(map(int.__and__, rot, _ROT_MASK))
-    key = (rows, cols, ret, grid, rot)
-    g = _GRAPHS.get(key)
-    if g is None:
-        if len(_GRAPHS) >= GRAPH_CACHE_SIZE:
-            _forget_older_half()
-        g = _GRAPHS[key] = WalkGraph(rows, cols, grid, rot, ret)
-    return g
+    """The (cached) WalkGraph of a board given as tuples, from the module's table."""
+    return _GRAPHS.get(rows, cols, grid, rot, ret)
 
 
 def _forget_older_half() -> None:
-    old = list(_GRAPHS)[: len(_GRAPHS) // 2]
-    for key in old:
-        del _GRAPHS[key]
-    for g in _GRAPHS.values():  # no board kept may point at a forgotten one
-        g.afters.clear()
-        for k in [k for k, v in g.memo.items() if type(v) is tuple and v and type(v[0]) is WalkGraph]:
-            del g.memo[k]
+    _GRAPHS.forget_older_half()
 
 
 def adjacent_locations(grid, cell_of, nb, loc: int) -> list[int]:

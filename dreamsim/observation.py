@@ -10,7 +10,8 @@ the whole pile only while you take from it at the Square), face-down traps (othe
 counts only; your own traps with their cards), a trap's partner card and the location named by its Suspense card while it is being set
 (the context of a "trap partner card" decision goes to the setter only).
 Seen because the rules show them: the Motel target's hand while you take from it, the hand
-of the Midnighter whose turn you play after springing a Dreamcatcher trap.
+of the Midnighter whose turn you play after springing a Dreamcatcher trap, the cards being
+played (but a trap someone else sets).
 """
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from operator import itemgetter
 
 from .activations import MotelTake, SquareTake
 from .board import adjacent_locations
-from .cards import BRIDGE
+from .cards import BRIDGE, SUSPENSE_OF
+from .engine import FRAME_CODES
 from .state import (  # the vocabulary of Observation.context, re-exported for policies
     CANCELLED,
     INTERCEPTED,
@@ -30,18 +32,23 @@ from .state import (  # the vocabulary of Observation.context, re-exported for p
     P_VERT,
     P_WALK,
     PLAY_NAMES,
+    RESOLVES,
     S_ANY,
     S_GIVE,
     S_PLAIN,
+    Frame,
     State,
 )
+from .turn import PartnerChoice, Play
 
 __all__ = ["Observation", "observe", "CANCELLED", "INTERCEPTED", "P_DEXTRA", "P_DREDUCE", "P_STAR", "P_STEAL",
            "P_TRAP", "P_VERT", "P_WALK", "PLAY_NAMES", "S_ANY", "S_GIVE", "S_PLAIN"]
 
 _FIELDS = ("player", "decision", "turn_player", "controller", "acting_for", "actions_left", "context", "hand",
            "own_hand", "my_traps", "discard_pile", "motel_hand", "n_players", "hand_sizes", "trap_counts", "where",
-           "board", "horror", "effects", "debt", "deck_size", "discard_size", "discard_top", "turns", "rules")
+           "board", "horror", "effects", "debt", "deck_size", "discard_size", "discard_top", "turns", "rules",
+           # added for determinisation (dreamsim.sample_state); public, or the seat's own secrets
+           "current_player", "limbo", "reserve_size", "owed", "frames")
 
 
 class Observation(tuple):
@@ -55,7 +62,11 @@ class Observation(tuple):
     while you take from it at the Square) / motel_hand (only while you take from it) /
     n_players / hand_sizes / trap_counts / where / board ((rows, cols, grid, cell_of, rot,
     neighbours)) / near_bridge (computed from the board) / horror / effects (bit masks) / debt /
-    deck_size / discard_size / discard_top / turns / rules.
+    deck_size / discard_size / discard_top / turns / rules /
+    current_player (the seat deciding now) / limbo (the cards being played that this seat may
+    see: a trap being set by someone else is face down) / reserve_size (nightmares not yet
+    shuffled in) / owed (cards played this turn, per seat, to draw back) / frames (the pending
+    work, bottom first, as plain tuples: `public_frames`; what this seat may not know is None).
     """
 
     __slots__ = ()
@@ -100,6 +111,69 @@ def _context(s: State, player: int) -> dict:
     return s.stack[-1].context(player)
 
 
+def _secret_from(s: State, f: Frame, player: int) -> bool:
+    """Whether frame `f` holds a face-down trap (its location, its partner) hidden from `player`."""
+    t = type(f)
+    if t is PartnerChoice:
+        return f.who != player
+    if t is Play and f.kind == P_TRAP:
+        return player != f.seat and not (f.seat == s.turn_player and s.controller == player)
+    return False
+
+
+def _encode(x, stack_ids: dict):
+    if isinstance(x, Frame):
+        i = stack_ids.get(id(x))
+        return ("R", i) if i is not None else ("F", _frame_tuple(x, stack_ids))
+    if isinstance(x, list):
+        return ("L", tuple(_encode(v, stack_ids) for v in x))
+    return x
+
+
+#: field values copied as they are (the observation is built every decision: keep this lean)
+_PLAIN = frozenset((int, bool, str, float, tuple, type(None)))
+
+
+def _frame_tuple(f: Frame, stack_ids: dict, hidden=()) -> tuple:
+    t = type(f)
+    out = [FRAME_CODES[t]]
+    for n in t.__slots__:
+        if n in hidden:
+            out.append(None)
+        else:
+            x = getattr(f, n)
+            out.append(x if type(x) in _PLAIN else _encode(x, stack_ids))
+    return tuple(out)
+
+
+#: per secret frame type, the fields a seat that may not know them sees as None
+SECRET_FIELDS = {PartnerChoice: ("location",), Play: ("arg", "arg2", "cards")}
+
+
+def public_frames(s: State, player: int) -> tuple:
+    """The stack, bottom first, as plain tuples (kind code = engine.FRAME_CODES, then the fields
+    in `__slots__` order; a list field as ("L", items); a field pointing at a frame on the stack
+    as ("R", its index), at another frame as ("F", its tuple)). A trap being set by another
+    seat has its location, partner and cards as None."""
+    stack = s.stack
+    ids = {id(f): i for i, f in enumerate(stack)}
+    return tuple(_frame_tuple(f, ids, SECRET_FIELDS[type(f)] if _secret_from(s, f, player) else ())
+                 for f in stack)
+
+
+def public_limbo(s: State, player: int) -> tuple:
+    """The cards being played that `player` may see (a face-down trap being set is left out)."""
+    limbo = list(s.limbo)
+    for f in s.stack:
+        if _secret_from(s, f, player):
+            if type(f) is PartnerChoice:
+                limbo.remove(SUSPENSE_OF[f.location])
+            elif f.outcome == RESOLVES:  # else cancelled or intercepted: its cards already left limbo
+                for k in f.cards:
+                    limbo.remove(k)
+    return tuple(limbo)
+
+
 def observe(state: State, player: int) -> Observation:
     """A copy of what `player` may know now."""
     s = state
@@ -118,4 +192,5 @@ def observe(state: State, player: int) -> Observation:
         (s.rows, s.cols, tuple(s.grid), tuple(s.cell_of), tuple(s.rot), s.nb), s.horror,
         {"red": s.red, "blue": s.blue, "multi": m, "colourless": c, "speed_mask": m | c, "speed": speed},
         tuple(s.debt), len(s.deck), len(discard), discard[-1] if discard else -1, s.turns, s.rules,
+        s.current_player, public_limbo(s, player), len(s.reserve), tuple(s.owed), public_frames(s, player),
     )

@@ -19,21 +19,19 @@ An action is worth the change it makes to `value()`: `progress` per action of my
 `hinder` per action of the leading rival's route lost (the rival closest to winning, from
 what is public: the board and where everyone stands), plus small terms (standing with the
 Horror, card values). Drawing is valued by its expectation over the deck. Distances come
-from `board.walk_graph`, which builds each board's breadth-first distances once and keeps
-them, so scoring every candidate of a decision costs a few table look-ups.
+from the policy's own `Memo` (a `board.Boards` table), which builds each board's breadth-first
+distances once and keeps them, so scoring every candidate of a decision costs a few table
+look-ups. Every cache belongs to one policy object (`policy.memo`); none is module-level.
 """
 from __future__ import annotations
 
 from . import board
-from .policy_context import _P_DRAW, _PROFILES, _TOKENS, Weights
+from .policy_context import _P_DRAW, Weights
 from .policy_heuristic import BALANCED, HORROR, RUNNER, TRICKSTER, HeuristicPolicy
 from .policy_plan import (
-    _ADDED,
     _BLOCKED,
-    _FREE,
     _INF,
-    _KEY_IDS,
-    _STRICT,
+    Memo,
     key_add,
     key_free,
     key_id,
@@ -48,13 +46,13 @@ from .policy_scoring import _CYCLES, _SCORE, _Context, play_threat
 
 
 def clear_caches() -> None:
-    """Forget every board, plan cost and hand profile the heuristics keep (memory; tests)."""
+    """Forget every board, plan cost and hand profile the shipped heuristics (`POLICIES`) keep in
+    their memos, and the boards `board.walk_graph` keeps (memory; tests). Each HeuristicPolicy
+    owns its caches (`policy.memo`); other policy objects clear theirs with `policy.memo.clear()`."""
     board._GRAPHS.clear()
-    for d in (_KEY_IDS, _ADDED, _STRICT, _FREE, _PROFILES):
-        d.clear()
     for pol in POLICIES.values():
         if isinstance(pol, HeuristicPolicy):
-            pol._tables[3].clear()
+            pol.memo.clear()
 
 
 POLICIES = {
@@ -67,7 +65,6 @@ POLICIES = {
 
 __all__ = ["RandomPolicy", "HeuristicPolicy", "Weights", "RUNNER", "TRICKSTER", "HORROR", "BALANCED", "POLICIES",
            "clear_caches", "route", "plan_cost", "public_cost", "lead_cost", "play_threat", "key_id", "key_add",
-           "key_strict", "key_free"]
+           "key_strict", "key_free", "Memo"]
 # the heuristic's internals, importable from here as before the split (tests and tools reach them)
-_INTERNALS = (_P_DRAW, _PROFILES, _TOKENS, _Context, _CYCLES, _SCORE, _ADDED, _BLOCKED, _FREE, _INF, _KEY_IDS,
-              _STRICT)
+_INTERNALS = (_P_DRAW, _Context, _CYCLES, _SCORE, _BLOCKED, _INF)

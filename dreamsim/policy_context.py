@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import walk_graph
 from .cards import (
     BLACK,
     BRIDGE,
@@ -28,6 +27,7 @@ from .cards import (
 from .policy_plan import (
     _BLOCKED,
     _INF,
+    Memo,
     _plan_cost,
     key_add,
     key_free,
@@ -82,16 +82,13 @@ class Weights:
                 self.catcher_value)[k] if k <= CATCHER else self.suspense_value
 
     def card_values(self) -> tuple:
-        """card_value of every kind (an index table), the mean value of a card drawn from the
-        published deck, and a token naming these weights in shared caches."""
+        """card_value of every kind (an index table) and the mean value of a card drawn from the
+        published deck."""
         cv = tuple(self.card_value(k) for k in range(N_KINDS))
-        token = _TOKENS.setdefault(self, len(_TOKENS))
-        return cv, sum(n * cv[k] for k, n in COMPOSITION.items()) / N_CARDS, token
+        return cv, sum(n * cv[k] for k, n in COMPOSITION.items()) / N_CARDS
 
 
-_TOKENS: dict = {}
 _OTHERS = {n: tuple(tuple(q for q in range(n) if q != p) for p in range(n)) for n in range(1, 7)}
-_PROFILES: dict = {}  # (hand, weights token, is the Horror) -> profile, for hands without nightmares
 _NO_TAIL = (False, False, False)  # the key's tail when no nightmare or Blue Nightmare is in the way
 
 
@@ -102,12 +99,13 @@ class _Facts:
     """Per-decision facts the scoring needs, computed once (lazily); `policy_scoring._Context`
     adds one scoring method per kind of action."""
 
-    __slots__ = ("obs", "w", "cv", "mean_draw", "token", "me", "actor", "horror", "n", "where", "rules", "sign",
+    __slots__ = ("obs", "w", "cv", "mean_draw", "memo", "me", "actor", "horror", "n", "where", "rules", "sign",
                  "hand", "rivals", "_rest", "_base", "_decision", "_tail", "_remaining", "_cost0", "g", "eff", "k",
                  "cs", "rk")
 
-    def __init__(self, obs, w: Weights, cv: tuple, mean_draw: float, token: int, boards: dict):
-        self.obs, self.w, self.cv, self.mean_draw, self.token = obs, w, cv, mean_draw, token
+    def __init__(self, obs, w: Weights, cv: tuple, mean_draw: float, memo: Memo):
+        # memo: the policy's own caches (its boards, plan keys); w never changes for one memo
+        self.obs, self.w, self.cv, self.mean_draw, self.memo = obs, w, cv, mean_draw, memo
         self.me = me = obs.player
         self.actor = actor = obs.acting_for
         self.horror = obs.horror
@@ -125,11 +123,12 @@ class _Facts:
         self._remaining = None
         self._cost0 = None  # the actor's plan cost now
         rows, cols, grid, _cell_of, rot, _nb = obs.board
+        boards = memo.last
         last = boards.get(rows)  # the board of the last decision, most often the board now
         if last is not None and last[0] == grid and last[1] == rot and last[2].ret == self.rules.dreamwalk_return_arrow:
             self.g = last[2]
         else:
-            self.g = walk_graph(rows, cols, grid, rot, self.rules.dreamwalk_return_arrow)
+            self.g = memo.get(rows, cols, grid, rot, self.rules.dreamwalk_return_arrow)
             boards[rows] = (grid, rot, self.g)
         self.eff = obs.effects
         self.k = self.profile(self.hand)
@@ -151,12 +150,13 @@ class _Facts:
         horror = self.actor == self.horror
         if not nightmares_gone and (
                 horror or (max(hand, default=0) < RED and not (self.eff["blue"] >> self.actor) & 1)):
-            ck = (hand, self.token, horror)  # no nightmare and no Blue: the key depends on these alone
-            k = _PROFILES.get(ck)
+            ck = (hand, horror)  # no nightmare and no Blue: the key depends on these alone (and the weights)
+            profiles = self.memo.profiles
+            k = profiles.get(ck)
             if k is None:
-                if len(_PROFILES) >= 100_000:
-                    _PROFILES.clear()
-                k = _PROFILES[ck] = self._profile(hand, 0, False)
+                if len(profiles) >= 100_000:
+                    profiles.clear()
+                k = profiles[ck] = self._profile(hand, 0, False)
             return k
         return self._profile(hand, nightmares_gone, blue_gone)
 
@@ -174,7 +174,7 @@ class _Facts:
         c = hand.count
         key = (w.need_walk, w.need_star, w.need_vertigo, horror, c(DREAMWALK), c(STAR_CARD), c(VERTIGO_CARD), nm,
                blue) + (self.tail() if nm or blue else _NO_TAIL) + (True,)
-        return key_id(key), key
+        return key_id(self.memo, key), key
 
     def card_sum(self, hand) -> float:
         return sum(map(self.cv.__getitem__, hand))
@@ -218,7 +218,7 @@ class _Facts:
         if h >= 0 and h != self.me and where[self.me] == where[h]:
             # standing with the Horror paralyses me from my next turn on, unless I win before
             if not (self.actor == self.me and cost <= self.remaining() and
-                    _plan_cost(g, key_free(k), x) == cost) and not self.blue_deadlock(where[h]):
+                    _plan_cost(g, key_free(self.memo, k), x) == cost) and not self.blue_deadlock(where[h]):
                 v -= self.w.avoid_horror
         return v
 
@@ -236,7 +236,7 @@ class _Facts:
         if self.actor != self.me or self.decision() != "turn action":
             return False
         x = self.where[self.me]
-        return _plan_cost(self.g, key_free(self.k), x) < _plan_cost(self.g, self.k, x)
+        return _plan_cost(self.g, key_free(self.memo, self.k), x) < _plan_cost(self.g, self.k, x)
 
     def remaining(self) -> int:
         """Actions the actor has left in this turn after the action being chosen."""
@@ -284,7 +284,7 @@ class _Facts:
 
     def minus(self, kind: int) -> float:
         """value() with one card of `kind` fewer in the actor's hand, less value() now."""
-        return self.hand_delta(key_add(self.k, kind, -1), -self.cv[kind])
+        return self.hand_delta(key_add(self.memo, self.k, kind, -1), -self.cv[kind])
 
     def hand_delta(self, k2: tuple, dcs: float) -> float:
         """value() with the actor's hand changed to plan key k2 and card values + dcs, less
@@ -303,14 +303,14 @@ class _Facts:
         or Midnight Star may shorten the plan; every card adds its card value)."""
         x = self.where[self.actor]
         g = self.g
-        mk = ("draw", k[0], x, self.sign, self.token)
+        mk = ("draw", k[0], x, self.sign)
         gain = g.memo.get(mk)
         if gain is None:
             w = self.w
             base = _plan_cost(g, k, x)
             gain = 0.0
             for kind, p in _P_DRAW:
-                gain += p * (base - _plan_cost(g, key_add(k, kind, 1), x))
+                gain += p * (base - _plan_cost(g, key_add(self.memo, k, kind, 1), x))
             gain = g.memo[mk] = self.sign * w.dig * (w.progress * gain + 0.1 * self.mean_draw)
         return gain
 
@@ -340,11 +340,11 @@ class _Facts:
         """The best value() one Vertigo card played on `loc` reaches. The boards it can make,
         my plan cost on each and the rest of value() on each are kept with the board (my plan
         changes when I move or my hand does, the rest when the others move)."""
-        k = key_add(self.k, VERTIGO_CARD, -1)
+        k = key_add(self.memo, self.k, VERTIGO_CARD, -1)
         where = self.where
         x = where[self.actor]
         memo = self.g.memo
-        ks = key_strict(k)
+        ks = key_strict(self.memo, k)
         if _plan_cost(self.g, ks, x) < _BLOCKED:  # my route exists: one the Vertigo blocks is just blocked
             k = ks
         mode = self.rules.vertigo_rotation
@@ -352,7 +352,7 @@ class _Facts:
         costs = memo.get(mk)
         if costs is None:
             costs = memo[mk] = self.op_costs(loc, k, x, mode)
-        mk = ("vr", loc, self.rk, self.token, mode, where if self.me == self.horror else None)
+        mk = ("vr", loc, self.rk, mode, where if self.me == self.horror else None)
         rests = memo.get(mk)
         if rests is None:
             rests = memo[mk] = tuple([self.rest(g, where) for g in self.op_boards(loc)])

@@ -12,6 +12,7 @@ from .actions import (
     Pass,
 )
 from .policy_context import Weights
+from .policy_plan import Memo
 from .policy_scoring import _CYCLES, _SCORE, _Context, play_threat
 
 
@@ -23,8 +24,22 @@ class HeuristicPolicy:
     name: str = "heuristic"
 
     def __post_init__(self):
-        # (card values, mean value of a card drawn, cache token, {rows: the last board seen})
-        object.__setattr__(self, "_tables", self.weights.card_values() + ({},))
+        # (card values, mean value of a card drawn, this policy's own caches): nothing is shared
+        # with another policy object or kept at module level
+        object.__setattr__(self, "_tables", self.weights.card_values() + (Memo(),))
+
+    @property
+    def memo(self) -> Memo:
+        """This policy's caches (boards, plan keys); `memo.clear()` forgets them."""
+        return self._tables[2]
+
+    def __getstate__(self):  # pickled (joblib workers) without the caches (up to ~80 MB)
+        return {"weights": self.weights, "name": self.name}
+
+    def __setstate__(self, state):
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        self.__post_init__()
 
     def __call__(self, obs, legal, rng):
         if len(legal) == 1:

@@ -1,13 +1,13 @@
 """The heuristics' model of the game: the *plan cost*, the number of actions a player still
 needs to win, counted from the board and the hand (see `dreamsim.policies`). Distances come
 from `board.walk_graph`; results are memoised with the board (`g.memo`) under small int keys
-(`key_id`).
+(`key_id`). Every cache belongs to one policy's `Memo` (its boards and key tables).
 """
 from __future__ import annotations
 
 from itertools import count
 
-from .board import walk_graph
+from .board import Boards, walk_graph
 from .cards import (
     BLACK,
     BRIDGE,
@@ -51,41 +51,67 @@ def _shape(nb) -> tuple[int, int]:
 # -------------------------------------------------------------------------------------------
 # The plan cost
 # -------------------------------------------------------------------------------------------
-_KEY_IDS: dict = {}   # plan-cost key -> id
-_NEXT_ID = count()    # ids are never reused, so memos keyed by an id stay right after a clear
+class Memo(Boards):
+    """One heuristic policy's caches (`HeuristicPolicy` makes one; two policies never share one):
+    the boards it has looked at with what it derived from them (`Boards`; `WalkGraph.memo`), the
+    plan-cost key ids (`key_id`) and the keys derived from a key (`key_add`, `key_strict`,
+    `key_free`), the plan keys of hands without nightmares (`profiles`, see
+    `_Facts.profile`) and the last board seen per board height (`last`). Every table is bounded.
+    Key ids are never reused (`next_id` keeps counting after a clear), so memos keyed by an id
+    stay right after a clear."""
+
+    __slots__ = ("key_ids", "next_id", "added", "strict", "free", "profiles", "last")
+
+    def __init__(self):
+        super().__init__()
+        self.key_ids = {}    # plan-cost key -> id
+        self.next_id = count()
+        self.added = {}      # (key id, kind, d) -> key_add
+        self.strict = {}     # key id -> key_strict
+        self.free = {}       # key id -> key_free
+        self.profiles = {}   # (hand, is the Horror) -> profile, for hands without nightmares
+        self.last = {}       # rows -> (grid, rot, the WalkGraph of the last decision)
+
+    def clear(self) -> None:
+        super().clear()
+        for d in (self.key_ids, self.added, self.strict, self.free, self.profiles, self.last):
+            d.clear()
+
+    def is_empty(self) -> bool:
+        return not (self.graphs or self.key_ids or self.added or self.strict or self.free or self.profiles
+                    or self.last)
 
 
-def key_id(key: tuple) -> int:
-    """An int standing for a plan-cost key (memo look-ups then hash an int)."""
-    i = _KEY_IDS.get(key)
+def key_id(memo: Memo, key: tuple) -> int:
+    """An int standing for a plan-cost key in `memo` (memo look-ups then hash an int)."""
+    ids = memo.key_ids
+    i = ids.get(key)
     if i is None:
-        if len(_KEY_IDS) >= 100_000:
-            _KEY_IDS.clear()
-            _ADDED.clear()
-            _STRICT.clear()
-            _FREE.clear()
-        i = _KEY_IDS[key] = next(_NEXT_ID)
+        if len(ids) >= 100_000:
+            ids.clear()
+            memo.added.clear()
+            memo.strict.clear()
+            memo.free.clear()
+        i = ids[key] = next(memo.next_id)
     return i
 
 
 _COUNT_AT = {DREAMWALK: 4, STAR_CARD: 5, VERTIGO_CARD: 6}
 
 
-def key_add(k: tuple, kind: int, d: int) -> tuple:
+def key_add(memo: Memo, k: tuple, kind: int, d: int) -> tuple:
     """k = (key id, key) with `d` more cards of `kind` in the hand."""
     mk = (k[0], kind, d)
-    k2 = _ADDED.get(mk)
+    added = memo.added
+    k2 = added.get(mk)
     if k2 is None:
-        if len(_ADDED) >= 100_000:
-            _ADDED.clear()
-        k2 = _ADDED[mk] = _key_add(k, kind, d)
+        if len(added) >= 100_000:
+            added.clear()
+        k2 = added[mk] = _key_add(memo, k, kind, d)
     return k2
 
 
-_ADDED: dict = {}
-
-
-def _key_add(k: tuple, kind: int, d: int) -> tuple:
+def _key_add(memo: Memo, k: tuple, kind: int, d: int) -> tuple:
     key = k[1]
     i = _COUNT_AT.get(kind)
     if i is None:
@@ -94,41 +120,38 @@ def _key_add(k: tuple, kind: int, d: int) -> tuple:
         i = 7
     n = key[i] + d
     key2 = key[:i] + (n if n > 0 else 0,) + key[i + 1:]
-    return key_id(key2), key2
+    return key_id(memo, key2), key2
 
 
-def key_strict(k: tuple) -> tuple:
+def key_strict(memo: Memo, k: tuple) -> tuple:
     """k without `relax` (see plan_cost)."""
-    k2 = _STRICT.get(k[0])
+    k2 = memo.strict.get(k[0])
     if k2 is None:
         key = k[1]
         key2 = key[:12] + (False,)
-        k2 = _STRICT[k[0]] = (key_id(key2), key2)
+        k2 = memo.strict[k[0]] = (key_id(memo, key2), key2)
     return k2
 
 
-def key_free(k: tuple) -> tuple:
+def key_free(memo: Memo, k: tuple) -> tuple:
     """k with no cost for missing cards (its plan cost counts the actions alone)."""
-    k2 = _FREE.get(k[0])
+    k2 = memo.free.get(k[0])
     if k2 is None:
         key2 = (0.0, 0.0, 0.0) + k[1][3:]
-        k2 = _FREE[k[0]] = (key_id(key2), key2)
+        k2 = memo.free[k[0]] = (key_id(memo, key2), key2)
     return k2
 
 
-_STRICT: dict = {}
-_FREE: dict = {}
-
-
-def plan_cost(g, key: tuple, x: int) -> float:
-    """Actions the player described by `key` needs to win from location `x` on board `g`.
+def plan_cost(memo: Memo, g, key: tuple, x: int) -> float:
+    """Actions the player described by `key` needs to win from location `x` on board `g` (a board
+    of `memo`: `memo.get(...)`).
 
     key = (need_walk, need_star, need_vertigo, horror, walks, stars, vertigos, nightmares,
     blue, square_ok, motel_ok, town_hall_one, relax); kept in `g.memo`. Without `relax`, a
     board with no route along the arrows costs the flat _BLOCKED (cheaper to work out: boards
     a Vertigo would make are scored so when my route exists now).
     """
-    return _plan_cost(g, (key_id(key), key), x)
+    return _plan_cost(g, (key_id(memo, key), key), x)
 
 
 def _legs(g, goal: int, y: int, forest: bool, relax: bool = True) -> list:

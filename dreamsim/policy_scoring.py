@@ -87,7 +87,7 @@ class _Context(_Facts):
         if self.actor == self.me and self.obs.hand_sizes[target] and self.stuck():
             # a card taken blindly is a card drawn from a hand (where the Stars of paralysed
             # Midnighters end up): as good a dig as the deck's
-            v += self.draw_gain(key_add(self.k, CATCHER, -1))
+            v += self.draw_gain(key_add(self.memo, self.k, CATCHER, -1))
         return v
 
     def score_count(self, n: int) -> float:
@@ -98,14 +98,14 @@ class _Context(_Facts):
         g = self.g
         loc = self.where[self.actor]
         to = g.grid[g.nb[g.grid.index(loc)][d]]
-        return self.value(where=self.moved(self.actor, to), k=key_add(self.k, DREAMWALK, -1),
+        return self.value(where=self.moved(self.actor, to), k=key_add(self.memo, self.k, DREAMWALK, -1),
                           cs=self.cs - self.cv[DREAMWALK], actor_moved=True) - self.base()
 
     def score_discard(self, kind: int) -> float:
         obs, w = self.obs, self.w
         dec = self.decision()
         if dec == "turn action":  # dig: an action for a card from the deck
-            return self.minus(kind) + self.draw_gain(key_add(self.k, kind, -1)) - 0.05
+            return self.minus(kind) + self.draw_gain(key_add(self.memo, self.k, kind, -1)) - 0.05
         if dec.startswith("Town Hall"):
             return 0.0
         # a surplus card: keep the best hand (a nightmare may go only at the Square)
@@ -124,7 +124,7 @@ class _Context(_Facts):
         return v - (0.1 * self.cv[kind] if self.is_rival(other) else 0.0)
 
     def score_take(self, kind: int) -> float:
-        v = self.hand_delta(key_add(self.k, kind, 1), self.cv[kind])
+        v = self.hand_delta(key_add(self.memo, self.k, kind, 1), self.cv[kind])
         if self.decision().startswith("Motel"):
             v += 0.05 * self.cv[kind]  # and the rival loses it
         return v
@@ -216,7 +216,7 @@ class _Context(_Facts):
         x = self.where[actor]
         cost = _plan_cost(self.g, k, x)
         have = self.obs.actions_left
-        complete = _plan_cost(self.g, key_free(k), x) == cost  # no card missing
+        complete = _plan_cost(self.g, key_free(self.memo, k), x) == cost  # no card missing
         if complete and have < cost <= have + 1:
             return w.win * 0.3
         return w.dutch_extra

@@ -82,6 +82,9 @@ _OTHERS = {n: tuple(tuple(t for t in range(n) if t != p) for p in range(n)) for 
 #: (hand mask, may set a trap, may play a Dutch Angle, may discard, seat, players) -> the turn actions
 #: that depend on nothing else: Suspense traps, Dutch Angles, discards (in the legal-list order).
 #: Keyed by value only (at most 2048 x 2 x 2 x 2 x 6 x 6 entries): a table filled on demand.
+#: Kept as a plain dict on purpose (issue 14): engine-side, a pure function of immutable values,
+#: bounded by its key space (in practice a few thousand entries), and a dict look-up on this hot
+#: path is cheaper than an lru_cache call; no policy reads or writes it.
 _HAND_OPTS: dict = {}
 
 

@@ -63,6 +63,7 @@ from .game_actions import (
     Sail,
     Unload,
 )
+from .knobs import KNOBS
 from .maps import REALMS, Board, MapError, describe_map, load_map, parse_map
 from .observation import Observation, observe
 from .policies import AGGRESSIVE, BALANCED, DEFENSIVE, POLICIES, Purchase, RandomPolicy, WarPolicy
@@ -75,6 +76,7 @@ RULES_VERSION = f"{_GAME_VERSION}+{_BATTLE_VERSION}"
 DEFAULT_POLICY = "balanced"
 
 __all__ = [
+    "KNOBS",
     # the battles (nerathsim.battle)
     "Unit", "UnitTable", "BattleRules", "CASTLE_MODES", "RULES_VERSION", "hit_probability", "format_army",
     "Army", "BattleState", "Situation", "CasualtyOrder", "CasualtyPlan", "Retreat", "RoundReport", "BattleReport",

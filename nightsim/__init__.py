@@ -18,16 +18,19 @@ from .actions import (
     Take,
 )
 from .cards import ABILITIES, BODY_PARTS, LEGIONS, Card, load_cards, parse_cards
+from .determinize import sample_state
 from .engine import Creature, IllegalActionError, State, apply_action, legal_actions, new_game
 from .game import RULES_VERSION, GameResult, play_game
 from .kernel import KERNEL  # the optional batch-kernel hook of docs/GAME_PROTOCOL.md (numba loads lazily)
+from .knobs import KNOBS
 from .observation import Observation, observe
 from .policies import AGGRESSOR, GREEDY, POLICIES, PURIST, HeuristicPolicy, RandomPolicy, Weights
 from .rules import Rules
 
 __all__ = [
+    "KNOBS",
     "Rules", "Card", "load_cards", "parse_cards", "LEGIONS", "BODY_PARTS", "ABILITIES",
-    "State", "Creature", "new_game", "legal_actions", "apply_action", "observe", "Observation",
+    "State", "Creature", "new_game", "sample_state", "legal_actions", "apply_action", "observe", "Observation",
     "play_game", "GameResult", "IllegalActionError", "RULES_VERSION", "KERNEL",
     "POLICIES", "RandomPolicy", "HeuristicPolicy", "Weights", "GREEDY", "PURIST", "AGGRESSOR",
     "Draw", "StartDiscard", "DiscardCard", "StopDiscard", "Play", "PlaySeal", "Take", "Scavenge",

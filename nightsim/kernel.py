@@ -67,6 +67,8 @@ def refusal(rules, policies) -> str | None:
         return f"rules must be a nightsim.Rules, got {type(rules).__name__}"
     if rules.seals:
         return "the kernel does not implement the Legions of Horrors expansion (Rules.seals=True)"
+    if rules.first_turn_fewer_actions:
+        return "the kernel does not implement the reduced first turn (Rules.first_turn_fewer_actions)"
     if rules.limit > LIMITS["creature_limit"]:
         return f"the kernel plays at most {LIMITS['creature_limit']} creatures per seat (Rules.limit={rules.limit})"
     if len(rules.table.cards) > LIMITS["cards"]:

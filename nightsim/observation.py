@@ -11,11 +11,24 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .creatures import HeraldPlacement, SealReactivation
+from .creatures import (
+    Activation,
+    DevourerTarget,
+    ExecutionerTarget,
+    HeraldPlacement,
+    MockerPlay,
+    ScavengerTarget,
+    SealReactivation,
+)
 from .penalty import Penalty
 from .rules import Rules
-from .state import TURN_ACTION, State
-from .turn import Discard
+from .state import TURN_ACTION, Creature, State
+from .turn import Discard, TurnActions
+
+#: every kind of frame; its index is the kind code in `Observation.frames`
+FRAME_TYPES = (TurnActions, Discard, SealReactivation, Activation, HeraldPlacement, MockerPlay, ExecutionerTarget,
+               ScavengerTarget, DevourerTarget, Penalty)
+FRAME_CODES = {t: i for i, t in enumerate(FRAME_TYPES)}
 
 
 class Observation(NamedTuple):
@@ -38,6 +51,7 @@ class Observation(NamedTuple):
     discard_pile: tuple             # face up, oldest first
     turns: int                      # completed turns
     rules: Rules
+    frames: tuple = ()              # the pending work, bottom first, as plain tuples (`public_frames`)
 
     @property
     def n_players(self) -> int:
@@ -95,7 +109,35 @@ def observe(state: State, player: int) -> Observation:
         player, s.current_player, decision, s.turn_player, s.actions_left,
         s.turn_legion, picked, revealed, penalty, reactivation, tuple(s.hands[player]),
         tuple(map(len, s.hands)), view, len(s.deck), discard[2], s.turns, s.rules,
+        public_frames(s, player) if s.stack else (),
     ))
+
+
+def _encode(s: State, x):
+    if isinstance(x, Creature):
+        for seat, crs in enumerate(s.creatures):
+            for i, c in enumerate(crs):
+                if c is x:
+                    return ("C", seat, i)
+        return ("K", tuple(x.cards), x.seal)  # a creature no longer on the table
+    if isinstance(x, list):
+        return ("L", tuple(x))
+    return x
+
+
+def public_frames(s: State, player: int) -> tuple:
+    """The stack, bottom first, as plain tuples: the kind code (index in FRAME_TYPES), then the
+    fields (`Frame.fields()` order). A creature is ("C", seat, index) on the table or ("K", cards,
+    seal) off it; a list is ("L", items); the cards another seat has picked to discard so far are
+    ("H", how many) — they are still in its hand, face down."""
+    out = []
+    for f in s.stack:
+        t = type(f)
+        if t is Discard and f.player != player:
+            out.append((FRAME_CODES[t], f.player, ("H", len(f.picked))))
+        else:
+            out.append((FRAME_CODES[t],) + tuple(_encode(s, v) for v in f.fields().values()))
+    return tuple(out)
 
 
 _new = tuple.__new__  # positional construction without NamedTuple's keyword handling

@@ -44,6 +44,8 @@ class Rules:
     min_discard: int = 1                      # discard action needs at least this many cards
     # --- design variants (not in the published game) ---------------------------------------
     last_seat_extra_cards: int = 0            # cards dealt to the last seat after the deal (0 = the published deal)
+    first_turn_fewer_actions: int = 0         # the starting player's first turn has this many fewer actions
+                                              #   (0 = the published game; 1 = a reduced first turn for seat 0)
 
     def __post_init__(self):
         _validate(self)
@@ -105,6 +107,7 @@ def _validate(rules: Rules) -> None:
     _int_field(rules, "max_turns", 1)
     _int_field(rules, "min_discard", 1)
     _int_field(rules, "last_seat_extra_cards", 0)
+    _int_field(rules, "first_turn_fewer_actions", 0, rules.actions_per_turn - 1)
     for name, allowed in _CHOICES.items():
         if getattr(rules, name) not in allowed:
             raise ValueError(f"Rules.{name}={getattr(rules, name)!r} is not allowed; allowed: {', '.join(allowed)}")

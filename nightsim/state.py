@@ -294,6 +294,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
             hand.append(deck.pop())
     for _ in range(rules.last_seat_extra_cards):        # design variant: compensate the last seat
         s.hands[s.n - 1].append(deck.pop())
+    s.actions_left = rules.actions_per_turn - rules.first_turn_fewer_actions   # design variant: reduced first turn
     _log_start(s)
     return s
 

@@ -1,0 +1,238 @@
+"""Single-observer information-set MCTS (SO-ISMCTS), written once against the game protocol.
+
+Cowling, Powley & Whitehouse (2012), "Information Set Monte Carlo Tree Search". Each
+iteration draws a determinisation, a full state consistent with what the deciding seat knows
+(`game.sample_state(observation, rng)`), and walks one tree of actions with it: every seat's
+decisions live in the same tree, keyed by the action. Selection is UCT where a child's
+exploration term counts the iterations in which its action was *available* (legal in that
+determinisation) rather than the parent's visits. Chance (draws, shuffles) happens inside
+`game.apply_action` with the policy's own generator. A rollout plays on with a policy of the
+game (the game's parameterised `heuristic` by default) to the end, or for `cutoff` decisions
+after which `value(state)` (default: 1/n for every seat) estimates each seat's reward. A win
+is worth 1 to the winning seat (or every seat of the winning team), 0 to the others; a game
+without a winner (timeout) 1/n to each.
+
+The policy sees only its observation and the legal actions: it never reads the real state.
+With `iterations` it is deterministic for a given generator; `seconds` (a time budget per
+decision) makes the number of iterations depend on the machine.
+
+    from analyses.search import ISMCTSPolicy
+    nightsim.play_game(rules, [ISMCTSPolicy("nightsim", iterations=200), "greedy"], seed=1)
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+import time
+import types
+from typing import Any, Callable
+
+__all__ = ["ISMCTSPolicy", "parse_ismcts", "default_rollout"]
+
+
+def _module(game) -> types.ModuleType:
+    return game if isinstance(game, types.ModuleType) else importlib.import_module(game)
+
+
+def default_rollout(module) -> str:
+    """The game's parameterised heuristic ('heuristic'), else its DEFAULT_POLICY, else 'random'."""
+    if "heuristic" in module.POLICIES:
+        return "heuristic"
+    return getattr(module, "DEFAULT_POLICY", None) or "random"
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "reward", "hint")
+
+    def __init__(self):
+        self.hint = None
+        self.children = {}   # action -> _Node
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0    # summed reward of the seat that chose the action leading here
+
+
+def _rewards(state, n: int) -> list:
+    w = state.winner
+    if w is None:
+        return [1.0 / n] * n
+    seats = w if isinstance(w, tuple) else (w,)
+    return [1.0 if q in seats else 0.0 for q in range(n)]
+
+
+@dataclasses.dataclass(frozen=True)
+class ISMCTSPolicy:
+    """SO-ISMCTS for one game (module or its name), callable as policy(observation, legal, rng).
+
+    iterations: determinised iterations per decision (>= 1); seconds: optional time budget per
+    decision instead (the iterations are then a cap as well); rollout: a policy name of the
+    game or a policy object (None: `default_rollout`); c: UCT exploration constant (rewards
+    are in [0, 1]); cutoff: stop a rollout after this many decisions and use `value`;
+    value: callable(state) -> reward per seat (None: 1/n each); bias: progressive bias towards
+    the rollout policy's own choice at the root (+bias / (1 + visits) in its UCT score, and it
+    wins ties in the final choice), so that a small budget plays at least like that policy;
+    0 turns it off.
+    """
+
+    game: str
+    iterations: int = 100  # default budget: <= 10 s per 2-player Nightmarium game (benchmarks/bench_ismcts.py)
+    rollout: Any = None
+    c: float = 0.7
+    cutoff: int | None = None
+    seconds: float | None = None
+    value: Callable | None = None
+    bias: float = 1.0
+    name: str = ""
+
+    def __post_init__(self):
+        module = _module(self.game)
+        if isinstance(self.game, types.ModuleType):
+            object.__setattr__(self, "game", module.__name__)
+        for attr in ("sample_state", "legal_actions", "apply_action", "observe"):
+            if not hasattr(module, attr):
+                raise ValueError(f"ismcts: game {module.__name__!r} lacks {attr} (docs/GAME_PROTOCOL.md)")
+        if isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1:
+            raise ValueError(f"ismcts: iterations must be a positive integer, got {self.iterations!r}")
+        if self.cutoff is not None and (isinstance(self.cutoff, bool) or not isinstance(self.cutoff, int)
+                                        or self.cutoff < 0):
+            raise ValueError(f"ismcts: cutoff must be None or a non-negative integer, got {self.cutoff!r}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"ismcts: seconds must be positive, got {self.seconds!r}")
+        if not self.c >= 0:
+            raise ValueError(f"ismcts: c must be >= 0, got {self.c!r}")
+        if not self.bias >= 0:
+            raise ValueError(f"ismcts: bias must be >= 0, got {self.bias!r}")
+        rollout = default_rollout(module) if self.rollout is None else self.rollout
+        if isinstance(rollout, str) and rollout not in module.POLICIES:
+            raise ValueError(f"ismcts: unknown rollout policy {rollout!r} for {module.__name__}; "
+                             f"known: {', '.join(module.POLICIES)}")
+        if not isinstance(rollout, str) and not callable(rollout):
+            raise ValueError(f"ismcts: rollout {rollout!r} is neither a policy name nor callable")
+        object.__setattr__(self, "rollout", rollout)
+        if not self.name:
+            object.__setattr__(self, "name", f"ismcts:{self.iterations}")
+
+    def __repr__(self):
+        parts = [f"game={self.game!r}", f"iterations={self.iterations}", f"rollout={self.rollout!r}",
+                 f"c={self.c}", f"cutoff={self.cutoff}", f"seconds={self.seconds}", f"bias={self.bias}"]
+        if self.value is not None:
+            parts.append(f"value={getattr(self.value, '__name__', repr(self.value))}")
+        return f"ISMCTSPolicy({', '.join(parts)})"
+
+    # --- the policy ------------------------------------------------------------------------
+    def __call__(self, observation, legal, rng):
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(observation, rng, legal)
+        best, best_visits = root.hint if root.hint is not None else legal[0], -1
+        if best in root.children:
+            best_visits = root.children[best].visits
+        for a in legal:  # the most visited of the real legal actions (ties: the hint, else the first listed)
+            child = root.children.get(a)
+            v = child.visits if child is not None else 0
+            if v > best_visits:
+                best, best_visits = a, v
+        return best
+
+    def search(self, observation, rng, legal=None) -> _Node:
+        """The root of the search tree after this decision's iterations (`root.hint`: the
+        rollout policy's choice among `legal`, when given and bias > 0)."""
+        module = _module(self.game)
+        sample, legal_actions, apply_action = module.sample_state, module.legal_actions, module.apply_action
+        rollout = self.rollout
+        policy = module.POLICIES[rollout] if isinstance(rollout, str) else rollout
+        observes = getattr(policy, "observes", True) is not False
+        observe = module.observe
+        n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
+        c, cutoff, value = self.c, self.cutoff, self.value
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        root = _Node()
+        hint = root.hint = None
+        bias = self.bias
+        if legal is not None and bias > 0:
+            hint = root.hint = policy(observation if observes else None, legal, rng)
+        for _ in range(self.iterations):
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            s = sample(observation, rng)
+            node, path = root, []  # path: (node, seat that chose the action into it)
+            # selection and expansion
+            while not s.is_terminal:
+                legal = legal_actions(s)
+                p = s.current_player
+                children = node.children
+                untried = []
+                best, best_score = None, -1.0
+                for a in legal:
+                    child = children.get(a)
+                    if child is None:
+                        untried.append(a)
+                        continue
+                    child.avail += 1
+                    score = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                    if node is root and a == hint:
+                        score += bias / (1 + child.visits)
+                    if score > best_score:
+                        best, best_score = a, score
+                if untried:
+                    if node is root and hint in untried:  # the rollout policy's choice first
+                        a = hint
+                    else:
+                        a = untried[int(rng.integers(len(untried)))]
+                    child = children[a] = _Node()
+                    child.avail = 1
+                    apply_action(s, a, rng)
+                    path.append((child, p))
+                    break
+                child = children[best]
+                apply_action(s, best, rng)
+                path.append((child, p))
+                node = child
+            # rollout
+            steps = 0
+            while not s.is_terminal and (cutoff is None or steps < cutoff):
+                legal = legal_actions(s)
+                p = s.current_player
+                a = legal[0] if len(legal) == 1 else policy(observe(s, p) if observes else None, legal, rng)
+                apply_action(s, a, rng)
+                steps += 1
+            if s.is_terminal:
+                reward = _rewards(s, n)
+            else:
+                reward = [1.0 / n] * n if value is None else list(value(s))
+            for child, p in path:
+                child.visits += 1
+                child.reward += reward[p]
+            root.visits += 1
+        return root
+
+
+_KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float, "bias": float}
+
+
+def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
+    """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias) for `module`.
+
+    >>> parse_ismcts(importlib.import_module("nightsim"), "ismcts:50:rollout=random").iterations
+    50
+    """
+    head, *rest = spec.strip().split(":")
+    if head.strip().lower() != "ismcts" or not rest:
+        raise ValueError(f"policy {spec!r}: expected 'ismcts:N' or 'ismcts:N:key=value' (N iterations per decision)")
+    count = rest[0].strip()
+    if not count.isdigit() or int(count) < 1:
+        raise ValueError(f"policy {spec!r}: the iterations N in 'ismcts:N' must be a positive integer, "
+                         f"got {count!r}")
+    kwargs = {}
+    for part in rest[1:]:
+        key, eq, text = part.partition("=")
+        key = key.strip()
+        if not eq or key not in _KEYS:
+            raise ValueError(f"policy {spec!r}: bad option {part!r}; options: "
+                             f"{', '.join(k + '=...' for k in _KEYS)}")
+        try:
+            kwargs[key] = _KEYS[key](text.strip())
+        except ValueError:
+            raise ValueError(f"policy {spec!r}: option {key} expects {_KEYS[key].__name__}, got {text!r}") from None
+    return ISMCTSPolicy(module.__name__, iterations=int(count), name=spec.strip(), **kwargs)

@@ -1,0 +1,111 @@
+"""IS-MCTS (issue 17 item 2): finds the one winning move of hand-built positions, is
+deterministic for a seed, plays through `simulate` by name, and refuses bad specs."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import analyses
+import dreamsim
+import nightsim
+from analyses.games import resolve_policies
+from analyses.search import ISMCTSPolicy, parse_ismcts
+from dreamsim.scenario import build_state as dream_position
+from nightsim.scenario import build_state as night_position
+from nightsim.scenario import find_cards
+
+
+def _night_one_winning_move():
+    """2 creatures win; seat 0 has one complete creature, legs + torso, a fitting head and one
+    action left; seat 1 could finish its second creature next turn (it holds a head too)."""
+    r = nightsim.Rules(players=2, creatures_to_win=2)
+    legs, torso, head = (find_cards(r, slots=(part,), ability=None, seal=False) for part in ("legs", "torso", "head"))
+    s = night_position(r, hands=[[head[1], legs[2], torso[2]], [head[4], legs[5]]],
+                       creatures=[[[legs[0], torso[0], head[0]], [legs[1], torso[1]]],
+                                  [[legs[3], torso[3], head[3]], [legs[4], torso[4]]]], actions_left=1)
+    return s
+
+
+def _dream_one_winning_move():
+    """Seat 0 on the Bridge with a Midnight Star and one action left: only the Star wakes it
+    (seat 1 holds no card, so nobody can cancel or intercept it in any determinisation)."""
+    return dream_position(where=["Bridge", "Corridor 1"], hands=[["star", "walk", "walk", "vertigo", "walk"], []],
+                          actions_left=1)
+
+
+def _winners(game, s):
+    out = []
+    for a in game.legal_actions(s):
+        t = s.clone()
+        game.apply_action(t, a, np.random.default_rng(0))
+        if t.is_terminal and t.winner == s.current_player:
+            out.append(a)
+    return out
+
+
+@pytest.mark.parametrize("game,position,rollout", [
+    (nightsim, _night_one_winning_move, None), (nightsim, _night_one_winning_move, "random"),
+    (dreamsim, _dream_one_winning_move, None), (dreamsim, _dream_one_winning_move, "random"),
+])
+def test_ismcts_finds_the_one_winning_move(game, position, rollout):
+    s = position()
+    legal = game.legal_actions(s)
+    win = _winners(game, s)
+    assert len(win) == 1 and len(legal) >= 3  # a real choice with exactly one winning move
+    # with random rollouts and no bias towards the rollout policy's choice: the search alone finds it
+    policy = ISMCTSPolicy(game.__name__, iterations=60, rollout=rollout, bias=0.0 if rollout == "random" else 1.0)
+    for seed in range(3):
+        assert policy(game.observe(s, 0), legal, np.random.default_rng(seed)) == win[0]
+
+
+def test_the_choice_depends_only_on_the_observation():
+    """Two states that look the same to seat 0 (the second is a determinisation of the first)
+    get the same choice from the same generator: the policy never reads the real state."""
+    s = nightsim.new_game(nightsim.Rules(players=2), 4)
+    t = nightsim.sample_state(nightsim.observe(s, 0), np.random.default_rng(9))
+    assert t.hands[1] != s.hands[1] or t.deck != s.deck
+    policy = ISMCTSPolicy("nightsim", iterations=30)
+    picks = [policy(nightsim.observe(x, 0), nightsim.legal_actions(x), np.random.default_rng(1)) for x in (s, t)]
+    assert picks[0] == picks[1]
+
+
+@pytest.mark.parametrize("game", [nightsim, dreamsim])
+def test_a_game_is_deterministic_for_its_seed(game):
+    policy = ISMCTSPolicy(game.__name__, iterations=8, cutoff=30)
+    rules = game.Rules(players=2)
+    runs = [game.play_game(rules, [policy, "heuristic"], seed=5).to_record() for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert runs[0]["seat0_policy"] == "ismcts:8"
+
+
+def test_simulate_plays_ismcts_by_name():
+    df = analyses.simulate("nightsim", 2, rules={"players": 2}, policies="ismcts:50,random", seed=3, progress=False)
+    assert len(df) == 2
+    assert set(df["seat0_policy"]) | set(df["seat1_policy"]) == {"ismcts:50", "random"}
+    assert df.attrs["policies"][0].startswith("ISMCTSPolicy(game='nightsim', iterations=50, rollout='heuristic'")
+
+
+def test_specs_parse_into_policies_whose_repr_names_the_parameters():
+    p = resolve_policies(dreamsim, "ismcts:40:rollout=random:c=1.5:cutoff=20,heuristic", 2)[0]
+    assert p == ISMCTSPolicy("dreamsim", iterations=40, rollout="random", c=1.5, cutoff=20, name=p.name)
+    assert repr(p) == "ISMCTSPolicy(game='dreamsim', iterations=40, rollout='random', c=1.5, cutoff=20, seconds=None, bias=1.0)"
+    assert parse_ismcts(nightsim, "ismcts:7").rollout == "heuristic"  # the parameterised heuristic by default
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("ismcts:abc", "positive integer"), ("ismcts:0", "positive integer"), ("ismcts:-3", "positive integer"),
+    ("ismcts", "ismcts:N"), ("ismcts:5:depth=3", "bad option"), ("ismcts:5:c=x", "expects float"),
+    ("ismcts:5:rollout=nobody", "unknown rollout policy"),
+])
+def test_a_bad_spec_is_a_clear_value_error(spec, message):
+    with pytest.raises(ValueError, match=message):
+        resolve_policies(nightsim, f"{spec},random", 2)
+    with pytest.raises(ValueError, match=message):
+        analyses.simulate("nightsim", 1, rules={"players": 2}, policies=f"{spec},random", progress=False)
+
+
+def test_a_time_budget_stops_the_search():
+    policy = ISMCTSPolicy("nightsim", iterations=10**6, seconds=0.05)
+    s = nightsim.new_game(nightsim.Rules(players=2), 1)
+    root = policy.search(nightsim.observe(s, 0), np.random.default_rng(0))
+    assert 0 < root.visits < 10**6
