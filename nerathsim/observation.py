@@ -259,7 +259,7 @@ class Observation:
             return {t.names[u]: sum(ch.army[u][1:t.htk[u]])
                     for u in range(t.U) if t.htk[u] > 1 and sum(ch.army[u][1:t.htk[u]])}
 
-        due = bt.due[0][1] if bt.due and self._s.phase == Phase.HIT else 0
+        due = bt.next_hits.hits if bt.hits and self._s.phase == Phase.HIT else 0
         return BattleView(bt.region, bt.at_sea, bt.attacker, bt.round, named(att),
                           {d.realm: named(d) for d in bt.defs if d.health > 0}, hurt(att), bool(bt.dungeon),
                           {d.realm: hurt(d) for d in bt.defs if d.health > 0}, due)
@@ -272,10 +272,10 @@ class Observation:
         return self._s.cards
 
     @property
-    def window(self) -> tuple | None:
+    def window(self) -> E.WindowView | None:
         """The open card window: (kind, realm, region, role) — kind in effects.WINDOWS — or None."""
         w = self._s.window
-        return None if w is None else w[:4]
+        return None if w is None else w.view
 
     @property
     def pending_card(self):

@@ -3,8 +3,8 @@ walk-in conquests in the attacker's order), then the dungeons; each battle's car
 choices, rounds, press-or-retreat and end (conquest, VP, monsters running amok). Owns the PH_COMBAT,
 PH_CASUALTY, PH_HIT, PH_PRESS and PH_AMOK decisions (`DECISIONS`); hands over to the regroup.
 
-The frames it rests at: `s.battle.windows[0]` (a `CombatWindow`, opened as a `CardWindow` that
-resumes with `_after_combat_window`), `s.battle.queue[0]` (a `CasualtyChoice`), `s.battle.hits[0]`
+The frames it rests at: `s.battle.next_window` (a `CombatWindow`, opened as a `CardWindow` that
+resumes with `_after_combat_window`), `s.battle.next_casualty_choice` (a `CasualtyChoice`), `s.battle.next_hits`
 (a `HitsToPlace`) and `s.amok` (an `AmokFrame`)."""
 from __future__ import annotations
 
@@ -36,7 +36,9 @@ from .state import (
     PH_PRESS,
     PRESS_ON,
     AmokFrame,
+    CasualtyChoice,
     Decision,
+    HitsToPlace,
     IllegalActionError,
     State,
 )
@@ -222,7 +224,7 @@ def _battle_continue(s: State, rng) -> bool:
     False when the battle is over and the combat phase goes on."""
     bt = s.battle
     while bt.windows:
-        w = bt.windows[0]
+        w = bt.next_window
         if _open_window(s, "combat", w.realm, bt.region, w.role, _after_combat_window):
             return True
         bt.windows.pop(0)
@@ -238,7 +240,7 @@ def _battle_continue(s: State, rng) -> bool:
             if bt.round >= 10_000:
                 raise RuntimeError(f"dungeon fight at region {bt.region} still undecided after {bt.round} rounds")
     if bt.queue:
-        realm = bt.queue[0].realm
+        realm = bt.next_casualty_choice.realm
         s.phase = PH_CASUALTY
         s.current_player = s.seat_of[realm]
         s.decider = realm
@@ -538,3 +540,7 @@ DECISIONS = {
     PH_AMOK: Decision(_amok_legal, lambda s, a: type(a) is Pass or (type(a) is Amok and a.dst in amok_targets(s)),
                       _amok_apply),
 }
+#: the frames these decisions rest at answer through them (`CasualtyChoice.legal(s)` etc.)
+CasualtyChoice.decision = DECISIONS[PH_CASUALTY]
+HitsToPlace.decision = DECISIONS[PH_HIT]
+AmokFrame.decision = DECISIONS[PH_AMOK]

@@ -1,6 +1,8 @@
-"""Dispatch: the one entry to every decision. `legal_actions`, `is_legal` and `apply_legal` route by
-the decision kind (`s.phase`) to the `Decision` of the module that owns that part of the turn
-(`DECISIONS`); EndPhase goes on to the next part of the turn (`END_PHASE_NEXT`, the turn's order);
+"""Dispatch: the one entry to every decision. `legal_actions`, `is_legal` and `apply_legal` ask the
+frame the state rests at (`current_frame(s)`: a card window, a pending card, a casualty choice, hits to
+place, running amok — each answers through its owning module's `Decision`), and at the turn's own
+decisions (no frame) route by the decision kind (`s.phase`) to the `Decision` of the module that owns
+that part of the turn (`DECISIONS`); EndPhase goes on to the next part of the turn (`END_PHASE_NEXT`, the turn's order);
 `_advance`, the one advance loop, skips decisions whose only legal action would be EndPhase.
 
     movement   PH_MOVE, PH_REGROUP, PH_REINFORCE     combat     PH_COMBAT, PH_CASUALTY, PH_HIT,
@@ -83,12 +85,19 @@ def current_frame(s: State):
     if ph == PH_EVENT:
         return s.pending if s.pending is not None else s.window
     if ph == PH_CASUALTY:
-        return s.battle.queue[0]
+        return s.battle.next_casualty_choice if s.battle is not None and s.battle.queue else None
     if ph == PH_HIT:
-        return s.battle.hits[0]
+        return s.battle.next_hits if s.battle is not None and s.battle.hits else None
     if ph == PH_AMOK:
         return s.amok
     return None
+
+
+def _decision(s: State):
+    """What answers the current decision: the frame the state rests at (which answers through its owning
+    module's `Decision`), or at the turn's own decisions (no frame) that module's `Decision` for `s.phase`."""
+    f = current_frame(s)
+    return f if f is not None else DECISIONS.get(s.phase)
 
 
 def legal_actions(s: State) -> list:
@@ -97,7 +106,7 @@ def legal_actions(s: State) -> list:
         return []
     if s._legal is not None:
         return s._legal
-    d = DECISIONS.get(s.phase)
+    d = _decision(s)
     if d is None:
         raise AssertionError(f"no decision in phase {s.phase}")
     out = d.legal(s)
@@ -122,7 +131,7 @@ def is_legal(s: State, a) -> bool:
     """True iff `a` is in legal_actions(s), without listing every legal action (the owning module's check)."""
     if s.is_terminal:
         return False
-    d = DECISIONS.get(s.phase)
+    d = _decision(s)
     if d is None:
         return False
     try:
@@ -157,7 +166,7 @@ def apply_legal(s: State, a, rng: np.random.Generator) -> None:
             raise IllegalActionError(f"unknown action {a!r}")
         nxt(s, rng)
     else:
-        d = DECISIONS.get(s.phase)
+        d = _decision(s)
         if d is None:
             raise IllegalActionError(f"unknown action {a!r}")
         d.apply(s, a, rng)

@@ -124,7 +124,7 @@ def _place_hits(s: State) -> bool:
     places and fewer hits than it can take — otherwise every unit that can take a hit is lost anyway)."""
     bt = s.battle
     while bt.hits:
-        frame = bt.hits[0]
+        frame = bt.next_hits
         realm, n = frame.realm, frame.hits
         ch = _chain_of(bt, realm)
         while n > 0 and ch.health > 0:
@@ -166,13 +166,13 @@ def _hit(s: State, ch: ArmyChain, dmg: bool, u: int, chosen: bool = False) -> No
 def hit_actions(s: State) -> list:
     """PH_HIT: one Hit per distinct place the deciding realm's next hit may go."""
     bt = s.battle
-    ch = _chain_of(bt, bt.hits[0].realm)
+    ch = _chain_of(bt, bt.next_hits.realm)
     return [Hit(gb.hit_token(ch.t, dmg, u)) for dmg, u in gb.hit_options(ch.t, ch.army)]
 
 
 def _do_hit(s: State, a: Hit) -> None:
     bt = s.battle
-    frame = bt.hits[0]
+    frame = bt.next_hits
     ch = _chain_of(bt, frame.realm)
     for dmg, u in gb.hit_options(ch.t, ch.army):
         if gb.hit_token(ch.t, dmg, u) == a.unit:

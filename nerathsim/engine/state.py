@@ -11,11 +11,13 @@ the kind of the decision the state rests at (`DECISION_NAMES`); the dispatcher (
 routes it to the `Decision` of the module owning that part of the turn. Beside the phase, the
 pending work is held in named frames:
 
-  * `s.window`   a `CardWindow`: a realm may play cards (`PH_EVENT`); `resume(s, rng)` runs after it.
+  * `s.window`   a `CardWindow`: a realm may play cards (`PH_EVENT`); `resume(s, rng)` runs after it
+                 (`view`: its `WindowView`, what the observation shows).
   * `s.pending`  a `PendingCard`: a card enemies may still answer (`reactors`, the first decides).
   * `s.battle`   a `Battle`, whose `windows` are `CombatWindow`s still to offer, `queue` the
                  `CasualtyChoice`s still to make (`PH_CASUALTY`) and `hits` the `HitsToPlace`
-                 of the current step (`PH_HIT`); `luck_base` is the step's `LuckBase`.
+                 of the current step (`PH_HIT`); their heads are read by name (`next_window`,
+                 `next_casualty_choice`, `next_hits`); `luck_base` is the step's `LuckBase`.
   * `s.amok`     an `AmokFrame`: monsters that may still run amok from a conquered region (`PH_AMOK`).
 """
 from __future__ import annotations
@@ -130,20 +132,67 @@ class Decision(NamedTuple):
     apply: Callable
 
 
-class CardWindow(NamedTuple):
+def _frame_legal(self, s) -> list:
+    """The legal actions at this frame (its owning module's `Decision.legal`)."""
+    return self.decision.legal(s)
+
+
+def _frame_is_legal(self, s, a) -> bool:
+    """Same answer as `a in self.legal(s)` (its owning module's `Decision.is_legal`)."""
+    return self.decision.is_legal(s, a)
+
+
+def _frame_apply(self, s, a, rng) -> None:
+    """Apply a legal action at this frame (its owning module's `Decision.apply`; the dispatcher then advances)."""
+    self.decision.apply(s, a, rng)
+
+
+class WindowView(NamedTuple):
+    """What a card window shows (the observation's `window`): `kind` (effects.WINDOWS), the deciding
+    `realm`, the `region` of a combat window (-1 otherwise) and the `role` there ("attack"/"defence")."""
+
+    kind: str
+    realm: int
+    region: int
+    role: str | None
+
+
+class CardWindow:
     """Frame: `realm` may play cards of window `kind` (effects.WINDOWS) — for a combat window at
     `region` in `role` ("attack"/"defence"). It rests at PH_EVENT; `resume(s, rng)` goes on with the
     turn once the realm passes or can play nothing more. Immutable (a state's clone shares it)."""
 
-    kind: str
-    realm: int              # who decides
-    region: int
-    role: str | None
-    resume: Callable        # what resumes after it
+    __slots__ = ("kind", "realm", "region", "role", "resume")
+
+    decision = None         # the owning module's Decision, bound by `windows.py` when that module is imported
+    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
+
+    def __init__(self, kind: str, realm: int, region: int, role: str | None, resume: Callable):
+        init = object.__setattr__
+        init(self, "kind", kind)
+        init(self, "realm", realm)          # who decides
+        init(self, "region", region)
+        init(self, "role", role)
+        init(self, "resume", resume)        # what resumes after it
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"CardWindow is immutable (a state's clone shares it): cannot set {name!r}")
+
+    def __reduce__(self):
+        return CardWindow, (self.kind, self.realm, self.region, self.role, self.resume)
 
     @property
     def decider(self) -> int:
         return self.realm
+
+    @property
+    def view(self) -> WindowView:
+        """The window without its resume step: (kind, realm, region, role) with names."""
+        return WindowView(self.kind, self.realm, self.region, self.role)
+
+    def __repr__(self):
+        return (f"CardWindow(kind={self.kind!r}, realm={self.realm}, region={self.region}, role={self.role!r}, "
+                f"resume={getattr(self.resume, '__name__', self.resume)})")
 
 
 class PendingCard:
@@ -152,6 +201,9 @@ class PendingCard:
     is resolved and the card window it was played in resumes."""
 
     __slots__ = ("realm", "play", "reactors", "weaken", "cancelled")
+
+    decision = None         # the owning module's Decision, bound by `windows.py` when that module is imported
+    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
 
     def __init__(self, realm: int, play, reactors: list, weaken: int = 0, cancelled: bool = False):
         self.realm, self.play, self.reactors, self.weaken, self.cancelled = realm, play, reactors, weaken, cancelled
@@ -183,6 +235,9 @@ class CasualtyChoice(NamedTuple):
 
     realm: int              # who decides
 
+    decision = None         # the owning module's Decision, bound by `combat.py` when that module is imported
+    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
+
     @property
     def decider(self) -> int:
         return self.realm
@@ -192,6 +247,9 @@ class HitsToPlace:
     """Frame (PH_HIT): `realm` still places `hits` hits of the current step on its own army, one by one."""
 
     __slots__ = ("realm", "hits")
+
+    decision = None         # the owning module's Decision, bound by `combat.py` when that module is imported
+    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
 
     def __init__(self, realm: int, hits: int):
         self.realm, self.hits = realm, hits
@@ -220,6 +278,9 @@ class AmokFrame:
     """Frame (PH_AMOK): up to `monsters` monsters of `realm` (the turn's realm) may run amok from `region`."""
 
     __slots__ = ("realm", "region", "monsters")
+
+    decision = None         # the owning module's Decision, bound by `combat.py` when that module is imported
+    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
 
     def __init__(self, realm: int, region: int, monsters: int):
         self.realm, self.region, self.monsters = realm, region, monsters
@@ -291,6 +352,21 @@ class Battle:
 
     __slots__ = ("region", "at_sea", "attacker", "att", "defs", "round", "queue", "retreated", "luck", "owner0",
                  "windows", "dungeon", "step", "hits", "luck_base")
+
+    @property
+    def next_window(self) -> "CombatWindow":
+        """The combat card window to offer next (the head of `windows`)."""
+        return self.windows[0]
+
+    @property
+    def next_casualty_choice(self) -> "CasualtyChoice":
+        """The casualty choice to make next (the head of `queue`; the PH_CASUALTY frame)."""
+        return self.queue[0]
+
+    @property
+    def next_hits(self) -> "HitsToPlace":
+        """The hits being placed now (the head of `hits`; the PH_HIT frame)."""
+        return self.hits[0]
 
     @property
     def due(self) -> list:

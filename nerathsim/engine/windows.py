@@ -250,3 +250,4 @@ def _apply(s: State, a, rng) -> None:
 
 #: PH_EVENT: the frame at rest is `s.pending` when a card waits for answers, else `s.window`
 DECISION = Decision(_event_actions, _is_legal, _apply)
+CardWindow.decision = PendingCard.decision = DECISION     # the frames answer through it

@@ -71,7 +71,7 @@ def play_cards(pol, obs, legal, rng):
 
     def score(a):
         v = 0.0
-        if a.target >= 0 and not b.is_sea[a.target] and (obs.window is None or obs.window[0] != "combat"):
+        if a.target >= 0 and not b.is_sea[a.target] and (obs.window is None or obs.window.kind != "combat"):
             v += pl.threat(a.target) - pl.defence(a.target) - 0.5 * min(front[a.target], 10)
         if a.source >= 0:
             v += 0.5 * min(front[a.source], 10) - 0.5 * pl.threat(a.source)

@@ -293,7 +293,7 @@ def test_rules_surface_a_bad_card_file_at_construction(tmp_path):
 # ---------------------------------------------------------------------------------------------
 def test_gain_gold(R):
     s = nerath_buy(R, ["n_gold"], gold={"nerath": 4})
-    assert s.phase == E.PH_EVENT and s.window[0] == "reinforcements" and s.decider == N
+    assert s.phase == E.PH_EVENT and s.window.kind == "reinforcements" and s.decider == N
     assert E.legal_actions(s) == [PlayCard(card_id(s, "n_gold")), Pass()]
     act(s, "PlayCard", "n_gold")
     assert s.gold[N] == 7 and s.stats["card_gold"][N] == 3
@@ -305,7 +305,7 @@ def test_gain_gold(R):
 
 def test_gain_vp_in_the_movement_window(R):
     s = build_state(R, realm="nerath", units={"Nera": {"nerath": "footsoldier"}}, hands={"nerath": ["n_vp"]})
-    assert s.phase == E.PH_EVENT and s.window[0] == "movement"
+    assert s.phase == E.PH_EVENT and s.window.kind == "movement"
     act(s, "PlayCard", "n_vp")
     assert s.vp[N] == 2 and s.stats["card_vp"][N] == 2
     assert s.phase == E.PH_MOVE
@@ -449,7 +449,7 @@ FOOT, FIGHTER = 0, 2          # unit indices of the published table
 
 def test_battle_cards_are_offered_in_the_combat_window_with_the_battle_region(R):
     s = attack_imarch(R, ["n_extra", "n_wall", "n_gold"])
-    assert s.phase == E.PH_EVENT and s.window[:4] == ("combat", N, region(s, "Imarch"), "attack")
+    assert s.phase == E.PH_EVENT and s.window.view == ("combat", N, region(s, "Imarch"), "attack")
     im = region(s, "Imarch")
     assert E.legal_actions(s) == [PlayCard(card_id(s, "n_extra"), im), Pass()]   # not the defence card
     base = s.battle.att.t
@@ -490,7 +490,7 @@ def test_a_bonus_on_any_unit_and_two_bonuses_stack(R):
 
 def test_the_defender_plays_its_defence_card_out_of_turn(R):
     s = attack_imarch(R, [], defence=["i_shields"], defender="2 footsoldier")
-    assert s.phase == E.PH_EVENT and s.window[:4] == ("combat", I, region(s, "Imarch"), "defence")
+    assert s.phase == E.PH_EVENT and s.window.view == ("combat", I, region(s, "Imarch"), "defence")
     assert s.decider == I and s.current_player == s.seat_of[I]
     act(s, "PlayCard", "i_shields", "Imarch")
     assert s.battle.defs[0].t.dice[FOOT] == 2 and s.battle.att.t.dice[FOOT] == 1
@@ -629,13 +629,13 @@ def test_a_reaction_card_is_never_played_on_its_own(R):
 def test_an_immediate_card_must_be_played_at_the_start_of_the_own_turn(R):
     s = build_state(R, realm="nerath", units={"Nera": {"nerath": "footsoldier"}},
                     hands={"nerath": ["n_now", "n_vp"]})
-    assert s.phase == E.PH_EVENT and s.window[0] == "immediate"
+    assert s.phase == E.PH_EVENT and s.window.kind == "immediate"
     assert E.legal_actions(s) == [PlayCard(card_id(s, "n_now"))]   # no Pass, and not the kept card yet
     with pytest.raises(E.IllegalActionError):
         act(s, "Pass")
     act(s, "PlayCard", "n_now")
     assert (s.gold[N], s.vp[N]) == (1, 1)
-    assert s.window[0] == "movement" and Pass() in E.legal_actions(s)
+    assert s.window.kind == "movement" and Pass() in E.legal_actions(s)
 
 
 def test_an_immediate_card_without_a_target_is_played_without_effect(R):
@@ -652,7 +652,7 @@ def test_an_immediate_card_of_another_realm_waits_for_its_own_turn(R):
     while s.realm == N:
         E.apply_action(s, E.END_PHASE if E.END_PHASE in E.legal_actions(s) else E.legal_actions(s)[0], rng())
     # Karkoth's turn: it draws its top card (k_cancel) and must first play k_now
-    assert s.realm == K and s.phase == E.PH_EVENT and s.window[0] == "immediate"
+    assert s.realm == K and s.phase == E.PH_EVENT and s.window.kind == "immediate"
     assert E.legal_actions(s) == [PlayCard(card_id(s, "k_now"))]
 
 

@@ -393,7 +393,7 @@ def test_a_hero_may_play_an_attack_card_in_the_dungeon_fight():
     s = crypt(guardians=("stone_golem",), hands={"nerath": ["treasure_vorpal_sword", "treasure_flame_tongue"]})
     enter(s, Dice())
     crypt_r = region(s, "Crypt")
-    assert s.phase == E.PH_EVENT and s.window[:4] == ("combat", N, crypt_r, "attack") and s.battle.dungeon
+    assert s.phase == E.PH_EVENT and s.window.view == ("combat", N, crypt_r, "attack") and s.battle.dungeon
     vorpal, flame = card_id(s, "treasure_vorpal_sword"), card_id(s, "treasure_flame_tongue")
     assert E.legal_actions(s) == [PlayCard(vorpal, crypt_r), PlayCard(flame, crypt_r), Pass()]
     play(s, Dice(), "PlayCard", vorpal, "Crypt")                     # +2 to hit: from 8+ to 6+
@@ -434,7 +434,7 @@ def test_an_immediate_treasure_is_played_at_once():
     s = crypt(guardians=("kobold_warband",), deck=("treasure_vorpal_sword", "treasure_crown_of_the_last_emperor"))
     enter(s, Dice(script=[1, 0]))
     crown = card_id(s, "treasure_crown_of_the_last_emperor")
-    assert s.phase == E.PH_EVENT and s.window[0] == "immediate"
+    assert s.phase == E.PH_EVENT and s.window.kind == "immediate"
     assert E.legal_actions(s) == [PlayCard(crown)]                   # no Pass
     assert s.vp[N] == 2                                               # its VP count when it is gained
     act(s, "PlayCard", crown)

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import pickle
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from nerathsim import engine as E
 from nerathsim.battle.rules import BattleRules
 from nerathsim.engine import reinforce
 from nerathsim.game_actions import Hit, Pass, PlayCard
+from nerathsim.observation import observe
 from nerathsim.rules import Rules
 from nerathsim.scenario import act, build_state, card_id
 
@@ -41,6 +44,21 @@ def test_the_reinforcements_window_is_a_card_window_frame_that_resumes_with_buyi
     assert s.window is None and s.phase == E.PH_BUY and s.decider == N and s.gold[N] == 10
 
 
+def test_a_card_window_is_an_immutable_slotted_frame_a_clone_shares_and_the_observation_shows_by_name():
+    s = build_state(CARDS, realm="nerath", phase="buy", units=NERATH_CASTLE, gold={"nerath": 10},
+                    hands={"nerath": ["nerath_royal_treasury"]})
+    w = s.window
+    assert not hasattr(w, "__dict__") and not isinstance(w, tuple)
+    with pytest.raises(AttributeError):
+        w.realm = K
+    assert s.clone().window is w and w.realm == N
+    back = pickle.loads(pickle.dumps(w))
+    assert (back.kind, back.realm, back.region, back.role, back.resume) == (w.kind, w.realm, w.region, w.role, w.resume)
+    v = observe(s, s.seat_of[N]).window
+    assert isinstance(v, E.WindowView) and v == w.view == ("reinforcements", N, -1, None)
+    assert (w.view.kind, w.view.realm, w.view.region, w.view.role) == ("reinforcements", N, -1, None)
+
+
 def test_a_pending_card_frame_waits_for_the_enemy_holding_an_answer_then_resolves():
     s = build_state(CARDS, realm="nerath", phase="buy", units=NERATH_CASTLE, gold={"nerath": 10},
                     hands={"nerath": ["nerath_royal_treasury"], "iron_circle": ["iron_circle_treachery"]})
@@ -62,6 +80,7 @@ def test_hits_to_place_are_frames_and_a_clone_places_its_own():
     act(s, "Hit", "damage:dragon")                                   # Vailin placed the first strike's hit
     frames = s.battle.hits
     assert all(isinstance(h, E.HitsToPlace) for h in frames)
+    assert s.battle.next_hits is frames[0] and E.current_frame(s) is frames[0]
     assert [(h.realm, h.hits) for h in frames] == [(K, 2), (V, 2)] and s.decider == K
     c = s.clone()
     E.apply_action(c, Hit("fighter"), np.random.default_rng(0))
@@ -114,3 +133,34 @@ def test_at_every_decision_of_random_games_the_frame_names_who_decides():
             legal = E.legal_actions(s)
             E.apply_legal(s, legal[int(rng.integers(len(legal)))], rng)
     assert {"CardWindow", "PendingCard", "HitsToPlace", "CasualtyChoice"} <= seen, seen
+
+
+def test_a_frame_answers_legal_is_legal_and_apply_through_its_owning_modules_decision():
+    """Random play with the shipped cards: at every frame the state rests at, the frame's `legal(s)` is
+    the legal listing, `is_legal` accepts each listed action, and applying through the frame (then the
+    one `_advance`) leaves the same state as the dispatcher's `apply_legal` from a clone."""
+    assert E.CardWindow.decision is E.PendingCard.decision is E.DECISIONS[E.PH_EVENT]
+    assert E.CasualtyChoice.decision is E.DECISIONS[E.PH_CASUALTY]
+    assert E.HitsToPlace.decision is E.DECISIONS[E.PH_HIT] and E.AmokFrame.decision is E.DECISIONS[E.PH_AMOK]
+    seen = set()
+    for rules, seed in [(CARDS, 5), (CARDS_ORDER, 6)]:
+        rng = np.random.default_rng(seed)
+        s = E.new_game(rules, seed)
+        for _ in range(800):
+            if s.is_terminal:
+                break
+            legal = E.legal_actions(s)
+            a = legal[int(rng.integers(len(legal)))]
+            f = E.current_frame(s)
+            if f is not None:
+                seen.add(type(f).__name__)
+                assert f.legal(s) == legal and all(f.is_legal(s, b) for b in legal)
+                c = s.clone()
+                E.apply_legal(c, a, np.random.default_rng(seed))
+                d = s.clone()
+                f2 = E.current_frame(d)
+                f2.apply(d, a, np.random.default_rng(seed))
+                E.dispatch._advance(d, np.random.default_rng(seed))
+                assert (d.phase, d.decider, d.gold, d.vp, d.units) == (c.phase, c.decider, c.gold, c.vp, c.units)
+            E.apply_legal(s, a, rng)
+    assert {"CardWindow", "CasualtyChoice"} <= seen, seen
