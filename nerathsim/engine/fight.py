@@ -85,6 +85,16 @@ def _roll_step(s: State, rng, first: bool) -> None:
     e_def = _expected_def_loss(s, pa)
     e_att = _expected_att_loss(bt, pd)
     bt.luck_base = LuckBase(e_def, e_att, att.lost[att.k], [d.lost[d.k] for d in defs])
+    ha, hd = _roll_sides(s, rng, first)
+    bt.hits = [HitsToPlace(att.realm, hd)]
+    bt.hits += [HitsToPlace(d.realm, h) for d, h in zip(defs, _defender_allot(s, ha))]
+
+
+def _roll_sides(s: State, rng, first: bool) -> tuple[int, int]:
+    """Every side of the battle rolls (attacker first, then each defender, in that order of draws);
+    logs the roll when recording. Returns (the attacker's hits, the defenders' hits together)."""
+    bt = s.battle
+    att, defs = bt.att, bt.defs
     if s.log is not None:
         dice = _dice_log(bt, first)
     ha = gb.roll(att.t, att.army, rng, first)
@@ -95,8 +105,7 @@ def _roll_step(s: State, rng, first: bool) -> None:
         hd += rolled[-1]
     if s.log is not None:
         _roll_event(s, first, dice, rolled)
-    bt.hits = [HitsToPlace(att.realm, hd)]
-    bt.hits += [HitsToPlace(d.realm, h) for d, h in zip(defs, _defender_allot(s, ha))]
+    return ha, hd
 
 
 def _dice_log(bt: Battle, first: bool) -> dict:
@@ -277,16 +286,7 @@ def _fight_round(s: State, rng) -> None:
         e_att = _expected_att_loss(bt, pd)
         lost_a0 = att.lost[att.k]
         lost_d0 = [d.lost[d.k] for d in defs]
-        if s.log is not None:
-            dice = _dice_log(bt, first)
-        ha = gb.roll(att.t, att.army, rng, first)
-        hd = 0
-        rolled = [ha]
-        for d in defs:
-            rolled.append(gb.roll(d.t, d.army, rng, first))
-            hd += rolled[-1]
-        if s.log is not None:
-            _roll_event(s, first, dice, rolled)
+        ha, hd = _roll_sides(s, rng, first)
         _take_hits_att(bt, hd)
         _take_hits_def(s, ha)
         act_att = lost_a0 - att.lost[att.k]
