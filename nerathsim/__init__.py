@@ -44,6 +44,7 @@ from .battle import (
 from .battle.ingame import CASUALTY_ORDERS
 from .battle.rules import RULES_VERSION as _BATTLE_VERSION
 from .cards import Card, CardSet, Effect, Guardian, cards_frame, load_cards
+from .determinize import sample_state
 from .dungeons import fight_odds
 from .engine import IllegalActionError, State, apply_action, legal_actions, new_game
 from .game import FACTIONS, GameResult, LegalActions, play_game, seat_factions
@@ -84,7 +85,7 @@ __all__ = [
     "default_plan", "battle_odds", "BattleOdds", "EndTable", "exact_battle", "monte_carlo_battle",
     "attacker_win_chance",
     # the full game
-    "Rules", "new_game", "legal_actions", "apply_action", "observe", "play_game", "POLICIES", "GameResult",
+    "Rules", "new_game", "legal_actions", "apply_action", "observe", "sample_state", "play_game", "POLICIES", "GameResult",
     "IllegalActionError", "FACTIONS", "State", "Observation", "LegalActions", "seat_factions",
     "REALMS", "SEATING", "TEAMS", "TURN_ORDERS", "Board", "MapError", "load_map", "parse_map", "describe_map",
     "WarPolicy", "Purchase", "RandomPolicy", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "CASUALTY_ORDERS",
