@@ -15,6 +15,7 @@ import types
 import typing
 
 from .search.ismcts import parse_ismcts
+from .search.macro import MACRO_HOOKS, parse_macro
 
 #: registered names -> module; aliases are the published titles of the games.
 KNOWN_GAMES = {
@@ -175,7 +176,10 @@ def resolve_policies(module, policies, players: int) -> list:
     'random', else the first registered policy),
     a comma-separated string, a single name or object (fills every seat), or a list.
     A name `ismcts:N` or `ismcts:N:key=value:...` becomes an `analyses.search.ISMCTSPolicy`
-    for this game (N iterations per decision; keys rollout, c, cutoff, seconds, bias).
+    for this game (N iterations per decision; keys rollout, c, cutoff, seconds, bias); in a game
+    with macro decisions (Nerath) it and `macro:N[:key=value...]` become an
+    `analyses.search.MacroSearchPolicy` (N rollouts per macro decision; keys base, rollout, cutoff,
+    seconds, margin).
     """
     if policies is None:
         policies = getattr(module, "DEFAULT_POLICY", None) or (
@@ -200,9 +204,19 @@ def resolve_policies(module, policies, players: int) -> list:
 
 
 def _search_policy(module, entry):
-    if isinstance(entry, str) and entry.strip().lower().startswith("ismcts") and entry not in module.POLICIES:
+    if not isinstance(entry, str) or entry in module.POLICIES:
+        return entry
+    head = entry.strip().lower().split(":")[0]
+    if head == "macro" or (head == "ismcts" and has_macro_search(module)):
+        return parse_macro(module, entry)      # Nerath: IS-MCTS over the heuristic's macro decisions
+    if head == "ismcts":
         return parse_ismcts(module, entry)
     return entry
+
+
+def has_macro_search(module) -> bool:
+    """Whether the game offers macro decisions (Nerath), so that `ismcts:N` means the macro search."""
+    return all(hasattr(module, h) for h in MACRO_HOOKS)
 
 
 def check_policy(module, entry) -> None:

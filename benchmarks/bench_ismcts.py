@@ -7,17 +7,31 @@ per game on one core. Targets: win rate >= 60% with the lower bound > 50%, <= 10
 
     PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game nightsim --deals 20 --iterations 100
     PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game dreamsim --deals 20 --iterations 100
+
+Nerath (`--game nerathsim`): 4-seat free-for-all short games, the search seat (`ismcts:N`, Nerath's
+macro search, N rollouts per macro decision) against 3 x `balanced`, each deal played four times
+with the searcher in each seat (so over every realm), plus the same deal with `balanced` in every
+seat (common random numbers: the same chance stream, the baseline for each seat). Prints, with 95%
+intervals over deals (the deal is the unit) and n: the searcher's win rate (fair share 25%) and
+balanced's win rate in the same seats and deals, their paired difference; and the issue's measure,
+the share of (game, balanced opponent) pairs in which the searcher finishes ahead (a win first,
+then VP; ties half; 50% = as strong as balanced; target >= 55%). CPU seconds per game
+(time.process_time, one core).
+
+    PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game nerathsim --deals 6 --iterations 16
 """
 from __future__ import annotations
 
 import argparse
 import time
 
+import numpy as np
 from scipy.stats import binomtest
+from scipy.stats import t as student_t
 
 from analyses.games import load_game, resolve_policies
 
-OPPONENT = {"nightsim": "greedy", "dreamsim": "heuristic"}
+OPPONENT = {"nightsim": "greedy", "dreamsim": "heuristic", "nerathsim": "balanced"}
 
 
 def main(argv=None) -> None:
@@ -30,6 +44,8 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     module = load_game(args.game)
+    if args.game == "nerathsim":
+        return nerath(module, args)
     spec = f"ismcts:{args.iterations}{args.options}"
     opponent = args.opponent or OPPONENT[args.game]
     search = resolve_policies(module, f"{spec},{opponent}", 2)[0]
@@ -52,6 +68,70 @@ def main(argv=None) -> None:
     print(f"win rate {wins / games:.3f} (95% Wilson [{ci.low:.3f}, {ci.high:.3f}], n={games}, wins {wins}, "
           f"timeouts {timeouts})")
     print(f"seconds per game: mean {sum(seconds) / games:.2f}, max {max(seconds):.2f} (one process, loaded machine)")
+
+
+def _mean_ci(per_deal: list) -> tuple:
+    """Mean of per-deal values and its 95% t interval (the deal is the unit)."""
+    x = np.asarray(per_deal, dtype=float)
+    m = float(x.mean())
+    if len(x) < 2:
+        return m, float("nan"), float("nan")
+    h = float(student_t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)))
+    return m, m - h, m + h
+
+
+def _ahead(res, seat: int) -> float:
+    """Share of the other seats `seat` finished ahead of: the winner first, then VP (ties half)."""
+    w = res.winner
+    won = () if w is None else (w if isinstance(w, tuple) else (w,))
+    key = [(q in won, v) for q, v in enumerate(res.scores)]
+    others = [o for o in range(len(key)) if o != seat]
+    return sum(1.0 if key[seat] > key[o] else 0.5 if key[seat] == key[o] else 0.0 for o in others) / len(others)
+
+
+def nerath(module, args) -> None:
+    rules = module.Rules(mode="free_for_all")
+    spec = f"ismcts:{args.iterations}{args.options}"
+    opponent = args.opponent or OPPONENT["nerathsim"]
+    search = resolve_policies(module, f"{spec},{opponent},{opponent},{opponent}", 4)[0]
+    wins, base_wins, ahead, diff = [], [], [], []
+    seconds, timeouts, games = [], 0, 0
+    for deal in range(args.deals):
+        seed = args.seed + deal
+        base = module.play_game(rules, [opponent] * 4, seed=seed)
+        w = b = a = 0.0
+        for seat in range(4):
+            seats = [opponent] * 4
+            seats[seat] = search
+            t0 = time.process_time()
+            res = module.play_game(rules, seats, seed=seed)
+            seconds.append(time.process_time() - t0)
+            games += 1
+            timeouts += res.timed_out
+            w += res.winner == seat
+            b += base.winner == seat
+            a += _ahead(res, seat)
+        wins.append(w / 4)
+        base_wins.append(b / 4)
+        ahead.append(a / 4)
+        diff.append((w - b) / 4)
+        m, lo, hi = _mean_ci(ahead)
+        print(f"  after {games:4d} games: ahead of balanced {m:.3f} [{lo:.3f}, {hi:.3f}], "
+              f"wins {sum(wins) * 4:.0f}, {np.mean(seconds):.1f} CPU s/game", flush=True)
+    print(f"nerathsim free-for-all short, 1 x {search!r} vs 3 x {opponent!r}, seat rotated over the four realms, "
+          f"seeds {args.seed}..{args.seed + args.deals - 1}")
+    n = f"n={games} games, {args.deals} deals"
+    m, lo, hi = _mean_ci(ahead)
+    print(f"finishes ahead of a balanced opponent: {m:.3f} (95% CI over deals [{lo:.3f}, {hi:.3f}], {n}); "
+          "target >= 0.55, 0.5 = as strong as balanced")
+    ci = binomtest(int(round(sum(wins) * 4)), games).proportion_ci(method="wilson")
+    print(f"search seat's win rate: {np.mean(wins):.3f} (Wilson [{ci.low:.3f}, {ci.high:.3f}], {n}; fair share 0.25); "
+          f"balanced in the same seats and deals: {np.mean(base_wins):.3f}")
+    m, lo, hi = _mean_ci(diff)
+    print(f"paired difference (search - balanced, same seat and deal): {m:+.3f} (95% CI [{lo:+.3f}, {hi:+.3f}]); "
+          f"timeouts {timeouts}")
+    print(f"CPU seconds per game (search seat's games): mean {np.mean(seconds):.1f}, max {max(seconds):.1f} "
+          "(target <= 60)")
 
 
 if __name__ == "__main__":

@@ -65,6 +65,7 @@ from .game_actions import (
     Unload,
 )
 from .knobs import KNOBS
+from .macro import MacroChoice, commit_in_state, commit_macro, macro_candidates, playout, standing
 from .maps import REALMS, Board, MapError, describe_map, load_map, parse_map
 from .observation import Observation, observe
 from .policies import AGGRESSIVE, BALANCED, DEFENSIVE, POLICIES, Purchase, RandomPolicy, WarPolicy
@@ -90,5 +91,8 @@ __all__ = [
     "REALMS", "SEATING", "TEAMS", "TURN_ORDERS", "Board", "MapError", "load_map", "parse_map", "describe_map",
     "WarPolicy", "Purchase", "RandomPolicy", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "CASUALTY_ORDERS",
     "EndPhase", "Move", "Embark", "Sail", "Unload", "Fight", "Casualties", "PressOn", "RetreatTo", "Amok", "Pass",
-    "Buy", "PlayCard", "Card", "CardSet", "Effect", "Guardian", "load_cards", "cards_frame", "fight_odds",
+    "Buy", "PlayCard",
+    # search (issue 17): determinisation and macro decisions
+    "MacroChoice", "macro_candidates", "commit_macro", "commit_in_state", "playout", "standing",
+    "Card", "CardSet", "Effect", "Guardian", "load_cards", "cards_frame", "fight_odds",
 ]

@@ -1,4 +1,6 @@
-"""Search policies written once against the game protocol (issue 17): IS-MCTS."""
+"""Search policies (issue 17): IS-MCTS written once against the game protocol, and the macro
+search over a heuristic's candidate plans (Nerath)."""
 from .ismcts import ISMCTSPolicy, default_rollout, parse_ismcts
+from .macro import MACRO_HOOKS, MacroSearchPolicy, parse_macro
 
-__all__ = ["ISMCTSPolicy", "default_rollout", "parse_ismcts"]
+__all__ = ["ISMCTSPolicy", "default_rollout", "parse_ismcts", "MacroSearchPolicy", "parse_macro", "MACRO_HOOKS"]

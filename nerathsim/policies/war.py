@@ -73,9 +73,28 @@ class WarPolicy:
         return f"WarPolicy({fields_}, purchase={self.purchase!r})"
 
     # --- plans --------------------------------------------------------------------------------
+    def plan_key(self, obs) -> tuple:
+        """The phase a plan in the notebook belongs to (this turn, phase and realm)."""
+        return (obs.turns, obs.phase, obs.realm)
+
+    def planning(self, obs) -> bool:
+        """True at the first decision of a planned phase: no plan made yet (a search's macro decision)."""
+        if obs.phase not in _PLANNED:
+            return False
+        plan = obs.memo.get("plan")
+        return plan is None or plan[0] != self.plan_key(obs)
+
+    def phase_plan(self, obs, rng) -> list:
+        """The plan this policy would make for the current planned phase (the actions, in order)."""
+        return self._make_plan(obs, rng)
+
+    def adopt_plan(self, obs, actions) -> None:
+        """Follow `actions` for the rest of this phase (a plan chosen elsewhere, e.g. by a search)."""
+        obs.memo["plan"] = (self.plan_key(obs), deque(actions), 0)
+
     def _from_plan(self, obs, legal, rng):
         memo = obs.memo
-        key = (obs.turns, obs.phase, obs.realm)
+        key = self.plan_key(obs)
         plan = memo.get("plan")
         if plan is None or plan[0] != key:
             plan = (key, deque(self._make_plan(obs, rng)), 0)

@@ -1,0 +1,195 @@
+"""Macro search: choose among a heuristic's candidate plans by determinised rollouts (issue 17, Nerath).
+
+Nerath's turns are long (hundreds of unit moves), so the search does not walk the game unit by
+unit. At a *macro decision* — where the heuristic offers whole alternatives (`game.macro_candidates`:
+the movement phase's plan, the purchase mix, press on or retreat) — it evaluates each alternative
+by rollouts and commits the best; every other decision is the heuristic's own (`base`).
+
+One rollout of alternative i on sample j: a determinisation `game.sample_state(observation, rng_j)`
+(the unseen cards, decks and guardians drawn at random), the alternative committed
+(`game.commit_in_state`), then every seat played on by the rollout policy (`base` by default) to the
+end, or for `cutoff` more rounds, with `game.playout`; its value is `game.standing(state)[seat]`
+(1 for a win, 0 for a loss; at a cut-off each seat's share of VP and army worth). All alternatives
+see the same samples and the same chance streams (common random numbers), so they are compared
+in pairs on the same deals.
+
+The budget (`rollouts` per decision) is spent by sequential halving (Karnin, Koren & Somekh 2013):
+ceil(log2 K) rounds; in each, every surviving alternative gets the same fresh samples, and the
+worse half (by mean value on all samples so far) is dropped; the heuristic's own choice is never
+dropped, and another alternative replaces it only when its mean is higher by more than `margin`.
+This is flat (one-level) IS-MCTS over macro actions, with halving instead of UCB at the root.
+
+Deterministic for a given generator (the samples' seeds come from the policy's rng); `seconds`
+(a budget per decision) makes it depend on the machine.
+
+    from analyses.search.macro import MacroSearchPolicy
+    nerathsim.play_game(rules, [MacroSearchPolicy("nerathsim", rollouts=24)] + ["balanced"] * 3, seed=1)
+    # by name: "macro:24", or "ismcts:24" for Nerath (analyses.games.resolve_policies)
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+import time
+import types
+from typing import Any
+
+import numpy as np
+
+__all__ = ["MacroSearchPolicy", "parse_macro", "MACRO_HOOKS"]
+
+#: what a game module must offer for macro search
+MACRO_HOOKS = ("sample_state", "macro_candidates", "commit_macro", "commit_in_state", "playout", "standing")
+
+
+def _module(game) -> types.ModuleType:
+    return game if isinstance(game, types.ModuleType) else importlib.import_module(game)
+
+
+@dataclasses.dataclass(frozen=True)
+class MacroSearchPolicy:
+    """Macro search for one game (module or name), callable as policy(observation, legal, rng).
+
+    rollouts: rollouts per macro decision, shared among the alternatives (>= 1); base: the
+    heuristic (a policy name or object; None: the game's DEFAULT_POLICY) whose candidates are
+    searched and who plays every other decision; rollout: the policy of every seat in rollouts
+    (None: base); cutoff: stop a rollout after this many more rounds and use `standing` (None: play
+    to the end); seconds: optional time budget per decision; margin: how much higher another
+    alternative's mean must be to replace the heuristic's own choice.
+    """
+
+    game: str = "nerathsim"
+    rollouts: int = 16   # default budget: <= 60 s per Nerath short game on one core (benchmarks/bench_ismcts.py)
+    base: Any = None
+    rollout: Any = None
+    cutoff: int | None = None
+    seconds: float | None = None
+    margin: float = 0.0
+    name: str = ""
+
+    def __post_init__(self):
+        module = _module(self.game)
+        object.__setattr__(self, "game", module.__name__)
+        missing = [h for h in MACRO_HOOKS if not hasattr(module, h)]
+        if missing:
+            raise ValueError(f"macro search: game {module.__name__!r} lacks {', '.join(missing)} "
+                             f"(only nerathsim offers macro decisions)")
+        if isinstance(self.rollouts, bool) or not isinstance(self.rollouts, int) or self.rollouts < 1:
+            raise ValueError(f"macro search: rollouts must be a positive integer, got {self.rollouts!r}")
+        if self.cutoff is not None and (isinstance(self.cutoff, bool) or not isinstance(self.cutoff, int)
+                                        or self.cutoff < 1):
+            raise ValueError(f"macro search: cutoff must be None or a positive number of rounds, got {self.cutoff!r}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"macro search: seconds must be positive, got {self.seconds!r}")
+        if not self.margin >= 0:
+            raise ValueError(f"macro search: margin must be >= 0, got {self.margin!r}")
+        for field in ("base", "rollout"):
+            value = getattr(self, field)
+            if value is None:
+                value = getattr(module, "DEFAULT_POLICY", None) if field == "base" else self.base
+            if isinstance(value, str):
+                if value not in module.POLICIES:
+                    raise ValueError(f"macro search: unknown {field} policy {value!r} for {module.__name__}; "
+                                     f"known: {', '.join(module.POLICIES)}")
+            elif not callable(value):
+                raise ValueError(f"macro search: {field} {value!r} is neither a policy name nor callable")
+            object.__setattr__(self, field, value)
+        if not self.name:
+            object.__setattr__(self, "name", f"macro:{self.rollouts}")
+
+    def __repr__(self):
+        return (f"MacroSearchPolicy(game={self.game!r}, rollouts={self.rollouts}, base={self.base!r}, "
+                f"rollout={self.rollout!r}, cutoff={self.cutoff}, seconds={self.seconds}, margin={self.margin})")
+
+    def _policy(self, module, entry):
+        return module.POLICIES[entry] if isinstance(entry, str) else entry
+
+    # --- the policy ------------------------------------------------------------------------
+    def __call__(self, observation, legal, rng):
+        module = _module(self.game)
+        base = self._policy(module, self.base)
+        if len(legal) == 1:
+            return legal[0]
+        cands = module.macro_candidates(base, observation, legal, rng)
+        if not cands:
+            return base(observation, legal, rng)
+        best = 0 if len(cands) == 1 else self.choose(observation, cands, rng)[0]
+        return module.commit_macro(base, observation, cands[best], legal, rng)
+
+    def choose(self, observation, cands: list, rng) -> tuple:
+        """(index of the chosen alternative, {index: (rollouts, mean value)}) by sequential halving."""
+        module = _module(self.game)
+        base = self._policy(module, self.base)
+        roll = self._policy(module, self.rollout)
+        seat = observation.player
+        n_seats = len(observation.rules.seating)
+        rollers = [roll] * n_seats
+        until = None if self.cutoff is None else observation.round + self.cutoff
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        K = len(cands)
+        rounds = max(1, math.ceil(math.log2(K)))
+        alive = list(range(K))
+        total = [0.0] * K
+        count = [0] * K
+        budget = self.rollouts
+        for r in range(rounds):
+            per = max(1, budget // (len(alive) * (rounds - r)))
+            for _ in range(per):
+                if deadline is not None and time.perf_counter() > deadline and count[0] > 0:
+                    break
+                seed = int(rng.integers(2**63))
+                sample_ss, chance_ss = np.random.SeedSequence(seed).spawn(2)
+                state = module.sample_state(observation, np.random.default_rng(sample_ss))
+                for i in alive:
+                    s = state.clone()
+                    crng = np.random.default_rng(chance_ss)   # the same chance for every alternative
+                    module.commit_in_state(s, base, cands[i], crng)
+                    module.playout(s, rollers, crng, until)
+                    total[i] += module.standing(s)[seat]
+                    count[i] += 1
+                budget -= len(alive)
+            if len(alive) > 1 and r < rounds - 1:
+                ranked = sorted(alive, key=lambda i: (-total[i] / max(1, count[i]), i))
+                keep = ranked[:max(1, math.ceil(len(alive) / 2))]
+                if 0 not in keep:
+                    keep[-1] = 0          # the heuristic's own choice is never dropped
+                alive = sorted(keep)
+        means = {i: (count[i], total[i] / count[i]) for i in range(K) if count[i]}
+        best, bar = 0, means[0][1] + self.margin
+        for i in alive:                   # the best survivor on the same samples as the heuristic's choice
+            if i and count[i] == count[0] and means[i][1] > bar:
+                best, bar = i, means[i][1]
+        return best, means
+
+
+_KEYS = {"base": str, "rollout": str, "cutoff": int, "seconds": float, "margin": float}
+
+
+def parse_macro(module, spec: str) -> MacroSearchPolicy:
+    """`macro:N` or `macro:N:key=value:...` (keys: base, rollout, cutoff, seconds, margin) for `module`;
+    for a game with macro decisions (Nerath) `ismcts:N[:...]` means the same search.
+
+    >>> parse_macro(importlib.import_module("nerathsim"), "macro:8:cutoff=2").cutoff
+    2
+    """
+    head, *rest = spec.strip().split(":")
+    head = head.strip().lower()
+    if head not in ("macro", "ismcts") or not rest:
+        raise ValueError(f"policy {spec!r}: expected 'macro:N' or 'macro:N:key=value' (N rollouts per decision)")
+    count = rest[0].strip()
+    if not count.isdigit() or int(count) < 1:
+        raise ValueError(f"policy {spec!r}: the rollouts N in '{head}:N' must be a positive integer, got {count!r}")
+    kwargs = {}
+    for part in rest[1:]:
+        key, eq, text = part.partition("=")
+        key = key.strip()
+        if not eq or key not in _KEYS:
+            raise ValueError(f"policy {spec!r}: bad option {part!r}; options of the macro search"
+                             f"{' (Nerath: ismcts is the macro search)' if head == 'ismcts' else ''}: "
+                             f"{', '.join(k + '=...' for k in _KEYS)}")
+        try:
+            kwargs[key] = _KEYS[key](text.strip())
+        except ValueError:
+            raise ValueError(f"policy {spec!r}: option {key} expects {_KEYS[key].__name__}, got {text!r}") from None
+    return MacroSearchPolicy(module.__name__, rollouts=int(count), name=spec.strip(), **kwargs)
