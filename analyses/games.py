@@ -179,7 +179,7 @@ def resolve_policies(module, policies, players: int) -> list:
     for this game (N iterations per decision; keys rollout, c, cutoff, seconds, bias); in a game
     with macro decisions (Nerath) it and `macro:N[:key=value...]` become an
     `analyses.search.MacroSearchPolicy` (N rollouts per macro decision; keys base, rollout, cutoff,
-    seconds, margin).
+    seconds, margin, z).
     """
     if policies is None:
         policies = getattr(module, "DEFAULT_POLICY", None) or (

@@ -16,7 +16,8 @@ in pairs on the same deals.
 The budget (`rollouts` per decision) is spent by sequential halving (Karnin, Koren & Somekh 2013):
 ceil(log2 K) rounds; in each, every surviving alternative gets the same fresh samples, and the
 worse half (by mean value on all samples so far) is dropped; the heuristic's own choice is never
-dropped, and another alternative replaces it only when its mean is higher by more than `margin`.
+dropped, and another alternative replaces it only when its paired mean gain over it is larger than
+`margin + z` standard errors (a small budget then plays like the heuristic rather than at random).
 This is flat (one-level) IS-MCTS over macro actions, with halving instead of UCB at the root.
 
 Deterministic for a given generator (the samples' seeds come from the policy's rng); `seconds`
@@ -55,8 +56,9 @@ class MacroSearchPolicy:
     heuristic (a policy name or object; None: the game's DEFAULT_POLICY) whose candidates are
     searched and who plays every other decision; rollout: the policy of every seat in rollouts
     (None: base); cutoff: stop a rollout after this many more rounds and use `standing` (None: play
-    to the end); seconds: optional time budget per decision; margin: how much higher another
-    alternative's mean must be to replace the heuristic's own choice.
+    to the end); seconds: optional time budget per decision; margin, z: another alternative replaces
+    the heuristic's own choice only when its mean value on the same samples is higher by more than
+    margin + z standard errors of the paired difference.
     """
 
     game: str = "nerathsim"
@@ -66,6 +68,7 @@ class MacroSearchPolicy:
     cutoff: int | None = None
     seconds: float | None = None
     margin: float = 0.0
+    z: float = 1.0
     name: str = ""
 
     def __post_init__(self):
@@ -84,6 +87,8 @@ class MacroSearchPolicy:
             raise ValueError(f"macro search: seconds must be positive, got {self.seconds!r}")
         if not self.margin >= 0:
             raise ValueError(f"macro search: margin must be >= 0, got {self.margin!r}")
+        if not self.z >= 0:
+            raise ValueError(f"macro search: z must be >= 0, got {self.z!r}")
         for field in ("base", "rollout"):
             value = getattr(self, field)
             if value is None:
@@ -100,7 +105,8 @@ class MacroSearchPolicy:
 
     def __repr__(self):
         return (f"MacroSearchPolicy(game={self.game!r}, rollouts={self.rollouts}, base={self.base!r}, "
-                f"rollout={self.rollout!r}, cutoff={self.cutoff}, seconds={self.seconds}, margin={self.margin})")
+                f"rollout={self.rollout!r}, cutoff={self.cutoff}, seconds={self.seconds}, margin={self.margin}, "
+                f"z={self.z})")
 
     def _policy(self, module, entry):
         return module.POLICIES[entry] if isinstance(entry, str) else entry
@@ -130,6 +136,7 @@ class MacroSearchPolicy:
         K = len(cands)
         rounds = max(1, math.ceil(math.log2(K)))
         alive = list(range(K))
+        values = [[] for _ in range(K)]   # values[i][j]: alternative i on sample j (all alive ones share j)
         total = [0.0] * K
         count = [0] * K
         budget = self.rollouts
@@ -146,7 +153,9 @@ class MacroSearchPolicy:
                     crng = np.random.default_rng(chance_ss)   # the same chance for every alternative
                     module.commit_in_state(s, base, cands[i], crng)
                     module.playout(s, rollers, crng, until)
-                    total[i] += module.standing(s)[seat]
+                    v = module.standing(s)[seat]
+                    values[i].append(v)
+                    total[i] += v
                     count[i] += 1
                 budget -= len(alive)
             if len(alive) > 1 and r < rounds - 1:
@@ -156,18 +165,23 @@ class MacroSearchPolicy:
                     keep[-1] = 0          # the heuristic's own choice is never dropped
                 alive = sorted(keep)
         means = {i: (count[i], total[i] / count[i]) for i in range(K) if count[i]}
-        best, bar = 0, means[0][1] + self.margin
-        for i in alive:                   # the best survivor on the same samples as the heuristic's choice
-            if i and count[i] == count[0] and means[i][1] > bar:
-                best, bar = i, means[i][1]
+        best, best_gain = 0, 0.0
+        for i in alive:                   # survivors, paired with the heuristic's choice on the same samples
+            if not i or count[i] != count[0]:
+                continue
+            d = np.subtract(values[i], values[0])
+            gain = float(d.mean())
+            se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else 0.0
+            if gain > self.margin + self.z * se and gain > best_gain:
+                best, best_gain = i, gain
         return best, means
 
 
-_KEYS = {"base": str, "rollout": str, "cutoff": int, "seconds": float, "margin": float}
+_KEYS = {"base": str, "rollout": str, "cutoff": int, "seconds": float, "margin": float, "z": float}
 
 
 def parse_macro(module, spec: str) -> MacroSearchPolicy:
-    """`macro:N` or `macro:N:key=value:...` (keys: base, rollout, cutoff, seconds, margin) for `module`;
+    """`macro:N` or `macro:N:key=value:...` (keys: base, rollout, cutoff, seconds, margin, z) for `module`;
     for a game with macro decisions (Nerath) `ismcts:N[:...]` means the same search.
 
     >>> parse_macro(importlib.import_module("nerathsim"), "macro:8:cutoff=2").cutoff
