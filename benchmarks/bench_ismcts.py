@@ -18,7 +18,7 @@ the share of (game, balanced opponent) pairs in which the searcher finishes ahea
 then VP; ties half; 50% = as strong as balanced; target >= 55%). CPU seconds per game
 (time.process_time, one core).
 
-    PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game nerathsim --deals 6 --iterations 16
+    PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game nerathsim --deals 6 --iterations 24
 """
 from __future__ import annotations
 
@@ -116,7 +116,8 @@ def nerath(module, args) -> None:
         ahead.append(a / 4)
         diff.append((w - b) / 4)
         m, lo, hi = _mean_ci(ahead)
-        print(f"  after {games:4d} games: ahead of balanced {m:.3f} [{lo:.3f}, {hi:.3f}], "
+        print(f"  deal {seed}: search wins {w:.0f}/4, balanced wins {b:.0f}/4 in the same seats, ahead {a / 4:.3f}; "
+              f"after {games:4d} games: ahead of balanced {m:.3f} [{lo:.3f}, {hi:.3f}], "
               f"wins {sum(wins) * 4:.0f}, {np.mean(seconds):.1f} CPU s/game", flush=True)
     print(f"nerathsim free-for-all short, 1 x {search!r} vs 3 x {opponent!r}, seat rotated over the four realms, "
           f"seeds {args.seed}..{args.seed + args.deals - 1}")

@@ -8,7 +8,7 @@ by rollouts and commits the best; every other decision is the heuristic's own (`
 One rollout of alternative i on sample j: a determinisation `game.sample_state(observation, rng_j)`
 (the unseen cards, decks and guardians drawn at random), the alternative committed
 (`game.commit_in_state`), then every seat played on by the rollout policy (`base` by default) to the
-end, or for `cutoff` more rounds, with `game.playout`; its value is `game.standing(state)[seat]`
+end, or for `cutoff` more rounds (default 2: to the end of the next round), with `game.playout`; its value is `game.standing(state)[seat]`
 (1 for a win, 0 for a loss; at a cut-off each seat's share of VP and army worth). All alternatives
 see the same samples and the same chance streams (common random numbers), so they are compared
 in pairs on the same deals.
@@ -55,17 +55,17 @@ class MacroSearchPolicy:
     rollouts: rollouts per macro decision, shared among the alternatives (>= 1); base: the
     heuristic (a policy name or object; None: the game's DEFAULT_POLICY) whose candidates are
     searched and who plays every other decision; rollout: the policy of every seat in rollouts
-    (None: base); cutoff: stop a rollout after this many more rounds and use `standing` (None: play
+    (None: base); cutoff: stop a rollout after this many more rounds and use `standing` (None or 0: play
     to the end); seconds: optional time budget per decision; margin, z: another alternative replaces
     the heuristic's own choice only when its mean value on the same samples is higher by more than
     margin + z standard errors of the paired difference.
     """
 
     game: str = "nerathsim"
-    rollouts: int = 16   # default budget: <= 60 s per Nerath short game on one core (benchmarks/bench_ismcts.py)
+    rollouts: int = 24   # default budget: <= 60 s per Nerath short game on one core (benchmarks/bench_ismcts.py)
     base: Any = None
     rollout: Any = None
-    cutoff: int | None = None
+    cutoff: int | None = 2   # rounds; 2 measured stronger and cheaper than to the end (benchmarks/bench_ismcts.py)
     seconds: float | None = None
     margin: float = 0.0
     z: float = 1.0
@@ -80,9 +80,11 @@ class MacroSearchPolicy:
                              f"(only nerathsim offers macro decisions)")
         if isinstance(self.rollouts, bool) or not isinstance(self.rollouts, int) or self.rollouts < 1:
             raise ValueError(f"macro search: rollouts must be a positive integer, got {self.rollouts!r}")
+        if self.cutoff == 0 and not isinstance(self.cutoff, bool):
+            object.__setattr__(self, "cutoff", None)
         if self.cutoff is not None and (isinstance(self.cutoff, bool) or not isinstance(self.cutoff, int)
                                         or self.cutoff < 1):
-            raise ValueError(f"macro search: cutoff must be None or a positive number of rounds, got {self.cutoff!r}")
+            raise ValueError(f"macro search: cutoff must be a number of rounds (0 or None: to the end), got {self.cutoff!r}")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"macro search: seconds must be positive, got {self.seconds!r}")
         if not self.margin >= 0:

@@ -39,7 +39,7 @@ def _play_on(s, policies, rng):
 def test_the_search_finds_the_one_winning_plan_in_the_last_round():
     s = _last_round_position()
     assert _play_on(s.clone(), [nerathsim.BALANCED] * 4, np.random.default_rng(0)).timed_out
-    search = MacroSearchPolicy("nerathsim", rollouts=8)
+    search = MacroSearchPolicy("nerathsim", rollouts=8, cutoff=None)
     obs = observe(s, 0)
     cands = nerathsim.macro_candidates(nerathsim.BALANCED, obs, LegalActions.of(obs), np.random.default_rng(0))
     best, means = search.choose(obs, cands, np.random.default_rng(1))
@@ -104,7 +104,8 @@ def test_a_game_with_a_search_seat_is_a_function_of_the_seed():
 def test_ismcts_resolves_to_the_macro_search_for_nerath():
     pol = resolve_policies(nerathsim, "ismcts:12,balanced,balanced,balanced", 4)[0]
     assert isinstance(pol, MacroSearchPolicy)
-    assert (pol.rollouts, pol.base, pol.rollout, pol.cutoff, pol.name) == (12, "balanced", "balanced", None, "ismcts:12")
+    assert (pol.rollouts, pol.base, pol.rollout, pol.cutoff, pol.name) == (12, "balanced", "balanced", 2, "ismcts:12")
+    assert parse_macro(nerathsim, "macro:3:cutoff=0").cutoff is None          # 0: rollouts to the end
     pol = parse_macro(nerathsim, "macro:5:base=aggressive:cutoff=2:seconds=1.5:margin=0.05")
     assert (pol.rollouts, pol.base, pol.rollout, pol.cutoff, pol.seconds, pol.margin) == (
         5, "aggressive", "aggressive", 2, 1.5, 0.05)
@@ -119,7 +120,7 @@ def test_ismcts_resolves_to_the_macro_search_for_nerath():
     ("macro:4:depth=3", "bad option 'depth=3'; options of the macro search: base=..."),
     ("ismcts:4:c=1.0", "bad option 'c=1.0'; options of the macro search \\(Nerath: ismcts is the macro search\\)"),
     ("macro:4:cutoff=soon", "option cutoff expects int, got 'soon'"),
-    ("macro:4:cutoff=0", "cutoff must be None or a positive number of rounds, got 0"),
+    ("macro:4:cutoff=-1", "cutoff must be a number of rounds \\(0 or None: to the end\\), got -1"),
     ("macro:4:base=genius", "unknown base policy 'genius' for nerathsim; known: random, balanced"),
     ("macro:4:seconds=-1", "seconds must be positive"),
 ])
