@@ -66,7 +66,18 @@ from .game_actions import (
 from .knobs import KNOBS
 from .maps import REALMS, Board, MapError, describe_map, load_map, parse_map
 from .observation import Observation, observe
-from .policies import AGGRESSIVE, BALANCED, DEFENSIVE, POLICIES, Purchase, RandomPolicy, WarPolicy
+from .policies import (
+    AGGRESSIVE,
+    BALANCED,
+    DEFENSIVE,
+    POLICIES,
+    TUNING,
+    Purchase,
+    RandomPolicy,
+    WarPolicy,
+    param_value,
+    with_params,
+)
 from .rules import SEATING, TEAMS, TURN_ORDERS, Rules
 
 #: the game's version: the full game's and the battle rules' versions together
@@ -87,7 +98,8 @@ __all__ = [
     "Rules", "new_game", "legal_actions", "apply_action", "observe", "play_game", "POLICIES", "GameResult",
     "IllegalActionError", "FACTIONS", "State", "Observation", "LegalActions", "seat_factions",
     "REALMS", "SEATING", "TEAMS", "TURN_ORDERS", "Board", "MapError", "load_map", "parse_map", "describe_map",
-    "WarPolicy", "Purchase", "RandomPolicy", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "CASUALTY_ORDERS",
+    "WarPolicy", "Purchase", "RandomPolicy", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "CASUALTY_ORDERS", "TUNING",
+    "with_params", "param_value",
     "EndPhase", "Move", "Embark", "Sail", "Unload", "Fight", "Casualties", "PressOn", "RetreatTo", "Amok", "Pass",
     "Buy", "PlayCard", "Card", "CardSet", "Effect", "Guardian", "load_cards", "cards_frame", "fight_odds",
 ]

@@ -4,6 +4,10 @@
 action with a frozen `Weights` record; `greedy`, `purist` and `aggressor` are weight sets,
 and analyses can sweep any weight (`dataclasses.replace(GREEDY, pure=5.0)`).
 
+`tuned` is `greedy` with the weights `balancelab tune-policy nightsim` found; they and their
+provenance (pool, games, seeds, confirmation score) are stored in `data/tuned.json`, which
+`analyses.tune` writes (`TUNING` declares the search space; `with_params` applies a search point).
+
 `heuristic` is an alias of `greedy` (the default `Weights()` under another name). Policies
 compare equal when they play alike: a `HeuristicPolicy`'s name is a label left out of `==`,
 so `POLICIES["heuristic"] == POLICIES["greedy"]` and seat rotation (analyses/plan.py) does
@@ -11,7 +15,9 @@ not replay a deal for seatings that differ only in such labels.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import json
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
 
 from .actions import (
     Decline,
@@ -252,3 +258,51 @@ POLICIES = {
     "aggressor": HeuristicPolicy(AGGRESSOR, "aggressor"),
     "heuristic": HeuristicPolicy(Weights(), "heuristic"),
 }
+
+
+# --- tuning (analyses/tune.py): the search space as data, and the stored `tuned` policy ----------
+_WEIGHT = {"low": -4.0, "high": 8.0, "step": 0.25}
+TUNING = {
+    "start": "greedy",   # the shipped heuristic a search starts from by default
+    "players": 2,        # head-to-head games, seats rotated
+    "space": (
+        {"name": "weights.complete", "low": 0.0, "high": 20.0, "step": 0.25},
+        {"name": "weights.extend", "low": 0.0, "high": 10.0, "step": 0.25},
+        {"name": "weights.start", "low": -2.0, "high": 6.0, "step": 0.25},
+        {"name": "weights.same_legion", "low": -2.0, "high": 6.0, "step": 0.25},
+        {"name": "weights.mixed_legion", "low": -5.0, "high": 3.0, "step": 0.25},
+        {"name": "weights.pure", "low": 0.0, "high": 12.0, "step": 0.25},
+        *({"name": f"weights.{a}", **_WEIGHT} for a in ("herald", "weeper", "mocker", "executioner", "scavenger",
+                                                        "devourer")),
+        {"name": "weights.draw", "low": -2.0, "high": 4.0, "step": 0.25},
+        {"name": "weights.discard", "low": -5.0, "high": 3.0, "step": 0.25},
+        {"name": "weights.target_leader", "low": 0.0, "high": 6.0, "step": 0.25},
+        {"name": "weights.seal", "low": -2.0, "high": 5.0, "step": 0.25},
+    ),
+}
+TUNED_FILE = Path(__file__).parent / "data" / "tuned.json"
+_WEIGHT_FIELDS = tuple(f.name for f in fields(Weights))
+
+
+def with_params(policy, params: dict, name: str | None = None) -> HeuristicPolicy:
+    """A copy of the HeuristicPolicy `policy` with `params` ({"weights.pure": 5.0, ...}) set."""
+    if not isinstance(policy, HeuristicPolicy):
+        raise ValueError(f"only a nightsim HeuristicPolicy has tunable parameters, got {policy!r}")
+    changed = {}
+    for key, value in params.items():
+        head, _, weight = key.partition(".")
+        if head != "weights" or weight not in _WEIGHT_FIELDS:
+            raise ValueError(f"unknown nightsim policy parameter {key!r}; parameters: "
+                             f"{', '.join('weights.' + f for f in _WEIGHT_FIELDS)}")
+        changed[weight] = float(value)
+    return HeuristicPolicy(replace(policy.weights, **changed), policy.name if name is None else name)
+
+
+def load_tuned(path=TUNED_FILE) -> HeuristicPolicy:
+    """The `tuned` policy stored in `path`: its start policy with the stored parameters."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return with_params(POLICIES[data["start"]], data["params"], name=data.get("name", "tuned"))
+
+
+if TUNED_FILE.exists():
+    POLICIES["tuned"] = load_tuned()
