@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 from dataclasses import fields, replace
 from pathlib import Path
+from types import MappingProxyType
 
 from . import board
 from .policy_context import _P_DRAW, Weights
@@ -72,7 +73,7 @@ POLICIES = {
 }
 
 # --- tuning (analyses/tune.py): the search space as data, and the stored `tuned` policy ----------
-TUNING = {
+TUNING = MappingProxyType({   # read-only
     "start": "heuristic",   # the shipped heuristic a search starts from by default (BALANCED)
     "players": 2,           # head-to-head games, seats rotated
     "space": (
@@ -100,7 +101,7 @@ TUNING = {
         {"name": "weights.vertigo_value", "low": 0.0, "high": 6.0, "step": 0.5},
         {"name": "weights.dig", "low": 0.0, "high": 3.0, "step": 0.25},
     ),
-}
+})
 TUNED_FILE = Path(__file__).parent / "data" / "tuned.json"
 _WEIGHT_FIELDS = tuple(f.name for f in fields(Weights))
 

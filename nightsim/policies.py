@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from types import MappingProxyType
 
 from .actions import (
     Decline,
@@ -261,8 +262,7 @@ POLICIES = {
 
 
 # --- tuning (analyses/tune.py): the search space as data, and the stored `tuned` policy ----------
-_WEIGHT = {"low": -4.0, "high": 8.0, "step": 0.25}
-TUNING = {
+TUNING = MappingProxyType({   # read-only
     "start": "greedy",   # the shipped heuristic a search starts from by default
     "players": 2,        # head-to-head games, seats rotated
     "space": (
@@ -272,14 +272,14 @@ TUNING = {
         {"name": "weights.same_legion", "low": -2.0, "high": 6.0, "step": 0.25},
         {"name": "weights.mixed_legion", "low": -5.0, "high": 3.0, "step": 0.25},
         {"name": "weights.pure", "low": 0.0, "high": 12.0, "step": 0.25},
-        *({"name": f"weights.{a}", **_WEIGHT} for a in ("herald", "weeper", "mocker", "executioner", "scavenger",
+        *({"name": f"weights.{a}", "low": -4.0, "high": 8.0, "step": 0.25} for a in ("herald", "weeper", "mocker", "executioner", "scavenger",
                                                         "devourer")),
         {"name": "weights.draw", "low": -2.0, "high": 4.0, "step": 0.25},
         {"name": "weights.discard", "low": -5.0, "high": 3.0, "step": 0.25},
         {"name": "weights.target_leader", "low": 0.0, "high": 6.0, "step": 0.25},
         {"name": "weights.seal", "low": -2.0, "high": 5.0, "step": 0.25},
     ),
-}
+})
 TUNED_FILE = Path(__file__).parent / "data" / "tuned.json"
 _WEIGHT_FIELDS = tuple(f.name for f in fields(Weights))
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import fields, replace
 from pathlib import Path
+from types import MappingProxyType
 
 from .war import WarPolicy
 
 UNITS = ("footsoldier", "siege_engine", "fighter", "wizard", "monster", "storm_elemental", "dragon", "warship")
-TUNING = {
+TUNING = MappingProxyType({   # read-only: the policy modules hold no mutable module state
     "start": "balanced",   # the shipped heuristic a search starts from by default
     "players": 4,          # 1-vs-3: the candidate in one seat, the opponent in the other three, rotated over realms
     "space": (
@@ -32,9 +33,9 @@ TUNING = {
         {"name": "purchase.ships", "low": 0, "high": 3, "step": 1},
         {"name": "purchase.save", "low": 0, "high": 4, "step": 1},
     ),
-}
+})
 TUNED_FILE = Path(__file__).resolve().parent.parent / "data" / "tuned.json"
-_FIELDS = {f.name: f for f in fields(WarPolicy) if f.name not in ("name", "purchase")}
+_FIELDS = tuple(f.name for f in fields(WarPolicy) if f.name not in ("name", "purchase"))
 _PURCHASE = ("ships", "castles", "save")
 
 
