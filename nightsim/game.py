@@ -109,7 +109,8 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     (`Generator.random(k)` yields the numbers of k calls of `random()`, in order). That seat's
     observation is not built, since the policy never reads it. A built-in `HeuristicPolicy`
     (which calls only `rng.random()`, to break ties) gets its seat's numbers the same way,
-    through `Uniforms`.
+    through `Uniforms`. A policy that is called gets the legal actions as a tuple of its own:
+    nothing it does to them reaches the check of its choice.
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nightsim.Rules, got {type(rules).__name__}")
@@ -138,7 +139,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         elif len(legal) == 1 and type(pols[p]) is HeuristicPolicy:
             a = legal[0]  # what a HeuristicPolicy returns at once, without looking or drawing
         else:
-            a = pols[p](observe(s, p), legal, rngs[p])
+            a = pols[p](observe(s, p), tuple(legal), rngs[p])  # a copy: the check below reads `legal`
             for x in legal:  # the policy's choice is one of the listed values (identity first: cheap)
                 if x is a:
                     break
