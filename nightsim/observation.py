@@ -65,7 +65,7 @@ class Observation(NamedTuple):
 
     @property
     def complete_counts(self) -> tuple[int, ...]:
-        return tuple(sum(1 for cards, _ in crs if len(cards) == 3) for crs in self.creatures)
+        return tuple([[len(cards) for cards, _ in crs].count(3) for crs in self.creatures])
 
     def my_creatures(self) -> list:
         """This player's creatures as (cards, seal) pairs (a fresh list of lists)."""

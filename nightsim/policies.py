@@ -109,7 +109,7 @@ class HeuristicPolicy:
         entry = memo.get(id(mine))
         if entry is None or entry[1] is not table:
             if len(memo) >= _MEMO_SIZE:
-                memo.clear()
+                del memo[next(iter(memo))]  # the oldest entry (the seats' current ones are recent)
             entry = memo[id(mine)] = (mine, table, {})
         infos = entry[2]
         legion, ability, abil = table.legion, table.ability, self._abil
@@ -252,7 +252,7 @@ def _creature_info(cards, legion, ability, abil) -> tuple:
     return len(cards), counts, sum(abil[ability[c]] for c in cards if ability[c] >= 0)
 
 
-_MEMO_SIZE = 64  # own-creatures values a HeuristicPolicy keeps (_memo) before it starts over
+_MEMO_SIZE = 8  # own-creatures values a HeuristicPolicy keeps (_memo): room for every seat of a game
 
 GREEDY = Weights()
 PURIST = replace(GREEDY, same_legion=4.0, mixed_legion=-4.0, pure=8.0, draw=1.5, start=1.5)
