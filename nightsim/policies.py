@@ -95,9 +95,10 @@ class HeuristicPolicy:
     def __call__(self, obs, legal, rng):
         """The best-scoring legal action; ties broken by one `rng.random()` (none without a tie).
 
-        What a placement scores depends on the creature it goes on (`_creature_info`), which is
-        kept per policy in `_memo`: {id(own creatures): (own creatures, card table, {creature:
-        info})}. The own creatures are the observation's shared tuple (`observe` builds a new one
+        What a placement scores depends on the creature it goes on (`_creature_info`), and what a
+        penalty discard scores on the card and the own creatures (`_card_value`); both are kept per
+        policy in `_memo`: {id(own creatures): (own creatures, card table, {creature: info}, {card:
+        value})}. The own creatures are the observation's shared tuple (`observe` builds a new one
         when they change); each entry holds the value whose id keys it, so an id is never reused
         while it is cached, and the seats sharing one policy object keep an entry each."""
         if len(legal) == 1:
@@ -110,7 +111,7 @@ class HeuristicPolicy:
         if entry is None or entry[1] is not table:
             if len(memo) >= _MEMO_SIZE:
                 del memo[next(iter(memo))]  # the oldest entry (the seats' current ones are recent)
-            entry = memo[id(mine)] = (mine, table, {})
+            entry = memo[id(mine)] = (mine, table, {}, {})  # ..., {creature: info}, {card: card value}
         infos = entry[2]
         legion, ability, abil = table.legion, table.ability, self._abil
         ctx = counts = None
@@ -145,6 +146,12 @@ class HeuristicPolicy:
                 cards = obs.creatures[a.owner][a.creature][0]
                 sc = (w.target_leader * counts[a.owner] + len(cards)
                       + ((2.0 if t is Take else 0.0) if len(cards) == 3 else 0.0))
+            elif t is PenaltyDiscard:  # -_Context.card_value, kept per own-creatures value
+                values = entry[3]
+                v = values.get(a.card)
+                if v is None:
+                    v = values[a.card] = _card_value(a.card, mine, table, abil)
+                sc = -v
             else:
                 if ctx is None:
                     ctx = _Context(obs, w, abil)
@@ -180,12 +187,7 @@ class _Context:
 
     def card_value(self, c: int) -> float:
         """How much keeping card c is worth: its ability and whether it fits a creature now."""
-        ab = self.ability[c]
-        v = self.abil[ab] if ab >= 0 else 0.0
-        fits = self.fits[c]
-        if any(len(cards) < 3 and fits[len(cards)] for cards, _ in self.mine) or fits[0]:
-            v += 1.0
-        return v
+        return _card_value(c, self.mine, self.obs.rules.table, self.abil)
 
     def score(self, a) -> float:
         t = type(a)
@@ -241,6 +243,16 @@ class _Context:
         cards, _ = self.obs.creatures[owner][k]
         return (self.w.target_leader * self.counts()[owner] + len(cards)
                 + (complete_bonus if len(cards) == 3 else 0.0))
+
+
+def _card_value(c: int, mine, table, abil) -> float:
+    """`_Context.card_value`: card c's ability value, + 1 if it fits one of `mine` or starts a creature."""
+    ab = table.ability[c]
+    v = abil[ab] if ab >= 0 else 0.0
+    fits = table.fits[c]
+    if any(len(cards) < 3 and fits[len(cards)] for cards, _ in mine) or fits[0]:
+        v += 1.0
+    return v
 
 
 def _creature_info(cards, legion, ability, abil) -> tuple:
