@@ -110,7 +110,13 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     (`Generator.random(k)` yields the numbers of k calls of `random()`, in order). That seat's
     observation is not built, since the policy never reads it. A built-in `HeuristicPolicy`
     (which calls only `rng.random()`, to break ties) gets its seat's numbers the same way,
-    through `Uniforms`.
+    through `Uniforms`; its choice, one of the listed actions by construction, is not checked
+    again.
+
+    For an int seed the generators are built by `seeding.spawn_generators` (the streams of
+    `SeedSequence(seed).spawn(1 + players)`, bit for bit, without numpy's per-call costs); a seat
+    whose policy is not built in gets numpy's own child generator (it may spawn from it). Without
+    `record`, each decision is applied by `engine.apply_legal`'s body, inlined.
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nightsim.Rules, got {type(rules).__name__}")

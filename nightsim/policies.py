@@ -110,7 +110,10 @@ class HeuristicPolicy:
         entry = memo.get(id(mine))
         if entry is None or entry[1] is not table:
             if len(memo) >= _MEMO_SIZE:
-                del memo[next(iter(memo))]  # the oldest entry (the seats' current ones are recent)
+                try:
+                    del memo[next(iter(memo))]  # the oldest entry (the seats' current ones are recent)
+                except (RuntimeError, KeyError, StopIteration):  # another thread changed the memo meanwhile
+                    memo.clear()
             entry = memo[id(mine)] = (mine, table, {}, {})  # ..., {creature: info}, {card: card value}
         infos = entry[2]
         legion, ability, abil = table.legion, table.ability, self._abil

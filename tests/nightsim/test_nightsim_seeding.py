@@ -7,11 +7,13 @@
 - `play_game` applies decisions with `engine.apply_legal` inlined when it does not record: the
   records must equal the recorded games'.
 - `HeuristicPolicy` keeps per-seat memos in the policy object: a policy shared by every seat and
-  warmed by other games chooses exactly like fresh objects.
+  warmed by other games chooses exactly like fresh objects, also when threads share it.
 """
 from __future__ import annotations
 
 import pickle
+import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -123,3 +125,20 @@ def test_a_shared_warmed_heuristic_chooses_like_fresh_ones(weights):
         assert a.to_record() == b.to_record() and a.log == b.log, f"seed {seed}"
     copy = pickle.loads(pickle.dumps(shared))
     assert copy == shared and copy._memo == {}
+
+
+def test_a_heuristic_shared_by_threads_plays_the_games_it_plays_alone():
+    """The memo is a plain dict shared by every caller of one policy object (joblib's threading
+    backend shares POLICIES): concurrent evictions must not change a choice or raise."""
+    rules = nightsim.Rules(players=4)
+    seeds = range(48)
+    alone = [nightsim.play_game(rules, [HeuristicPolicy(GREEDY, "h")] * 4, s).to_record() for s in seeds]
+    shared = HeuristicPolicy(GREEDY, "h")
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            together = list(pool.map(lambda s: nightsim.play_game(rules, [shared] * 4, s).to_record(), seeds))
+    finally:
+        sys.setswitchinterval(interval)
+    assert together == alone
