@@ -23,7 +23,7 @@ _EXPORTS = {
     "win_rates": "win_rates", "WinRates": "win_rates",
     "first_player_advantage": "first_player", "FirstPlayerAdvantage": "first_player",
     "game_length": "game_length", "GameLength": "game_length", "sweep": "sweep", "Sweep": "sweep",
-    "rebalance": "rebalance_search", "Rebalance": "rebalance_search", "Knob": "knobs", "make_objective": "objectives",
+    "rebalance": "rebalance_search", "Rebalance": "rebalance_search", "tune_policy": "tune", "Tuned": "tune", "Knob": "knobs", "make_objective": "objectives",
 }
 __all__ = list(_EXPORTS)
 

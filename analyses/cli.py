@@ -16,6 +16,7 @@ from . import (  # report; battle, units; games, policies, rules
     cli_nerath,
     cli_rebalance,
     cli_report,
+    cli_tune,
 )
 from .checkpoint import simulate_to_file
 from .first_player import first_player_advantage
@@ -108,6 +109,7 @@ def build_parser() -> Parser:
     cli_nerath.add_subcommands(commands)
     cli_report.add_subcommands(commands)
     cli_rebalance.add_subcommands(commands)
+    cli_tune.add_subcommands(commands)
     cli_info.add_subcommands(commands)
     cli_info.set_examples(commands)      # each subcommand's --help shows its own examples
     return parser

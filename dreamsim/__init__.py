@@ -35,7 +35,18 @@ from .engine import IllegalActionError, State, apply_action, apply_legal, legal_
 from .game import RULES_VERSION, GameResult, play_game
 from .knobs import KNOBS
 from .observation import Observation, observe
-from .policies import BALANCED, HORROR, POLICIES, RUNNER, TRICKSTER, HeuristicPolicy, RandomPolicy, Weights
+from .policies import (
+    BALANCED,
+    HORROR,
+    POLICIES,
+    RUNNER,
+    TRICKSTER,
+    TUNING,
+    HeuristicPolicy,
+    RandomPolicy,
+    Weights,
+    with_params,
+)
 from .rules import DEFAULT_LAYOUT, Rules
 
 __all__ = [
@@ -44,6 +55,7 @@ __all__ = [
     "observe",
     "Observation", "play_game", "GameResult", "IllegalActionError", "RULES_VERSION",
     "POLICIES", "RandomPolicy", "HeuristicPolicy", "Weights", "RUNNER", "TRICKSTER", "HORROR", "BALANCED",
+    "TUNING", "with_params",
     "COMPOSITION", "KIND_NAMES", "LOCATION_NAMES", "N_CARDS",
     "Walk", "Vertigo", "VertigoOp", "Star", "SetTrap", "TrapPartner", "DutchExtra", "DutchReduce", "Steal", "Pass",
     "Cancel", "Intercept", "Allow", "Spring", "Hold", "Target", "To", "Take", "StopTaking", "Discard", "Give",

@@ -22,8 +22,17 @@ Horror, card values). Drawing is valued by its expectation over the deck. Distan
 from the policy's own `Memo` (a `board.Boards` table), which builds each board's breadth-first
 distances once and keeps them, so scoring every candidate of a decision costs a few table
 look-ups. Every cache belongs to one policy object (`policy.memo`); none is module-level.
+
+`tuned` is `heuristic` with the weights `balancelab tune-policy dreamsim` found; they and their
+provenance are stored in `data/tuned.json` (written by `analyses.tune`; `TUNING` declares the
+search space, `with_params` applies a search point).
 """
 from __future__ import annotations
+
+import json
+from dataclasses import fields, replace
+from pathlib import Path
+from types import MappingProxyType
 
 from . import board
 from .policy_context import _P_DRAW, Weights
@@ -63,8 +72,65 @@ POLICIES = {
     "heuristic": HeuristicPolicy(BALANCED, "heuristic"),
 }
 
+# --- tuning (analyses/tune.py): the search space as data, and the stored `tuned` policy ----------
+TUNING = MappingProxyType({   # read-only
+    "start": "heuristic",   # the shipped heuristic a search starts from by default (BALANCED)
+    "players": 2,           # head-to-head games, seats rotated
+    "space": (
+        {"name": "weights.progress", "low": 2.0, "high": 20.0, "step": 0.5},
+        {"name": "weights.hinder", "low": 0.0, "high": 10.0, "step": 0.5},
+        {"name": "weights.block_walk", "low": 0.0, "high": 10.0, "step": 0.5},
+        {"name": "weights.respond_cost", "low": 0.0, "high": 16.0, "step": 0.5},
+        {"name": "weights.shed", "low": 0.0, "high": 80.0, "step": 2.0},
+        {"name": "weights.trap", "low": -2.0, "high": 6.0, "step": 0.5},
+        {"name": "weights.trap_star_bridge", "low": 0.0, "high": 40.0, "step": 2.0},
+        {"name": "weights.trap_walk_bridge", "low": 0.0, "high": 30.0, "step": 2.0},
+        {"name": "weights.spring_min", "low": 0.0, "high": 12.0, "step": 0.5},
+        {"name": "weights.dutch_extra", "low": -6.0, "high": 2.0, "step": 0.5},
+        {"name": "weights.dutch_reduce", "low": 0.0, "high": 6.0, "step": 0.5},
+        {"name": "weights.steal", "low": 0.0, "high": 4.0, "step": 0.5},
+        {"name": "weights.capture", "low": 0.0, "high": 12.0, "step": 0.5},
+        {"name": "weights.paralyse", "low": 0.0, "high": 20.0, "step": 0.5},
+        {"name": "weights.avoid_horror", "low": 0.0, "high": 50.0, "step": 1.0},
+        {"name": "weights.need_walk", "low": 0.0, "high": 3.0, "step": 0.25},
+        {"name": "weights.need_star", "low": 0.0, "high": 5.0, "step": 0.25},
+        {"name": "weights.need_vertigo", "low": 0.0, "high": 6.0, "step": 0.25},
+        {"name": "weights.waste", "low": -8.0, "high": 0.0, "step": 0.5},
+        {"name": "weights.star_value", "low": 0.0, "high": 12.0, "step": 0.5},
+        {"name": "weights.walk_value", "low": 0.0, "high": 8.0, "step": 0.5},
+        {"name": "weights.vertigo_value", "low": 0.0, "high": 6.0, "step": 0.5},
+        {"name": "weights.dig", "low": 0.0, "high": 3.0, "step": 0.25},
+    ),
+})
+TUNED_FILE = Path(__file__).parent / "data" / "tuned.json"
+_WEIGHT_FIELDS = tuple(f.name for f in fields(Weights))
+
+
+def with_params(policy, params: dict, name: str | None = None) -> HeuristicPolicy:
+    """A copy of the HeuristicPolicy `policy` with `params` ({"weights.hinder": 5.0, ...}) set."""
+    if not isinstance(policy, HeuristicPolicy):
+        raise ValueError(f"only a dreamsim HeuristicPolicy has tunable parameters, got {policy!r}")
+    changed = {}
+    for key, value in params.items():
+        head, _, weight = key.partition(".")
+        if head != "weights" or weight not in _WEIGHT_FIELDS:
+            raise ValueError(f"unknown dreamsim policy parameter {key!r}; parameters: "
+                             f"{', '.join('weights.' + f for f in _WEIGHT_FIELDS)}")
+        changed[weight] = float(value)
+    return HeuristicPolicy(replace(policy.weights, **changed), policy.name if name is None else name)
+
+
+def load_tuned(path=TUNED_FILE) -> HeuristicPolicy:
+    """The `tuned` policy stored in `path`: its start policy with the stored parameters."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return with_params(POLICIES[data["start"]], data["params"], name=data.get("name", "tuned"))
+
+
+if TUNED_FILE.exists():
+    POLICIES["tuned"] = load_tuned()
+
 __all__ = ["RandomPolicy", "HeuristicPolicy", "Weights", "RUNNER", "TRICKSTER", "HORROR", "BALANCED", "POLICIES",
            "clear_caches", "route", "plan_cost", "public_cost", "lead_cost", "play_threat", "key_id", "key_add",
-           "key_strict", "key_free", "Memo"]
+           "key_strict", "key_free", "Memo", "TUNING", "with_params", "load_tuned"]
 # the heuristic's internals, importable from here as before the split (tests and tools reach them)
 _INTERNALS = (_P_DRAW, _Context, _CYCLES, _SCORE, _BLOCKED, _INF)

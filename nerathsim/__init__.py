@@ -68,7 +68,18 @@ from .knobs import KNOBS
 from .macro import MacroChoice, commit_in_state, commit_macro, macro_candidates, playout, standing
 from .maps import REALMS, Board, MapError, describe_map, load_map, parse_map
 from .observation import Observation, observe
-from .policies import AGGRESSIVE, BALANCED, DEFENSIVE, POLICIES, Purchase, RandomPolicy, WarPolicy
+from .policies import (
+    AGGRESSIVE,
+    BALANCED,
+    DEFENSIVE,
+    POLICIES,
+    TUNING,
+    Purchase,
+    RandomPolicy,
+    WarPolicy,
+    param_value,
+    with_params,
+)
 from .rules import SEATING, TEAMS, TURN_ORDERS, Rules
 
 #: the game's version: the full game's and the battle rules' versions together
@@ -89,7 +100,8 @@ __all__ = [
     "Rules", "new_game", "legal_actions", "apply_action", "observe", "sample_state", "play_game", "POLICIES", "GameResult",
     "IllegalActionError", "FACTIONS", "State", "Observation", "LegalActions", "seat_factions",
     "REALMS", "SEATING", "TEAMS", "TURN_ORDERS", "Board", "MapError", "load_map", "parse_map", "describe_map",
-    "WarPolicy", "Purchase", "RandomPolicy", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "CASUALTY_ORDERS",
+    "WarPolicy", "Purchase", "RandomPolicy", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "CASUALTY_ORDERS", "TUNING",
+    "with_params", "param_value",
     "EndPhase", "Move", "Embark", "Sail", "Unload", "Fight", "Casualties", "PressOn", "RetreatTo", "Amok", "Pass",
     "Buy", "PlayCard",
     # search (issue 17): determinisation and macro decisions

@@ -24,7 +24,17 @@ from .game import RULES_VERSION, GameResult, play_game
 from .kernel import KERNEL  # the optional batch-kernel hook of docs/GAME_PROTOCOL.md (numba loads lazily)
 from .knobs import KNOBS
 from .observation import Observation, observe
-from .policies import AGGRESSOR, GREEDY, POLICIES, PURIST, HeuristicPolicy, RandomPolicy, Weights
+from .policies import (
+    AGGRESSOR,
+    GREEDY,
+    POLICIES,
+    PURIST,
+    TUNING,
+    HeuristicPolicy,
+    RandomPolicy,
+    Weights,
+    with_params,
+)
 from .rules import Rules
 
 __all__ = [
@@ -32,7 +42,7 @@ __all__ = [
     "Rules", "Card", "load_cards", "parse_cards", "LEGIONS", "BODY_PARTS", "ABILITIES",
     "State", "Creature", "new_game", "sample_state", "legal_actions", "apply_action", "observe", "Observation",
     "play_game", "GameResult", "IllegalActionError", "RULES_VERSION", "KERNEL",
-    "POLICIES", "RandomPolicy", "HeuristicPolicy", "Weights", "GREEDY", "PURIST", "AGGRESSOR",
+    "POLICIES", "RandomPolicy", "HeuristicPolicy", "Weights", "GREEDY", "PURIST", "AGGRESSOR", "TUNING", "with_params",
     "Draw", "StartDiscard", "DiscardCard", "StopDiscard", "Play", "PlaySeal", "Take", "Scavenge",
     "Devour", "Decline", "PenaltyDiscard", "Reactivate",
 ]

@@ -23,7 +23,8 @@ used freely (`battle.ingame` side tables, `dungeons` fight chances, `battle.odds
 Modules: `war` (WarPolicy: dispatch and plans), `decisions` (hits, fight order, press/retreat,
 amok, cards), `planner` (what the board says: front, threat, defence), `movement` and
 `reinforcements` (the phase plans), `estimates` (battle odds and the policy's `OddsCache`),
-`purchase` (Purchase), `random_policy` (RandomPolicy).
+`purchase` (Purchase), `random_policy` (RandomPolicy), `tuning` (the search space of
+`balancelab tune-policy`, `with_params`, and the stored `tuned` policy, `data/tuned.json`).
 
 Caches: none in these modules. Each WarPolicy keeps its exact odds in its own `odds_cache`
 (bounded, emptied when pickled). The battle maths they call keep bounded `functools.lru_cache`s
@@ -38,6 +39,7 @@ from .decisions import hit_cost, take_hit
 from .estimates import OddsCache, exact_odds, quick_odds, win_odds
 from .purchase import Purchase
 from .random_policy import RandomPolicy
+from .tuning import TUNED_FILE, TUNING, load_tuned, param_value, with_params
 from .war import WarPolicy
 
 RANDOM = RandomPolicy()
@@ -58,8 +60,11 @@ POLICIES = {
     "aggressive": AGGRESSIVE,
     "defensive": DEFENSIVE,
 }
+if TUNED_FILE.exists():  # `tuned`: balanced with the parameters `balancelab tune-policy nerath` found
+    POLICIES["tuned"] = load_tuned(POLICIES)
 
 __all__ = [
     "POLICIES", "RANDOM", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "WarPolicy", "Purchase", "RandomPolicy",
-    "OddsCache", "quick_odds", "exact_odds", "win_odds", "take_hit", "hit_cost",
+    "OddsCache", "quick_odds", "exact_odds", "win_odds", "take_hit", "hit_cost", "TUNING", "with_params",
+    "param_value",
 ]
