@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .knobs import load_knobs_file, parse_knobs
 from .objectives import OBJECTIVES
-from .rebalance_search import parse_budget, rebalance
+from .rebalance_search import CONFIRM_PRECISION, parse_budget, rebalance
 from .runner import BACKENDS, ENGINES
 
 EXAMPLES = """\
@@ -46,11 +46,17 @@ def add_subcommands(commands) -> None:
     sub.add_argument("--jobs", type=int, default=1, help="parallel workers (-1 = all cores; default 1)")
     sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
     sub.add_argument("--scheduler", help="dask scheduler address for --backend dask")
-    sub.add_argument("--engine", choices=ENGINES, help="engine that plays the games (default: simulate's)")
+    sub.add_argument("--engine", choices=ENGINES, default="auto",
+                     help="engine that plays the games (default auto: the game's batch kernel when it can play "
+                          "the rules and policies, else Python)")
     sub.add_argument("--first-games", type=int, default=200, help="games per candidate at the first rung (default 200)")
     sub.add_argument("--reduction-factor", type=int, default=3, help="successive halving factor (default 3)")
     sub.add_argument("--rungs", type=int, default=3, help="rungs of successive halving (default 3)")
-    sub.add_argument("--confirm-games", type=int, help="games per side of the confirmation run (default 4 × last rung)")
+    sub.add_argument("--confirm-games", type=int,
+                     help="games per side of the confirmation run (default: sized from the standard error so every "
+                          "95%% half-width is at most --confirm-precision × the band's half-width)")
+    sub.add_argument("--confirm-precision", type=float, default=CONFIRM_PRECISION,
+                     help=f"confirmation half-width as a share of the band's half-width (default {CONFIRM_PRECISION})")
     sub.add_argument("--max-knobs", type=int, help="at most this many knobs changed")
     sub.add_argument("--cost-weight", type=float, default=0.002,
                      help="weight of the change cost (knobs moved and how far) in the search (default 0.002)")
@@ -74,7 +80,7 @@ def run_rebalance(args) -> int:
                        scheduler=args.scheduler, first_games=args.first_games, reduction_factor=args.reduction_factor,
                        rungs=args.rungs, confirm_games=args.confirm_games, cost_weight=args.cost_weight,
                        max_knobs=args.max_knobs, store=args.store, resume=args.resume, progress=args.progress,
-                       engine=args.engine)
+                       engine=args.engine, confirm_precision=args.confirm_precision)
     print(result.to_text())
     return 0
 

@@ -90,10 +90,12 @@ FIXES_TITLE = "Suggested fixes (re-balancing study: search scores are biased by 
 
 
 def add_suggested_fixes(study, folder) -> None:
-    """A "Suggested fixes" table for each game whose stored study folder holds a re-balancing
-    study in `<game>/rebalance/` (written by `balancelab rebalance --store`)."""
+    """A "Suggested fixes" table for each re-balancing study stored in the study folder:
+    `<game>/rebalance/` and any `<game>/rebalance-<name>/` (several per game, e.g. Nerath's unit
+    prices and its starting gold), written by `balancelab rebalance --store`."""
     for name, game in study.games.items():
-        store = Path(folder) / name / "rebalance"
-        if (store / SPEC_FILE).exists():
-            table = suggested_fixes(store)
-            game.extra[f"{FIXES_TITLE}: {table.attrs['objective']}"] = table
+        for store in sorted((Path(folder) / name).glob("rebalance*")):
+            if (store / SPEC_FILE).exists():
+                table = suggested_fixes(store)
+                where = "" if store.name == "rebalance" else f" ({store.name})"
+                game.extra[f"{FIXES_TITLE}: {table.attrs['objective']}{where}"] = table

@@ -37,6 +37,7 @@ import json
 import math
 import re
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +55,8 @@ BIAS_NOTE = ("search estimates are biased by selection (the best of many noisy c
 STUDY_FILE, SPEC_FILE, CONFIRM_FILE = "study.journal", "spec.json", "confirmation.json"
 _CONFIRM_STREAM = 0xC0F1
 GRID_LIMIT = 5000     # a discrete space this small is enumerated (smallest changes first), not sampled
+CONFIRM_PRECISION = 0.4   # the confirmation's 95% half-width: at most this share of the band's half-width
+CONFIRM_MAX = 200_000     # games per side at most, when the size comes from the standard error
 
 @dataclasses.dataclass(frozen=True)
 class Rebalance:
@@ -70,6 +73,7 @@ class Rebalance:
     confirm_seed: int | None
     confirm_games: int
     note: str = BIAS_NOTE
+    timing: dict = dataclasses.field(default_factory=dict)   # wall/CPU seconds, budget, engine, games played
 
     def tables(self) -> dict:
         return {"proposal": self.proposal, "table": self.table, "side_effects": self.side_effects,
@@ -84,12 +88,17 @@ class Rebalance:
         where = (f"confirmation run: {self.confirm_games:,} fresh games each (seed {self.confirm_seed}), "
                  f"published vs proposal, 95% intervals" if self.confirm_seed is not None else "exact (no games)")
         verdict = "MEETS the objective" if self.meets else "does NOT meet the objective"
+        timing = self.timing
+        spent = (f"time: {timing['wall_seconds']:.0f} s wall, {timing['cpu_seconds']:.0f} s CPU in this process "
+                 f"(budget {timing['budget']}, engine {timing['engine']}, {timing['games']:,} games played)"
+                 if timing else "")
         note = self.note if self.confirm_seed is not None else "exact: no sampling, so no selection bias"
         return "\n".join([head, diff, "", f"search score of the proposal: {self.search_score:.4f} ({note})",
                           "", f"before / after ({where}):", format_table(self.table), "",
                           f"verdict: the proposal {verdict} (every interval inside its band)", "",
                           "side effects on the other objectives:",
-                          format_table(self.side_effects) if len(self.side_effects) else "(none measured)"])
+                          format_table(self.side_effects) if len(self.side_effects) else "(none measured)"]
+                         + ([spent] if spent else []))
 
     def __str__(self) -> str:
         return self.to_text()
@@ -137,15 +146,21 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
               n_jobs: int = 1, backend: str | None = None, scheduler: str | None = None,
               seat_order: str = "rotate", first_games: int = 200, reduction_factor: int = 3, rungs: int = 3,
               confirm_games: int | None = None, cost_weight: float = 0.002, max_knobs: int | None = None,
-              store=None, resume: bool = False, progress: bool = False, engine=None) -> Rebalance:
+              store=None, resume: bool = False, progress: bool = False, engine="auto",
+              confirm_precision: float = CONFIRM_PRECISION) -> Rebalance:
     """Search `knobs` of `game` for the smallest change that meets `objective`; confirm on fresh seeds.
 
     rules: the published game to start from (None: the game's defaults; a dict or Rules).
     knobs: None (every knob the game declares), 'a=lo:hi:step,b', a list or a dict (`analyses.knobs`).
     budget: candidates (int) or time ('30m'). first_games, reduction_factor, rungs: successive halving.
-    confirm_games: games per side of the confirmation run (default 4 × the last rung).
+    confirm_games: games per side of the confirmation run (default: sized from the standard error,
+        `confirmation_size`, so every 95% half-width is at most `confirm_precision` × the band's
+        half-width: about 20,000 games for a seat share of 25% within ±1.5 points).
     store: a folder holding the study (optuna journal + spec); resume=True continues it.
+    engine: 'auto' (default: the game's batch kernel when it plays these rules and policies, else
+        Python), 'python' or 'kernel' (`analyses.simulate`).
     """
+    wall0, cpu0 = time.perf_counter(), time.process_time()
     module = load_game(game)
     base = make_rules(module, rules)
     knob_list = resolve_knobs(module, base, knobs)
@@ -157,12 +172,17 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
     if max_knobs is not None and (isinstance(max_knobs, bool) or not isinstance(max_knobs, int) or max_knobs < 1):
         raise ValueError(f"max_knobs must be a positive integer or None, got {max_knobs!r}")
+    if confirm_games is not None and (isinstance(confirm_games, bool) or not isinstance(confirm_games, (int, np.integer))
+                                      or confirm_games < 1):
+        raise ValueError(f"confirm_games must be a positive integer or None (sized from the standard error), "
+                         f"got {confirm_games!r}")
+    if not 0 < float(confirm_precision) <= 1:
+        raise ValueError(f"confirm_precision must be in (0, 1], got {confirm_precision!r}")
     run = _Runner(module, lineup, seed, n_jobs, backend, scheduler, seat_order, engine)
     sizes = rung_sizes(first_games, reduction_factor, rungs, run.per_deal) if obj.needs_games else [0]
-    confirm_games = confirm_games or 4 * sizes[-1]
     spec = {"game": module.__name__, "objective": obj.label(), "knobs": [k.spec() for k in knob_list],
             "policies": [str(p) for p in lineup], "seed": seed, "seat_order": seat_order, "rungs": sizes,
-            "cost_weight": cost_weight, "max_knobs": max_knobs, "base_rules": repr(base)}
+            "cost_weight": cost_weight, "max_knobs": max_knobs, "base_rules": repr(base), "engine": engine}
     optuna = _optuna()
     study = open_study(store, resume, spec, seed, reduction_factor, sizes)
     reference = run.frame(base, sizes[-1]) if obj.needs_games else None
@@ -225,6 +245,9 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
     sides = side_effect_objectives(module, obj)
     if obj.needs_games:
         confirm_seed = fresh_seed(seed)
+        if confirm_games is None:
+            confirm_games = confirmation_size(obj, run.frame(after_rules, sizes[-1]), after_rules, confirm_precision,
+                                              run.per_deal)
         before_df = run.frame(base, confirm_games, confirm_seed)
         after_df = before_df if proposed == published else run.frame(after_rules, confirm_games, confirm_seed)
         table = before_after(obj, before_df, after_df, base, after_rules)
@@ -236,15 +259,38 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
         table = before_after(obj, None, None, base, after_rules)
         side = pd.DataFrame()
     meets = bool(len(table)) and bool(table["within_after"].all())
+    timing = {"wall_seconds": time.perf_counter() - wall0, "cpu_seconds": time.process_time() - cpu0,
+              "budget": str(budget), "engine": ",".join(sorted(run.engines)) or "none", "n_jobs": n_jobs,
+              "games": run.played}
     if store is not None:
         confirmation = {"proposal": proposal.astype(object).where(proposal.notna(), None).to_dict("records"),
                         "meets": meets, "confirm_seed": confirm_seed, "confirm_games": confirm_games,
-                        "table": table.astype(object).where(table.notna(), None).to_dict("records")}
+                        "table": table.astype(object).where(table.notna(), None).to_dict("records"),
+                        "side_effects": side.astype(object).where(side.notna(), None).to_dict("records"),
+                        "timing": timing}
         (Path(store) / CONFIRM_FILE).write_text(json.dumps(confirmation, indent=1, default=_json), encoding="utf-8")
     return Rebalance(game=module.__name__, objective=obj.label(), proposal=proposal, table=table, side_effects=side,
                      trials=trials_frame(study, knob_list), meets=meets,
                      search_score=float(best.user_attrs.get("score", best.value)),
-                     confirm_seed=confirm_seed, confirm_games=confirm_games)
+                     confirm_seed=confirm_seed, confirm_games=confirm_games, timing=timing)
+
+
+def confirmation_size(obj, df: pd.DataFrame, rules, precision: float = CONFIRM_PRECISION, per_deal: int = 1,
+                      cap: int = CONFIRM_MAX) -> int:
+    """Games per side for a confirmation run that can decide the objective: from the intervals of
+    `df` (the proposal's search games), the n at which every measure's 95% half-width is at most
+    `precision` × its band's half-width (a half-width shrinks as 1/sqrt(n)); at least len(df), at
+    most `cap`, whole deals. Seat balance at ±1.5 points, a 25% share: about 20,000 games."""
+    table = obj.table(df, rules)
+    n_have = max(1, len(df))
+    need = n_have
+    for row in table.itertuples(index=False):
+        half, band = (row.ci_high - row.ci_low) / 2, (row.target_high - row.target_low) / 2
+        if not (np.isfinite(half) and np.isfinite(band)) or half <= 0 or band <= 0:
+            continue
+        need = max(need, int(math.ceil(n_have * (half / (precision * band)) ** 2)))
+    need = min(need, cap)
+    return int(math.ceil(need / per_deal) * per_deal)
 
 
 def small_grid(knob_list, max_knobs=None, limit: int = GRID_LIMIT) -> list[dict]:
@@ -292,10 +338,17 @@ class _Runner:
         distinct = len({repr(p) for p in lineup})
         self.per_deal = len(lineup) if seat_order == "rotate" and distinct > 1 else 1
         self.cache: dict = {}
+        self.played, self.engines = 0, set()
+
+    def _simulate(self, rules, n: int, seed: int) -> pd.DataFrame:
+        df = simulate(self.module, n, rules=rules, policies=list(self.lineup), seed=seed, **self.options)
+        self.played += len(df)
+        self.engines.add(str(df.attrs.get("engine", "python")))
+        return df
 
     def frame(self, rules, n: int, seed: int | None = None) -> pd.DataFrame:
         if seed is not None:
-            return simulate(self.module, n, rules=rules, policies=list(self.lineup), seed=seed, **self.options)
+            return self._simulate(rules, n, seed)
         key = repr(rules)
         parts = self.cache.setdefault(key, [])
         have = sum(len(p) for p in parts)
@@ -303,8 +356,7 @@ class _Runner:
         while have < n:
             size = n - have
             segment_seed = int(np.random.SeedSequence([int(self.seed), k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
-            df = simulate(self.module, size, rules=rules, policies=list(self.lineup), seed=segment_seed,
-                          **self.options)
+            df = self._simulate(rules, size, segment_seed)
             parts.append(df)
             have, k = have + len(df), k + 1
         if len(self.cache) > 64:
@@ -386,11 +438,15 @@ def open_study(store, resume: bool, spec: dict, seed: int, reduction_factor: int
     if not spec_path.exists():
         spec_path.write_text(json.dumps(plain, indent=1), encoding="utf-8")
     storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(journal)))
-    # a trial left RUNNING by a killed search is failed, so the resumed search does not wait for it
+    # a trial left RUNNING by a killed search is failed, so the resumed search does not wait for it,
     study = optuna.create_study(storage=storage, study_name="rebalance", direction="minimize", sampler=sampler,
                                 pruner=pruner, load_if_exists=True)
+    # and its setting is queued again (an enumerated grid would otherwise never play it)
     for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
         storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+        fixed = t.system_attrs.get("fixed_params") or t.params
+        if fixed:
+            study.enqueue_trial(dict(fixed), skip_if_exists=False)
     return study
 
 

@@ -14,7 +14,8 @@ from .rules import Rules
 from .seeding import spawn_generators
 from .turn import TURN
 
-RULES_VERSION = "nightsim-1.3"  # 1.3: variant first_turn_fewer_actions; 1.2: variant last_seat_extra_cards,
+RULES_VERSION = "nightsim-1.4"  # 1.4: variant reduced_first_turn_seats (kernel plays the reduced first turns);
+#                                1.3: variant first_turn_fewer_actions; 1.2: variant last_seat_extra_cards,
 #                                hand_size >= 1 (published game unchanged by both)
 
 

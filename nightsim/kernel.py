@@ -68,8 +68,6 @@ def refusal(rules, policies) -> str | None:
         return f"rules must be a nightsim.Rules, got {type(rules).__name__}"
     if rules.seals:
         return "the kernel does not implement the Legions of Horrors expansion (Rules.seals=True)"
-    if rules.first_turn_fewer_actions:
-        return "the kernel does not implement the reduced first turn (Rules.first_turn_fewer_actions)"
     if rules.limit > LIMITS["creature_limit"]:
         return f"the kernel plays at most {LIMITS['creature_limit']} creatures per seat (Rules.limit={rules.limit})"
     if len(rules.table.cards) > LIMITS["cards"]:
@@ -102,7 +100,8 @@ def tables(rules: Rules) -> np.ndarray:
            core.P_PEN_BEFORE: rules.penalty_timing == "before_abilities",
            core.P_WIN_IMMEDIATE: rules.win_timing == "immediate", core.P_SCAV_OPT: rules.scavenger_optional,
            core.P_MIN_DISCARD: rules.min_discard, core.P_EXTRA_LAST: rules.last_seat_extra_cards,
-           core.P_CARDS: n}
+           core.P_FEWER_FIRST: rules.first_turn_fewer_actions,
+           core.P_FEWER_SEATS: rules.reduced_first_turn_seats, core.P_CARDS: n}
     for index, value in prm.items():
         tb[core.PRM + index] = int(value)
     return tb

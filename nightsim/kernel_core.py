@@ -39,7 +39,8 @@ G_SIZE = 16
 # --- rule parameters in prm -----------------------------------------------------------------
 P_PLAYERS, P_HAND, P_APT, P_TO_WIN, P_LIMIT, P_MAX_TURNS = 0, 1, 2, 3, 4, 5
 P_PEN_BEFORE, P_WIN_IMMEDIATE, P_SCAV_OPT, P_MIN_DISCARD, P_EXTRA_LAST, P_CARDS = 6, 7, 8, 9, 10, 11
-N_PRM = 12
+P_FEWER_FIRST, P_FEWER_SEATS = 12, 13   # design variant: a reduced first turn for the first seats
+N_PRM = 14
 # --- stats columns (the order of GameResult.stats) ------------------------------------------
 S_COMPLETED, S_PURE, S_DRAWN, S_DISCARDED, S_SEALS, S_ABILITY, S_LEGION = 0, 1, 2, 3, 4, 5, 11
 N_STATS = 15
@@ -539,6 +540,8 @@ def _end_turn(st, tb):
     st[G_TP] = (st[G_TP] + 1) % tb[PRM + P_PLAYERS]
     st[G_CP] = st[G_TP]
     st[G_AL] = tb[PRM + P_APT]
+    if st[G_TURNS] < tb[PRM + P_FEWER_SEATS]:     # design variant: the first round's reduced turns
+        st[G_AL] -= 1
     st[G_TL] = -1
 
 

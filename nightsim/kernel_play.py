@@ -57,6 +57,8 @@ from .kernel_core import (
     P_APT,
     P_CARDS,
     P_EXTRA_LAST,
+    P_FEWER_FIRST,
+    P_FEWER_SEATS,
     P_HAND,
     P_PLAYERS,
     PM,
@@ -202,7 +204,9 @@ def new_game(st, tb, rs, seed):
     for p in range(n):
         for j in range(N_STATS):
             st[STATS + p * N_STATS + j] = 0
-    st[G_AL] = tb[PRM + P_APT]
+    st[G_AL] = tb[PRM + P_APT] - tb[PRM + P_FEWER_FIRST]     # design variant: a reduced first turn
+    if tb[PRM + P_FEWER_SEATS] > 0:                           # design variant: a reduced first round
+        st[G_AL] -= 1
     st[G_TL] = -1
     st[G_WINNER] = -1
 

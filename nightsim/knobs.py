@@ -11,6 +11,8 @@ KNOBS = {
     "last_seat_extra_cards": {"type": "int", "low": 0, "high": 3, "step": 1},
     # per-seat compensation: the starting player's first turn has fewer actions
     "first_turn_fewer_actions": {"type": "int", "low": 0, "high": 1, "step": 1},
+    # per-seat compensation: the first k seats each take one action fewer on their first turn
+    "reduced_first_turn_seats": {"type": "int", "low": 0, "high": 4, "step": 1},
     "hand_size": {"type": "int", "low": 3, "high": 7, "step": 1},
     "creatures_to_win": {"type": "int", "low": 4, "high": 7, "step": 1},
     "actions_per_turn": {"type": "int", "low": 1, "high": 3, "step": 1},

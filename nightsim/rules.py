@@ -46,6 +46,8 @@ class Rules:
     last_seat_extra_cards: int = 0            # cards dealt to the last seat after the deal (0 = the published deal)
     first_turn_fewer_actions: int = 0         # the starting player's first turn has this many fewer actions
                                               #   (0 = the published game; 1 = a reduced first turn for seat 0)
+    reduced_first_turn_seats: int = 0         # the first k seats (from seat 0) each take one action fewer on their
+                                              #   first turn (0 = the published game; 2 = seats 0 and 1)
 
     def __post_init__(self):
         _validate(self)
@@ -108,6 +110,11 @@ def _validate(rules: Rules) -> None:
     _int_field(rules, "min_discard", 1)
     _int_field(rules, "last_seat_extra_cards", 0)
     _int_field(rules, "first_turn_fewer_actions", 0, rules.actions_per_turn - 1)
+    _int_field(rules, "reduced_first_turn_seats", 0, rules.players)
+    if rules.first_turn_fewer_actions + (rules.reduced_first_turn_seats > 0) > rules.actions_per_turn - 1:
+        raise ValueError(f"Rules.first_turn_fewer_actions={rules.first_turn_fewer_actions} with "
+                         f"reduced_first_turn_seats={rules.reduced_first_turn_seats} leaves seat 0 no action on its "
+                         f"first turn (actions_per_turn={rules.actions_per_turn}); the first turn keeps at least one")
     for name, allowed in _CHOICES.items():
         if getattr(rules, name) not in allowed:
             raise ValueError(f"Rules.{name}={getattr(rules, name)!r} is not allowed; allowed: {', '.join(allowed)}")

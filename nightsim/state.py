@@ -295,6 +295,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
     for _ in range(rules.last_seat_extra_cards):        # design variant: compensate the last seat
         s.hands[s.n - 1].append(deck.pop())
     s.actions_left = rules.actions_per_turn - rules.first_turn_fewer_actions   # design variant: reduced first turn
+    s.actions_left -= rules.reduced_first_turn_seats > 0                       # design variant: reduced first round
     _log_start(s)
     return s
 

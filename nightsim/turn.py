@@ -164,6 +164,8 @@ def _end_turn(s: State) -> None:
         return
     s.turn_player = s.current_player = (s.turn_player + 1) % s.n
     s.actions_left = s.rules.actions_per_turn
+    if s.turns < s.rules.reduced_first_turn_seats:      # design variant: the first round's reduced turns
+        s.actions_left -= 1
     s.turn_legion = -1
     if s.log is not None:
         _event(s, "turn_start", s.turn_player, actions=s.actions_left)

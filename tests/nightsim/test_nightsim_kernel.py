@@ -112,6 +112,7 @@ WALKS = [
      "greedy"),
     (Rules(players=3, min_discard=2, actions_per_turn=3, creatures_to_win=4, creature_limit=6,
            last_seat_extra_cards=2, hand_size=4), "random"),
+    (Rules(reduced_first_turn_seats=3), "greedy"),     # the reduced first round
 ]
 
 

@@ -1,9 +1,10 @@
-"""Design variants of Nightmarium (not in the published game): hand-built checks of the deal."""
+"""Design variants of Nightmarium (not in the published game): hand-built checks of the deal and
+of the reduced first turns, in the Python engine and the batch kernel."""
 import numpy as np
 import pytest
 
 import nightsim
-from nightsim import Rules, kernel
+from nightsim import Rules, kernel, kernel_bridge
 
 
 @pytest.mark.parametrize("players, extra", [(2, 1), (4, 1), (5, 3)])
@@ -49,6 +50,51 @@ def test_the_first_turn_keeps_at_least_one_action():
     assert Rules().first_turn_fewer_actions == 0
 
 
-def test_the_batch_kernel_refuses_a_reduced_first_turn():
-    assert kernel.refusal(Rules(), ["greedy"] * 4) is None
-    assert "first_turn_fewer_actions" in kernel.refusal(Rules(first_turn_fewer_actions=1), ["greedy"] * 4)
+def _first_round_actions(state, draw):
+    """Actions each turn player has at the start of its turn, for the first five turns (every
+    action a Draw, so a turn ends when its actions are spent)."""
+    seen = []
+    while len(seen) < 5:
+        view = state()
+        seen.append((view["turn_player"], view["actions_left"]))
+        for _ in range(view["actions_left"]):
+            draw()
+    return seen
+
+
+@pytest.mark.parametrize("fields, expected", [
+    ({"first_turn_fewer_actions": 1}, [(0, 1), (1, 2), (2, 2), (3, 2), (0, 2)]),
+    ({"reduced_first_turn_seats": 1}, [(0, 1), (1, 2), (2, 2), (3, 2), (0, 2)]),
+    ({"reduced_first_turn_seats": 2}, [(0, 1), (1, 1), (2, 2), (3, 2), (0, 2)]),
+    ({"reduced_first_turn_seats": 4}, [(0, 1), (1, 1), (2, 1), (3, 1), (0, 2)]),
+    ({"reduced_first_turn_seats": 3, "first_turn_fewer_actions": 1, "actions_per_turn": 3},
+     [(0, 1), (1, 2), (2, 2), (3, 3), (0, 3)]),
+])
+def test_the_reduced_first_turn_reaches_the_first_seats_in_engine_and_kernel(fields, expected):
+    rules = Rules(**fields)
+    s = nightsim.new_game(rules, 7)
+    rng = np.random.default_rng(0)
+    engine = _first_round_actions(lambda: {"turn_player": s.turn_player, "actions_left": s.actions_left},
+                                  lambda: nightsim.apply_action(s, nightsim.Draw(), rng))
+    assert engine == expected
+    # the kernel: its own deal (new_game) and its own turn ends (kernel_core._end_turn)
+    play = kernel._play()
+    st, rs, acts, ties = play.new_buffers()
+    tb = kernel.tables(rules)
+    play.new_game(st, tb, rs, np.uint64(7))
+    ks = kernel_bridge.KernelState(st, tb, rs, acts, ties, rules.players)
+    assert _first_round_actions(lambda: kernel_bridge.view(ks), lambda: kernel_bridge.apply(ks, nightsim.Draw())) \
+        == expected
+    assert kernel.refusal(rules, ["greedy"] * 4) is None                    # analyses plays it with the kernel
+
+
+def test_the_reduced_first_turn_seats_are_checked():
+    assert Rules().reduced_first_turn_seats == 0
+    with pytest.raises(ValueError, match="reduced_first_turn_seats=5 is not allowed; allowed: 0..4"):
+        Rules(reduced_first_turn_seats=5)
+    with pytest.raises(ValueError, match="reduced_first_turn_seats=3 is not allowed; allowed: 0..2"):
+        Rules(players=2, reduced_first_turn_seats=3)
+    with pytest.raises(ValueError, match="leaves seat 0 no action on its first turn"):
+        Rules(first_turn_fewer_actions=1, reduced_first_turn_seats=1)
+    with pytest.raises(ValueError, match="leaves seat 0 no action on its first turn"):
+        Rules(actions_per_turn=1, reduced_first_turn_seats=2)
