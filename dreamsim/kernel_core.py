@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from . import cards as C
+from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from . import kernel_layout as K
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)

@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit
 
 from . import cards as C
+from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from . import kernel_layout as K
 from .cards import COMPOSITION as _COMPOSITION
 from .kernel_core import (

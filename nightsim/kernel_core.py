@@ -32,6 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
+
 # --- scalars in g ---------------------------------------------------------------------------
 G_TP, G_CP, G_AL, G_TL, G_WINNER, G_TERM, G_TIMEOUT, G_TURNS, G_DEC = 0, 1, 2, 3, 4, 5, 6, 7, 8
 G_DECK_N, G_DISC_N, G_FR_N, G_PICK_N, G_NEXT_ID, G_RESHUFFLES = 9, 10, 11, 12, 13, 14

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from .kernel_core import (
     A_DCARD,
     A_DEVOUR,

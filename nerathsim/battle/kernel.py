@@ -24,7 +24,7 @@ the two agree in distribution, not battle by battle (tests/nerathsim/test_nerath
 
 numba is imported with this module (about a second); `monte_carlo.simulate` imports it only when
 a caller asks for ``engine="kernel"`` or ``"auto"``. First-call compilation is cached on disk
-(``cache=True``).
+(``cache=True``), stamped with this file and `outcomes.py` (`kernel_cache.py`).
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ import numba
 import numpy as np
 from scipy import stats
 
+from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from .army import Army, BattleState, Situation, health
 from .casualties import CasualtyPlan
 from .dice import hit_probability

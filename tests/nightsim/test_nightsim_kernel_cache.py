@@ -1,0 +1,161 @@
+"""numba's on-disk cache of the batch kernels is keyed on ALL of a kernel's source files.
+
+numba validates a ``cache=True`` function only against its own file, so `kernel_play.play_games`
+kept its stale compiled `kernel_core` code after an edit of `kernel_core.py` alone. Each kernel
+package's `kernel_cache` module registers a numba cache locator whose source stamp is a hash of
+all its KERNEL_FILES (see nightsim/kernel_cache.py). Covers the three simulators' kernels
+(nightsim, dreamsim, nerathsim.battle); the real kernels are never compiled here.
+"""
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from numba.core import caching
+from numba.core.registry import CPUDispatcher
+
+import dreamsim.kernel_cache
+import dreamsim.kernel_core
+import dreamsim.kernel_frames
+import dreamsim.kernel_play
+import nerathsim.battle.kernel
+import nerathsim.battle.kernel_cache
+import nightsim.kernel_cache
+import nightsim.kernel_core
+import nightsim.kernel_play
+
+KERNELS = {   # the kernel_cache module of a package -> the modules holding its compiled functions
+    "nightsim": (nightsim.kernel_cache, (nightsim.kernel_core, nightsim.kernel_play)),
+    "dreamsim": (dreamsim.kernel_cache, (dreamsim.kernel_core, dreamsim.kernel_frames, dreamsim.kernel_play)),
+    "nerathsim.battle": (nerathsim.battle.kernel_cache, (nerathsim.battle.kernel,)),
+}
+FILE_CASES = [(name, i) for name, (cache, _) in KERNELS.items() for i in range(len(cache.KERNEL_FILES))]
+
+
+def real(path) -> str:
+    return os.path.normcase(os.path.realpath(path))
+
+
+def dispatchers(module: types.ModuleType) -> list[CPUDispatcher]:
+    return [v for v in vars(module).values()
+            if isinstance(v, CPUDispatcher) and v.py_func.__module__ == module.__name__]
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_the_locator_claims_every_compiled_function_of_the_kernel(name):
+    cache, modules = KERNELS[name]
+    assert cache.LOCATOR is not None, "numba's caching API changed: kernel caches would go stale"
+    assert cache.LOCATOR in caching.CacheImpl._locator_classes
+    stamp = cache.source_stamp()
+    functions = [d for m in modules for d in dispatchers(m)]
+    assert len(functions) >= len(modules)
+    for d in functions:
+        locator = d._cache._impl.locator
+        assert isinstance(locator, cache.LOCATOR), d.py_func.__qualname__
+        assert locator.get_source_stamp() == stamp
+        # where the cache lives is numba's own choice (here the package's __pycache__)
+        default = caching.InTreeCacheLocator.from_function(d.py_func, d.py_func.__code__.co_filename)
+        assert locator.get_cache_path() == default.get_cache_path()
+        assert locator.get_disambiguator() == default.get_disambiguator()
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_the_locator_claims_no_other_file(name):
+    cache, _ = KERNELS[name]
+    assert cache.LOCATOR.from_function(real, __file__) is None
+
+
+@pytest.mark.parametrize("name, index", FILE_CASES)
+def test_the_stamp_changes_when_any_kernel_file_changes_and_only_then(name, index, tmp_path):
+    cache, _ = KERNELS[name]
+    copies = []
+    for path in cache.KERNEL_FILES:
+        copies.append(tmp_path / os.path.basename(path))
+        shutil.copyfile(path, copies[-1])
+    copies = tuple(str(c) for c in copies)
+    stamp = cache.source_stamp(copies)
+    assert stamp == cache.source_stamp(copies) == cache.source_stamp()    # content, not path or time
+    os.utime(copies[index], (1, 1))
+    assert cache.source_stamp(copies) == stamp
+    with open(copies[index], "a") as f:
+        f.write("# an edit\n")
+    changed = cache.source_stamp(copies)
+    assert changed != stamp
+    assert cache.source_stamp(copies) == changed
+
+
+def imported_from(module: types.ModuleType) -> dict[str, str]:
+    """name -> file of the package module it is imported from (`from .x import name`, `from . import x`)."""
+    tree = ast.parse(Path(module.__file__).read_text())
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level > 0:
+            base = importlib.import_module("." * node.level + (node.module or ""), module.__package__)
+            for alias in node.names:
+                target = getattr(base, alias.name)
+                source = target if isinstance(target, types.ModuleType) else base
+                out[alias.asname or alias.name] = source.__file__
+    return out
+
+
+def global_names(code) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= global_names(const)
+    return names
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_compiled_functions_read_globals_only_from_the_kernel_files(name):
+    """A constant or function compiled into the kernel from a file outside KERNEL_FILES would be
+    frozen into the cache and missed by the stamp."""
+    cache, modules = KERNELS[name]
+    files = {real(f) for f in cache.KERNEL_FILES}
+    for module in modules:
+        assert real(module.__file__) in files
+        origins = imported_from(module)
+        for d in dispatchers(module):
+            for g in global_names(d.py_func.__code__) & set(origins):
+                value = d.py_func.__globals__[g]
+                if g == "kernel_cache" or isinstance(value, type):
+                    continue      # the registration import; classes are Python-side only
+                assert real(origins[g]) in files, (f"{module.__name__}.{d.py_func.__name__} reads {g} "
+                                                   f"from {origins[g]}, not in {name}.kernel_cache.KERNEL_FILES")
+
+
+TINY_CORE = "from numba import njit\nfrom . import kernel_cache\n\n\n@njit(cache=True)\ndef rule():\n    return {}\n"
+TINY_PLAY = ("from numba import njit\nfrom . import kernel_cache\nfrom .core import rule\n\n\n"
+             "@njit(cache=True)\ndef play():\n    return rule() + 10\n")
+
+
+def test_an_edit_of_the_core_file_alone_reaches_the_cached_caller(tmp_path):
+    """End to end in fresh interpreters: a tiny kernel package whose `play` calls `core.rule`."""
+    pkg = tmp_path / "tinykernel"
+    pkg.mkdir()
+    source = Path(nightsim.kernel_cache.__file__).read_text()
+    files_line = next(line for line in source.splitlines() if line.startswith("KERNEL_FILES = "))
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kernel_cache.py").write_text(source.replace(
+        files_line, 'KERNEL_FILES = tuple(os.path.join(HERE, n) for n in ("core.py", "play.py"))'))
+    (pkg / "play.py").write_text(TINY_PLAY)
+
+    def run(rule_value: int) -> int:
+        (pkg / "core.py").write_text(TINY_CORE.format(rule_value))
+        done = subprocess.run([sys.executable, "-c", "from tinykernel.play import play; print(play())"],
+                              capture_output=True, text=True, cwd=tmp_path, check=True,
+                              env={**os.environ, "PYTHONPATH": str(tmp_path), "NUMBA_CACHE_DIR": ""})
+        return int(done.stdout.split()[-1])
+
+    assert run(1) == 11
+    assert list((pkg / "__pycache__").glob("play.play-*.nbi"))       # play's compiled code is cached
+    assert run(2) == 12
+    assert run(2) == 12
+    assert run(1) == 11
