@@ -13,6 +13,7 @@ from pathlib import Path
 from . import (  # report; battle, units; games, policies, rules
     cli_checks,
     cli_info,
+    cli_ladder,
     cli_nerath,
     cli_rebalance,
     cli_report,
@@ -44,6 +45,7 @@ examples:
   balancelab fpa nightsim --games 200000 --backend dask --scheduler tcp://host:8786
   balancelab games                  # the games; then: balancelab policies GAME, balancelab rules GAME
   balancelab report                 # the balance report of every game (the main job)
+  balancelab ladder nightsim --jobs 2 --out runs/ladders/nightsim.json   # skill ladder; report --ladder
 each command shows its own examples: balancelab COMMAND --help
 """
 
@@ -108,6 +110,7 @@ def build_parser() -> Parser:
     cli_nerath.add_subcommands(commands)
     cli_report.add_subcommands(commands)
     cli_rebalance.add_subcommands(commands)
+    cli_ladder.add_subcommands(commands)
     cli_info.add_subcommands(commands)
     cli_info.set_examples(commands)      # each subcommand's --help shows its own examples
     return parser
