@@ -62,8 +62,8 @@ FORMAT = "balancelab-ladder-1"
 #: IS-MCTS iterations per decision of the two search rungs of the default ladder
 SEARCH_BUDGETS = {"nightsim": (25, 100), "dreamsim": (10, 40), "nerathsim": (25, 100)}
 #: default games per pairing and self-play games per rung: the default ladder in <= 30 min on 2 cores
-DEFAULT_GAMES = {"nightsim": 150, "dreamsim": 50, "nerathsim": 400}
-DEFAULT_FINDINGS_GAMES = {"nightsim": 150, "dreamsim": 50, "nerathsim": 400}
+DEFAULT_GAMES = {"nightsim": 150, "dreamsim": 60, "nerathsim": 400}
+DEFAULT_FINDINGS_GAMES = {"nightsim": 150, "dreamsim": 60, "nerathsim": 400}
 FALLBACK_GAMES = 200
 ALPHA = 0.05
 
@@ -89,9 +89,15 @@ class Ladder(Tables):
                 f"{' < '.join(m.get('chain', []))}")
         ratings = self.ratings.drop(columns=[c for c in ("se_fisher",) if c in self.ratings])
         findings = self.findings[[c for c in FINDING_TEXT_COLUMNS if c in self.findings]]
+        verdicts = ""
+        if len(self.findings):
+            first = self.findings.groupby("finding", sort=False)[["robust", "verdict"]].first()
+            verdicts = "== robust? (top two rungs: " + ", ".join(m.get("top", [])) + ") ==\n" + "\n".join(
+                f"{'ROBUST' if r.robust else 'not robust'}: {f} — {r.verdict}" for f, r in first.iterrows())
         return "\n\n".join([head, f"== ratings ==\n{format_table(ratings)}",
                             f"== pairwise ==\n{format_table(self.pairwise)}",
-                            f"== findings by rung ==\n{format_table(findings)}" if len(findings) else ""]).rstrip()
+                            f"== findings by rung ==\n{format_table(findings)}" if len(findings) else "",
+                            verdicts]).rstrip()
 
     def save(self, path) -> Path:
         """Write the ladder as one JSON file (tables in pandas' 'split' layout), read by `Ladder.load`."""
