@@ -190,14 +190,14 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
         if hasattr(bar, "set_description"):
             bar.set_description(f"{name} ladder")
         for i, j in pairs:
-            runs[(i, j)] = simulate(module, games, rules=rating_rules, policies=[entries[i], entries[j]], seed=seed,
-                                    n_jobs=n_jobs, backend=backend, progress=bar)
+            runs[(i, j)] = play_pairing(module, entries[i], entries[j], games // 2, rating_rules, seed, n_jobs,
+                                        backend, bar)
         selfplay = {}
         for i, entry in enumerate(entries) if findings_games else ():
             selfplay[labels[i]] = simulate(module, findings_games, rules=finding_rules, policies=entry, seed=seed,
                                            n_jobs=n_jobs, backend=backend, progress=bar)
     record = pairing_records(runs, labels)
-    deal_scores = deal_score_tensor(record, len(labels), games // 2)
+    deal_scores = deal_score_tensor(record, len(labels), int(record["deal"].max()) + 1)
     ratings, boot = ls.ladder_ratings(deal_scores, labels, bootstrap=bootstrap, seed=seed, confidence=confidence)
     depth = ls.skill_depth(ratings["elo"].to_numpy(), boot, confidence)
     ratings.insert(4, "level", depth["level"])
@@ -244,6 +244,18 @@ def _reprs(runs: dict, selfplay: dict) -> dict:
     for df in [*runs.values(), *selfplay.values()]:
         out.update(zip(df.attrs.get("policies", []), df.attrs.get("policy_reprs", [])))
     return out
+
+
+def play_pairing(module, a, b, deals: int, rules: dict, seed: int, n_jobs: int, backend, bar) -> pd.DataFrame:
+    """Deals 0..deals-1 played twice, `a` in seat 0 then `b` in seat 0 (seat order 'fixed', so game d of
+    each order is deal d with the seed of deal d: the same deals in every pairing and in the self-play
+    runs). Rotation is not left to `simulate`: two rungs with equal parameters (Nightmarium's
+    `heuristic` and `greedy`) would be merged into one seat order."""
+    parts = [simulate(module, deals, rules=rules, policies=lineup, seed=seed, n_jobs=n_jobs, backend=backend,
+                      seat_order="fixed", progress=bar) for lineup in ([a, b], [b, a])]
+    df = pd.concat(parts, ignore_index=True)
+    df.attrs = parts[0].attrs
+    return df
 
 
 def pairing_records(runs: dict, labels: list) -> pd.DataFrame:
