@@ -174,3 +174,15 @@ def test_cli_ladder_prints_the_tables_and_stores_a_result_the_report_can_read(tm
     bad.write_text("{}")
     with pytest.raises(ValueError, match="not a skill ladder file"):
         L.Ladder.load(bad)
+
+
+def test_every_deal_is_played_in_both_seat_orders_even_by_rungs_with_equal_parameters():
+    # nightsim's `heuristic` has `greedy`'s parameters: simulate would merge them into one seat order
+    runs = {(0, 1): L.play_pairing(nightsim, "greedy", "heuristic", 5, {"players": 2}, 3, 1, None, False),
+            (0, 2): L.play_pairing(nightsim, "greedy", "random", 5, {"players": 2}, 3, 1, None, False)}
+    record = L.pairing_records(runs, ["greedy", "heuristic", "random"])
+    for _, games in record.groupby(["a", "b"]):
+        assert sorted(games["deal"]) == sorted(list(range(5)) * 2)
+        assert all(sorted(seats) == [0, 1] for _, seats in games.groupby("deal")["a_seat"])
+    seeds = [df.groupby("deal")["game_seed"].first() for df in runs.values()]
+    assert seeds[0].equals(seeds[1])                                      # the same deals in every pairing
