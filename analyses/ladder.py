@@ -62,8 +62,8 @@ FORMAT = "balancelab-ladder-1"
 #: IS-MCTS iterations per decision of the two search rungs of the default ladder
 SEARCH_BUDGETS = {"nightsim": (25, 100), "dreamsim": (10, 40), "nerathsim": (25, 100)}
 #: default games per pairing and self-play games per rung: the default ladder in <= 30 min on 2 cores
-DEFAULT_GAMES = {"nightsim": 150, "dreamsim": 60, "nerathsim": 800}
-DEFAULT_FINDINGS_GAMES = {"nightsim": 150, "dreamsim": 60, "nerathsim": 800}
+DEFAULT_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 800}
+DEFAULT_FINDINGS_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 800}
 FALLBACK_GAMES = 200
 ALPHA = 0.05
 
