@@ -24,6 +24,7 @@ _EXPORTS = {
     "first_player_advantage": "first_player", "FirstPlayerAdvantage": "first_player",
     "game_length": "game_length", "GameLength": "game_length", "sweep": "sweep", "Sweep": "sweep",
     "rebalance": "rebalance_search", "Rebalance": "rebalance_search", "tune_policy": "tune", "Tuned": "tune", "Knob": "knobs", "make_objective": "objectives",
+    "skill_ladder": "ladder", "Ladder": "ladder",
 }
 __all__ = list(_EXPORTS)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from . import (  # report; battle, units; games, policies, rules
     cli_checks,
     cli_info,
+    cli_ladder,
     cli_nerath,
     cli_rebalance,
     cli_report,
@@ -45,6 +46,7 @@ examples:
   balancelab fpa nightsim --games 200000 --backend dask --scheduler tcp://host:8786
   balancelab games                  # the games; then: balancelab policies GAME, balancelab rules GAME
   balancelab report                 # the balance report of every game (the main job)
+  balancelab ladder nightsim --jobs 2 --out runs/ladders/nightsim.json   # skill ladder; report --ladder
 each command shows its own examples: balancelab COMMAND --help
 """
 
@@ -110,6 +112,7 @@ def build_parser() -> Parser:
     cli_report.add_subcommands(commands)
     cli_rebalance.add_subcommands(commands)
     cli_tune.add_subcommands(commands)
+    cli_ladder.add_subcommands(commands)
     cli_info.add_subcommands(commands)
     cli_info.set_examples(commands)      # each subcommand's --help shows its own examples
     return parser

@@ -3,6 +3,7 @@
     balancelab report                                  # every installed game, defaults
     balancelab report --games 8000 --jobs 2 --out balance-report.html --save runs/study
     balancelab report --from runs/study                # rebuild from stored runs, no simulation
+    balancelab report --from runs/study --ladder runs/ladders   # + a "Skill ladder" section per game
 
 Simulation and analysis live in `analyses.study`; `reports.build` only renders.
 """
@@ -15,6 +16,7 @@ import time
 from pathlib import Path
 
 from .cli_info import epilog
+from .ladder import load_ladders
 from .rebalance_search import SPEC_FILE, suggested_fixes
 from .study import DEFAULT_GAMES, PLANS, analyse_study, load_study_runs, simulate_study
 
@@ -37,6 +39,9 @@ def add_subcommands(subparsers) -> None:
     rep.add_argument("--save", type=Path, default=None, metavar="DIR", help="also store every run's results here")
     rep.add_argument("--from", dest="source", type=Path, default=None, metavar="DIR",
                      help="build from stored runs (written by --save) instead of simulating")
+    rep.add_argument("--ladder", type=Path, default=None, metavar="FILE_OR_DIR",
+                     help="add a 'Skill ladder' section per game from stored ladders (`balancelab ladder GAME "
+                          "--out FILE`: one file, or a folder of *.json); rendered only, never simulated")
     rep.add_argument("--force", action="store_true",
                      help="with --from: replace an existing --out report; with --save: replace stored results")
     rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
@@ -64,6 +69,7 @@ def run_report(args) -> int:
     games = [g.strip() for g in args.only.split(",")] if args.only else None
     command = "balancelab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "balancelab report"
     t0 = time.perf_counter()
+    ladders = load_ladders(args.ladder) if getattr(args, "ladder", None) is not None else {}
     if args.source is not None:
         runs, skipped = load_study_runs(args.source), {}
         if games:
@@ -78,7 +84,7 @@ def run_report(args) -> int:
     study = analyse_study(runs, skipped, command=command, seed=args.seed, n_games=args.games)
     if args.source is not None:
         add_suggested_fixes(study, args.source)
-    path = reports.build(study, args.out)
+    path = reports.build(study, args.out, ladders=ladders)
     print(f"wrote {path} — {len(study.games)} game(s), {study.games_played:,} games played, "
           f"{time.perf_counter() - t0:.0f} s")
     for game, why in skipped.items():

@@ -17,6 +17,7 @@ from markupsafe import Markup
 from analyses.findings import p_text
 
 from . import figures
+from .ladder import ladder_view
 from .words import GLOSSARY, interval_cell, label, policy_parameters, present
 
 _ENV = jinja2.Environment(
@@ -45,9 +46,14 @@ class Table:
     warnings: list = field(default_factory=list)
 
 
-def build(study, out_path="balance-report.html") -> Path:
-    """Write the report for `study` (from `analyses.study.analyse_study`) and return its path."""
-    games = {name: _game_view(g) for name, g in study.games.items()}
+def build(study, out_path="balance-report.html", ladders=None) -> Path:
+    """Write the report for `study` (from `analyses.study.analyse_study`) and return its path.
+
+    ladders: optional {game: analyses.ladder.Ladder} (stored by `balancelab ladder --out`): each
+    such game gets a "Skill ladder" section rendered from it.
+    """
+    ladders = ladders or {}
+    games = {name: _game_view(g, ladders.get(name)) for name, g in study.games.items()}
     html = _ENV.get_template("report.html.j2").render(
         study=_StudyView(study, games), glossary=GLOSSARY, findings=_finding_items(study.findings),
         warning_words=WARNING_WORDS)
@@ -108,14 +114,15 @@ class _GameView:
         return getattr(self._g, name)
 
 
-def _game_view(g) -> _GameView:
+def _game_view(g, ladder=None) -> _GameView:
     h = headline(g)
     warnings = g.warnings if len(g.warnings) else pd.DataFrame(columns=["kind", "source", "row", "message"])
     return _GameView(g, headline=h, figures=_figures(g, h), tables=_tables(g, warnings),
                      assumptions_html=_html(present(g.assumptions), max_rows=None),
                      finding_items=_finding_items(g.findings, warnings),
                      warning_list=_warning_list(warnings),
-                     policy_params={name: policy_parameters(r) for name, r in g.policy_reprs.items()})
+                     policy_params={name: policy_parameters(r) for name, r in g.policy_reprs.items()},
+                     ladder=ladder_view(ladder, lambda df: _html(df, max_rows=None)) if ladder is not None else None)
 
 
 def _finding_items(findings: pd.DataFrame, warnings: pd.DataFrame | None = None) -> list[dict]:
