@@ -33,7 +33,7 @@ def public_state(s: E.State, player: int) -> E.State:
     for name in ("rules", "board", "tab", "n", "seat_of", "friends", "ally", "next_ship", "round", "turn_pos",
                  "realm", "phase", "current_player", "decider", "mode", "n_castles_start", "capital_held_start",
                  "stage", "is_terminal", "winner", "timed_out", "turns", "decisions", "reach", "reach_land",
-                 "reach_store", "cards", "window"):
+                 "reach_store", "cards"):
         setattr(c, name, getattr(s, name))
     mine = set(s.rules.seating[player])
     c.hands = [s.hands[q][:] if q in mine else [] for q in range(4)]
@@ -42,13 +42,6 @@ def public_state(s: E.State, player: int) -> E.State:
     c.used, c.kept = [u[:] for u in s.used], [k[:] for k in s.kept]
     c.guardians = {r: (g[:] if r in s.revealed else [-1] * len(g)) for r, g in s.guardians.items()}
     c.dungeon_given, c.revealed = dict(s.dungeon_given), set(s.revealed)
-    c.pending = None
-    if s.pending is not None:
-        c.pending = s.pending.copy()
-        # who holds an answer is hidden; the realm being asked now (the decider) knows it is asked
-        asked = s.pending.reactors[:1]
-        c.pending.reactors = asked if asked and s.phase == E.PH_EVENT and asked[0] == s.decider \
-            and s.seat_of[s.decider] == player else []
     c.win_done, c.card_plays = set(s.win_done), s.card_plays[:]
     c.owner, c.hostile, c.fr_land = s.owner[:], s.hostile[:], s.fr_land[:]
     c.units = [[row[:] for row in reg] for reg in s.units]
@@ -58,7 +51,12 @@ def public_state(s: E.State, player: int) -> E.State:
     c.turn_castles, c.owner_start, c.placed = set(s.turn_castles), s.owner_start[:], dict(s.placed)
     c.spots, c.sites = s.spots, s.sites[:]
     c.battle = E._copy_battle(s.battle)
-    c.amok = None if s.amok is None else s.amok.copy()
+    c.frames = E.copy_frames(s.frames, s.battle, c.battle)
+    if s.pending is not None:
+        # who holds an answer is hidden; the realm being asked now (the decider) knows it is asked
+        asked = s.pending.reactors[:1]
+        c.frames[-1].reactors = asked if asked and s.phase == E.PH_EVENT and asked[0] == s.decider \
+            and s.seat_of[s.decider] == player else []
     c.explored, c.conquered = set(s.explored), [set(x) for x in s.conquered]
     c.stats = {k: v[:] for k, v in s.stats.items()}
     c.spent = [v[:] for v in s.spent]

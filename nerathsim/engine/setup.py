@@ -111,7 +111,7 @@ def _blank_state(rules: Rules, record: bool) -> State:
     s.reach_land, s.reach_store = {}, {}
     s.turn_castles, s.n_castles_start, s.capital_held_start = set(), 0, True
     s.owner_start = list(b.owner)
-    s.placed, s.spots, s.stage, s.sites, s.battle, s.amok = {}, None, "", [], None, None
+    s.placed, s.spots, s.stage, s.sites, s.battle = {}, None, "", [], None
     s.explored = set()
     s.conquered = [set() for _ in range(4)]
     s.stats = {k: [0] * 4 for k in REALM_STATS}
@@ -121,7 +121,7 @@ def _blank_state(rules: Rules, record: bool) -> State:
     s.cards = rules.cards if (rules.events or rules.dungeons) else None
     s.must_play, s.kept = [[] for _ in range(4)], [[] for _ in range(4)]
     s.treasure_deck, s.supply, s.guardians, s.dungeon_given, s.revealed = [], [], {}, {}, set()
-    s.window, s.pending, s.win_done = None, None, set()
+    s.frames, s.win_done = [], set()
     s.card_plays = [0] * (len(s.cards.cards) if s.cards is not None else 0)
     s.is_terminal, s.winner, s.timed_out = False, None, False
     s.turns, s.decisions = 0, 0
