@@ -32,6 +32,7 @@ from .state import (
     PH_COMBAT,
     PH_PRESS,
     PRESS_ON,
+    ChangingFrame,
     Frame,
     IllegalActionError,
     State,
@@ -521,7 +522,7 @@ class PressOrRetreat(Frame):
             raise IllegalActionError(f"unknown action {a!r}")
 
 
-class AmokFrame(Frame):
+class AmokFrame(ChangingFrame):
     """Frame (PH_AMOK): up to `monsters` monsters of `realm` (the turn's realm) may run amok from `region`."""
 
     __slots__ = ("region", "monsters")

@@ -13,6 +13,7 @@ from .state import (
     PH_HIT,
     ArmyChain,
     Battle,
+    ChangingFrame,
     CombatWindow,
     Frame,
     IllegalActionError,
@@ -47,7 +48,7 @@ class CasualtyChoice(Frame):
         resume_below(s, rng)
 
 
-class HitsToPlace(Frame):
+class HitsToPlace(ChangingFrame):
     """Frame (PH_HIT): `realm` still places `hits` hits of the current step on its own army, one by one
     (`Rules.casualty_choice` "each_hit"). Queued in `Battle.hits` (the same object is the stack's top
     while its owner decides); after each hit the battle (the frame beneath) resumes."""

@@ -6,19 +6,15 @@ Units are counts: `units[region][realm][unit]` holds every unit that stands in a
 in the cargo). During the current realm's turn `mob[region]` maps (unit, moves left) to
 counts for its units that may still move in the current mode.
 
-Decision frames (who decides, what is legal, how it applies, what resumes after it). `s.phase` names
-the kind of the decision the state rests at (`DECISION_NAMES`); the dispatcher (`dispatch.DECISIONS`)
-routes it to the `Decision` of the module owning that part of the turn. Beside the phase, the
-pending work is held in named frames:
-
-  * `s.window`   a `CardWindow`: a realm may play cards (`PH_EVENT`); `resume(s, rng)` runs after it
-                 (`view`: its `WindowView`, what the observation shows).
-  * `s.pending`  a `PendingCard`: a card enemies may still answer (`reactors`, the first decides).
-  * `s.battle`   a `Battle`, whose `windows` are `CombatWindow`s still to offer, `queue` the
-                 `CasualtyChoice`s still to make (`PH_CASUALTY`) and `hits` the `HitsToPlace`
-                 of the current step (`PH_HIT`); their heads are read by name (`next_window`,
-                 `next_casualty_choice`, `next_hits`); `luck_base` is the step's `LuckBase`.
-  * `s.amok`     an `AmokFrame`: monsters that may still run amok from a conquered region (`PH_AMOK`).
+Decision frames (who decides, what is legal, how it applies, what resumes after it): `Frame` and
+its subclasses, defined in the module owning their rules, on one stack `s.frames` whose top is the
+decision the state rests at (`s.phase`, the public decision kind, is the top frame's `phase`). Beneath
+the decisions lie the parts of the turn still to come (`turn.turn_plan`); a part that ends pops itself
+and the part beneath begins (`next_part`); a decision pushed above a part pops itself and the frame
+beneath resumes (`resume_below`). `s.window`, `s.pending` and `s.amok` are views of the stack. A
+`Battle` holds its queued decisions (`queue`: `CasualtyChoice`s, `hits`: `HitsToPlace`, whose head is
+the frame on top while its owner decides), its `CombatWindow`s still to offer and the step's `LuckBase`.
+The game's fixed data a policy may see through the public copy (`Tables`, the board) is read-only.
 """
 from __future__ import annotations
 
@@ -28,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..battle import ingame as gb
+from ..frozen import FrozenDict
 from ..game_actions import EndPhase, Pass, PressOn
 from ..maps import REALMS
 from ..rules import Rules
@@ -58,7 +55,8 @@ class IllegalActionError(ValueError):
 
 
 class Tables:
-    """Per-unit facts the engine needs, from the rules' unit table (cached on the Rules)."""
+    """Per-unit facts the engine needs, from the rules' unit table (cached on the Rules). Read-only once
+    built (tuples and a `FrozenDict`): every game and every policy of these rules shares it."""
 
     def __init__(self, rules: Rules):
         units = rules.units.units
@@ -90,6 +88,16 @@ class Tables:
             else:
                 cls.append(C_HERO if self.hero[u] else C_LAND)
         self.cls = cls
+        for name, value in vars(self).items():
+            if type(value) is list:
+                object.__setattr__(self, name, tuple(value))
+        object.__setattr__(self, "idx", FrozenDict(self.idx))
+        object.__setattr__(self, "_built", True)
+
+    def __setattr__(self, name, value):
+        if self.__dict__.get("_built"):
+            raise AttributeError(f"Tables is read-only (shared by every game of these rules): cannot set {name!r}")
+        object.__setattr__(self, name, value)
 
 
 def tables(rules: Rules) -> Tables:
@@ -130,15 +138,22 @@ class Frame:
     happens around it: `enter(s, rng)` when a part of the turn begins, `rests(s)` (False: nothing to
     choose, `_advance` calls `finish(s, rng, auto=True)`, which is also what EndPhase does) and
     `resume(s, rng)` when the frame above it is done. `phase` is the decision kind (`DECISION_NAMES`).
-    The classes live in the module owning their rules; a frame a clone may share is never changed
-    (`copy` returns it), the others copy themselves."""
+    The classes live in the module owning their rules. A frame never changes (setting a field raises:
+    a clone and a public copy share it) unless it is a `ChangingFrame`, which a clone copies."""
 
     __slots__ = ("realm",)
     phase = None                            # the decision kind when the state rests at this frame
     slot = None                             # "window", "pending" or "amok": what State.window etc. show
 
     def __init__(self, realm: int):
-        self.realm = realm                  # who decides
+        object.__setattr__(self, "realm", realm)        # who decides
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} never changes (a clone shares it): cannot set {name!r}")
+
+    def __reduce__(self):
+        names = [n for cls in type(self).__mro__ for n in getattr(cls, "__slots__", ())]
+        return _rebuild_frame, (type(self), {n: getattr(self, n) for n in names})
 
     @property
     def decider(self) -> int:
@@ -176,6 +191,23 @@ class Frame:
     def __repr__(self):
         names = [n for cls in reversed(type(self).__mro__) for n in getattr(cls, "__slots__", ())]
         return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+
+
+class ChangingFrame(Frame):
+    """A frame whose fields change while it waits (a clone copies it)."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+
+    def copy(self) -> "ChangingFrame":
+        raise NotImplementedError
+
+
+def _rebuild_frame(cls, fields: dict) -> Frame:
+    f = cls.__new__(cls)
+    for name, value in fields.items():
+        object.__setattr__(f, name, value)
+    return f
 
 
 def next_part(s, rng) -> None:
@@ -304,7 +336,7 @@ class State:
     __slots__ = (
         "rules", "board", "tab", "n", "seat_of", "friends", "ally", "owner", "units", "ships", "next_ship",
         "gold", "vp", "hands", "decks", "used", "round", "turn_pos", "realm", "phase", "current_player",
-        "decider", "mob", "mode", "reach", "reach_land", "reach_store", "hostile", "fr_land", "turn_castles", "n_castles_start",
+        "decider", "mob", "mode", "reach", "reach_land", "reach_store", "_reach_fly", "hostile", "fr_land", "turn_castles", "n_castles_start",
         "capital_held_start", "owner_start", "placed", "spots", "stage", "sites", "battle", "explored",
         "conquered", "stats", "spent", "memo", "log", "is_terminal", "winner", "timed_out", "turns",
         "decisions", "_legal", "frames",
@@ -318,7 +350,7 @@ class State:
         for name in ("rules", "board", "tab", "n", "seat_of", "friends", "ally", "next_ship", "round", "turn_pos",
                      "realm", "phase", "current_player", "decider", "mode", "n_castles_start", "capital_held_start",
                      "stage", "is_terminal", "winner", "timed_out", "turns", "decisions", "reach", "reach_land",
-                     "reach_store", "cards"):
+                     "reach_store", "_reach_fly", "cards"):
             setattr(s, name, getattr(self, name))
         s.must_play, s.kept = [m[:] for m in self.must_play], [k[:] for k in self.kept]
         s.treasure_deck, s.supply = self.treasure_deck[:], self.supply[:]
@@ -431,6 +463,8 @@ def _copy_battle(b):
     c.att = chains[id(b.att)]
     c.defs = [chains[id(d)] for d in b.defs]
     c.queue, c.luck, c.windows = list(b.queue), list(b.luck), list(b.windows)
+    if b.luck_base is not None:
+        c.luck_base = b.luck_base._replace(lost_defs=list(b.luck_base.lost_defs))
     c.hits = [h.copy() for h in b.hits]
     return c
 

@@ -14,7 +14,7 @@ from ..battle import ingame as gb
 from ..game_actions import Pass, PlayCard
 from ..maps import REALMS
 from .common import _event, _new_ship
-from .state import PASS, PH_EVENT, Frame, IllegalActionError, State, WindowView, resume_below
+from .state import PASS, PH_EVENT, ChangingFrame, Frame, IllegalActionError, State, WindowView, resume_below
 from .terrain import _mob_add, _mob_take_best, _refresh_terrain
 
 
@@ -69,7 +69,7 @@ class CardWindow(Frame):
         return f"CardWindow(kind={self.kind!r}, realm={self.realm}, region={self.region}, role={self.role!r})"
 
 
-class PendingCard(Frame):
+class PendingCard(ChangingFrame):
     """Frame (PH_EVENT, above the window the card was played in): a card `play` by `realm` that enemies
     may still answer (effects.reactors, in turn order: the first of `reactors` decides). Reactions
     `weaken` it or mark it `cancelled`; then it is resolved and its window goes on."""
