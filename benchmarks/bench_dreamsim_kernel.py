@@ -18,6 +18,7 @@ import time
 
 import dreamsim
 from dreamsim.kernel import KERNEL, warm_up
+from dreamsim.kernel_play import GAME_FIELDS
 
 from hearts_ref import hearts_steps_per_second
 
@@ -35,7 +36,7 @@ def kernel_rate(players: int, games: int, seconds: float, first_seed: int) -> di
             per_game, _ = KERNEL.play_arrays(rules, policies, range(seed, seed + games))
             seed += games
             n_games += games
-            n_dec += int(per_game[:, 2].sum())
+            n_dec += int(per_game[:, GAME_FIELDS.index("decisions")].sum())
         wall, cpu = time.perf_counter() - w0, time.process_time() - c0
         rate = {"games": n_games, "decisions": n_dec, "dec_wall": n_dec / wall, "dec_cpu": n_dec / cpu,
                 "games_wall": n_games / wall, "games_cpu": n_games / cpu}

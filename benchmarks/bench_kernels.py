@@ -49,11 +49,20 @@ def kernel_rate(module, policy: str, seconds: float) -> tuple[float, float]:
     return best
 
 
+def _arrays_decisions(module, kernel, rules, policy: str, seeds) -> int:
+    """Decisions of a batch through the kernel's array API: nightsim's play_arrays takes one lineup per
+    game and returns named columns, dreamsim's takes one lineup for all and returns (per game, per seat)."""
+    if module.__name__ == "dreamsim":
+        per_game, _ = kernel.play_arrays(rules, [policy] * 4, seeds)
+        decisions = importlib.import_module("dreamsim.kernel_play").GAME_FIELDS.index("decisions")
+        return int(per_game[:, decisions].sum())
+    return int(np.sum(kernel.play_arrays(rules, [(policy,) * 4] * len(seeds), seeds)["decisions"]))
+
+
 def kernel_arrays_rate(module, policy: str, seconds: float) -> float | None:
-    """decisions/s of the array API without building records (nightsim.kernel.play_arrays), if any."""
+    """decisions/s of the array API without building records (`kernel.play_arrays`), if any."""
     kernel = importlib.import_module(module.__name__ + ".kernel")
-    play_arrays = getattr(kernel, "play_arrays", None)
-    if play_arrays is None:
+    if getattr(kernel, "play_arrays", None) is None:
         return None
     rules = module.Rules(players=4)
     best, seed, batch = 0.0, 50_000, 5000
@@ -61,7 +70,7 @@ def kernel_arrays_rate(module, policy: str, seconds: float) -> float | None:
         t0 = time.perf_counter()
         decisions = 0
         while time.perf_counter() - t0 < seconds / 3:
-            decisions += int(np.sum(play_arrays(rules, [(policy,) * 4] * batch, range(seed, seed + batch))["decisions"]))
+            decisions += _arrays_decisions(module, kernel, rules, policy, range(seed, seed + batch))
             seed += batch
         best = max(best, decisions / (time.perf_counter() - t0))
     return best

@@ -98,6 +98,9 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     The seed (int or SeedSequence) is split into one stream for chance (shuffles, draws,
     blind picks) and one per seat for that seat's policy, so changing one seat's policy
     never changes the cards the others are dealt.
+
+    A policy gets the legal actions as a tuple of its own: nothing it does to them reaches the
+    engine's list or the check of its choice.
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a dreamsim.Rules, got {type(rules).__name__}")
@@ -110,7 +113,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     choose, observes = zip(*[_seat_chooser(q, r) for q, r in zip(pols, prngs)])
     while not s.is_terminal:
         p = s.current_player
-        legal = s.legal  # the engine's list of the legal actions (interned values)
+        legal = tuple(s.legal)  # the policy's own immutable copy of the engine's list (interned values)
         a = choose[p](observe(s, p) if observes[p] else None, legal)  # a copy of what seat p may know
         for x in legal:  # every choice is checked: identity finds the engine's own items cheaply
             if x is a:

@@ -116,7 +116,7 @@ def _params(rules: Rules) -> np.ndarray:
     M[K.R_START_CELL] = start
     M[K.O_INIT_GRID:K.O_INIT_GRID + len(grid)] = grid
     M[K.O_INIT_ROT:K.O_INIT_ROT + K.N_LOC] = rot
-    M[K.O_NB:K.O_NB + 4 * len(nb)] = np.asarray(nb, dtype=np.int64).ravel()
+    M[K.O_NB:K.O_NB + K.N_DIRS * len(nb)] = np.asarray(nb, dtype=np.int64).ravel()
     return M
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import actions as A
 from . import kernel_layout as K
-from .engine import STAT_NAMES, State, frame_as_list
+from .engine import FRAME_CODES, FRAME_TYPES, STAT_NAMES, State
 from .kernel import _params
 from .kernel_play import apply_top, legal_top
 
@@ -43,46 +43,75 @@ _FROM_ENGINE = {
     A.Take: lambda x: (K.A_TAKE, x.kind, 0), A.StopTaking: lambda x: (K.A_STOP, 0, 0),
     A.Give: lambda x: (K.A_GIVE, x.kind, 0), A.Mix: lambda x: (K.A_MIX, 0, 0), A.Count: lambda x: (K.A_COUNT, x.n, 0),
 }
-#: frames whose engine fields 1..4 are plain ints at the kernel's positions 1..4
-_PLAIN = (K.F_TURN, K.F_VOP, K.F_PARTNER, K.F_FOREST, K.F_SQUARE, K.F_MOTEL_T, K.F_MOTEL_TAKE, K.F_SURPLUS,
-          K.F_REST, K.F_REST_N, K.F_TH, K.F_WTRAP_T, K.F_WTRAP_TO, K.F_VTRAP, K.F_DTRAP, K.F_NEXT, K.F_PLAYDONE,
-          K.F_ACT, K.F_REFILL)
+#: frame kind -> {engine slot: kernel field} of the frames whose fields are plain ints (every slot)
+_PLAIN = {
+    K.F_TURN: {"who": K.FR_DEC},
+    K.F_VOP: {"who": K.FR_DEC, "seat": K.FR_SEAT, "location": K.VOP_LOC},
+    K.F_PARTNER: {"who": K.FR_DEC, "seat": K.FR_SEAT, "location": K.PARTNER_LOC},
+    K.F_FOREST: {"who": K.FR_DEC, "seat": K.FR_SEAT},
+    K.F_SQUARE: {"who": K.FR_DEC, "seat": K.FR_SEAT, "taken": K.SQUARE_TAKEN},
+    K.F_MOTEL_T: {"who": K.FR_DEC, "seat": K.FR_SEAT},
+    K.F_MOTEL_TAKE: {"who": K.FR_DEC, "seat": K.FR_SEAT, "target": K.MTAKE_TARGET, "taken": K.MTAKE_TAKEN},
+    K.F_SURPLUS: {"who": K.FR_DEC, "seat": K.FR_SEAT, "mode": K.SUR_MODE, "other": K.SUR_OTHER},
+    K.F_REST: {"who": K.FR_DEC, "seat": K.FR_SEAT},
+    K.F_REST_N: {"who": K.FR_DEC, "seat": K.FR_SEAT, "target": K.RESTN_TARGET},
+    K.F_TH: {"who": K.FR_DEC, "seat": K.FR_SEAT},
+    K.F_WTRAP_T: {"who": K.FR_DEC, "location": K.WTRAP_LOC},
+    K.F_WTRAP_TO: {"who": K.FR_DEC, "target": K.WTO_TARGET, "location": K.WTO_LOC},
+    K.F_VTRAP: {"who": K.FR_DEC, "location": K.VTRAP_LOC, "stage": K.VTRAP_STAGE},
+    K.F_DTRAP: {"who": K.FR_DEC, "location": K.DTRAP_LOC},
+    K.F_NEXT: {},
+    K.F_PLAYDONE: {"seat": K.PLAYDONE_P},
+    K.F_ACT: {"location": K.ACT_LOC, "seat": K.ACT_B, "remote": K.ACT_REMOTE},
+    K.F_REFILL: {"seat": K.REFILL_P},
+}
+#: the other frames: engine slot -> kernel field for their plain-int slots (lists are laid out below)
+_NAMED = {
+    K.F_REACT: {"who": K.FR_DEC, "pos": K.REACT_POS},
+    K.F_STARTRAP: {"who": K.FR_DEC, "location": K.STRAP_LOC, "actor": K.STRAP_ACTOR, "pos": K.STRAP_POS},
+    K.F_TRAPS: {"who": K.FR_DEC, "pos": K.TRAPS_POS, "turn_start": K.TRAPS_TURN_START},
+    K.F_NIGHT: {"who": K.FR_DEC, "drawer": K.NIGHT_DRAWER, "kind": K.NIGHT_KIND, "pos": K.NIGHT_POS,
+                "affected": K.NIGHT_AFFECTED},
+    K.F_PLACE: {"who": K.FR_DEC},
+    K.F_RESOLVE: {"seat": K.RES_P, "kind": K.RES_TYPE, "arg": K.RES_A1, "arg2": K.RES_A2, "outcome": K.RES_STATUS},
+}
+# every slot of a plain frame is laid out, and every named field sits where the engine's positional
+# layout (engine.frame_as_list) has it, as kernel_layout says
+assert all(set(fields) == set(FRAME_TYPES[k].__slots__) for k, fields in _PLAIN.items())
+assert all(i == FRAME_TYPES[k].__slots__.index(slot) + 1
+           for table in (_PLAIN, _NAMED) for k, fields in table.items() for slot, i in fields.items())
 
 
-def _frame(M: np.ndarray, f: list, base: int) -> None:
-    k = f[0]
-    M[base] = k
+def _frame(M: np.ndarray, f, base: int) -> None:
+    """Engine frame `f` into the kernel frame at M[base:base + FRAME_W]."""
+    k = FRAME_CODES[type(f)]
+    M[base + K.FR_KIND] = k
     if k in _PLAIN:
-        for i, x in enumerate(f[1:], 1):
-            M[base + i] = int(x)
+        for slot, i in _PLAIN[k].items():
+            M[base + i] = int(getattr(f, slot))
         return
-    M[base + K.FR_DEC] = f[1]
+    if k not in _NAMED:
+        raise AssertionError(f"unknown frame {f!r}")
+    for slot, i in _NAMED[k].items():
+        M[base + i] = int(getattr(f, slot))
     if k == K.F_REACT:
-        chain, ask, idx = f[2], f[3], f[4]
-        M[base + 4] = idx
-        M[K.G_CHAIN_N] = len(chain)
-        for i, (q, kind) in enumerate(chain):
-            M[K.O_CHAIN + 2 * i], M[K.O_CHAIN + 2 * i + 1] = q, kind
-    elif k == K.F_STARTRAP:
-        M[base + 2], M[base + 3], M[base + 5] = f[2], f[3], f[5]
-        ask = f[4]
+        ask = f.ask
+        M[K.G_CHAIN_N] = len(f.chain)
+        for i, (q, kind) in enumerate(f.chain):
+            M[K.O_CHAIN + K.CHAIN_W * i + K.CH_SEAT] = q
+            M[K.O_CHAIN + K.CHAIN_W * i + K.CH_KIND] = kind
     elif k == K.F_TRAPS:
-        ask = f[2] or []
-        M[base + 2], M[base + 3], M[base + 4] = f[2] is not None, f[3], f[4]
-    elif k == K.F_NIGHT:
-        M[base + 2], M[base + 3], M[base + 5], M[base + 6] = f[2], f[3], f[5], f[6]
-        ask = f[4]
+        ask = f.ask or []
+        M[base + K.TRAPS_LISTED] = f.ask is not None
     elif k == K.F_PLACE:
-        M[base + 2] = sum(1 << q for q in f[2])
+        M[base + K.PLACE_VICTIMS] = sum(1 << q for q in f.victims)
         return
     elif k == K.F_RESOLVE:
-        M[base + K.RES_P:base + K.RES_A2 + 1] = f[1:5]
-        M[base + K.RES_NC] = len(f[5])
-        M[base + K.RES_C0:base + K.RES_C0 + len(f[5])] = f[5]
-        M[base + K.RES_STATUS] = f[6]
+        M[base + K.RES_NC] = len(f.cards)
+        M[base + K.RES_C0:base + K.RES_C0 + len(f.cards)] = f.cards
         return
-    else:
-        raise AssertionError(f"unknown frame {f!r}")
+    else:  # F_STARTRAP, F_NIGHT
+        ask = f.ask
     M[base + K.FR_ASK_N] = len(ask)
     M[base + K.FR_ASK:base + K.FR_ASK + len(ask)] = ask
 
@@ -100,8 +129,8 @@ def from_state(s: State) -> np.ndarray:
     for i, v in scalars.items():
         M[i] = v
     M[K.O_GRID:K.O_GRID + len(s.grid)] = s.grid
-    M[K.O_CELL_OF:K.O_CELL_OF + 12] = s.cell_of
-    M[K.O_ROT:K.O_ROT + 12] = s.rot
+    M[K.O_CELL_OF:K.O_CELL_OF + K.N_LOC] = s.cell_of
+    M[K.O_ROT:K.O_ROT + K.N_LOC] = s.rot
     M[K.O_WHERE:K.O_WHERE + n] = s.where
     M[K.O_DECK:K.O_DECK + len(s.deck)] = s.deck
     for k in s.discard:
@@ -117,15 +146,15 @@ def from_state(s: State) -> np.ndarray:
         for j, name in enumerate(STAT_NAMES):
             M[K.O_STATS + j * K.MAX_SEATS + p] = s.stats[name][p]
     for d, f in enumerate(s.stack):
-        _frame(M, frame_as_list(f), K.O_STACK + d * K.FRAME_W)
+        _frame(M, f, K.O_STACK + d * K.FRAME_W)
     return M
 
 
 def legal(M: np.ndarray) -> list:
     """The kernel's legal actions at M's decision, as engine actions."""
     n = legal_top(M)
-    acts = M[K.O_ACTS:K.O_ACTS + 3 * n].reshape(n, 3)
-    return [_TO_ENGINE[int(c)](int(a), int(b)) for c, a, b in acts]
+    acts = M[K.O_ACTS:K.O_ACTS + K.ACTS_W * n].reshape(n, K.ACTS_W)
+    return [_TO_ENGINE[int(row[K.AC_CODE])](int(row[K.AC_A]), int(row[K.AC_B])) for row in acts]
 
 
 def apply(M: np.ndarray, rs: np.ndarray, action) -> int:
@@ -153,8 +182,8 @@ def snapshot_kernel(M: np.ndarray) -> dict:
         out["current_player"] = int(M[K.G_CUR])
         out["stack"] = M[K.O_STACK:K.O_STACK + sp * K.FRAME_W].reshape(sp, K.FRAME_W).tolist()
     ncells = int(M[K.G_NCELLS])
-    out.update(grid=M[K.O_GRID:K.O_GRID + ncells].tolist(), cell_of=M[K.O_CELL_OF:K.O_CELL_OF + 12].tolist(),
-               rot=M[K.O_ROT:K.O_ROT + 12].tolist(), where=M[K.O_WHERE:K.O_WHERE + n].tolist(),
+    out.update(grid=M[K.O_GRID:K.O_GRID + ncells].tolist(), cell_of=M[K.O_CELL_OF:K.O_CELL_OF + K.N_LOC].tolist(),
+               rot=M[K.O_ROT:K.O_ROT + K.N_LOC].tolist(), where=M[K.O_WHERE:K.O_WHERE + n].tolist(),
                deck=M[K.O_DECK:K.O_DECK + M[K.G_DECK_N]].tolist(), discard=M[K.O_DISC:K.O_DISC + K.N_KINDS].tolist(),
                hands=hands.tolist(), traps=traps.tolist(), debt=M[K.O_DEBT:K.O_DEBT + n].tolist(),
                owed=M[K.O_OWED:K.O_OWED + n].tolist(),

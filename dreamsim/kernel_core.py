@@ -58,8 +58,8 @@ def push(M, kind):
         M[K.G_TERM] = 1
         sp = K.STACK_CAP - 1
     base = K.O_STACK + sp * K.FRAME_W
-    M[base] = kind
-    for i in range(1, K.FRAME_W):
+    M[base + K.FR_KIND] = kind
+    for i in range(K.FR_KIND + 1, K.FRAME_W):
         M[base + i] = 0
     M[K.G_SP] = sp + 1
     return base
@@ -67,7 +67,8 @@ def push(M, kind):
 
 @njit(cache=True, error_model="numpy")
 def insert_frame(M, at, kind, p):
-    """Insert frame [kind, p] at depth `at`, shifting the frames above it up (engine: stack.insert)."""
+    """Insert frame [kind, p] at depth `at`, shifting the frames above it up (engine: stack.insert);
+    p is its seat field (REFILL_P of an F_REFILL)."""
     sp = M[K.G_SP]
     if sp >= K.STACK_CAP:
         M[K.G_ERROR] = 1
@@ -76,9 +77,9 @@ def insert_frame(M, at, kind, p):
     for i in range(K.O_STACK + (sp + 1) * K.FRAME_W - 1, K.O_STACK + (at + 1) * K.FRAME_W - 1, -1):
         M[i] = M[i - K.FRAME_W]
     base = K.O_STACK + at * K.FRAME_W
-    M[base] = kind
-    M[base + 1] = p
-    for i in range(2, K.FRAME_W):
+    M[base + K.FR_KIND] = kind
+    M[base + K.REFILL_P] = p
+    for i in range(K.REFILL_P + 1, K.FRAME_W):
         M[base + i] = 0
     M[K.G_SP] = sp + 1
 
@@ -188,7 +189,7 @@ def consume_trap(M, q, loc, kind):
     M[K.O_TRAPN + q] -= 1
     if kind != C.STAR:
         M[K.G_NTRAPS] -= 1
-    to_discard(M, 5 + loc - C.FOREST)  # the Suspense card of `loc` (SUSPENSE_OF)
+    to_discard(M, loc - K.SU_TO_LOC)  # the Suspense card of `loc` (SUSPENSE_OF)
     to_discard(M, kind)
     M[K.O_STATS + K.ST_TRAPS_SPRUNG * K.MAX_SEATS + q] += 1
 
@@ -218,8 +219,8 @@ def near_bridge(M, with_horror):
         if w == C.BRIDGE:
             out |= 1 << q
             continue
-        for d in range(4):
-            c2 = M[K.O_NB + bc * 4 + d]
+        for d in range(K.N_DIRS):
+            c2 = M[K.O_NB + bc * K.N_DIRS + d]
             if c2 >= 0 and M[K.O_GRID + c2] == w:
                 out |= 1 << q
                 break
@@ -230,9 +231,9 @@ def near_bridge(M, with_horror):
 @njit(cache=True, error_model="numpy")
 def apply_vop(M, loc, op):
     """engine._apply_vop: 0-3 move (swap cells with the neighbour), 4-6 rotate, else nothing."""
-    if op < 4:
+    if op < K.VOP_ROTATE:
         c1 = M[K.O_CELL_OF + loc]
-        c2 = M[K.O_NB + c1 * 4 + op]
+        c2 = M[K.O_NB + c1 * K.N_DIRS + op]
         if c2 >= 0:
             other = M[K.O_GRID + c2]
             M[K.O_GRID + c1] = other
@@ -240,8 +241,8 @@ def apply_vop(M, loc, op):
             M[K.O_CELL_OF + loc] = c2
             if other >= 0:
                 M[K.O_CELL_OF + other] = c1
-    elif op < 7:
-        M[K.O_ROT + loc] = (M[K.O_ROT + loc] + op - 3) % 4
+    elif op < K.NO_MOVE:
+        M[K.O_ROT + loc] = (M[K.O_ROT + loc] + op - K.VOP_TURN0) % K.N_ROTS
 
 
 # --- drawing ------------------------------------------------------------------------------------
@@ -303,9 +304,9 @@ def nightmare_drawn(M, rs, p, kind):
     if ask_n:
         f = push(M, K.F_NIGHT)
         M[f + K.FR_DEC] = -1
-        M[f + 2] = p
-        M[f + 3] = kind
-        M[f + 6] = affected
+        M[f + K.NIGHT_DRAWER] = p
+        M[f + K.NIGHT_KIND] = kind
+        M[f + K.NIGHT_AFFECTED] = affected
         M[f + K.FR_ASK_N] = ask_n
         for i in range(ask_n):
             M[f + K.FR_ASK + i] = M[K.O_TMP + i]
@@ -331,18 +332,18 @@ def apply_nightmare(M, rs, p, kind, affected):
             tsz = K.N_LOC * K.N_PARTNERS
             for i in range(m):
                 q = M[K.O_TMP + i]
-                M[K.O_TMP + 16 + i * (K.N_KINDS + 2):K.O_TMP + 16 + i * (K.N_KINDS + 2) + K.N_KINDS] = \
-                    M[K.O_HAND + q * K.N_KINDS:K.O_HAND + (q + 1) * K.N_KINDS]
-                M[K.O_TMP + 16 + i * (K.N_KINDS + 2) + K.N_KINDS] = M[K.O_HSIZE + q]
-                M[K.O_TMP + 16 + i * (K.N_KINDS + 2) + K.N_KINDS + 1] = M[K.O_TRAPN + q]
+                rec = K.O_TMP + K.TMP_PX + i * K.PX_W
+                M[rec:rec + K.N_KINDS] = M[K.O_HAND + q * K.N_KINDS:K.O_HAND + (q + 1) * K.N_KINDS]
+                M[rec + K.PX_HSIZE] = M[K.O_HSIZE + q]
+                M[rec + K.PX_TRAPN] = M[K.O_TRAPN + q]
                 M[K.O_TMP2 + i * tsz:K.O_TMP2 + (i + 1) * tsz] = M[K.O_TRAPS + q * tsz:K.O_TRAPS + (q + 1) * tsz]
             for i in range(m):
                 q = M[K.O_TMP + i]
                 j = (i + 1) % m
-                src = K.O_TMP + 16 + j * (K.N_KINDS + 2)
+                src = K.O_TMP + K.TMP_PX + j * K.PX_W
                 M[K.O_HAND + q * K.N_KINDS:K.O_HAND + (q + 1) * K.N_KINDS] = M[src:src + K.N_KINDS]
-                M[K.O_HSIZE + q] = M[src + K.N_KINDS]
-                M[K.O_TRAPN + q] = M[src + K.N_KINDS + 1]
+                M[K.O_HSIZE + q] = M[src + K.PX_HSIZE]
+                M[K.O_TRAPN + q] = M[src + K.PX_TRAPN]
                 M[K.O_TRAPS + q * tsz:K.O_TRAPS + (q + 1) * tsz] = M[K.O_TMP2 + j * tsz:K.O_TMP2 + (j + 1) * tsz]
     elif kind == C.BLACK:
         M[K.G_HORROR] = p
@@ -367,7 +368,7 @@ def apply_nightmare(M, rs, p, kind, affected):
                 placer = n - 1  # stager="last_seat"
             f = push(M, K.F_PLACE)
             M[f + K.FR_DEC] = placer
-            M[f + 2] = affected
+            M[f + K.PLACE_VICTIMS] = affected
             return True
     return False
 
@@ -411,7 +412,7 @@ def begin_turn(M):
     if M[K.G_NTRAPS]:
         f = push(M, K.F_TRAPS)
         M[f + K.FR_DEC] = -1
-        M[f + 4] = 1  # turn start
+        M[f + K.TRAPS_TURN_START] = 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -444,7 +445,7 @@ def start_play(M, rs, p, ptype, a1, a2, nc, c0, c1, reactable):
     """engine._start_play: the reaction window if anyone can answer, else resolve at once."""
     n = M[K.G_N]
     done = push(M, K.F_PLAYDONE)
-    M[done + 1] = p
+    M[done + K.PLAYDONE_P] = p
     depth_done = M[K.G_SP]
     if reactable:
         c = M[K.G_CTRL]
@@ -466,7 +467,7 @@ def start_play(M, rs, p, ptype, a1, a2, nc, c0, c1, reactable):
             M[f + K.RES_A2] = a2
             M[f + K.RES_NC] = nc
             M[f + K.RES_C0] = c0
-            M[f + K.RES_C0 + 1] = c1
+            M[f + K.RES_C0 + 1] = c1  # (unused when nc == 1)
             f = push(M, K.F_REACT)
             M[f + K.FR_DEC] = -1
             M[f + K.FR_ASK_N] = ask_n
@@ -494,7 +495,7 @@ def resolve(M, rs, p, ptype, a1, a2, nc, c0, c1):
     if nc > 1:
         to_discard(M, c1)
     if ptype == K.P_WALK:
-        c2 = M[K.O_NB + M[K.O_CELL_OF + M[K.O_WHERE + p]] * 4 + a1]
+        c2 = M[K.O_NB + M[K.O_CELL_OF + M[K.O_WHERE + p]] * K.N_DIRS + a1]
         t = M[K.O_GRID + c2] if c2 >= 0 else -1
         if t >= 0:
             M[K.O_WHERE + p] = t
@@ -517,8 +518,8 @@ def resolve(M, rs, p, ptype, a1, a2, nc, c0, c1):
             if ask_n:
                 f = push(M, K.F_STARTRAP)
                 M[f + K.FR_DEC] = -1
-                M[f + 2] = a1
-                M[f + 3] = p
+                M[f + K.STRAP_LOC] = a1
+                M[f + K.STRAP_ACTOR] = p
                 M[f + K.FR_ASK_N] = ask_n
                 for i in range(ask_n):
                     M[f + K.FR_ASK + i] = M[K.O_TMP + i]
@@ -535,9 +536,9 @@ def resolve(M, rs, p, ptype, a1, a2, nc, c0, c1):
             hand_add(M, p, card)
             f = push(M, K.F_SURPLUS)
             M[f + K.FR_DEC] = dec(M, p)
-            M[f + 2] = p
-            M[f + 3] = K.S_PLAIN
-            M[f + 4] = -1
+            M[f + K.FR_SEAT] = p
+            M[f + K.SUR_MODE] = K.S_PLAIN
+            M[f + K.SUR_OTHER] = -1
 
 
 @njit(cache=True, error_model="numpy")
@@ -575,24 +576,24 @@ def act_run(M, loc, b, remote):
     if loc == C.FOREST:
         f = push(M, K.F_FOREST)
         M[f + K.FR_DEC] = d
-        M[f + 2] = b
+        M[f + K.FR_SEAT] = b
     elif loc == C.SQUARE:
         f = push(M, K.F_SURPLUS)
         M[f + K.FR_DEC] = d
-        M[f + 2] = b
-        M[f + 3] = K.S_ANY
-        M[f + 4] = -1
+        M[f + K.FR_SEAT] = b
+        M[f + K.SUR_MODE] = K.S_ANY
+        M[f + K.SUR_OTHER] = -1
         f = push(M, K.F_SQUARE)
         M[f + K.FR_DEC] = d
-        M[f + 2] = b
+        M[f + K.FR_SEAT] = b
     elif loc == C.MOTEL:
         f = push(M, K.F_MOTEL_T)
         M[f + K.FR_DEC] = d
-        M[f + 2] = b
+        M[f + K.FR_SEAT] = b
     elif loc == C.RESTAURANT:
         f = push(M, K.F_REST)
         M[f + K.FR_DEC] = d
-        M[f + 2] = b
+        M[f + K.FR_SEAT] = b
     elif loc == C.TOWN_HALL:
         if b == M[K.G_HORROR]:  # horror_remote_town_hall_wins=True: remote or not
             win(M, b, True)
@@ -603,7 +604,7 @@ def act_run(M, loc, b, remote):
             if k != C.BLACK and M[h + k] > 0:
                 f = push(M, K.F_TH)
                 M[f + K.FR_DEC] = d
-                M[f + 2] = b
+                M[f + K.FR_SEAT] = b
                 break
     elif loc == C.BRIDGE:
         if b != M[K.G_HORROR] and not has_nightmare(M, b):

@@ -35,15 +35,15 @@ from .kernel_core import (
 
 #: ARROWS_NP[loc, rot] -> bit set of the arrow directions (cards.ARROW_MASK)
 ARROWS_NP = np.array(C.ARROW_MASK, dtype=np.int64)
-NO_MOVE = 7  # actions.NO_MOVE: the Vertigo trap's "no move" when its location has no cell to move to
+NO_MOVE = K.NO_MOVE  # actions.NO_MOVE: the Vertigo trap's "no move" when its location has no cell to move to
 
 
 @njit(cache=True, error_model="numpy")
 def add(M, n, code, a, b):
-    base = K.O_ACTS + 3 * n
-    M[base] = code
-    M[base + 1] = a
-    M[base + 2] = b
+    base = K.O_ACTS + K.ACTS_W * n
+    M[base + K.AC_CODE] = code
+    M[base + K.AC_A] = a
+    M[base + K.AC_B] = b
     return n + 1
 
 
@@ -63,15 +63,15 @@ def turn_legal(M, f):
     cell = M[K.O_CELL_OF + loc]
     if M[h + C.DREAMWALK] > 0:
         arrows = ARROWS_NP[loc, M[K.O_ROT + loc]]
-        for d in range(4):
+        for d in range(K.N_DIRS):
             if (arrows >> d) & 1:
-                c2 = M[K.O_NB + cell * 4 + d]
+                c2 = M[K.O_NB + cell * K.N_DIRS + d]
                 if c2 >= 0 and M[K.O_GRID + c2] >= 0:
                     n = add(M, n, K.A_WALK, d, 0)
     if M[h + C.VERTIGO] > 0:
         n = add(M, n, K.A_VERT, loc, 0)
-        for d in range(4):
-            c2 = M[K.O_NB + cell * 4 + d]
+        for d in range(K.N_DIRS):
+            c2 = M[K.O_NB + cell * K.N_DIRS + d]
             if c2 >= 0 and M[K.O_GRID + c2] >= 0:
                 n = add(M, n, K.A_VERT, M[K.O_GRID + c2], 0)
     if M[h + C.STAR] > 0 and can_activate(M, p, loc):
@@ -84,7 +84,7 @@ def turn_legal(M, f):
         if partner:
             for k in range(C.SU_FOREST, C.SU_BRIDGE + 1):
                 if M[h + k] > 0:
-                    n = add(M, n, K.A_SETTRAP, k + 1, 0)  # the Suspense card's location (SUSPENSE_OF)
+                    n = add(M, n, K.A_SETTRAP, k + K.SU_TO_LOC, 0)  # the Suspense card's location (SUSPENSE_OF)
     players = M[K.G_N]
     if al >= M[K.R_DUTCH_A] and M[h + C.DUTCH] > 0:
         n = add(M, n, K.A_DEXTRA, 0, 0)
@@ -129,19 +129,19 @@ def turn_apply(M, rs, f, code, a):
         play_card(M, p, C.VERTIGO)
         g = push(M, K.F_VOP)
         M[g + K.FR_DEC] = d
-        M[g + 2] = p
-        M[g + 3] = a
+        M[g + K.FR_SEAT] = p
+        M[g + K.VOP_LOC] = a
     elif code == K.A_STAR:
         M[K.G_AL] -= 1
         play_card(M, p, C.STAR)
         start_play(M, rs, p, K.P_STAR, M[K.O_WHERE + p], 0, 1, C.STAR, 0, True)
     elif code == K.A_SETTRAP:
         M[K.G_AL] -= M[K.R_TRAP_A]
-        play_card(M, p, a - 1)  # SUSPENSE_OF[a]
+        play_card(M, p, a - K.SU_TO_LOC)  # SUSPENSE_OF[a]
         g = push(M, K.F_PARTNER)
         M[g + K.FR_DEC] = d
-        M[g + 2] = p
-        M[g + 3] = a
+        M[g + K.FR_SEAT] = p
+        M[g + K.PARTNER_LOC] = a
     elif code == K.A_DEXTRA:
         M[K.G_AL] -= M[K.R_DUTCH_A]
         play_card(M, p, C.DUTCH)
@@ -158,20 +158,20 @@ def turn_apply(M, rs, f, code, a):
 
 @njit(cache=True, error_model="numpy")
 def vop_legal(M, f):
-    loc = M[f + 3]
+    loc = M[f + K.VOP_LOC]
     cell = M[K.O_CELL_OF + loc]
     n = 0
-    for d in range(4):
-        if M[K.O_NB + cell * 4 + d] >= 0:
+    for d in range(K.N_DIRS):
+        if M[K.O_NB + cell * K.N_DIRS + d] >= 0:
             n = add(M, n, K.A_VOP, d, 0)
-    for op in range(4, 7):  # vertigo_rotation="any"
+    for op in range(K.VOP_ROTATE, K.NO_MOVE):  # vertigo_rotation="any"
         n = add(M, n, K.A_VOP, op, 0)
     return n
 
 
 @njit(cache=True, error_model="numpy")
 def partner_legal(M, f):
-    h = K.O_HAND + M[f + 2] * K.N_KINDS
+    h = K.O_HAND + M[f + K.FR_SEAT] * K.N_KINDS
     n = 0
     for k in range(K.N_PARTNERS):
         if M[h + k] > 0:
@@ -186,19 +186,19 @@ def react_legal(M, f):
     ask_n = M[f + K.FR_ASK_N]
     m = M[K.G_CHAIN_N]
     if m:
-        top_kind = M[K.O_CHAIN + 2 * (m - 1) + 1]
+        top_kind = M[K.O_CHAIN + K.CHAIN_W * (m - 1) + K.CH_KIND]
         code = K.A_CANCEL if top_kind == C.DUTCH else K.A_INTERCEPT
         barred = -1 if top_kind == C.DUTCH else M[K.G_TP]
-        while M[f + 4] < ask_n:
-            q = M[f + K.FR_ASK + M[f + 4]]
+        while M[f + K.REACT_POS] < ask_n:
+            q = M[f + K.FR_ASK + M[f + K.REACT_POS]]
             if M[K.O_HAND + q * K.N_KINDS + top_kind] > 0 and q != barred:
                 M[f + K.FR_DEC] = q
                 n = add(M, 0, code, 0, 0)
                 return add(M, n, K.A_ALLOW, 0, 0)
-            M[f + 4] += 1
+            M[f + K.REACT_POS] += 1
         return 0
-    while M[f + 4] < ask_n:
-        q = M[f + K.FR_ASK + M[f + 4]]
+    while M[f + K.REACT_POS] < ask_n:
+        q = M[f + K.FR_ASK + M[f + K.REACT_POS]]
         da = M[K.O_HAND + q * K.N_KINDS + C.DUTCH] > 0
         dc = M[K.O_HAND + q * K.N_KINDS + C.CATCHER] > 0
         if da or dc:
@@ -209,14 +209,14 @@ def react_legal(M, f):
             if dc:
                 n = add(M, n, K.A_INTERCEPT, 0, 0)
             return add(M, n, K.A_ALLOW, 0, 0)
-        M[f + 4] += 1
+        M[f + K.REACT_POS] += 1
     return 0
 
 
 @njit(cache=True, error_model="numpy")
 def react_apply(M, f, code):
     if code == K.A_ALLOW:
-        M[f + 4] += 1
+        M[f + K.REACT_POS] += 1
         return
     q = M[f + K.FR_DEC]
     players = M[K.G_N]
@@ -231,13 +231,13 @@ def react_apply(M, f, code):
         M[K.O_STATS + K.ST_INTERCEPTS * K.MAX_SEATS + q] += 1
         kind = C.CATCHER
     m = M[K.G_CHAIN_N]
-    M[K.O_CHAIN + 2 * m] = q
-    M[K.O_CHAIN + 2 * m + 1] = kind
+    M[K.O_CHAIN + K.CHAIN_W * m + K.CH_SEAT] = q
+    M[K.O_CHAIN + K.CHAIN_W * m + K.CH_KIND] = kind
     M[K.G_CHAIN_N] = m + 1
     M[f + K.FR_ASK_N] = players - 1
     for i in range(1, players):
         M[f + K.FR_ASK + i - 1] = (q + i) % players
-    M[f + 4] = 0
+    M[f + K.REACT_POS] = 0
 
 
 @njit(cache=True, error_model="numpy")
@@ -255,13 +255,13 @@ def react_finish(M):
     for i in range(m, 0, -1):
         if (neutral >> i) & 1:
             continue
-        if M[K.O_CHAIN + 2 * (i - 1) + 1] == C.CATCHER:
-            M[takes + i - 1] = M[K.O_CHAIN + 2 * (i - 1)]
+        if M[K.O_CHAIN + K.CHAIN_W * (i - 1) + K.CH_KIND] == C.CATCHER:
+            M[takes + i - 1] = M[K.O_CHAIN + K.CHAIN_W * (i - 1) + K.CH_SEAT]
         neutral |= 1 << (i - 1)
-    takers = K.O_TMP + 32
+    takers = K.O_TMP + K.TMP_TAKERS
     nt = 0
     for i in range(1, m + 1):
-        kind = M[K.O_CHAIN + 2 * (i - 1) + 1]
+        kind = M[K.O_CHAIN + K.CHAIN_W * (i - 1) + K.CH_KIND]
         t = M[takes + i]
         if t >= 0:
             hand_add(M, t, kind)
@@ -273,14 +273,14 @@ def react_finish(M):
         nc = M[res + K.RES_NC]
         t = M[takes]
         if t >= 0:
-            M[res + K.RES_STATUS] = 2
+            M[res + K.RES_STATUS] = K.INTERCEPTED
             hand_add(M, t, M[res + K.RES_C0 + nc - 1])  # the played card; of a trap, the partner card
             for j in range(nc - 1):
                 to_discard(M, M[res + K.RES_C0 + j])
             M[takers + nt] = t
             nt += 1
         else:
-            M[res + K.RES_STATUS] = 1
+            M[res + K.RES_STATUS] = K.CANCELLED
             for j in range(nc):
                 to_discard(M, M[res + K.RES_C0 + j])
     for i in range(nt):
@@ -292,40 +292,40 @@ def react_finish(M):
         if first:
             g = push(M, K.F_SURPLUS)
             M[g + K.FR_DEC] = dec(M, seat)
-            M[g + 2] = seat
-            M[g + 3] = K.S_PLAIN
-            M[g + 4] = -1
+            M[g + K.FR_SEAT] = seat
+            M[g + K.SUR_MODE] = K.S_PLAIN
+            M[g + K.SUR_OTHER] = -1
 
 
 # --- activations --------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def startrap_legal(M, f):
-    loc = M[f + 2]
-    while M[f + 5] < M[f + K.FR_ASK_N]:
-        q = M[f + K.FR_ASK + M[f + 5]]
+    loc = M[f + K.STRAP_LOC]
+    while M[f + K.STRAP_POS] < M[f + K.FR_ASK_N]:
+        q = M[f + K.FR_ASK + M[f + K.STRAP_POS]]
         if M[trap_at(M, q, loc, C.STAR)] > 0 and not (q != M[K.G_HORROR] and (M[K.G_RED] >> q) & 1):
             M[f + K.FR_DEC] = q
             n = add(M, 0, K.A_SPRING, loc, C.STAR)
             return add(M, n, K.A_HOLD, 0, 0)
-        M[f + 5] += 1
+        M[f + K.STRAP_POS] += 1
     return 0
 
 
 @njit(cache=True, error_model="numpy")
 def startrap_apply(M, f, code):
     if code == K.A_HOLD:
-        M[f + 5] += 1
+        M[f + K.STRAP_POS] += 1
         return
     q = M[f + K.FR_DEC]
-    consume_trap(M, q, M[f + 2], C.STAR)
+    consume_trap(M, q, M[f + K.STRAP_LOC], C.STAR)
     M[f - K.FRAME_W + K.ACT_B] = q  # the activation (F_ACT) right under it: the benefits go to q
     M[K.G_SP] -= 1
 
 
 @njit(cache=True, error_model="numpy")
 def take_legal(M, pile, taken, black_ok):
-    """Square / Motel: TAKE per distinct kind in `pile` (up to 3 cards), then STOP."""
-    if taken >= 3:
+    """Square / Motel: TAKE per distinct kind in `pile` (up to TAKE_MAX cards), then STOP."""
+    if taken >= K.TAKE_MAX:
         return 0
     n = 0
     for k in range(K.N_KINDS):
@@ -385,8 +385,8 @@ def mix(M, rs):
 @njit(cache=True, error_model="numpy")
 def surplus_legal(M, f):
     """engine._surplus_legal."""
-    p = M[f + 2]
-    mode = M[f + 3]
+    p = M[f + K.FR_SEAT]
+    mode = M[f + K.SUR_MODE]
     if M[K.O_HSIZE + p] <= hand_limit(M, p) - M[K.O_OWED + p]:
         return 0
     h = K.O_HAND + p * K.N_KINDS
@@ -432,8 +432,8 @@ def springable(M, q, turnstart):
 def traps_legal(M, f):
     """engine._traps_legal: the owners are listed when the window opens."""
     players = M[K.G_N]
-    if not M[f + 2]:
-        M[f + 2] = 1
+    if not M[f + K.TRAPS_LISTED]:
+        M[f + K.TRAPS_LISTED] = 1
         k = 0
         for i in range(players):
             q = (M[K.G_TP] + i) % players
@@ -441,36 +441,36 @@ def traps_legal(M, f):
                 M[f + K.FR_ASK + k] = q
                 k += 1
         M[f + K.FR_ASK_N] = k
-    while M[f + 3] < M[f + K.FR_ASK_N]:
-        q = M[f + K.FR_ASK + M[f + 3]]
+    while M[f + K.TRAPS_POS] < M[f + K.FR_ASK_N]:
+        q = M[f + K.FR_ASK + M[f + K.TRAPS_POS]]
         if M[K.O_TRAPN + q] > 0:
-            n = springable(M, q, M[f + 4])
+            n = springable(M, q, M[f + K.TRAPS_TURN_START])
             if n:
                 M[f + K.FR_DEC] = q
                 return add(M, n, K.A_HOLD, 0, 0)
-        M[f + 3] += 1
+        M[f + K.TRAPS_POS] += 1
     return 0
 
 
 @njit(cache=True, error_model="numpy")
 def traps_apply(M, f, code, loc, kind):
     if code == K.A_HOLD:
-        M[f + 3] += 1
+        M[f + K.TRAPS_POS] += 1
         return
     q = M[f + K.FR_DEC]
     consume_trap(M, q, loc, kind)
     if kind == C.DREAMWALK:
         g = push(M, K.F_WTRAP_T)
         M[g + K.FR_DEC] = q
-        M[g + 2] = loc
+        M[g + K.WTRAP_LOC] = loc
     elif kind == C.VERTIGO:
         g = push(M, K.F_VTRAP)
         M[g + K.FR_DEC] = q
-        M[g + 2] = loc
+        M[g + K.VTRAP_LOC] = loc
     elif kind == C.DUTCH:
         g = push(M, K.F_DTRAP)
         M[g + K.FR_DEC] = q
-        M[g + 2] = loc
+        M[g + K.DTRAP_LOC] = loc
     else:
         M[K.G_CTRL] = q  # a Dreamcatcher trap: q plays the turn player's turn
 
@@ -479,11 +479,11 @@ def traps_apply(M, f, code, loc, kind):
 def night_apply(M, f, code):
     """engine._night_apply: a Town Hall Star trap answers a drawn nightmare."""
     if code == K.A_HOLD:
-        M[f + 5] += 1
+        M[f + K.NIGHT_POS] += 1
         return
     q = M[f + K.FR_DEC]
-    p = M[f + 2]
-    kind = M[f + 3]
+    p = M[f + K.NIGHT_DRAWER]
+    kind = M[f + K.NIGHT_KIND]
     M[K.G_SP] -= 1
     consume_trap(M, q, C.TOWN_HALL, C.STAR)
     if q == M[K.G_HORROR]:  # horror_remote_town_hall_wins=True
@@ -515,20 +515,9 @@ def take_from_discard(M, p, k):
 
 @njit(cache=True, error_model="numpy")
 def night_finish(M, rs, f):
-    p = M[f + 2]
-    kind = M[f + 3]
-    affected = M[f + 6]
+    p = M[f + K.NIGHT_DRAWER]
+    kind = M[f + K.NIGHT_KIND]
+    affected = M[f + K.NIGHT_AFFECTED]
     M[K.G_SP] -= 1
     apply_nightmare(M, rs, p, kind, affected)
-
-
-@njit(cache=True, error_model="numpy")
-def push_after_choice(M, kind, d, x2, x3, x4):
-    """Push a sub-decision frame [kind, d, x2, x3, x4]."""
-    g = push(M, kind)
-    M[g + K.FR_DEC] = d
-    M[g + 2] = x2
-    M[g + 3] = x3
-    M[g + 4] = x4
-    return g
 

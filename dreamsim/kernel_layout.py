@@ -12,6 +12,9 @@ Module-level integers are compile-time constants for numba.
 """
 from __future__ import annotations
 
+from . import actions as A
+from . import cards as C
+from . import state as S
 from .engine import STAT_NAMES
 
 # --- the engine's frame kinds, play types and surplus modes (same numbers as engine.py) -------
@@ -32,6 +35,89 @@ FRAME_W = 14
 CHAIN_CAP = 24          # a reaction chain: each answer costs a Dutch Angle or a Dreamcatcher (18 in the game)
 ACTS_CAP = 64           # legal actions of one decision (a turn offers at most ~40)
 N_STATS = len(STAT_NAMES)
+
+# --- frame fields: a frame is FRAME_W ints at O_STACK + depth * FRAME_W -------------------------
+# Where the engine's frame has the field (dreamsim.engine.frame_as_list: the kind code, then the
+# frame's __slots__ in order) the kernel keeps it at the same index, under the slot's name.
+FR_KIND = 0       # every frame: its kind (F_*)
+FR_DEC = 1        # decision frames: who decides (the engine's `who`)
+FR_ASK_N = 7      # reaction / trap / Star trap / Town Hall trap windows: how many seats are asked
+FR_ASK = 8        # ... and the seats, at FR_ASK .. FR_ASK + MAX_SEATS - 1
+FR_SEAT = 2       # F_VOP, F_PARTNER, F_FOREST, F_SQUARE, F_MOTEL_T, F_MOTEL_TAKE, F_SURPLUS, F_REST, F_REST_N,
+                  # F_TH: the seat the decision is about (who played the card, who benefits from a location)
+VOP_LOC = 3       # F_VOP: the location the Vertigo card acts on
+PARTNER_LOC = 3   # F_PARTNER: the trap's location (of the Suspense card played)
+SQUARE_TAKEN = 3  # F_SQUARE: cards taken from the discard pile so far
+MTAKE_TARGET = 3  # F_MOTEL_TAKE: the seat whose hand the cards come from
+MTAKE_TAKEN = 4   # F_MOTEL_TAKE: cards taken so far
+SUR_MODE = 3      # F_SURPLUS: S_ANY / S_GIVE / S_PLAIN
+SUR_OTHER = 4     # F_SURPLUS: the seat a S_GIVE surplus goes to (-1: none)
+RESTN_TARGET = 3  # F_REST_N: the seat that discards blindly
+REACT_POS = 4     # F_REACT: index into the asked seats of the seat asked now
+STRAP_LOC = 2     # F_STARTRAP: the location being activated
+STRAP_ACTOR = 3   # F_STARTRAP: who activates it
+STRAP_POS = 5     # F_STARTRAP: index into the asked seats (trap owners)
+TRAPS_LISTED = 2  # F_TRAPS: 1 once the trap owners are listed in FR_ASK (when the window first asks)
+TRAPS_POS = 3     # F_TRAPS: index into the asked seats
+TRAPS_TURN_START = 4  # F_TRAPS: 1 for the window at the start of a turn (Dreamcatcher traps may spring)
+WTRAP_LOC = 2     # F_WTRAP_T: the Dreamwalk trap's location
+WTO_TARGET = 2    # F_WTRAP_TO: the seat being moved
+WTO_LOC = 3       # F_WTRAP_TO: the trap's location
+VTRAP_LOC = 2     # F_VTRAP: the Vertigo trap's location
+VTRAP_STAGE = 3   # F_VTRAP: 0 the move, then 1 the rotation
+DTRAP_LOC = 2     # F_DTRAP: the Dutch Angle trap's location
+NIGHT_DRAWER = 2  # F_NIGHT: who drew the nightmare
+NIGHT_KIND = 3    # F_NIGHT: the nightmare's card kind
+NIGHT_POS = 5     # F_NIGHT: index into the asked seats (Town Hall Star trap owners)
+NIGHT_AFFECTED = 6  # F_NIGHT: the seats it affects (bit set)
+PLACE_VICTIMS = 2   # F_PLACE: the seats still to be placed (bit set)
+# F_RESOLVE (the engine's Play): the card play waiting for its reaction window to close
+RES_P = 1         # who played
+RES_TYPE = 2      # P_*
+RES_A1 = 3        # its first argument (direction, location, target seat ...)
+RES_A2 = 4        # its second argument (a Vertigo op, a trap's partner kind)
+RES_NC = 5        # how many cards were played (2 for a trap: Suspense card and partner)
+RES_STATUS = 6    # RESOLVES / CANCELLED / INTERCEPTED
+RES_C0 = 7        # the cards played, at RES_C0 .. RES_C0 + RES_NC - 1 (the engine's `cards`)
+RESOLVES, CANCELLED, INTERCEPTED = 0, 1, 2   # RES_STATUS values (state.RESOLVES ...)
+PLAYDONE_P = 1    # F_PLAYDONE: whose play ended
+REFILL_P = 1      # F_REFILL: whose hand refills
+ACT_LOC = 1       # F_ACT: the location activated
+ACT_B = 2         # F_ACT: the beneficiary
+ACT_REMOTE = 3    # F_ACT: 1 for a remote activation (a Star trap)
+assert max(FR_ASK + MAX_SEATS, RES_C0 + 2) <= FRAME_W
+
+# --- the reaction chain at O_CHAIN: one (seat, kind) entry per answer --------------------------
+CHAIN_W = 2
+CH_SEAT, CH_KIND = 0, 1
+
+# --- the legal-action buffer at O_ACTS: one (code, a, b) entry per action ----------------------
+ACTS_W = 3
+AC_CODE, AC_A, AC_B = 0, 1, 2
+
+# --- scratch at O_TMP (TMP_SIZE ints) ----------------------------------------------------------
+TMP_SIZE = 160
+TMP_TAKERS = 32   # react_finish: the seats that intercepted a card (the chain's takes are at O_TMP)
+TMP_PX = 16       # a Purple Nightmare exchange: per seat of the group (their seats at O_TMP) a record of
+PX_W = N_KINDS + 2  # PX_W ints: the hand's counts per kind, then
+PX_HSIZE = N_KINDS  # its size and
+PX_TRAPN = N_KINDS + 1  # its number of prepared traps
+assert TMP_PX >= MAX_SEATS and TMP_PX + MAX_SEATS * PX_W <= TMP_SIZE and CHAIN_CAP + 1 <= TMP_TAKERS
+
+# --- board, cards and limits of the rules the kernel plays -------------------------------------
+N_DIRS = 4        # directions up, right, down, left (cards.UP .. LEFT): the rows of O_NB
+N_ROTS = 4        # orientations of a location (quarter turns)
+N_CORRIDORS = len(C.CORRIDORS)  # locations 0 .. N_CORRIDORS - 1 are the Corridors
+SU_TO_LOC = C.FOREST - C.SU_FOREST  # a Suspense card's kind + SU_TO_LOC = its location (cards.SUSPENSE_OF)
+VOP_ROTATE = 4    # Vertigo ops (actions.VertigoOp): op < VOP_ROTATE moves one cell in direction op;
+VOP_TURN0 = 3     # VOP_ROTATE <= op < NO_MOVE rotates op - VOP_TURN0 quarter turns clockwise;
+NO_MOVE = 7       # the Vertigo trap's "no move" (actions.NO_MOVE), when its location cannot move
+TAKE_MAX = 3      # Square / Motel: cards one activation takes at most
+REST_MAX = 3      # Restaurant: cards a blind discard takes at most
+NO_ROUTE = 99     # the Bridge distance of a location with no Dreamwalk route to the Bridge
+assert (N_DIRS, NO_MOVE) == (len(C.DIRECTION_NAMES), A.NO_MOVE) and A.OP_NAMES[VOP_ROTATE].startswith("rotate 90")
+assert all(C.SUSPENSE_OF[loc] + SU_TO_LOC == loc for loc in C.SUSPENSE_OF)
+assert (RESOLVES, CANCELLED, INTERCEPTED) == (S.RESOLVES, S.CANCELLED, S.INTERCEPTED)
 
 # --- stat rows (engine.STAT_NAMES order) ----------------------------------------------------
 (ST_DREAMWALK, ST_VERTIGO, ST_STAR, ST_DUTCH, ST_CATCHER, ST_TRAPS_SET, ST_TRAPS_SPRUNG, ST_NIGHTMARES,
@@ -54,7 +140,7 @@ O_GRID = N_SCALARS                          # location per cell (-1: a gap)
 O_CELL_OF = O_GRID + MAX_CELLS              # cell per location
 O_ROT = O_CELL_OF + N_LOC                   # rotation per location
 O_NB = O_ROT + N_LOC                        # [cell][direction] -> neighbour cell or -1
-O_WHERE = O_NB + MAX_CELLS * 4              # location per seat
+O_WHERE = O_NB + MAX_CELLS * N_DIRS         # location per seat
 O_DECK = O_WHERE + MAX_SEATS                # the deck, bottom first (the next card drawn last)
 O_DISC = O_DECK + DECK_CAP                  # discard pile: count per kind
 O_HAND = O_DISC + N_KINDS                   # [seat][kind] -> count
@@ -66,26 +152,12 @@ O_OWED = O_DEBT + MAX_SEATS                 # cards played and not yet replaced
 O_STATS = O_OWED + MAX_SEATS                # [stat][seat]
 O_STACK = O_STATS + N_STATS * MAX_SEATS     # [depth][field]
 O_CHAIN = O_STACK + STACK_CAP * FRAME_W     # the reaction chain: (seat, kind) per answer
-O_ACTS = O_CHAIN + CHAIN_CAP * 2            # the legal actions of the current decision: (code, a, b)
-O_INIT_GRID = O_ACTS + ACTS_CAP * 3         # the layout's grid and rotations (Rules.layout)
+O_ACTS = O_CHAIN + CHAIN_CAP * CHAIN_W      # the legal actions of the current decision: (code, a, b)
+O_INIT_GRID = O_ACTS + ACTS_CAP * ACTS_W    # the layout's grid and rotations (Rules.layout)
 O_INIT_ROT = O_INIT_GRID + MAX_CELLS
 O_TMP = O_INIT_ROT + N_LOC                  # scratch (reshuffles, mixes)
-O_TMP2 = O_TMP + 160                        # scratch (a Purple exchange of traps)
+O_TMP2 = O_TMP + TMP_SIZE                   # scratch (a Purple exchange of traps)
 M_SIZE = O_TMP2 + MAX_SEATS * N_LOC * N_PARTNERS
-
-# --- frame fields (index 0 is the frame kind) ------------------------------------------------
-FR_DEC = 1        # who decides (the engine's f[1])
-FR_ASK_N = 7      # reaction / trap / Star trap / Town Hall trap windows: how many seats are asked
-FR_ASK = 8        # ... and the seats, at FR_ASK .. FR_ASK + 5
-# F_VOP, F_PARTNER: p at 2, loc at 3.  F_FOREST/F_MOTEL_T/F_REST/F_TH: b at 2.  F_SQUARE: b 2, taken 3.
-# F_MOTEL_TAKE: b 2, target 3, taken 4.  F_SURPLUS: p 2, mode 3, target 4.  F_REST_N: b 2, target 3.
-# F_REACT: idx 4.  F_STARTRAP: loc 2, p 3, idx 5.  F_TRAPS: built 2, idx 3, turnstart 4.
-# F_WTRAP_T: loc 2.  F_WTRAP_TO: target 2, loc 3.  F_VTRAP: loc 2, phase 3.  F_DTRAP: loc 2.
-# F_NIGHT: drawer 2, kind 3, idx 5, affected 6.  F_PLACE: victims (bit set) 2.
-# F_RESOLVE: p 1, ptype 2, a1 3, a2 4, ncards 5, status 6, cards 7..8.  F_PLAYDONE/F_REFILL: p 1.
-# F_ACT: loc 1, beneficiary 2, remote 3.
-RES_P, RES_TYPE, RES_A1, RES_A2, RES_NC, RES_STATUS, RES_C0 = 1, 2, 3, 4, 5, 6, 7
-ACT_LOC, ACT_B, ACT_REMOTE = 1, 2, 3
 
 # --- action codes of the legal buffer: (code, a, b) ------------------------------------------
 (A_WALK, A_VERT, A_STAR, A_SETTRAP, A_DEXTRA, A_DREDUCE, A_DISCARD, A_STEAL, A_PASS, A_VOP, A_PARTNER, A_CANCEL,

@@ -37,7 +37,6 @@ from .kernel_frames import (
     night_apply,
     night_finish,
     partner_legal,
-    push_after_choice,
     react_apply,
     react_finish,
     react_legal,
@@ -60,7 +59,10 @@ DIRECTORS = np.array([k for k in range(C.SU_BRIDGE + 1) for _ in range(_COMPOSIT
 assert len(DIRECTORS) == C.N_DIRECTOR
 #: per-game outputs: GAME_FIELDS per game, SEAT_FIELDS per seat (K.N_STATS stats, then the Bridge distance)
 GAME_FIELDS = ("winner", "turns", "decisions", "timed_out", "woke", "horror_won", "horror_seat", "timeout_cause")
-SEAT_FIELDS = K.N_STATS + 1
+(OUT_WINNER, OUT_TURNS, OUT_DECISIONS, OUT_TIMED_OUT, OUT_WOKE, OUT_HORROR_WON, OUT_HORROR_SEAT,
+ OUT_CAUSE) = range(len(GAME_FIELDS))
+OUT_BRIDGE = K.N_STATS  # the per-seat column after the stats: Dreamwalk steps to the Bridge at the end
+SEAT_FIELDS = OUT_BRIDGE + 1
 #: timeout causes as codes: 0 = not timed out, then game.TIMEOUT_CAUSES in order
 TC_FROZEN, TC_PARALYSED, TC_BLUE, TC_NIGHTMARE, TC_NO_DIRECTOR, TC_OTHER = 1, 2, 3, 4, 5, 6
 
@@ -84,33 +86,33 @@ def legal(M, f, k):
         return startrap_legal(M, f)
     n = 0
     if k == K.F_FOREST:
-        here = M[K.O_WHERE + M[f + 2]]
+        here = M[K.O_WHERE + M[f + K.FR_SEAT]]
         for loc in range(K.N_LOC):
             if loc != here:
                 n = add(M, n, K.A_TO, loc, 0)
     elif k == K.F_SQUARE:
         if M[K.G_DISC_N] > 0:
-            n = take_legal(M, K.O_DISC, M[f + 3], True)
+            n = take_legal(M, K.O_DISC, M[f + K.SQUARE_TAKEN], True)
     elif k == K.F_MOTEL_T:
-        b = M[f + 2]
+        b = M[f + K.FR_SEAT]
         for t in range(M[K.G_N]):
             if t != b and t != M[K.G_HORROR]:
                 n = add(M, n, K.A_TARGET, t, 0)
     elif k == K.F_MOTEL_TAKE:
-        n = take_legal(M, K.O_HAND + M[f + 3] * K.N_KINDS, M[f + 4], False)
+        n = take_legal(M, K.O_HAND + M[f + K.MTAKE_TARGET] * K.N_KINDS, M[f + K.MTAKE_TAKEN], False)
     elif k == K.F_REST:
         n = rest_legal(M, f)
     elif k == K.F_REST_N:
-        for c in range(1, min(3, takeable(M, M[f + 3])) + 1):
+        for c in range(1, min(K.REST_MAX, takeable(M, M[f + K.RESTN_TARGET])) + 1):
             n = add(M, n, K.A_COUNT, c, 0)
     elif k == K.F_TH:
-        h = K.O_HAND + M[f + 2] * K.N_KINDS
+        h = K.O_HAND + M[f + K.FR_SEAT] * K.N_KINDS
         for kind in range(C.RED, K.N_KINDS):
             if kind != C.BLACK and M[h + kind] > 0:
                 n = add(M, n, K.A_DISCARD, kind, 0)
     elif k == K.F_WTRAP_T:
         q = M[f + K.FR_DEC]
-        loc = M[f + 2]
+        loc = M[f + K.WTRAP_LOC]
         seen_q = False
         for t in range(M[K.G_N]):
             if M[K.O_WHERE + t] == loc:
@@ -119,38 +121,38 @@ def legal(M, f, k):
         if not seen_q:  # dreamwalk_trap_self="corridor": "or move yourself"
             n = add(M, n, K.A_TARGET, q, 0)
     elif k == K.F_WTRAP_TO:
-        w = M[K.O_WHERE + M[f + 2]]
-        for c in range(6):
+        w = M[K.O_WHERE + M[f + K.WTO_TARGET]]
+        for c in range(K.N_CORRIDORS):
             if c != w:
                 n = add(M, n, K.A_TO, c, 0)
     elif k == K.F_VTRAP:
-        loc = M[f + 2]
-        if M[f + 3] == 0:  # move (vertigo_trap_optional=False), then rotate
+        loc = M[f + K.VTRAP_LOC]
+        if M[f + K.VTRAP_STAGE] == 0:  # move (vertigo_trap_optional=False), then rotate
             cell = M[K.O_CELL_OF + loc]
-            for d in range(4):
-                if M[K.O_NB + cell * 4 + d] >= 0:
+            for d in range(K.N_DIRS):
+                if M[K.O_NB + cell * K.N_DIRS + d] >= 0:
                     n = add(M, n, K.A_VOP, d, 0)
             if n == 0:
                 n = add(M, n, K.A_VOP, NO_MOVE, 0)
         else:
-            for op in range(4, 7):
+            for op in range(K.VOP_ROTATE, NO_MOVE):
                 n = add(M, n, K.A_VOP, op, 0)
     elif k == K.F_DTRAP:
         q = M[f + K.FR_DEC]
-        loc = M[f + 2]
+        loc = M[f + K.DTRAP_LOC]
         for t in range(M[K.G_N]):
             if t != q and M[K.O_WHERE + t] == loc:
                 n = add(M, n, K.A_TARGET, t, 0)
     elif k == K.F_NIGHT:
-        while M[f + 5] < M[f + K.FR_ASK_N]:
-            q = M[f + K.FR_ASK + M[f + 5]]
-            if M[K.O_TRAPS + (q * K.N_LOC + C.TOWN_HALL) * 5 + C.STAR] > 0:
+        while M[f + K.NIGHT_POS] < M[f + K.FR_ASK_N]:
+            q = M[f + K.FR_ASK + M[f + K.NIGHT_POS]]
+            if M[K.O_TRAPS + (q * K.N_LOC + C.TOWN_HALL) * K.N_PARTNERS + C.STAR] > 0:
                 M[f + K.FR_DEC] = q
                 n = add(M, 0, K.A_SPRING, C.TOWN_HALL, C.STAR)
                 return add(M, n, K.A_HOLD, 0, 0)
-            M[f + 5] += 1
+            M[f + K.NIGHT_POS] += 1
     elif k == K.F_PLACE:
-        for c in range(6):
+        for c in range(K.N_CORRIDORS):
             n = add(M, n, K.A_TO, c, 0)
     return n
 
@@ -165,73 +167,88 @@ def apply(M, rs, f, k, code, a, b):
     elif k == K.F_TRAPS:
         traps_apply(M, f, code, a, b)
     elif k == K.F_SURPLUS:
-        p = M[f + 2]
+        p = M[f + K.FR_SEAT]
         hand_remove(M, p, a)
         if code == K.A_GIVE:
-            hand_add(M, M[f + 4], a)
+            hand_add(M, M[f + K.SUR_OTHER], a)
         else:
             to_discard(M, a)
     elif k == K.F_VOP:
-        p = M[f + 2]
-        loc = M[f + 3]
+        p = M[f + K.FR_SEAT]
+        loc = M[f + K.VOP_LOC]
         M[K.G_SP] -= 1
         start_play(M, rs, p, K.P_VERT, loc, a, 1, C.VERTIGO, 0, True)
     elif k == K.F_PARTNER:
-        p = M[f + 2]
-        loc = M[f + 3]
+        p = M[f + K.FR_SEAT]
+        loc = M[f + K.PARTNER_LOC]
         M[K.G_SP] -= 1
         hand_remove(M, p, a)
         M[K.O_OWED + p] += 1
-        start_play(M, rs, p, K.P_TRAP, loc, a, 2, loc - 1, a, True)  # cancel_trap_setting=True
+        start_play(M, rs, p, K.P_TRAP, loc, a, 2, loc - K.SU_TO_LOC, a, True)  # cancel_trap_setting=True
     elif k == K.F_STARTRAP:
         startrap_apply(M, f, code)
     elif k == K.F_FOREST:
         M[K.G_SP] -= 1
-        M[K.O_WHERE + M[f + 2]] = a
+        M[K.O_WHERE + M[f + K.FR_SEAT]] = a
     elif k == K.F_SQUARE:
         if code == K.A_STOP:
             M[K.G_SP] -= 1
         else:
-            take_from_discard(M, M[f + 2], a)
-            M[f + 3] += 1
+            take_from_discard(M, M[f + K.FR_SEAT], a)
+            M[f + K.SQUARE_TAKEN] += 1
     elif k == K.F_MOTEL_T:
         d = M[f + K.FR_DEC]
-        bb = M[f + 2]
+        bb = M[f + K.FR_SEAT]
         M[K.G_SP] -= 1
-        push_after_choice(M, K.F_SURPLUS, d, bb, K.S_GIVE, a)
-        push_after_choice(M, K.F_MOTEL_TAKE, d, bb, a, 0)
+        g = push(M, K.F_SURPLUS)
+        M[g + K.FR_DEC] = d
+        M[g + K.FR_SEAT] = bb
+        M[g + K.SUR_MODE] = K.S_GIVE
+        M[g + K.SUR_OTHER] = a
+        g = push(M, K.F_MOTEL_TAKE)
+        M[g + K.FR_DEC] = d
+        M[g + K.FR_SEAT] = bb
+        M[g + K.MTAKE_TARGET] = a
     elif k == K.F_MOTEL_TAKE:
         if code == K.A_STOP:
             M[K.G_SP] -= 1
         else:
-            hand_remove(M, M[f + 3], a)
-            hand_add(M, M[f + 2], a)
-            M[f + 4] += 1
+            hand_remove(M, M[f + K.MTAKE_TARGET], a)
+            hand_add(M, M[f + K.FR_SEAT], a)
+            M[f + K.MTAKE_TAKEN] += 1
     elif k == K.F_REST:
         M[K.G_SP] -= 1
         if code == K.A_MIX:
             mix(M, rs)
         else:
-            push_after_choice(M, K.F_REST_N, M[f + K.FR_DEC], M[f + 2], a, 0)
+            d = M[f + K.FR_DEC]
+            bb = M[f + K.FR_SEAT]
+            g = push(M, K.F_REST_N)
+            M[g + K.FR_DEC] = d
+            M[g + K.FR_SEAT] = bb
+            M[g + K.RESTN_TARGET] = a
     elif k == K.F_REST_N:
         M[K.G_SP] -= 1
-        blind_discard(M, rs, M[f + 3], a)
+        blind_discard(M, rs, M[f + K.RESTN_TARGET], a)
     elif k == K.F_TH:
         M[K.G_SP] -= 1
-        hand_remove(M, M[f + 2], a)
+        hand_remove(M, M[f + K.FR_SEAT], a)
         to_discard(M, a)
     elif k == K.F_WTRAP_T:
         q = M[f + K.FR_DEC]
-        loc = M[f + 2]
+        loc = M[f + K.WTRAP_LOC]
         M[K.G_SP] -= 1
-        push_after_choice(M, K.F_WTRAP_TO, q, a, loc, 0)
+        g = push(M, K.F_WTRAP_TO)
+        M[g + K.FR_DEC] = q
+        M[g + K.WTO_TARGET] = a
+        M[g + K.WTO_LOC] = loc
     elif k == K.F_WTRAP_TO:
         M[K.G_SP] -= 1
-        M[K.O_WHERE + M[f + 2]] = a
+        M[K.O_WHERE + M[f + K.WTO_TARGET]] = a
     elif k == K.F_VTRAP:
-        apply_vop(M, M[f + 2], a)
-        if M[f + 3] == 0:
-            M[f + 3] = 1
+        apply_vop(M, M[f + K.VTRAP_LOC], a)
+        if M[f + K.VTRAP_STAGE] == 0:
+            M[f + K.VTRAP_STAGE] = 1
         else:
             M[K.G_SP] -= 1
     elif k == K.F_DTRAP:
@@ -243,13 +260,13 @@ def apply(M, rs, f, k, code, a, b):
     elif k == K.F_NIGHT:
         night_apply(M, f, code)
     elif k == K.F_PLACE:
-        victims = M[f + 2]
+        victims = M[f + K.PLACE_VICTIMS]
         q = 0
         while not (victims >> q) & 1:
             q += 1
         M[K.O_WHERE + q] = a
-        M[f + 2] = victims & ~(1 << q)
-        if M[f + 2] == 0:
+        M[f + K.PLACE_VICTIMS] = victims & ~(1 << q)
+        if M[f + K.PLACE_VICTIMS] == 0:
             M[K.G_SP] -= 1
 
 
@@ -275,17 +292,17 @@ def auto(M, rs, f, k):
         begin_turn(M)
     elif k == K.F_RESOLVE:
         M[K.G_SP] -= 1
-        if M[f + K.RES_STATUS] == 0:
+        if M[f + K.RES_STATUS] == K.RESOLVES:
             resolve(M, rs, M[f + K.RES_P], M[f + K.RES_TYPE], M[f + K.RES_A1], M[f + K.RES_A2], M[f + K.RES_NC],
                     M[f + K.RES_C0], M[f + K.RES_C0 + 1])
     elif k == K.F_PLAYDONE:
         M[K.G_SP] -= 1
-        play_done(M, rs, M[f + 1])
+        play_done(M, rs, M[f + K.PLAYDONE_P])
     elif k == K.F_ACT:
         M[K.G_SP] -= 1
         act_run(M, M[f + K.ACT_LOC], M[f + K.ACT_B], M[f + K.ACT_REMOTE])
     elif k == K.F_REFILL:
-        if refill(M, rs, M[f + 1]):
+        if refill(M, rs, M[f + K.REFILL_P]):
             M[K.G_SP] -= 1
 
 
@@ -297,7 +314,7 @@ def run(M, rs, max_decisions):
     `max_decisions` decisions (-1: no limit), resting at a decision."""
     while not M[K.G_TERM]:
         f = top(M)
-        k = M[f]
+        k = M[f + K.FR_KIND]
         if k >= K.F_NEXT:
             auto(M, rs, f, k)
             continue
@@ -310,9 +327,9 @@ def run(M, rs, max_decisions):
             return
         max_decisions -= 1
         i = 0 if n == 1 else rand_below(M, rs, n)
-        base = K.O_ACTS + 3 * i
+        base = K.O_ACTS + K.ACTS_W * i
         M[K.G_DECS] += 1
-        apply(M, rs, f, k, M[base], M[base + 1], M[base + 2])
+        apply(M, rs, f, k, M[base + K.AC_CODE], M[base + K.AC_A], M[base + K.AC_B])
 
 
 @njit(cache=True, error_model="numpy")
@@ -367,19 +384,19 @@ def deal(M, rs):
 
 @njit(cache=True, error_model="numpy")
 def bridge_distance(M, loc):
-    """Dreamwalk steps from `loc` to the Bridge on the current board (99: no route)."""
-    dist = np.full(K.N_LOC, 99, dtype=np.int64)
+    """Dreamwalk steps from `loc` to the Bridge on the current board (NO_ROUTE: no route)."""
+    dist = np.full(K.N_LOC, K.NO_ROUTE, dtype=np.int64)
     dist[C.BRIDGE] = 0
     for step in range(1, K.N_LOC):
         changed = False
         for x in range(K.N_LOC):
-            if dist[x] != 99:
+            if dist[x] != K.NO_ROUTE:
                 continue
             cell = M[K.O_CELL_OF + x]
             arrows = ARROWS_NP[x, M[K.O_ROT + x]]
-            for d in range(4):
+            for d in range(K.N_DIRS):
                 if (arrows >> d) & 1:
-                    c2 = M[K.O_NB + cell * 4 + d]
+                    c2 = M[K.O_NB + cell * K.N_DIRS + d]
                     if c2 >= 0:
                         t = M[K.O_GRID + c2]
                         if t >= 0 and dist[t] == step - 1:
@@ -440,18 +457,18 @@ def play_games(M, seeds, out_game, out_seat):
         deal(M, rs)
         run(M, rs, -1)
         timed_out = M[K.G_TIMEOUT]
-        out_game[g, 0] = -1 if timed_out else M[K.G_WINNER]
-        out_game[g, 1] = M[K.G_TURNS] if timed_out else M[K.G_TURNS] + 1
-        out_game[g, 2] = M[K.G_DECS]
-        out_game[g, 3] = timed_out
-        out_game[g, 4] = M[K.G_WOKE]
-        out_game[g, 5] = M[K.G_HWON]
-        out_game[g, 6] = M[K.G_HORROR]
-        out_game[g, 7] = timeout_cause(M) if timed_out else 0
+        out_game[g, OUT_WINNER] = -1 if timed_out else M[K.G_WINNER]
+        out_game[g, OUT_TURNS] = M[K.G_TURNS] if timed_out else M[K.G_TURNS] + 1
+        out_game[g, OUT_DECISIONS] = M[K.G_DECS]
+        out_game[g, OUT_TIMED_OUT] = timed_out
+        out_game[g, OUT_WOKE] = M[K.G_WOKE]
+        out_game[g, OUT_HORROR_WON] = M[K.G_HWON]
+        out_game[g, OUT_HORROR_SEAT] = M[K.G_HORROR]
+        out_game[g, OUT_CAUSE] = timeout_cause(M) if timed_out else 0
         for q in range(n):
             for s in range(K.N_STATS):
                 out_seat[g, q, s] = M[K.O_STATS + s * K.MAX_SEATS + q]
-            out_seat[g, q, K.N_STATS] = bridge_distance(M, M[K.O_WHERE + q])
+            out_seat[g, q, OUT_BRIDGE] = bridge_distance(M, M[K.O_WHERE + q])
 
 
 # --- single steps (tests: the kernel against the engine at the same position) -------------------
@@ -459,7 +476,7 @@ def play_games(M, seeds, out_game, out_seat):
 def legal_top(M):
     """The legal actions of the decision on top of the stack (into the buffer); their number."""
     f = top(M)
-    return legal(M, f, M[f])
+    return legal(M, f, M[f + K.FR_KIND])
 
 
 @njit(cache=True, error_model="numpy")
@@ -467,5 +484,5 @@ def apply_top(M, rs, code, a, b):
     """Apply one legal action at the decision on top, then advance to the next decision."""
     f = top(M)
     M[K.G_DECS] += 1
-    apply(M, rs, f, M[f], code, a, b)
+    apply(M, rs, f, M[f + K.FR_KIND], code, a, b)
     run(M, rs, 0)

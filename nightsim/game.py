@@ -11,6 +11,7 @@ from .log import format_events
 from .observation import observe
 from .policies import POLICIES, HeuristicPolicy, RandomPolicy
 from .rules import Rules
+from .seeding import spawn_generators
 from .turn import TURN
 
 RULES_VERSION = "nightsim-1.3"  # 1.3: variant first_turn_fewer_actions; 1.2: variant last_seat_extra_cards,
@@ -109,22 +110,33 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     (`Generator.random(k)` yields the numbers of k calls of `random()`, in order). That seat's
     observation is not built, since the policy never reads it. A built-in `HeuristicPolicy`
     (which calls only `rng.random()`, to break ties) gets its seat's numbers the same way,
-    through `Uniforms`.
+    through `Uniforms`; its choice, one of the listed actions by construction, is not checked
+    again (it is handed the engine's list, which it never changes). Any other policy gets the
+    legal actions as a tuple of its own: nothing it does to them reaches the check of its choice.
+
+    For an int seed the generators are built by `seeding.spawn_generators` (the streams of
+    `SeedSequence(seed).spawn(1 + players)`, bit for bit, without numpy's per-call costs); a seat
+    whose policy is not built in gets numpy's own child generator (it may spawn from it). Without
+    `record`, each decision is applied by `engine.apply_legal`'s body, inlined.
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nightsim.Rules, got {type(rules).__name__}")
     pols = resolve_policies(policies, rules.players)
     if isinstance(seed, np.random.SeedSequence):
-        ss = seed
+        children = seed.spawn(1 + rules.players)
+        chance, *prngs = [np.random.default_rng(c) for c in children]
     else:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
-        ss = np.random.SeedSequence(int(seed))
-    children = ss.spawn(1 + rules.players)
-    chance = np.random.default_rng(children[0])
-    prngs = [np.random.default_rng(c) for c in children[1:]]
+        # the generators of SeedSequence(seed).spawn(1 + players), built without numpy's per-call costs;
+        # a seat whose policy is not built in gets numpy's own child (it may spawn from it)
+        chance, *prngs = spawn_generators(int(seed), 1 + rules.players)
+        for i, pol in enumerate(pols):
+            if type(pol) is not RandomPolicy and type(pol) is not HeuristicPolicy:
+                prngs[i] = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(1 + i,)))
     uniforms = [[] if type(pol) is RandomPolicy else None for pol in pols]  # buffers, newest last
-    rngs = [Uniforms(g) if type(pol) is HeuristicPolicy else g for pol, g in zip(pols, prngs)]
+    heuristic = [type(pol) is HeuristicPolicy for pol in pols]
+    rngs = [Uniforms(g) if h else g for h, g in zip(heuristic, prngs)]
     s = new_game(rules, chance, record=record)
     stack = s.stack
     while not s.is_terminal:
@@ -135,10 +147,12 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
             if not buf:
                 buf += prngs[p].random(UNIFORM_BLOCK).tolist()[::-1]
             a = legal[int(buf.pop() * len(legal))]
-        elif len(legal) == 1 and type(pols[p]) is HeuristicPolicy:
-            a = legal[0]  # what a HeuristicPolicy returns at once, without looking or drawing
+        elif heuristic[p]:
+            # a built-in HeuristicPolicy returns one of the listed values (legal by construction);
+            # with one action legal it returns it at once, without looking or drawing
+            a = legal[0] if len(legal) == 1 else pols[p](observe(s, p), legal, rngs[p])
         else:
-            a = pols[p](observe(s, p), legal, rngs[p])
+            a = pols[p](observe(s, p), tuple(legal), rngs[p])  # a copy: the check below reads `legal`
             for x in legal:  # the policy's choice is one of the listed values (identity first: cheap)
                 if x is a:
                     break
@@ -151,7 +165,13 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
                     f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
                     f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
                 )
-        apply_legal(s, a, chance)  # logs the decision when recording
+        if record:
+            apply_legal(s, a, chance)  # logs the decision
+            continue
+        s.decisions += 1  # engine.apply_legal without the log, inlined (one call less per decision)
+        if not (stack[-1] if stack else TURN).apply(s, a, chance):
+            while not s.is_terminal and not (stack[-1] if stack else TURN).advance(s, chance):
+                pass
     stats = {k: tuple(v) for k, v in s.stats.items()}
     stats.update(zip(_ABILITY_STATS, zip(*s.abilities)))       # ability_<name>: per seat
     stats.update(zip(_LEGION_STATS, zip(*s.legion_played)))    # played_<legion>: per seat

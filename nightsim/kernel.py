@@ -27,7 +27,7 @@ import dataclasses
 
 import numpy as np
 
-from .cards import ABILITIES, LEGIONS
+from .cards import ABILITIES, HEAD, LEGIONS, LEGS, TORSO
 from .engine import STAT_NAMES
 from .game import policy_name
 from .policies import POLICIES, HeuristicPolicy, RandomPolicy, Weights
@@ -45,6 +45,7 @@ def _core():
     # analyses worker that never plays a kernel game) stays cheap.
     from . import kernel_core  # noqa: PLC0415
     assert (kernel_core.LM, kernel_core.NCM) == (LIMITS["creature_limit"], LIMITS["cards"])
+    assert (kernel_core.LEGS, kernel_core.TORSO, kernel_core.HEAD, kernel_core.CR_CARDS) == (LEGS, TORSO, HEAD, 3)
     return kernel_core
 
 
@@ -156,15 +157,16 @@ def play_arrays(rules: Rules, lineups, seeds) -> dict:
     n, players = len(seeds), rules.players
     play = _play()
     st, rs, acts, ties = play.new_buffers()
-    out_game = np.zeros((n, 4), np.int64)
+    out_game = np.zeros((n, core.N_OUT), np.int64)
     out_score = np.zeros((n, players), np.int64)
     out_stats = np.zeros((n, players, core.N_STATS), np.int64)
     play.play_games(st, tables(rules), rs, acts, ties, np.zeros(players, np.int64),
                     np.zeros((players, core.N_WEIGHTS)), np.array([int(s) for s in seeds], np.uint64),
                     np.array(kinds, np.int64), np.array(weights, np.float64).reshape(len(kinds), core.N_WEIGHTS),
                     np.array(index, np.int64).reshape(n, players), out_game, out_score, out_stats)
-    return {"winner": out_game[:, 0], "turns": out_game[:, 1], "decisions": out_game[:, 2],
-            "timed_out": out_game[:, 3].astype(bool), "score": out_score, "stats": out_stats}
+    return {"winner": out_game[:, core.OUT_WINNER], "turns": out_game[:, core.OUT_TURNS],
+            "decisions": out_game[:, core.OUT_DECISIONS], "timed_out": out_game[:, core.OUT_TIMED_OUT].astype(bool),
+            "score": out_score, "stats": out_stats}
 
 
 def play_columns(rules: Rules, lineups, seeds) -> dict:

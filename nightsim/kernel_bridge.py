@@ -74,7 +74,7 @@ def load_state(s: engine.State, seed: int = 0) -> KernelState:
     for p in range(n):
         for k, cr in enumerate(s.creatures[p]):
             ids[id(cr)] = len(ids)
-            base = core.CRC + (p * core.LM + k) * 3
+            base = core.CRC + (p * core.LM + k) * core.CR_CARDS
             st[base:base + len(cr.cards)] = cr.cards
             st[core.CRLEN + p * core.LM + k] = len(cr.cards)
             st[core.CRID + p * core.LM + k] = ids[id(cr)]
@@ -87,33 +87,33 @@ def load_state(s: engine.State, seed: int = 0) -> KernelState:
     for i, f in enumerate(s.stack):
         row = core.FR + i * core.FW
         if isinstance(f, Discard):
-            st[row], st[row + 1] = core.F_DISCARD, f.player
+            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_DISCARD, f.player
             st[core.PICKED:core.PICKED + len(f.picked)] = f.picked
             st[core.G_PICK_N] = len(f.picked)
         elif isinstance(f, Activation):
             if f.source != ACT_COMPLETION:
                 raise ValueError("kernel_bridge: seal re-activations are not in the kernel")
-            st[row], st[row + 1] = core.F_ACT, f.player
+            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_ACT, f.player
             st[row + core.ACT_ID] = ids.get(id(f.creature), gone)
             st[row + core.ACT_Q:row + core.ACT_Q + len(f.queue)] = f.queue
             st[row + core.ACT_QN] = len(f.queue)
         elif isinstance(f, HeraldPlacement):
-            st[row], st[row + 1] = core.F_HERALD, f.player
+            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_HERALD, f.player
             st[row + core.HER_R:row + core.HER_R + len(f.revealed)] = f.revealed
             st[row + core.HER_N] = len(f.revealed)
         elif isinstance(f, DevourerTarget):
-            st[row], st[row + 1] = core.F_DEVOUR, f.player
+            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_DEVOUR, f.player
             st[row + core.DEV_SRC] = ids.get(id(f.source), gone)
         elif isinstance(f, Penalty):
             victims = f.victims
-            st[row], st[row + 1] = core.F_PENALTY, (victims[-1] + 1) % n if victims else 0
+            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_PENALTY, (victims[-1] + 1) % n if victims else 0
             st[row + core.PEN_LEGION] = f.legion
             st[row + core.PEN_LEFT] = f.count
             st[row + core.PEN_OF_LEGION] = int(f.same_legion)
             st[row + core.PEN_VN] = len(victims)
             st[row + core.PEN_V:row + core.PEN_V + len(victims)] = victims
         elif type(f) in SIMPLE_FRAMES:
-            st[row], st[row + 1] = SIMPLE_FRAMES[type(f)](core), f.player
+            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = SIMPLE_FRAMES[type(f)](core), f.player
         else:
             raise ValueError(f"kernel_bridge: frame {f!r} is not in the kernel")
     scalars = {core.G_TP: s.turn_player, core.G_CP: s.current_player, core.G_AL: s.actions_left,
@@ -178,7 +178,7 @@ def view(ks: KernelState) -> dict:
     core = _core()
     st, n = ks.st, ks.players
     hands = [st[core.HAND + p * core.NCM:core.HAND + p * core.NCM + st[core.HAND_N + p]].tolist() for p in range(n)]
-    creatures = [[st[core.CRC + (p * core.LM + k) * 3:core.CRC + (p * core.LM + k) * 3
+    creatures = [[st[core.CRC + (p * core.LM + k) * core.CR_CARDS:core.CRC + (p * core.LM + k) * core.CR_CARDS
                      + st[core.CRLEN + p * core.LM + k]].tolist() for k in range(st[core.CRN + p])] for p in range(n)]
     winner = int(st[core.G_WINNER])
     return {

@@ -17,14 +17,14 @@ than the work it did. Sizes are fixed maxima (PM seats, LM creatures, NCM cards,
   st[DECK + i], i < st[G_DECK_N]   the deck, top = last;  st[DISC + i]: the discard pile, top = last
   st[HAND + p * NCM + i]           hands in the engine's order (append; removing keeps the order)
   st[HAND_N + p]                   cards in hand
-  st[CRC + (p * LM + k) * 3 + j]   creature k of seat p in the engine's list order, cards in build order
+  st[CRC + (p * LM + k) * CR_CARDS + j]  creature k of seat p in the engine's list order, cards in build order
   st[CRLEN + p * LM + k]           its number of cards; st[CRID + p * LM + k] its identity (frames
                                    refer to creatures by it); st[CRN + p] creatures of seat p
   st[FR + f * FW + field]          the stack of pending frames, f = st[G_FR_N] - 1 on top
   st[PICKED + j]                   the cards chosen in a discard action under way
   st[STATS + p * N_STATS + s]      the per-seat stats of `GameResult.stats`, in record order
-  rs uint64[1 + PM]                random streams: 0 chance (shuffles), 1 + seat the seat's policy
-Tables `tb` (int64): tb[LEGION + c], tb[ABILITY + c], tb[FITS + c * 3 + slot], tb[PRM + P_*].
+  rs uint64[1 + PM]                random streams: RS_CHANCE (shuffles), RS_SEAT + seat the seat's policy
+Tables `tb` (int64): tb[LEGION + c], tb[ABILITY + c], tb[FITS + c * CR_CARDS + slot], tb[PRM + P_*].
 Actions: int64 rows (A_KIND, A_X, A_Y, A_Z); see the A_* kinds below.
 """
 from __future__ import annotations
@@ -47,7 +47,9 @@ N_STATS = 15
 HERALD, WEEPER, MOCKER, EXECUTIONER, SCAVENGER, DEVOURER = 0, 1, 2, 3, 4, 5
 # --- frames ---------------------------------------------------------------------------------
 F_DISCARD, F_ACT, F_HERALD, F_MOCKER, F_EXEC, F_SCAV, F_DEVOUR, F_PENALTY = 0, 1, 2, 3, 4, 5, 6, 7
-FW = 10          # fields: 0 kind, 1 player (penalty: the owner of the pure creature), 2.. per kind
+FW = 10          # fields: FR_KIND, FR_PLAYER, then per kind (below)
+FR_KIND = 0      # every frame: its kind (F_*)
+FR_PLAYER = 1    # every frame: the seat it acts for (F_PENALTY: the owner of the pure creature)
 FMAX = 256
 # F_ACT: 2 creature id, 3..5 queue (legs, torso, head; popped from the end), 6 queue length
 ACT_ID, ACT_Q, ACT_QN = 2, 3, 6
@@ -60,12 +62,14 @@ DEV_SRC = 2
 PEN_LEGION, PEN_LEFT, PEN_OF_LEGION, PEN_VN, PEN_V = 2, 3, 4, 5, 6
 # --- layout of st and tb ------------------------------------------------------------------
 PM, LM, NCM = 5, 8, 256   # most seats, creatures per seat and cards the kernel plays
+CR_CARDS = 3              # cards of a complete creature, one per slot:
+LEGS, TORSO, HEAD = 0, 1, 2   # the slots in build order (nightsim.cards.LEGS ...)
 DECK = G_SIZE
 DISC = DECK + NCM
 HAND = DISC + NCM
 HAND_N = HAND + PM * NCM
 CRC = HAND_N + PM
-CRLEN = CRC + PM * LM * 3
+CRLEN = CRC + PM * LM * CR_CARDS
 CRID = CRLEN + PM * LM
 CRN = CRID + PM * LM
 FR = CRN + PM
@@ -81,6 +85,10 @@ A_DRAW, A_START, A_PLAY, A_DCARD, A_STOP, A_PEN, A_TAKE, A_SCAV, A_DEVOUR, A_DEC
 A_KIND, A_X, A_Y, A_Z = 0, 1, 2, 3   # PLAY: card, creature (-1 new), slot; TAKE/SCAV: owner, creature
 # --- policies -------------------------------------------------------------------------------
 POL_RANDOM, POL_HEURISTIC = 0, 1
+RS_CHANCE, RS_SEAT = 0, 1   # random streams: chance's, then one per seat (rs[RS_SEAT + seat])
+# --- per-game outputs of kernel_play.play_games (out_game columns) ----------------------------
+OUT_WINNER, OUT_TURNS, OUT_DECISIONS, OUT_TIMED_OUT = 0, 1, 2, 3
+N_OUT = 4
 # Weights fields, in nightsim.policies.Weights order
 W_COMPLETE, W_EXTEND, W_START, W_SAME, W_MIXED, W_PURE, W_ABIL = 0, 1, 2, 3, 4, 5, 6
 W_DRAW, W_DISCARD, W_LEADER, W_SEAL = 12, 13, 14, 15
@@ -133,7 +141,7 @@ def _hand_remove(st, p, card):
 def complete_count(st, p):
     c = 0
     for k in range(st[CRN + p]):
-        if st[CRLEN + p * LM + k] == 3:
+        if st[CRLEN + p * LM + k] == CR_CARDS:
             c += 1
     return c
 
@@ -150,9 +158,9 @@ def _find(st, p, cid):
 def _remove_creature(st, p, k):
     n = st[CRN + p]
     for j in range(k, n - 1):
-        st[CRC + (p * LM + j) * 3 + 0] = st[CRC + (p * LM + j + 1) * 3 + 0]
-        st[CRC + (p * LM + j) * 3 + 1] = st[CRC + (p * LM + j + 1) * 3 + 1]
-        st[CRC + (p * LM + j) * 3 + 2] = st[CRC + (p * LM + j + 1) * 3 + 2]
+        st[CRC + (p * LM + j) * CR_CARDS + LEGS] = st[CRC + (p * LM + j + 1) * CR_CARDS + LEGS]
+        st[CRC + (p * LM + j) * CR_CARDS + TORSO] = st[CRC + (p * LM + j + 1) * CR_CARDS + TORSO]
+        st[CRC + (p * LM + j) * CR_CARDS + HEAD] = st[CRC + (p * LM + j + 1) * CR_CARDS + HEAD]
         st[CRLEN + p * LM + j] = st[CRLEN + p * LM + j + 1]
         st[CRID + p * LM + j] = st[CRID + p * LM + j + 1]
     st[CRN + p] = n - 1
@@ -163,8 +171,8 @@ def _push(st, kind, player):
     i = st[G_FR_N]
     if i >= FMAX:
         raise RuntimeError("nightsim kernel: frame stack overflow")
-    st[FR + (i) * FW + 0] = kind
-    st[FR + (i) * FW + 1] = player
+    st[FR + (i) * FW + FR_KIND] = kind
+    st[FR + (i) * FW + FR_PLAYER] = player
     st[G_FR_N] = i + 1
     return i
 
@@ -179,7 +187,7 @@ def _draw_card(st, rs):
         for i in range(n):
             st[DECK + i] = st[DISC + i]
         for i in range(n - 1, 0, -1):
-            j = int(_rand(rs, 0) * (i + 1))
+            j = int(_rand(rs, RS_CHANCE) * (i + 1))
             t = st[DECK + i]
             st[DECK + i] = st[DECK + j]
             st[DECK + j] = t
@@ -209,22 +217,22 @@ def _fits_somewhere(st, tb, p, card, limit):
     """Whether `card` has a placement for seat p (engine:_placements is not empty)."""
     for k in range(st[CRN + p]):
         n = st[CRLEN + p * LM + k]
-        if n < 3 and tb[FITS + card * 3 + n]:
+        if n < CR_CARDS and tb[FITS + card * CR_CARDS + n]:
             return True
-    return tb[FITS + card * 3 + 0] != 0 and st[CRN + p] < limit
+    return tb[FITS + card * CR_CARDS + LEGS] != 0 and st[CRN + p] < limit
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _emit_placements(st, tb, acts, n, p, card, limit):
     for k in range(st[CRN + p]):
         m = st[CRLEN + p * LM + k]
-        if m < 3 and tb[FITS + card * 3 + m]:
+        if m < CR_CARDS and tb[FITS + card * CR_CARDS + m]:
             acts[n, A_KIND] = A_PLAY
             acts[n, A_X] = card
             acts[n, A_Y] = k
             acts[n, A_Z] = m
             n += 1
-    if tb[FITS + card * 3 + 0] and st[CRN + p] < limit:
+    if tb[FITS + card * CR_CARDS + LEGS] and st[CRN + p] < limit:
         acts[n, A_KIND] = A_PLAY
         acts[n, A_X] = card
         acts[n, A_Y] = -1
@@ -263,8 +271,8 @@ def legal_actions(st, tb, rs, acts):
             n = _emit_placements(st, tb, acts, n, p, c, limit)
         return n
     f = st[G_FR_N] - 1
-    kind = st[FR + f * FW + 0]
-    p = st[FR + f * FW + 1]
+    kind = st[FR + f * FW + FR_KIND]
+    p = st[FR + f * FW + FR_PLAYER]
     if kind == F_DISCARD:
         for i in range(st[HAND_N + p]):
             c = st[HAND + p * NCM + i]
@@ -299,7 +307,7 @@ def legal_actions(st, tb, rs, acts):
         for o in range(tb[PRM + P_PLAYERS]):
             if o != p:
                 for k in range(st[CRN + o]):
-                    if st[CRLEN + o * LM + k] < 3:
+                    if st[CRLEN + o * LM + k] < CR_CARDS:
                         n = _emit(acts, n, A_SCAV, o, k)
         if tb[PRM + P_SCAV_OPT]:
             n = _emit(acts, n, A_DECLINE, 0, 0)
@@ -325,16 +333,16 @@ def _place(st, tb, rs, p, card, k):
     """Put a body card on creature k of seat p (-1: a new creature), then check completion."""
     if k < 0:
         k = st[CRN + p]
-        st[CRC + (p * LM + k) * 3 + 0] = card
+        st[CRC + (p * LM + k) * CR_CARDS + LEGS] = card
         st[CRLEN + p * LM + k] = 1
         st[CRID + p * LM + k] = st[G_NEXT_ID]
         st[G_NEXT_ID] += 1
         st[CRN + p] = k + 1
     else:
-        st[CRC + (p * LM + k) * 3 + st[CRLEN + p * LM + k]] = card
+        st[CRC + (p * LM + k) * CR_CARDS + st[CRLEN + p * LM + k]] = card
         st[CRLEN + p * LM + k] += 1
     st[STATS + p * N_STATS + S_LEGION + tb[LEGION + card]] += 1
-    if st[CRLEN + p * LM + k] == 3:
+    if st[CRLEN + p * LM + k] == CR_CARDS:
         _complete(st, tb, rs, p, k)
 
 
@@ -342,7 +350,8 @@ def _place(st, tb, rs, p, card, k):
 def _complete(st, tb, rs, p, k):
     """Activation frame (head, torso, legs) and, for a pure creature, the opponents' penalty."""
     st[STATS + p * N_STATS + S_COMPLETED] += 1
-    a, b, c = st[CRC + (p * LM + k) * 3 + 0], st[CRC + (p * LM + k) * 3 + 1], st[CRC + (p * LM + k) * 3 + 2]
+    cr = CRC + (p * LM + k) * CR_CARDS
+    a, b, c = st[cr + LEGS], st[cr + TORSO], st[cr + HEAD]
     pure = tb[LEGION + a] == tb[LEGION + b] and tb[LEGION + b] == tb[LEGION + c]
     if pure:
         st[STATS + p * N_STATS + S_PURE] += 1
@@ -352,10 +361,10 @@ def _complete(st, tb, rs, p, k):
         _push_penalty(st, tb, p, tb[LEGION + a])
     i = _push(st, F_ACT, p)
     st[FR + (i) * FW + ACT_ID] = st[CRID + p * LM + k]
-    st[FR + (i) * FW + ACT_Q] = a
-    st[FR + (i) * FW + ACT_Q + 1] = b
-    st[FR + (i) * FW + ACT_Q + 2] = c
-    st[FR + (i) * FW + ACT_QN] = 3
+    st[FR + (i) * FW + ACT_Q + LEGS] = a
+    st[FR + (i) * FW + ACT_Q + TORSO] = b
+    st[FR + (i) * FW + ACT_Q + HEAD] = c
+    st[FR + (i) * FW + ACT_QN] = CR_CARDS
     if pure and tb[PRM + P_PEN_BEFORE]:
         _push_penalty(st, tb, p, tb[LEGION + a])
 
@@ -398,8 +407,8 @@ def apply_action(st, tb, rs, acts, idx):
             _play_from_hand(st, tb, rs, tp, x, y)
     else:
         f = st[G_FR_N] - 1
-        fk = st[FR + f * FW + 0]
-        p = st[FR + f * FW + 1]
+        fk = st[FR + f * FW + FR_KIND]
+        p = st[FR + f * FW + FR_PLAYER]
         if fk == F_DISCARD:
             if kind == A_DCARD:
                 st[PICKED + st[G_PICK_N]] = x
@@ -424,7 +433,7 @@ def apply_action(st, tb, rs, acts, idx):
         elif fk == F_EXEC:
             st[G_FR_N] -= 1
             st[CRLEN + x * LM + y] -= 1
-            card = st[CRC + (x * LM + y) * 3 + st[CRLEN + x * LM + y]]
+            card = st[CRC + (x * LM + y) * CR_CARDS + st[CRLEN + x * LM + y]]
             st[HAND + p * NCM + st[HAND_N + p]] = card
             st[HAND_N + p] += 1
             if st[CRLEN + x * LM + y] == 0:
@@ -433,13 +442,13 @@ def apply_action(st, tb, rs, acts, idx):
             st[G_FR_N] -= 1
             if kind == A_SCAV:
                 for j in range(st[CRLEN + x * LM + y]):
-                    st[DISC + st[G_DISC_N]] = st[CRC + (x * LM + y) * 3 + j]
+                    st[DISC + st[G_DISC_N]] = st[CRC + (x * LM + y) * CR_CARDS + j]
                     st[G_DISC_N] += 1
                 _remove_creature(st, x, y)
         else:  # F_DEVOUR
             st[G_FR_N] -= 1
             st[CRLEN + p * LM + x] -= 1
-            st[DISC + st[G_DISC_N]] = st[CRC + (p * LM + x) * 3 + st[CRLEN + p * LM + x]]
+            st[DISC + st[G_DISC_N]] = st[CRC + (p * LM + x) * CR_CARDS + st[CRLEN + p * LM + x]]
             st[G_DISC_N] += 1
             if st[CRLEN + p * LM + x] == 0:
                 _remove_creature(st, p, x)
@@ -493,7 +502,7 @@ def advance(st, tb, rs):
             _end_turn(st, tb)
             continue
         f = st[G_FR_N] - 1
-        kind = st[FR + f * FW + 0]
+        kind = st[FR + f * FW + FR_KIND]
         if kind == F_ACT:
             _activation_step(st, tb, rs, f)
         elif kind == F_PENALTY:
@@ -502,7 +511,7 @@ def advance(st, tb, rs):
                 return
             st[G_FR_N] -= 1
         elif kind == F_HERALD:
-            p = st[FR + f * FW + 1]
+            p = st[FR + f * FW + FR_PLAYER]
             can = False
             for i in range(st[FR + f * FW + HER_N]):
                 if _fits_somewhere(st, tb, p, st[FR + f * FW + HER_R + i], tb[PRM + P_LIMIT]):
@@ -516,7 +525,7 @@ def advance(st, tb, rs):
                 st[DISC + st[G_DISC_N]] = st[FR + f * FW + HER_R + i]
                 st[G_DISC_N] += 1
         else:
-            st[G_CP] = st[FR + f * FW + 1]
+            st[G_CP] = st[FR + f * FW + FR_PLAYER]
             return
 
 
@@ -558,7 +567,7 @@ def _penalty_pending(st, tb, rs, f):
 def _activation_step(st, tb, rs, f):
     """The next abilities of frame f's creature, head first; a failed one stops the rest; a
     card that left the creature meanwhile is skipped (engine:_activation_step)."""
-    p = st[FR + f * FW + 1]
+    p = st[FR + f * FW + FR_PLAYER]
     cid = st[FR + f * FW + ACT_ID]
     while st[FR + f * FW + ACT_QN] > 0:
         st[FR + f * FW + ACT_QN] -= 1
@@ -571,7 +580,7 @@ def _activation_step(st, tb, rs, f):
             continue
         there = False
         for j in range(st[CRLEN + p * LM + k]):
-            if st[CRC + (p * LM + k) * 3 + j] == card:
+            if st[CRC + (p * LM + k) * CR_CARDS + j] == card:
                 there = True
         if not there:
             continue
@@ -617,7 +626,7 @@ def _start_ability(st, tb, rs, p, cid, ab):
         for o in range(n):
             if o != p:
                 for k in range(st[CRN + o]):
-                    if st[CRLEN + o * LM + k] < 3:
+                    if st[CRLEN + o * LM + k] < CR_CARDS:
                         _push(st, F_SCAV, p)
                         return True
         return False

@@ -22,8 +22,10 @@ from .kernel_core import (
     A_TAKE,
     A_X,
     A_Y,
+    A_Z,
     ABILITY,
     AMAX,
+    CR_CARDS,
     CRC,
     CRLEN,
     CRN,
@@ -43,10 +45,15 @@ from .kernel_core import (
     HAND,
     HAND_N,
     LEGION,
+    LEGS,
     LM,
     N_STATS,
     N_WEIGHTS,
     NCM,
+    OUT_DECISIONS,
+    OUT_TIMED_OUT,
+    OUT_TURNS,
+    OUT_WINNER,
     P_APT,
     P_CARDS,
     P_EXTRA_LAST,
@@ -55,6 +62,8 @@ from .kernel_core import (
     PM,
     POL_RANDOM,
     PRM,
+    RS_CHANCE,
+    RS_SEAT,
     ST_SIZE,
     STATS,
     W_ABIL,
@@ -84,10 +93,10 @@ def _card_value(st, tb, q, card, w):
     fit = False
     for k in range(st[CRN + q]):
         m = st[CRLEN + q * LM + k]
-        if m < 3 and tb[FITS + card * 3 + m]:
+        if m < CR_CARDS and tb[FITS + card * CR_CARDS + m]:
             fit = True
             break
-    if fit or tb[FITS + card * 3 + 0]:
+    if fit or tb[FITS + card * CR_CARDS + LEGS]:
         v += 1.0
     return v
 
@@ -105,17 +114,17 @@ def score_action(st, tb, rs, acts, i, q, w):
         m = st[CRLEN + q * LM + y]
         same = 0
         for j in range(m):
-            if tb[LEGION + st[CRC + (q * LM + y) * 3 + j]] == lg:
+            if tb[LEGION + st[CRC + (q * LM + y) * CR_CARDS + j]] == lg:
                 same += 1
         sc = w[W_SAME] * same + w[W_MIXED] * (m - same)
-        if m == 2:
+        if m == CR_CARDS - 1:
             total = 0.0
-            for j in range(3):
-                c = st[CRC + (q * LM + y) * 3 + j] if j < 2 else x
+            for j in range(CR_CARDS):
+                c = st[CRC + (q * LM + y) * CR_CARDS + j] if j < CR_CARDS - 1 else x
                 if tb[ABILITY + c] >= 0:
                     total = total + w[W_ABIL + tb[ABILITY + c]]
             sc += w[W_COMPLETE] + total
-            if same == 2:
+            if same == CR_CARDS - 1:
                 sc += w[W_PURE]
             return sc
         return sc + w[W_EXTEND]
@@ -131,7 +140,7 @@ def score_action(st, tb, rs, acts, i, q, w):
         return -_card_value(st, tb, q, x, w)
     if kind == A_TAKE or kind == A_SCAV:
         m = st[CRLEN + x * LM + y]
-        bonus = 2.0 if kind == A_TAKE and m == 3 else 0.0
+        bonus = 2.0 if kind == A_TAKE and m == CR_CARDS else 0.0
         return w[W_LEADER] * complete_count(st, x) + m + bonus
     if kind == A_DEVOUR:
         m = st[CRLEN + q * LM + x]
@@ -143,7 +152,7 @@ def score_action(st, tb, rs, acts, i, q, w):
 def choose(st, tb, rs, acts, n, q, pol_kind, w, ties):
     """Index of the action seat q's policy picks (RandomPolicy / HeuristicPolicy semantics)."""
     if pol_kind == POL_RANDOM:
-        return int(_rand(rs, 1 + q) * n)
+        return int(_rand(rs, RS_SEAT + q) * n)
     if n == 1:
         return 0
     best = score_action(st, tb, rs, acts, 0, q, w)
@@ -160,7 +169,7 @@ def choose(st, tb, rs, acts, n, q, pol_kind, w, ties):
             nt += 1
     if nt == 1:
         return ties[0]
-    return ties[int(_rand(rs, 1 + q) * nt)]
+    return ties[int(_rand(rs, RS_SEAT + q) * nt)]
 
 
 # ============================================================================ whole games
@@ -175,7 +184,7 @@ def new_game(st, tb, rs, seed):
     for i in range(nc):
         st[DECK + i] = i
     for i in range(nc - 1, 0, -1):
-        j = int(_rand(rs, 0) * (i + 1))
+        j = int(_rand(rs, RS_CHANCE) * (i + 1))
         t = st[DECK + i]
         st[DECK + i] = st[DECK + j]
         st[DECK + j] = t
@@ -210,7 +219,7 @@ def play_out(st, tb, rs, seat_kind, seat_w, acts, ties):
 
 def new_buffers():
     """(st, rs, acts, ties): a fresh state, random streams and room for any decision's legal actions."""
-    return (np.zeros(ST_SIZE, np.int64), np.zeros(1 + PM, np.uint64), np.zeros((AMAX, 4), np.int64),
+    return (np.zeros(ST_SIZE, np.int64), np.zeros(RS_SEAT + PM, np.uint64), np.zeros((AMAX, A_Z + 1), np.int64),
             np.zeros(AMAX, np.int64))
 
 
@@ -234,10 +243,10 @@ def play_games(st, tb, rs, acts, ties, seat_kind, seat_w, seeds, pol_kind, pol_w
         new_game(st, tb, rs, seeds[i])
         play_out(st, tb, rs, seat_kind, seat_w, acts, ties)
         won = st[G_WINNER] >= 0
-        out_game[i, 0] = st[G_WINNER]
-        out_game[i, 1] = st[G_TURNS] + (1 if won else 0)
-        out_game[i, 2] = st[G_DEC]
-        out_game[i, 3] = st[G_TIMEOUT]
+        out_game[i, OUT_WINNER] = st[G_WINNER]
+        out_game[i, OUT_TURNS] = st[G_TURNS] + (1 if won else 0)
+        out_game[i, OUT_DECISIONS] = st[G_DEC]
+        out_game[i, OUT_TIMED_OUT] = st[G_TIMEOUT]
         for p in range(n):
             out_score[i, p] = complete_count(st, p)
             for j in range(N_STATS):

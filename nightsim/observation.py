@@ -9,6 +9,7 @@ deck) give equal observations (`tests/nightsim/test_nightsim_observation.py`).
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import NamedTuple
 
 from .creatures import (
@@ -64,7 +65,7 @@ class Observation(NamedTuple):
 
     @property
     def complete_counts(self) -> tuple[int, ...]:
-        return tuple(sum(1 for cards, _ in crs if len(cards) == 3) for crs in self.creatures)
+        return tuple([[len(cards) for cards, _ in crs].count(3) for crs in self.creatures])
 
     def my_creatures(self) -> list:
         """This player's creatures as (cards, seal) pairs (a fresh list of lists)."""
@@ -125,6 +126,23 @@ def _encode(s: State, x):
     return x
 
 
+def _slot_names(t) -> tuple:
+    """A frame class's fields in `Frame.fields()` order (base classes' slots first)."""
+    return tuple(name for cls in reversed(t.__mro__) for name in getattr(cls, "__slots__", ()))
+
+
+def _fields_getter(t):
+    """One call that returns every field of a frame of class t as a tuple (`Frame.fields()` order)."""
+    names = _slot_names(t)
+    if len(names) > 1:
+        return attrgetter(*names)  # a tuple of the attributes, in one C call
+    return lambda f: tuple(getattr(f, n) for n in names)
+
+
+#: per kind of frame: its code and its fields' getter
+_FIELD_GETTERS = {t: (FRAME_CODES[t], _fields_getter(t)) for t in FRAME_TYPES}
+
+
 def public_frames(s: State, player: int) -> tuple:
     """The stack, bottom first, as plain tuples: the kind code (index in FRAME_TYPES), then the
     fields (`Frame.fields()` order). A creature is ("C", seat, index) on the table or ("K", cards,
@@ -135,8 +153,17 @@ def public_frames(s: State, player: int) -> tuple:
         t = type(f)
         if t is Discard and f.player != player:
             out.append((FRAME_CODES[t], f.player, ("H", len(f.picked))))
-        else:
-            out.append((FRAME_CODES[t],) + tuple(_encode(s, v) for v in f.fields().values()))
+            continue
+        code, get = _FIELD_GETTERS[t]
+        row = [code]
+        for v in get(f):  # the same values as _encode, with its common cases inlined
+            tv = type(v)
+            if tv is list:
+                v = ("L", tuple(v))
+            elif tv is not int and tv is not bool and tv is not str:
+                v = _encode(s, v)
+            row.append(v)
+        out.append(tuple(row))
     return tuple(out)
 
 

@@ -82,7 +82,7 @@ class HeuristicPolicy:
 
     def __post_init__(self):
         object.__setattr__(self, "_abil", self.weights.ability_values())  # per-policy constant
-        object.__setattr__(self, "_infos", (None, None, None))             # per-policy cache, see __call__
+        object.__setattr__(self, "_memo", {})                               # per-policy cache, see __call__
 
     def __getstate__(self):  # pickled (joblib workers) without the cache
         return {"weights": self.weights, "name": self.name}
@@ -93,20 +93,32 @@ class HeuristicPolicy:
         self.__post_init__()
 
     def __call__(self, obs, legal, rng):
+        """The best-scoring legal action; ties broken by one `rng.random()` (none without a tie).
+
+        What a placement scores depends on the creature it goes on (`_creature_info`), and what a
+        penalty discard scores on the card and the own creatures (`_card_value`); both are kept per
+        policy in `_memo`: {id(own creatures): (own creatures, card table, {creature: info}, {card:
+        value})}. The own creatures are the observation's shared tuple (`observe` builds a new one
+        when they change); each entry holds the value whose id keys it, so an id is never reused
+        while it is cached, and the seats sharing one policy object keep an entry each."""
         if len(legal) == 1:
             return legal[0]
         w = self.weights
         mine = obs.creatures[obs.player]  # (cards, seal) per own creature: a value shared until they change
         table = obs.rules.table
-        cache = self._infos  # (own creatures, table, {creature: _creature_info}) of the latest call
-        if cache[0] is not mine or cache[1] is not table:
-            cache = (mine, table, {})
-            object.__setattr__(self, "_infos", cache)
-        infos = cache[2]
+        memo = self._memo
+        entry = memo.get(id(mine))
+        if entry is None or entry[1] is not table:
+            if len(memo) >= _MEMO_SIZE:
+                try:
+                    del memo[next(iter(memo))]  # the oldest entry (the seats' current ones are recent)
+                except (RuntimeError, KeyError, StopIteration):  # another thread changed the memo meanwhile
+                    memo.clear()
+            entry = memo[id(mine)] = (mine, table, {}, {})  # ..., {creature: info}, {card: card value}
+        infos = entry[2]
         legion, ability, abil = table.legion, table.ability, self._abil
-        same_w, mixed_w, complete_w, pure_w, extend_w = w.same_legion, w.mixed_legion, w.complete, w.pure, w.extend
         ctx = counts = None
-        best, best_score = [], None
+        best, best_score = None, None
         for a in legal:
             t = type(a)
             if t is Play:  # the common cases inlined, with the same arithmetic as _Context.score
@@ -117,16 +129,16 @@ class HeuristicPolicy:
                     info = infos.get(k)
                     if info is None:
                         info = infos[k] = _creature_info(mine[k][0], legion, ability, abil)
-                    n, counts, partial = info
-                    same = counts[legion[a.card]]
-                    sc = same_w * same + mixed_w * (n - same)
+                    n, per_legion, partial = info
+                    same = per_legion[legion[a.card]]
+                    sc = w.same_legion * same + w.mixed_legion * (n - same)
                     if n == 2:
                         ab = ability[a.card]
-                        sc += complete_w + (partial + abil[ab] if ab >= 0 else partial)
+                        sc += w.complete + (partial + abil[ab] if ab >= 0 else partial)
                         if same == 2:
-                            sc += pure_w
+                            sc += w.pure
                     else:
-                        sc = sc + extend_w
+                        sc = sc + w.extend
             elif t is Draw:
                 sc = w.draw
             elif t is StartDiscard:
@@ -137,15 +149,24 @@ class HeuristicPolicy:
                 cards = obs.creatures[a.owner][a.creature][0]
                 sc = (w.target_leader * counts[a.owner] + len(cards)
                       + ((2.0 if t is Take else 0.0) if len(cards) == 3 else 0.0))
+            elif t is PenaltyDiscard:  # -_Context.card_value, kept per own-creatures value
+                values = entry[3]
+                v = values.get(a.card)
+                if v is None:
+                    v = values[a.card] = _card_value(a.card, mine, table, abil)
+                sc = -v
             else:
                 if ctx is None:
                     ctx = _Context(obs, w, abil)
                 sc = ctx.score(a)
             if best_score is None or sc > best_score:
-                best, best_score = [a], sc
+                best, best_score = a, sc
             elif sc == best_score:
-                best.append(a)
-        return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+                if type(best) is list:
+                    best.append(a)
+                else:
+                    best = [best, a]  # a tie (an action is a NamedTuple, never a list)
+        return best if type(best) is not list else best[int(rng.random() * len(best))]
 
     def __repr__(self):
         return f"HeuristicPolicy(name={self.name!r}, weights={self.weights!r})"
@@ -169,12 +190,7 @@ class _Context:
 
     def card_value(self, c: int) -> float:
         """How much keeping card c is worth: its ability and whether it fits a creature now."""
-        ab = self.ability[c]
-        v = self.abil[ab] if ab >= 0 else 0.0
-        fits = self.fits[c]
-        if any(len(cards) < 3 and fits[len(cards)] for cards, _ in self.mine) or fits[0]:
-            v += 1.0
-        return v
+        return _card_value(c, self.mine, self.obs.rules.table, self.abil)
 
     def score(self, a) -> float:
         t = type(a)
@@ -232,6 +248,16 @@ class _Context:
                 + (complete_bonus if len(cards) == 3 else 0.0))
 
 
+def _card_value(c: int, mine, table, abil) -> float:
+    """`_Context.card_value`: card c's ability value, + 1 if it fits one of `mine` or starts a creature."""
+    ab = table.ability[c]
+    v = abil[ab] if ab >= 0 else 0.0
+    fits = table.fits[c]
+    if any(len(cards) < 3 and fits[len(cards)] for cards, _ in mine) or fits[0]:
+        v += 1.0
+    return v
+
+
 def _creature_info(cards, legion, ability, abil) -> tuple:
     """(number of cards, cards per legion, the sum of the cards' ability values in build order) of
     a creature: the parts of `_Context.score_play` that depend on the creature, in the same order."""
@@ -240,6 +266,8 @@ def _creature_info(cards, legion, ability, abil) -> tuple:
         counts[legion[c]] += 1
     return len(cards), counts, sum(abil[ability[c]] for c in cards if ability[c] >= 0)
 
+
+_MEMO_SIZE = 8  # own-creatures values a HeuristicPolicy keeps (_memo): room for every seat of a game
 
 GREEDY = Weights()
 PURIST = replace(GREEDY, same_legion=4.0, mixed_legion=-4.0, pure=8.0, draw=1.5, start=1.5)

@@ -178,7 +178,7 @@ class State:
         return o
 
     def complete_count(self, player: int) -> int:
-        return sum(1 for c in self.creatures[player] if len(c.cards) == 3)
+        return [len(c.cards) for c in self.creatures[player]].count(3)
 
     @property
     def decision(self) -> str:

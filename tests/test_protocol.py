@@ -398,6 +398,60 @@ def test_each_seat_draws_from_its_own_random_stream(game):
     assert n >= 5 and draws[0][:n] == draws[1][:n]
 
 
+def _attempt(change) -> None:
+    """Try to change the legal actions a policy was handed (an immutable value refuses)."""
+    try:
+        change()
+    except (AttributeError, TypeError):
+        pass
+
+
+class Vandal(RecordingRandom):
+    """RecordingRandom's choice, after which it reverses and empties the legal actions it was handed."""
+
+    name = "vandal"
+
+    def __call__(self, obs, legal, rng):
+        a = super().__call__(obs, legal, rng)
+        _attempt(lambda: legal.reverse())
+        _attempt(lambda: legal.clear())
+        return a
+
+
+class Smuggler:
+    """Slips an action of its own into the legal actions it was handed, and plays it."""
+
+    name = "smuggler"
+
+    def __call__(self, obs, legal, rng):
+        _attempt(lambda: legal.append("nonsense"))
+        return "nonsense"
+
+
+def _without_names(record: dict) -> dict:
+    return {k: v for k, v in record.items() if not k.endswith("_policy")}
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_a_policy_that_changes_its_legal_actions_cannot_change_the_game(game):
+    """What a policy does to the legal actions it is handed reaches neither the engine nor the check
+    of its choice: the game is the one a policy making the same choices without touching them plays."""
+    rules = small_rules(game)
+    vandals, plain = [Vandal() for _ in range(rules.players)], [RecordingRandom() for _ in range(rules.players)]
+    a = game.play_game(rules, vandals, seed=44, record=True)
+    b = game.play_game(rules, plain, seed=44, record=True)
+    assert _without_names(a.to_record()) == _without_names(b.to_record())
+    assert a.log == b.log
+    assert [v.draws for v in vandals] == [p.draws for p in plain] and len(plain[0].draws) >= 5
+
+
+@pytest.mark.parametrize("game", FULL, ids=ids)
+def test_a_policy_cannot_make_its_own_action_legal_by_adding_it_to_the_legal_actions(game):
+    rules = small_rules(game)
+    with pytest.raises(game.IllegalActionError, match="'smuggler'"):
+        game.play_game(rules, [Smuggler()] * rules.players, seed=45)
+
+
 # ---------------------------------------------------------------- each game's own messages
 # (folded from the per-game api/rules tests: the conformance suite holds every validation case)
 
