@@ -9,7 +9,7 @@ import numpy as np
 from . import engine as E
 from .log import format_events
 from .maps import REALMS
-from .observation import Observation, public_state
+from .observation import Observation, SeatCaches, public_state
 from .policies import POLICIES
 from .rules import Rules
 
@@ -175,9 +175,10 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     chance = np.random.default_rng(children[0])
     prngs = [np.random.default_rng(c) for c in children[1:]]
     s = E.new_game(rules, chance, record=record)
+    caches = [SeatCaches() for _ in range(rules.players)]      # each seat's own reach tables
     while not s.is_terminal:
         p = s.current_player
-        a = _ask(pols[p], s, p, prngs[p])
+        a = _ask(pols[p], s, p, prngs[p], caches[p])
         if not E.is_legal(s, a):
             raise E.IllegalActionError(
                 f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
@@ -188,10 +189,10 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     return _result(s, rules, pols, seed, record)
 
 
-def _ask(policy, s: E.State, p: int, rng):
+def _ask(policy, s: E.State, p: int, rng, caches=None):
     """Seat p's choice: its observation and the legal actions share one public copy of the state,
-    freed as soon as the policy has answered."""
-    obs = Observation(s, p)
+    freed as soon as the policy has answered (`caches`: the seat's own reach tables)."""
+    obs = Observation(s, p, caches)
     return policy(obs, LegalActions.of(obs), rng)
 
 

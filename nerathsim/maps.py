@@ -47,6 +47,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .battle.units import UnitTable
+from .frozen import FrozenDict
 
 FORMAT = "nerathsim-map/1"
 #: realm names in the order of the seed's four-player table (Karkoth, Vailin, Iron Circle, Nerath)
@@ -92,36 +93,16 @@ class Board:
     realm_income: tuple[int, ...]
     source: str = ""
     index: dict = field(default_factory=dict, repr=False)
-    cache: dict = field(default_factory=dict, repr=False)    # derived data (engine/policy lookups)
 
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state["cache"] = {}            # derived lookups are rebuilt where the board is used
-        return state
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-
-    @property
-    def land_regions(self) -> tuple[int, ...]:
-        """Land regions a realm can hold (not seas, not dungeons)."""
-        got = self.cache.get("land")
-        if got is None:
-            got = self.cache["land"] = tuple(r for r in range(self.n) if not self.is_sea[r] and not self.is_dungeon[r])
-        return got
-
-    @property
-    def sea_regions(self) -> tuple[int, ...]:
-        got = self.cache.get("sea")
-        if got is None:
-            got = self.cache["sea"] = tuple(r for r in range(self.n) if self.is_sea[r])
-        return got
-
-    def rings(self, r: int) -> tuple:
-        """(regions one step from r, regions exactly two steps from r)."""
-        rings = self.cache.setdefault("rings", {})
-        got = rings.get(r)
-        if got is None:
+    def __post_init__(self):
+        # read-only derived data, built once: nothing a game or a policy reaches through the board changes
+        set_ = object.__setattr__
+        set_(self, "index", FrozenDict(self.index))
+        n = len(self.names)
+        set_(self, "_land", tuple(r for r in range(n) if not self.is_sea[r] and not self.is_dungeon[r]))
+        set_(self, "_sea", tuple(r for r in range(n) if self.is_sea[r]))
+        rings = []
+        for r in range(n):
             one = tuple(self.adj[r])
             seen = {r, *one}
             two = []
@@ -130,8 +111,21 @@ class Board:
                     if y not in seen:
                         seen.add(y)
                         two.append(y)
-            got = rings[r] = (one, tuple(two))
-        return got
+            rings.append((one, tuple(two)))
+        set_(self, "_rings", tuple(rings))
+
+    @property
+    def land_regions(self) -> tuple[int, ...]:
+        """Land regions a realm can hold (not seas, not dungeons)."""
+        return self._land
+
+    @property
+    def sea_regions(self) -> tuple[int, ...]:
+        return self._sea
+
+    def rings(self, r: int) -> tuple:
+        """(regions one step from r, regions exactly two steps from r)."""
+        return self._rings[r]
 
     @property
     def n(self) -> int:

@@ -5,7 +5,10 @@ event hands, and counts of the other hands.
 (`public_state`), never the engine's live State — the other realms' hands (only their sizes
 are kept), every deck order (event decks, treasures, the guardian supply), the face-down
 guardian tokens on dungeons nobody has turned over, who could answer a pending card (but the
-realm being asked now, when it is this seat's), the other seats' notebooks and the log are left out. Changing anything a seat may not know
+realm being asked now, when it is this seat's), the other seats' notebooks and the log are left out. Nothing in the
+copy is changeable engine data (tests/nerathsim/test_nerath_public_copy.py): it has its own frame stack,
+placement spots and battle tables, its seat's own reach tables (`SeatCaches`: the engine's entries
+copied in, its own work kept), and what it shares (the board, the unit tables, the frames that never change) is read-only. Changing anything a seat may not know
 changes nothing in its observation (tests/nerathsim/test_nerath_game_observation.py). The seat's own
 notebook (`memo`) is the one kept with the game, so a policy can store its plans there.
 
@@ -23,18 +26,27 @@ from typing import NamedTuple
 
 from . import engine as E
 from .battle import ingame as gb
+from .frozen import FrozenDict
 from .maps import REALMS
 from .phases import PHASES, Phase
 
 
-def public_state(s: E.State, player: int) -> E.State:
-    """A copy of `s` holding only what seat `player` may know (see the module docstring)."""
+def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E.State:
+    """A copy of `s` holding only what seat `player` may know (see the module docstring); `caches`: the
+    seat's own reach tables (`SeatCaches`), kept between its observations by the game loop."""
     c = E.State.__new__(E.State)
     for name in ("rules", "board", "tab", "n", "seat_of", "friends", "ally", "next_ship", "round", "turn_pos",
                  "realm", "phase", "current_player", "decider", "mode", "n_castles_start", "capital_held_start",
-                 "stage", "is_terminal", "winner", "timed_out", "turns", "decisions", "reach", "reach_land",
-                 "reach_store", "cards", "window"):
+                 "stage", "is_terminal", "winner", "timed_out", "turns", "decisions", "cards"):
         setattr(c, name, getattr(s, name))
+    # the seat's own reach tables, holding the engine's entries too (the engine's tables are never shared)
+    if caches is None:
+        caches = SeatCaches()
+    land = bytes(s.fr_land)
+    c.reach = caches.table((land, bytes(s.hostile)), s.reach)
+    c.reach_land = caches.table(land, s.reach_land)
+    c._reach_fly = caches.table(("fly", s.rules.flyer_coast_cost), s._reach_fly)
+    c.reach_store = {}
     mine = set(s.rules.seating[player])
     c.hands = [s.hands[q][:] if q in mine else [] for q in range(4)]
     c.must_play = [s.must_play[q][:] if q in mine else [] for q in range(4)]
@@ -42,13 +54,6 @@ def public_state(s: E.State, player: int) -> E.State:
     c.used, c.kept = [u[:] for u in s.used], [k[:] for k in s.kept]
     c.guardians = {r: (g[:] if r in s.revealed else [-1] * len(g)) for r, g in s.guardians.items()}
     c.dungeon_given, c.revealed = dict(s.dungeon_given), set(s.revealed)
-    c.pending = None
-    if s.pending is not None:
-        c.pending = s.pending.copy()
-        # who holds an answer is hidden; the realm being asked now (the decider) knows it is asked
-        asked = s.pending.reactors[:1]
-        c.pending.reactors = asked if asked and s.phase == E.PH_EVENT and asked[0] == s.decider \
-            and s.seat_of[s.decider] == player else []
     c.win_done, c.card_plays = set(s.win_done), s.card_plays[:]
     c.owner, c.hostile, c.fr_land = s.owner[:], s.hostile[:], s.fr_land[:]
     c.units = [[row[:] for row in reg] for reg in s.units]
@@ -56,15 +61,85 @@ def public_state(s: E.State, player: int) -> E.State:
     c.gold, c.vp = s.gold[:], s.vp[:]
     c.mob = {r: dict(g) for r, g in s.mob.items()}
     c.turn_castles, c.owner_start, c.placed = set(s.turn_castles), s.owner_start[:], dict(s.placed)
-    c.spots, c.sites = s.spots, s.sites[:]
+    c.spots = None if s.spots is None else {"castles": dict(s.spots["castles"]), "fallback": s.spots["fallback"][:]}
+    c.sites = s.sites[:]
     c.battle = E._copy_battle(s.battle)
-    c.amok = None if s.amok is None else s.amok.copy()
+    if c.battle is not None:
+        for ch in [c.battle.att, *c.battle.defs]:
+            ch.t, ch.plan = _public_table(ch.t), _public_plan(ch.plan)
+            ch.loads = None if ch.loads is None else tuple(tuple(x) for x in ch.loads)
+    c.frames = E.copy_frames(s.frames, s.battle, c.battle)
+    if s.pending is not None:
+        # who holds an answer is hidden; the realm being asked now (the decider) knows it is asked
+        asked = s.pending.reactors[:1]
+        c.frames[-1].reactors = asked if asked and s.phase == E.PH_EVENT and asked[0] == s.decider \
+            and s.seat_of[s.decider] == player else []
     c.explored, c.conquered = set(s.explored), [set(x) for x in s.conquered]
     c.stats = {k: v[:] for k, v in s.stats.items()}
     c.spent = [v[:] for v in s.spent]
     c.memo = [s.memo[i] if i == player else {} for i in range(len(s.memo))]
     c.log, c._legal = None, None
     return c
+
+
+class SeatCaches:
+    """One seat's own reach tables for its public copies, by terrain (as the engine's `reach_store`), kept
+    by `play_game` for the whole game and shared with nothing the engine holds. A table is brought up
+    to date with the engine's table for the same terrain when the seat observes (the entries are pure
+    functions of the terrain and the key, tuples), and what the copy works out itself stays in it."""
+
+    __slots__ = ("tables",)
+
+    def __init__(self):
+        self.tables = {}            # key -> [the seat's table, id and size of the engine's table last copied]
+
+    def table(self, key, engine: dict) -> dict:
+        got = self.tables.get(key)
+        if got is None:
+            if len(self.tables) > 1024:
+                self.tables.clear()
+            got = self.tables[key] = [{}, None, -1]
+        own = got[0]
+        if got[1] != id(engine) or got[2] != len(engine):
+            own.update(engine)
+            got[1], got[2] = id(engine), len(engine)
+        return own
+
+
+def _frozen(value):
+    if type(value) is list:
+        return tuple(_frozen(v) for v in value)
+    if type(value) is dict:
+        return FrozenDict({k: _frozen(v) for k, v in value.items()})
+    return value
+
+
+#: read-only copies of battle side tables, by the table they copy (held with it; the engine never reads them)
+_PUBLIC_TABLES: dict = {}
+
+
+def _public_table(t: gb.SideTable) -> gb.SideTable:
+    """A read-only copy of a battle side's unit table (tuples; no casualty-plan cache), made once per table."""
+    got = _PUBLIC_TABLES.get(id(t))
+    if got is not None and got[0] is t:
+        return got[1]
+    c = gb.SideTable.__new__(gb.SideTable)
+    for name in gb.SideTable.__slots__:
+        if name != "plans":
+            setattr(c, name, _frozen(getattr(t, name)))
+    c.plans = FrozenDict()
+    if len(_PUBLIC_TABLES) > 4096:
+        _PUBLIC_TABLES.clear()
+    _PUBLIC_TABLES[id(t)] = (t, c)
+    return c
+
+
+def _public_plan(plan):
+    """A read-only copy of a side's compiled casualty plan (its hits are (is_damage, unit) tuples)."""
+    if plan is None:
+        return None
+    loads = None if plan.loads is None else tuple(tuple(x) for x in plan.loads)
+    return gb.Plan(tuple(plan.hits), tuple(plan.drown), plan.source, loads)
 
 
 class ShipView(NamedTuple):
@@ -97,9 +172,9 @@ class Observation:
 
     __slots__ = ("_s", "player", "_sizes", "_ship_reach")
 
-    def __init__(self, state: E.State, player: int):
+    def __init__(self, state: E.State, player: int, caches: SeatCaches | None = None):
         self._sizes = tuple(len(h) for h in state.hands)
-        self._s = public_state(state, player)
+        self._s = public_state(state, player, caches)
         self.player = player
         # the warships' reach now, {ship id: ((dst, cost, stops there), ...)}: the ships of the realm
         # whose turn it is with moves left (no other realm's warship can sail now)
@@ -310,5 +385,7 @@ class Observation:
                 f"round={self.round + 1}, vp={self.vp}, gold={self.gold})")
 
 
-def observe(state: E.State, player: int) -> Observation:
-    return Observation(state, player)
+def observe(state: E.State, player: int, caches: SeatCaches | None = None) -> Observation:
+    """Seat `player`'s observation; `caches` (optional): the seat's own reach tables, reused between its
+    observations (`play_game` keeps one `SeatCaches` per seat)."""
+    return Observation(state, player, caches)

@@ -169,6 +169,7 @@ def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp
     if phase == "buy":
         E._start_regroup(s)
         s.mob = {}
+        s.frames = E.turn_plan(s.realm)[:3]         # income, moving the new units, buying (on top)
         E._start_buy(s)
     elif phase == "movement":
         s.win_done = set()
@@ -191,7 +192,8 @@ def _start_movement(s: E.State) -> None:
     s.placed, s.spots, s.explored = {}, None, set()
     s.current_player, s.decider = s.seat_of[p], p
     s.phase, s.mode = E.PH_MOVE, E.M_MOVE
-    s.sites, s.battle, s.amok = [], None, None
+    s.sites, s.battle = [], None
+    s.frames = E.turn_plan(p)
     E._refresh_terrain(s)
     s.mob = {}
     for r in range(b.n):

@@ -17,6 +17,7 @@ from dataclasses import replace as dc_replace
 
 import pandas as pd
 
+from ..frozen import FrozenDict
 from .dice import hit_probability
 
 DOMAINS = ("land", "sea", "flying")
@@ -121,7 +122,7 @@ class UnitTable:
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ValueError(f"UnitTable has duplicate unit names: {', '.join(dupes)}")
-        object.__setattr__(self, "_by_name", {u.name: u for u in units})
+        object.__setattr__(self, "_by_name", FrozenDict({u.name: u for u in units}))
         object.__setattr__(self, "_names", tuple(names))
 
     @classmethod

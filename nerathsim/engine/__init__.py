@@ -14,20 +14,23 @@ A realm's turn (seed, "Runder i Conquest of Nerath"):
     PressOn / RetreatTo, Amok / Pass
 After the last realm of the turn order the round is complete and the victory check runs.
 
-One module per part of the turn (imports go downwards only: state < common < terrain < windows <
-turn, fight < dungeons < movement < combat, reinforce < dispatch < setup):
+Every pending decision is a frame (a small slotted class with named fields: who decides, what is
+legal, how it applies, what resumes after it) on one stack, `State.frames`; the top is the decision
+the state rests at. One module per part of the turn, each defining its frames (imports go downwards
+only: state < common < terrain < windows < fight < dungeons < movement < combat < reinforce < turn <
+dispatch < setup):
 
-  state      constants, Tables, Ship, ArmyChain, Battle, the decision frames, State
+  state      constants, Tables, Ship, ArmyChain, Battle, the `Frame` base, State
   common     the event log, named counts, warships, who stands where
   terrain    terrain and reach for the realm whose turn it is; unit bookkeeping (`mob`)
-  windows    card draws, card windows and pending cards (PH_EVENT)
-  turn       turn start (phase 1) and income, next realm, victory check (phase 6)
-  movement   movement, regroup and the new units' moves (PH_MOVE, PH_REGROUP, PH_REINFORCE)
-  fight      one battle: set-up, rounds, hits, luck, survivors
+  windows    card draws; CardWindow and PendingCard (PH_EVENT)
+  fight      one battle: set-up, rounds, hits, luck, survivors; CasualtyChoice (PH_CASUALTY), HitsToPlace (PH_HIT)
   dungeons   guardians, the fight in a dungeon, victory and flight
-  combat     the combat phase (PH_COMBAT, PH_CASUALTY, PH_HIT, PH_PRESS, PH_AMOK)
-  reinforce  placement and buying (PH_BUY)
-  dispatch   legal_actions, is_legal, apply_legal / apply_action, _advance, describe_action
+  movement   movement, regroup and the new units' moves; Movement, Regroup, Reinforcements
+  combat     the combat phase; BattleOrder (PH_COMBAT), PressOrRetreat (PH_PRESS), AmokFrame (PH_AMOK)
+  reinforce  placement and buying; BuyUnits (PH_BUY)
+  turn       turn start (phase 1, the turn's plan of frames) and Income (phase 6: next realm, victory check)
+  dispatch   current_frame, legal_actions, is_legal, apply_legal / apply_action, _advance, describe_action
   setup      new_game, deal
 """
 from ..game_actions import (
@@ -46,11 +49,20 @@ from ..game_actions import (
     Sail,
     Unload,
 )
-from .combat import _capture, _start_dungeon, _start_land_stage, amok_targets, retreat_options
+from .combat import (
+    AmokFrame,
+    BattleOrder,
+    PressOrRetreat,
+    _capture,
+    _start_dungeon,
+    _start_land_stage,
+    amok_targets,
+    retreat_options,
+)
 from .common import _army_counts, _enemies_at, _event, _named, _new_ship, ships_view
 from .dispatch import (
-    DECISIONS,
-    END_PHASE_NEXT,
+    FRAME_TYPES,
+    FRAMES,
     _advance,
     apply_action,
     apply_legal,
@@ -61,9 +73,18 @@ from .dispatch import (
     legal_by_kind,
 )
 from .dungeons import _place_guardians
-from .fight import hit_actions
-from .movement import MoveList, _end_regroup, _start_regroup
-from .reinforce import _start_buy, _start_reinforce, placement_spots
+from .fight import CasualtyChoice, HitsToPlace, hit_actions
+from .movement import (
+    MoveList,
+    Movement,
+    Regroup,
+    Reinforcements,
+    _end_regroup,
+    _start_regroup,
+    _start_reinforce,
+    _turn_windows,
+)
+from .reinforce import BuyUnits, _start_buy, placement_spots
 from .setup import _blank_state, deal, new_game
 from .state import (
     C_FLY,
@@ -90,35 +111,31 @@ from .state import (
     PH_REINFORCE,
     PRESS_ON,
     REALM_STATS,
-    AmokFrame,
     ArmyChain,
     Battle,
-    CardWindow,
-    CasualtyChoice,
     CombatWindow,
-    Decision,
-    HitsToPlace,
+    Frame,
     IllegalActionError,
     LuckBase,
-    Pending,
-    PendingCard,
     Ship,
     State,
     Tables,
     WindowView,
     _copy_battle,
     as_generator,
+    copy_frames,
     tables,
 )
 from .terrain import _mob_add, _reach, _refresh_terrain, destinations, friendly_sea
-from .turn import _end_turn, _start_turn, _turn_windows, group_vp, income
-from .windows import _draw_event, _draw_treasure
+from .turn import Income, _end_turn, _start_turn, group_vp, income, turn_plan
+from .windows import CardWindow, Pending, PendingCard, _draw_event, _draw_treasure
 
 __all__ = [
     "new_game", "deal", "legal_actions", "legal_by_kind", "is_legal", "apply_action", "apply_legal",
     "describe_action", "current_frame", "State", "IllegalActionError", "Tables", "tables", "Ship", "ArmyChain", "Battle",
-    "Decision", "CardWindow", "PendingCard", "Pending", "CombatWindow", "CasualtyChoice", "HitsToPlace",
-    "LuckBase", "AmokFrame", "WindowView", "DECISIONS", "END_PHASE_NEXT", "DECISION_NAMES", "REALM_STATS", "MoveList",
+    "Frame", "CardWindow", "PendingCard", "Pending", "CombatWindow", "CasualtyChoice", "HitsToPlace",
+    "LuckBase", "AmokFrame", "WindowView", "Movement", "BattleOrder", "PressOrRetreat", "Regroup", "BuyUnits",
+    "Reinforcements", "Income", "turn_plan", "copy_frames", "FRAMES", "FRAME_TYPES", "DECISION_NAMES", "REALM_STATS", "MoveList",
     "as_generator", "destinations", "friendly_sea", "income", "group_vp", "placement_spots", "retreat_options",
     "amok_targets", "hit_actions", "ships_view",
     "PH_MOVE", "PH_COMBAT", "PH_CASUALTY", "PH_PRESS", "PH_AMOK", "PH_REGROUP", "PH_BUY", "PH_REINFORCE",

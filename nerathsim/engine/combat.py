@@ -1,46 +1,42 @@
 """The combat phase (seed phase 3): sea battles first, then the land stage (landings, battles and
 walk-in conquests in the attacker's order), then the dungeons; each battle's card windows, casualty
-choices, rounds, press-or-retreat and end (conquest, VP, monsters running amok). Owns the PH_COMBAT,
-PH_CASUALTY, PH_HIT, PH_PRESS and PH_AMOK decisions (`DECISIONS`); hands over to the regroup.
+choices, rounds, press-or-retreat and end (conquest, VP, monsters running amok); then the regroup.
 
-The frames it rests at: `s.battle.next_window` (a `CombatWindow`, opened as a `CardWindow` that
-resumes with `_after_combat_window`), `s.battle.next_casualty_choice` (a `CasualtyChoice`), `s.battle.next_hits`
-(a `HitsToPlace`) and `s.amok` (an `AmokFrame`)."""
+Its frames: `BattleOrder` (PH_COMBAT), the combat phase's part of the turn, which stays beneath every
+decision of its battles and resumes the battle under way (or the next battle) when the frame above it
+is done; `PressOrRetreat` (PH_PRESS) and `AmokFrame` (PH_AMOK) pushed above it. A battle's combat card
+windows (its `CombatWindow`s, opened as `windows.CardWindow`s), casualty choices and hits to place
+(`fight.CasualtyChoice`, `fight.HitsToPlace`) are pushed above it too."""
 from __future__ import annotations
 
 from ..battle import ingame as gb
-from ..game_actions import Amok, Casualties, Fight, Hit, Pass, PressOn, RetreatTo
+from ..game_actions import Amok, Fight, Pass, PressOn, RetreatTo
 from ..maps import REALMS
 from .common import _enemies_at, _event, _named, _present_at, _with, ships_view
 from .dungeons import _dungeon_round, _dungeon_sites, _finish_dungeon, _flee_dungeon, _open_dungeon
 from .fight import (
     _apply_survivors,
+    _ask_casualty_order,
     _battle_over,
-    _do_hit,
     _fight_round,
     _place_hits,
     _roll_step,
     _set_fleet,
     _start_battle,
     _step_luck,
-    hit_actions,
 )
-from .movement import _start_regroup
 from .state import (
     M_MOVE,
     PASS,
     PH_AMOK,
-    PH_CASUALTY,
     PH_COMBAT,
-    PH_HIT,
     PH_PRESS,
     PRESS_ON,
-    AmokFrame,
-    CasualtyChoice,
-    Decision,
-    HitsToPlace,
+    ChangingFrame,
+    Frame,
     IllegalActionError,
     State,
+    next_part,
 )
 from .terrain import _mob_add, _mob_remove, _move_units_out, _refresh_terrain, _set_units, _terrain_at
 from .windows import _open_window
@@ -57,22 +53,22 @@ def _start_combat(s: State, rng) -> None:
 
 
 def _next_battle(s: State, rng) -> None:
-    """The next battle of the combat phase, or the land stage, or the regroup phase."""
+    """The next battle of the combat phase, or the land stage, or the regroup phase (the part of the turn
+    beneath `BattleOrder` on the stack)."""
     s.battle = None
-    s.amok = None
     while True:
         if s.stage == "dungeon":
             while s.sites:
                 r = s.sites.pop(0)
                 if _start_dungeon(s, r, rng):
                     return
-            _start_regroup(s)
+            next_part(s, rng)
             return
         if s.sites:
             if len(s.sites) == 1:
                 if _start_site(s, s.sites.pop(), rng):
                     return
-                s.battle, s.amok = None, None
+                s.battle = None
                 continue
             s.phase = PH_COMBAT
             s.current_player, s.decider = s.seat_of[s.realm], s.realm
@@ -96,7 +92,7 @@ def _dungeon_over(s: State, rng) -> bool:
     then the combat phase goes on. Returns True when the state rests at that card window."""
     p = s.battle.attacker
     _finish_dungeon(s, rng)
-    return bool(s.must_play[p]) and _open_window(s, "immediate", p, -1, None, _next_battle)
+    return bool(s.must_play[p]) and _open_window(s, "immediate", p, -1, None)
 
 
 def _start_site(s: State, r: int, rng) -> bool:
@@ -122,13 +118,13 @@ def _offer_amok(s: State, r: int) -> bool:
     t, p = s.tab, s.realm
     monsters = sum(s.units[r][p][u] for u in range(t.U) if t.monster[u])
     if monsters:
-        s.amok = AmokFrame(p, r, monsters)
+        s.frames.append(AmokFrame(p, r, monsters))
         if amok_targets(s):
             s.phase = PH_AMOK
             s.current_player, s.decider = s.seat_of[p], p
             s.battle = None
             return True
-        s.amok = None
+        s.frames.pop()
     return False
 
 
@@ -205,12 +201,6 @@ def _capture(s: State, r: int, p: int, how: str) -> None:
            to_realm=REALMS[new], vp=gained, how=how)
 
 
-def _after_combat_window(s: State, rng) -> None:
-    """What resumes after a battle's combat card window: the next window, or the battle itself."""
-    s.battle.windows.pop(0)
-    _run_battle(s, rng)
-
-
 def _run_battle(s: State, rng) -> None:
     """Go on with the battle under way; when it ends (and no amok decision waits), the next one."""
     if not _battle_continue(s, rng):
@@ -224,10 +214,9 @@ def _battle_continue(s: State, rng) -> bool:
     False when the battle is over and the combat phase goes on."""
     bt = s.battle
     while bt.windows:
-        w = bt.next_window
-        if _open_window(s, "combat", w.realm, bt.region, w.role, _after_combat_window):
+        w = bt.windows.pop(0)                # offered now; when it closes, BattleOrder.resume goes on here
+        if _open_window(s, "combat", w.realm, bt.region, w.role):
             return True
-        bt.windows.pop(0)
     if bt.dungeon:
         s.current_player, s.decider = s.seat_of[s.realm], s.realm
         while True:
@@ -235,15 +224,12 @@ def _battle_continue(s: State, rng) -> bool:
             if bt.att.health == 0 or bt.defs[0].health == 0:
                 return _dungeon_over(s, rng)
             if retreat_options(s):
-                s.phase = PH_PRESS
+                _rest_press(s)
                 return True
             if bt.round >= 10_000:
                 raise RuntimeError(f"dungeon fight at region {bt.region} still undecided after {bt.round} rounds")
     if bt.queue:
-        realm = bt.next_casualty_choice.realm
-        s.phase = PH_CASUALTY
-        s.current_player = s.seat_of[realm]
-        s.decider = realm
+        _ask_casualty_order(s)
         return True
     s.current_player, s.decider = s.seat_of[s.realm], s.realm
     if s.rules.casualty_choice == "each_hit":
@@ -253,10 +239,16 @@ def _battle_continue(s: State, rng) -> bool:
         if _battle_over(s):
             return _finish_battle(s)
         if retreat_options(s):
-            s.phase = PH_PRESS
+            _rest_press(s)
             return True
         if bt.round >= 10_000:
             raise RuntimeError(f"battle at region {bt.region} still undecided after {bt.round} rounds")
+
+
+def _rest_press(s: State) -> None:
+    """Rest at the attacker's press-or-retreat decision (seed step 4)."""
+    s.frames.append(PressOrRetreat(s.realm))
+    s.phase = PH_PRESS
 
 
 def _battle_by_hits(s: State, rng) -> bool:
@@ -274,7 +266,7 @@ def _battle_by_hits(s: State, rng) -> bool:
             if _battle_over(s):
                 return _finish_battle(s)
             if retreat_options(s):
-                s.phase = PH_PRESS
+                _rest_press(s)
                 return True
             if bt.round >= 10_000:
                 raise RuntimeError(f"battle at region {bt.region} still undecided after {bt.round} rounds")
@@ -458,89 +450,107 @@ def _do_amok(s: State, dst: int) -> bool:
     _terrain_at(s, dst)
     s.amok.monsters -= 1
     if s.amok.monsters <= 0 or not s.units[r][p][u] or not amok_targets(s):
-        s.amok = None
+        s.frames.pop()                      # running amok is over: the AmokFrame leaves the stack
         return True
     return False
 
 
-# --- the decisions -----------------------------------------------------------------------------
-def _fight_apply(s: State, a, rng) -> None:
-    if type(a) is not Fight:
-        raise IllegalActionError(f"unknown action {a!r}")
-    s.sites.remove(a.region)
-    if not _start_site(s, a.region, rng):
-        _next_battle(s, rng)
+# --- the frames -------------------------------------------------------------------------------
+class BattleOrder(Frame):
+    """Frame (PH_COMBAT): the combat phase (seed phase 3), the realm whose turn it is choosing which
+    attack to resolve next (`Fight`, offered while two or more remain). It stays beneath every decision
+    of its battles: when the frame above it is done it `resume`s the battle under way, or goes on to
+    the next battle; when no fight is left, the regroup (the part beneath it) begins."""
+
+    __slots__ = ()
+    phase = PH_COMBAT
+
+    def legal(self, s: State) -> list:
+        return [Fight(r) for r in s.sites]
+
+    def is_legal(self, s: State, a) -> bool:
+        return type(a) is Fight and a.region in s.sites
+
+    def apply(self, s: State, a, rng) -> None:
+        if type(a) is not Fight:
+            raise IllegalActionError(f"unknown action {a!r}")
+        s.sites.remove(a.region)
+        if not _start_site(s, a.region, rng):
+            _next_battle(s, rng)
+
+    def enter(self, s: State, rng) -> None:
+        _start_combat(s, rng)
+
+    def resume(self, s: State, rng) -> None:
+        """After a card window, a casualty choice or hits placed: the battle goes on; after a dungeon's
+        treasure card window (the fight is over): the next battle."""
+        if s.battle is not None:
+            _run_battle(s, rng)
+        else:
+            _next_battle(s, rng)
 
 
-def _casualty_apply(s: State, a, rng) -> None:
-    if type(a) is not Casualties:
-        raise IllegalActionError(f"unknown action {a!r}")
-    bt = s.battle
-    realm = bt.queue.pop(0).realm
-    ch = bt.att if bt.att.realm == realm else next(d for d in bt.defs if d.realm == realm)
-    ch.set_plan(a.order)
-    _event(s, "casualty_order", realm=REALMS[realm], order=a.order)
-    _run_battle(s, rng)
+class PressOrRetreat(Frame):
+    """Frame (PH_PRESS): after a round, the attacker (`realm`, the turn's realm) presses on or retreats
+    (seed step 4; in a dungeon: flees)."""
+
+    __slots__ = ()
+    phase = PH_PRESS
+
+    def legal(self, s: State) -> list:
+        return [PRESS_ON] + [RetreatTo(r) for r in retreat_options(s)]
+
+    def is_legal(self, s: State, a) -> bool:
+        return type(a) is PressOn or (type(a) is RetreatTo and a.dst in retreat_options(s))
+
+    def apply(self, s: State, a, rng) -> None:
+        ty = type(a)
+        if ty is PressOn:
+            s.frames.pop()
+            _event(s, "press_on", realm=REALMS[s.realm], region=s.battle.region)
+            _run_battle(s, rng)
+        elif ty is RetreatTo:
+            s.frames.pop()
+            if s.battle.dungeon:
+                _flee_dungeon(s, a.dst)
+                _next_battle(s, rng)
+            else:
+                _retreat(s, a.dst)
+                _finish_battle(s)
+                _next_battle(s, rng)
+        else:
+            raise IllegalActionError(f"unknown action {a!r}")
 
 
-def _hit_apply(s: State, a, rng) -> None:
-    if type(a) is not Hit:
-        raise IllegalActionError(f"unknown action {a!r}")
-    _do_hit(s, a)
-    _run_battle(s, rng)
+class AmokFrame(ChangingFrame):
+    """Frame (PH_AMOK): up to `monsters` monsters of `realm` (the turn's realm) may run amok from `region`."""
 
+    __slots__ = ("region", "monsters")
+    phase, slot = PH_AMOK, "amok"
 
-def _press_legal(s: State) -> list:
-    return [PRESS_ON] + [RetreatTo(r) for r in retreat_options(s)]
+    def __init__(self, realm: int, region: int, monsters: int):
+        self.realm, self.region, self.monsters = realm, region, monsters
 
+    def copy(self) -> "AmokFrame":
+        return AmokFrame(self.realm, self.region, self.monsters)
 
-def _press_apply(s: State, a, rng) -> None:
-    ty = type(a)
-    if ty is PressOn:
-        _event(s, "press_on", realm=REALMS[s.realm], region=s.battle.region)
-        _run_battle(s, rng)
-    elif ty is RetreatTo:
-        if s.battle.dungeon:
-            _flee_dungeon(s, a.dst)
+    def legal(self, s: State) -> list:
+        return [Amok(r) for r in amok_targets(s)] + [PASS]
+
+    def is_legal(self, s: State, a) -> bool:
+        return type(a) is Pass or (type(a) is Amok and a.dst in amok_targets(s))
+
+    def apply(self, s: State, a, rng) -> None:
+        ty = type(a)
+        if ty is Amok:
+            if _do_amok(s, a.dst):
+                _next_battle(s, rng)
+        elif ty is Pass:
+            s.frames.pop()
+            _event(s, "amok_declined", realm=REALMS[s.realm])
             _next_battle(s, rng)
         else:
-            _retreat(s, a.dst)
-            _finish_battle(s)
-            _next_battle(s, rng)
-    else:
-        raise IllegalActionError(f"unknown action {a!r}")
+            raise IllegalActionError(f"unknown action {a!r}")
 
-
-def _amok_legal(s: State) -> list:
-    return [Amok(r) for r in amok_targets(s)] + [PASS]
-
-
-def _amok_apply(s: State, a, rng) -> None:
-    ty = type(a)
-    if ty is Amok:
-        if _do_amok(s, a.dst):
-            _next_battle(s, rng)
-    elif ty is Pass:
-        s.amok = None
-        _event(s, "amok_declined", realm=REALMS[s.realm])
-        _next_battle(s, rng)
-    else:
-        raise IllegalActionError(f"unknown action {a!r}")
-
-
-DECISIONS = {
-    PH_COMBAT: Decision(lambda s: [Fight(r) for r in s.sites],
-                        lambda s, a: type(a) is Fight and a.region in s.sites, _fight_apply),
-    PH_CASUALTY: Decision(lambda s: [Casualties(o) for o in gb.CASUALTY_ORDERS],
-                          lambda s, a: type(a) is Casualties and a.order in gb.CASUALTY_ORDERS, _casualty_apply),
-    PH_HIT: Decision(hit_actions, lambda s, a: type(a) is Hit and a in hit_actions(s), _hit_apply),
-    PH_PRESS: Decision(_press_legal,
-                       lambda s, a: type(a) is PressOn or (type(a) is RetreatTo and a.dst in retreat_options(s)),
-                       _press_apply),
-    PH_AMOK: Decision(_amok_legal, lambda s, a: type(a) is Pass or (type(a) is Amok and a.dst in amok_targets(s)),
-                      _amok_apply),
-}
-#: the frames these decisions rest at answer through them (`CasualtyChoice.legal(s)` etc.)
-CasualtyChoice.decision = DECISIONS[PH_CASUALTY]
-HitsToPlace.decision = DECISIONS[PH_HIT]
-AmokFrame.decision = DECISIONS[PH_AMOK]
+    def __repr__(self):
+        return f"AmokFrame(realm={self.realm}, region={self.region}, monsters={self.monsters})"

@@ -1,13 +1,19 @@
-"""Dispatch: the one entry to every decision. `legal_actions`, `is_legal` and `apply_legal` ask the
-frame the state rests at (`current_frame(s)`: a card window, a pending card, a casualty choice, hits to
-place, running amok — each answers through its owning module's `Decision`), and at the turn's own
-decisions (no frame) route by the decision kind (`s.phase`) to the `Decision` of the module that owns
-that part of the turn (`DECISIONS`); EndPhase goes on to the next part of the turn (`END_PHASE_NEXT`, the turn's order);
-`_advance`, the one advance loop, skips decisions whose only legal action would be EndPhase.
+"""Dispatch: the one entry to every decision. The state rests at the frame on top of its one stack,
+`s.frames` (`current_frame(s)`), and `legal_actions`, `is_legal` and `apply_legal` only ask it; `_advance`,
+the one advance loop, then lets a frame with nothing to choose finish (a part of the turn whose only
+legal action would be EndPhase: nothing to move, buy or place).
 
-    movement   PH_MOVE, PH_REGROUP, PH_REINFORCE     combat     PH_COMBAT, PH_CASUALTY, PH_HIT,
-    reinforce  PH_BUY                                            PH_PRESS, PH_AMOK
-    windows    PH_EVENT (a CardWindow or PendingCard frame)
+    frame (module)                         decision kind    beneath it / after it
+    turn.Income                            (none)           the bottom: income, the next realm's turn
+    movement.Reinforcements                PH_REINFORCE     EndPhase: Income
+    reinforce.BuyUnits                     PH_BUY           EndPhase: Reinforcements
+    movement.Regroup                       PH_REGROUP       EndPhase: BuyUnits
+    combat.BattleOrder                     PH_COMBAT        no fight left: Regroup
+    movement.Movement                      PH_MOVE          EndPhase: BattleOrder
+    combat.PressOrRetreat, AmokFrame       PH_PRESS, PH_AMOK        pushed above BattleOrder
+    fight.CasualtyChoice, HitsToPlace      PH_CASUALTY, PH_HIT      pushed above BattleOrder, which resumes the battle
+    windows.CardWindow                     PH_EVENT         pushed above Movement, BattleOrder or BuyUnits, which resume
+    windows.PendingCard                    PH_EVENT         pushed above its CardWindow
 """
 from __future__ import annotations
 
@@ -30,74 +36,27 @@ from ..game_actions import (
     Unload,
 )
 from ..maps import REALMS
-from . import combat, movement, reinforce, windows
-from .combat import _start_combat
-from .common import _event
-from .movement import _anything_to_move, _end_regroup, _may_end_regroup
-from .reinforce import _any_buy, _start_buy, _start_reinforce
-from .state import (
-    PH_AMOK,
-    PH_BUY,
-    PH_CASUALTY,
-    PH_EVENT,
-    PH_HIT,
-    PH_MOVE,
-    PH_REGROUP,
-    PH_REINFORCE,
-    IllegalActionError,
-    State,
-    as_generator,
-)
-from .turn import _end_turn
+from .combat import AmokFrame, BattleOrder, PressOrRetreat
+from .fight import CasualtyChoice, HitsToPlace
+from .movement import Movement, Regroup, Reinforcements
+from .reinforce import BuyUnits
+from .state import PH_EVENT, IllegalActionError, State, as_generator
+from .turn import Income
+from .windows import CardWindow, PendingCard
 
-#: decision kind -> the Decision (legal, is_legal, apply) of the module owning it
-DECISIONS = {
-    PH_MOVE: movement.DECISION, PH_REGROUP: movement.DECISION, PH_REINFORCE: movement.DECISION,
-    PH_BUY: reinforce.DECISION, PH_EVENT: windows.DECISION, **combat.DECISIONS,
-}
-MOVEMENT_PHASES = (PH_MOVE, PH_REGROUP, PH_REINFORCE)
-
-
-def _end_movement(s: State, rng) -> None:
-    _event(s, "end_movement", realm=REALMS[s.realm])
-    _start_combat(s, rng)
-
-
-def _regroup_to_buy(s: State, rng) -> None:
-    _end_regroup(s)
-    _start_buy(s)
-
-
-def _buy_to_reinforce(s: State, rng) -> None:
-    _start_reinforce(s)
-
-
-#: what EndPhase does in each decision that has it: the next part of the turn
-END_PHASE_NEXT = {PH_MOVE: _end_movement, PH_REGROUP: _regroup_to_buy, PH_BUY: _buy_to_reinforce,
-                  PH_REINFORCE: _end_turn}
+#: every frame class, by the decision kind it rests at (`Income` rests at none)
+FRAMES = {cls.phase: cls for cls in (Movement, BattleOrder, CasualtyChoice, PressOrRetreat, AmokFrame, Regroup,
+                                     BuyUnits, Reinforcements, HitsToPlace)}
+FRAMES[PH_EVENT] = (CardWindow, PendingCard)
+FRAME_TYPES = (Income, Movement, BattleOrder, CasualtyChoice, HitsToPlace, PressOrRetreat, AmokFrame, Regroup,
+               BuyUnits, Reinforcements, CardWindow, PendingCard)
 
 
 def current_frame(s: State):
-    """The frame the state rests at, whose `decider` is `s.decider`: the pending card or the card window
-    (PH_EVENT), the next casualty choice (PH_CASUALTY), the hits being placed (PH_HIT), the amok
-    decision (PH_AMOK); None at the turn's own decisions (movement, battle order, press or retreat, buy)."""
-    ph = s.phase
-    if ph == PH_EVENT:
-        return s.pending if s.pending is not None else s.window
-    if ph == PH_CASUALTY:
-        return s.battle.next_casualty_choice if s.battle is not None and s.battle.queue else None
-    if ph == PH_HIT:
-        return s.battle.next_hits if s.battle is not None and s.battle.hits else None
-    if ph == PH_AMOK:
-        return s.amok
-    return None
-
-
-def _decision(s: State):
-    """What answers the current decision: the frame the state rests at (which answers through its owning
-    module's `Decision`), or at the turn's own decisions (no frame) that module's `Decision` for `s.phase`."""
-    f = current_frame(s)
-    return f if f is not None else DECISIONS.get(s.phase)
+    """The frame the state rests at (the top of `s.frames`), whose `decider` is `s.decider`; None once the game is over."""
+    if s.is_terminal or not s.frames:
+        return None
+    return s.frames[-1]
 
 
 def legal_actions(s: State) -> list:
@@ -106,10 +65,7 @@ def legal_actions(s: State) -> list:
         return []
     if s._legal is not None:
         return s._legal
-    d = _decision(s)
-    if d is None:
-        raise AssertionError(f"no decision in phase {s.phase}")
-    out = d.legal(s)
+    out = s.frames[-1].legal(s)
     s._legal = out
     return out
 
@@ -119,8 +75,9 @@ def legal_by_kind(s: State) -> list:
     and actions within a kind in listing order (moves as a lazily decoded MoveList)."""
     if s.is_terminal:
         return []
-    if s.phase in MOVEMENT_PHASES:
-        return movement.legal_by_kind(s)
+    got = s.frames[-1].by_kind(s)
+    if got is not None:
+        return got
     kinds: dict = {}
     for a in legal_actions(s):
         kinds.setdefault(type(a), []).append(a)
@@ -128,14 +85,11 @@ def legal_by_kind(s: State) -> list:
 
 
 def is_legal(s: State, a) -> bool:
-    """True iff `a` is in legal_actions(s), without listing every legal action (the owning module's check)."""
-    if s.is_terminal:
-        return False
-    d = _decision(s)
-    if d is None:
+    """True iff `a` is in legal_actions(s), without listing every legal action (the frame's own check)."""
+    if s.is_terminal or not s.frames:
         return False
     try:
-        return d.is_legal(s, a)
+        return s.frames[-1].is_legal(s, a)
     except (TypeError, IndexError, KeyError):
         return False
 
@@ -153,49 +107,25 @@ def apply_action(s: State, action, rng) -> None:
 
 def apply_legal(s: State, a, rng: np.random.Generator) -> None:
     """Apply an action already known to be legal (the game loop's fast path): log the decision, let the
-    owning module apply it (EndPhase: the next part of the turn), then `_advance`."""
+    frame on top apply it (EndPhase: the part of the turn finishes), then `_advance`."""
     if s.log is not None:
         s.log.append({"event": "decision", "round": s.round + 1, "turn_realm": REALMS[s.realm], "seat": s.current_player,
                       "realm": REALMS[s.decider], "decision": s.decision, "action": repr(a),
                       "text": describe_action(s, a)})
     s.decisions += 1
     s._legal = None
-    if type(a) is EndPhase:
-        nxt = END_PHASE_NEXT.get(s.phase)
-        if nxt is None:
-            raise IllegalActionError(f"unknown action {a!r}")
-        nxt(s, rng)
-    else:
-        d = _decision(s)
-        if d is None:
-            raise IllegalActionError(f"unknown action {a!r}")
-        d.apply(s, a, rng)
+    s.frames[-1].apply(s, a, rng)
     _advance(s, rng)
 
 
 def _advance(s: State, rng) -> None:
-    """Skip decisions whose only legal action is to end the phase (nothing to move, buy or place)."""
+    """Finish the frames with nothing to choose (a part of the turn whose only legal action would be
+    EndPhase) until one rests or the game is over."""
     while not s.is_terminal:
-        ph = s.phase
-        if ph == PH_MOVE:
-            if _anything_to_move(s):
-                return
-            _event(s, "end_movement", realm=REALMS[s.realm], auto=True)
-            _start_combat(s, rng)
-        elif ph == PH_REGROUP:
-            if _anything_to_move(s) or not _may_end_regroup(s):
-                return
-            _regroup_to_buy(s, rng)
-        elif ph == PH_BUY:
-            if _any_buy(s):
-                return
-            _buy_to_reinforce(s, rng)
-        elif ph == PH_REINFORCE:
-            if _anything_to_move(s):
-                return
-            _end_turn(s, rng)
-        else:
+        f = s.frames[-1]
+        if f.rests(s):
             return
+        f.finish(s, rng, auto=True)
 
 
 # ---------------------------------------------------------------------------------------

@@ -5,20 +5,77 @@ back on the board (warships sunk, cargo drowned). The combat phase (`combat`) dr
 from __future__ import annotations
 
 from ..battle import ingame as gb
-from ..game_actions import Hit
+from ..game_actions import Casualties, Hit
 from ..maps import REALMS
 from .common import _army_counts, _enemies_at, _event, _named
 from .state import (
+    PH_CASUALTY,
     PH_HIT,
     ArmyChain,
     Battle,
-    CasualtyChoice,
+    ChangingFrame,
     CombatWindow,
-    HitsToPlace,
+    Frame,
+    IllegalActionError,
     LuckBase,
     State,
+    resume_below,
 )
 from .terrain import _set_units
+
+
+class CasualtyChoice(Frame):
+    """Frame (PH_CASUALTY): `realm` chooses the casualty order of its army at the start of the battle
+    (`Rules.casualty_choice` "order"). Queued in `Battle.queue`; the head is pushed on the stack when it
+    is asked, and the battle (the frame beneath) resumes after it. Never changed (a clone shares it)."""
+
+    __slots__ = ()
+    phase = PH_CASUALTY
+
+    def legal(self, s: State) -> list:
+        return [Casualties(o) for o in gb.CASUALTY_ORDERS]
+
+    def is_legal(self, s: State, a) -> bool:
+        return type(a) is Casualties and a.order in gb.CASUALTY_ORDERS
+
+    def apply(self, s: State, a, rng) -> None:
+        if type(a) is not Casualties:
+            raise IllegalActionError(f"unknown action {a!r}")
+        bt = s.battle
+        bt.queue.pop(0)
+        _chain_of(bt, self.realm).set_plan(a.order)
+        _event(s, "casualty_order", realm=REALMS[self.realm], order=a.order)
+        resume_below(s, rng)
+
+
+class HitsToPlace(ChangingFrame):
+    """Frame (PH_HIT): `realm` still places `hits` hits of the current step on its own army, one by one
+    (`Rules.casualty_choice` "each_hit"). Queued in `Battle.hits` (the same object is the stack's top
+    while its owner decides); after each hit the battle (the frame beneath) resumes."""
+
+    __slots__ = ("hits",)
+    phase = PH_HIT
+
+    def __init__(self, realm: int, hits: int):
+        self.realm, self.hits = realm, hits
+
+    def copy(self) -> "HitsToPlace":
+        return HitsToPlace(self.realm, self.hits)
+
+    def legal(self, s: State) -> list:
+        return hit_actions(s)
+
+    def is_legal(self, s: State, a) -> bool:
+        return type(a) is Hit and a in hit_actions(s)
+
+    def apply(self, s: State, a, rng) -> None:
+        if type(a) is not Hit:
+            raise IllegalActionError(f"unknown action {a!r}")
+        _do_hit(s, a)
+        resume_below(s, rng)
+
+    def __repr__(self):
+        return f"HitsToPlace(realm={self.realm}, hits={self.hits})"
 
 
 def _start_battle(s: State, r: int) -> None:
@@ -140,6 +197,7 @@ def _place_hits(s: State) -> bool:
             opts = gb.hit_options(ch.t, ch.army)
             if len(opts) > 1 and n < ch.health:
                 frame.hits = n
+                s.frames.append(frame)
                 s.phase = PH_HIT
                 s.current_player, s.decider = s.seat_of[realm], realm
                 return True
@@ -148,6 +206,14 @@ def _place_hits(s: State) -> bool:
             n -= 1
         bt.hits.pop(0)
     return False
+
+
+def _ask_casualty_order(s: State) -> None:
+    """Rest at the next casualty choice of the battle (its head is pushed on the stack)."""
+    f = s.battle.next_casualty_choice
+    s.frames.append(f)
+    s.phase = PH_CASUALTY
+    s.current_player, s.decider = s.seat_of[f.realm], f.realm
 
 
 def _plan_choice(ch: ArmyChain) -> tuple:

@@ -1,7 +1,8 @@
 """Movement (seed phase 2), the regroup (phase 4) and the moves of new units (phase 5): the Move,
-Embark, Sail and Unload actions of the realm whose turn it is. Owns the PH_MOVE, PH_REGROUP and
-PH_REINFORCE decisions (`DECISION`); their EndPhase goes on to the next part of the turn
-(`dispatch.END_PHASE_NEXT`)."""
+Embark, Sail and Unload actions of the realm whose turn it is, the turn-start card windows before the
+moves (`_turn_windows`), and their frames `Movement` (PH_MOVE), `Regroup` (PH_REGROUP) and
+`Reinforcements` (PH_REINFORCE): parts of the turn whose EndPhase (`finish`) hands over to the part
+beneath them on the stack."""
 from __future__ import annotations
 
 from ..game_actions import Embark, EndPhase, Move, Sail, Unload
@@ -14,12 +15,16 @@ from .state import (
     M_MOVE,
     M_REGROUP,
     M_REINFORCE,
+    PH_MOVE,
     PH_REGROUP,
-    Decision,
+    PH_REINFORCE,
+    Frame,
     IllegalActionError,
     State,
+    next_part,
 )
 from .terrain import _cache_for, _mob_add, _reach, _refresh_terrain, _set_units, destinations
+from .windows import _has_cards, _open_window
 
 
 def _move_groups(s: State) -> list:
@@ -314,29 +319,53 @@ def _end_regroup(s: State) -> None:
                        tokens=[s.cards.guardians[g].key for g in s.guardians.get(r, [])])
 
 
-# --- the decision ------------------------------------------------------------------------------
-def _legal(s: State) -> list:
+def _start_reinforce(s: State) -> None:
+    """Seed: "Når du har købt dine nye tropper, må du straks efter flytte dem ... Du må dog ikke starte
+    nogen kampe." Only the new units move; no hostile or dungeon destination."""
+    s.phase = PH_REINFORCE
+    s.mode = M_REINFORCE
+    _refresh_terrain(s)
+
+
+def _turn_windows(s: State) -> None:
+    """Start of a turn: immediate cards drawn must be played, then kept movement cards may be; then phase 2.
+    A window is pushed above `Movement`, which comes back here when it closes (`Movement.resume`)."""
+    p = s.realm
+    if _has_cards(s):
+        if s.must_play[p] and _open_window(s, "immediate", p, -1, None):
+            return
+        if "movement" not in s.win_done:
+            s.win_done.add("movement")
+            if _open_window(s, "movement", p, -1, None):
+                return
+    s.phase = PH_MOVE
+    s.current_player, s.decider = s.seat_of[p], p
+
+
+# --- the frames ------------------------------------------------------------------------------
+def _legal(s: State, end_ok: bool) -> list:
     out = _move_actions(s)
-    if s.phase != PH_REGROUP or _may_end_regroup(s):
+    if end_ok:
         out.append(END_PHASE)
     return out
 
 
-def legal_by_kind(s: State) -> list:
+def legal_by_kind(s: State, end_ok: bool = True) -> list:
     """The legal actions grouped by kind, kinds in order of first appearance in the listing
     and actions within a kind in listing order (moves as a lazily decoded MoveList)."""
     moves, *others = _move_kinds(s)
     out = [moves] if _has_moves(s) else []
     out += [k for k in others if k]
-    if s.phase != PH_REGROUP or _may_end_regroup(s):
+    if end_ok:
         out.append([END_PHASE])
     return out
 
 
-def _is_legal(s: State, a) -> bool:
+def _is_legal(s: State, a, end_ok, ships: bool) -> bool:
+    """Same answer as `a in _legal(s, end_ok(s))`; `ships`: warship actions exist in this decision."""
     ty = type(a)
     if ty is EndPhase:
-        return s.phase != PH_REGROUP or _may_end_regroup(s)
+        return end_ok(s)
     if ty is Move:
         if not isinstance(a.count, int) or isinstance(a.count, bool) or a.count < 1:
             return False
@@ -347,7 +376,7 @@ def _is_legal(s: State, a) -> bool:
             return False
         _cost, _stops, able = d
         return a.count <= able
-    if s.phase == PH_REGROUP or ty not in (Embark, Sail, Unload):
+    if not ships or ty not in (Embark, Sail, Unload):
         return False
     sh = s.ship(a.ship)
     if sh is None or sh.owner != s.realm or sh.unloaded:
@@ -373,19 +402,94 @@ def _is_legal(s: State, a) -> bool:
     return s.mode != M_REINFORCE or s.fr_land[x]
 
 
-def _apply(s: State, a, rng) -> None:
-    ty = type(a)
-    if ty is Move:
-        _do_move(s, a)
-    elif ty is Embark:
-        _do_embark(s, a)
-    elif ty is Sail:
-        _do_sail(s, a)
-    elif ty is Unload:
-        _do_unload(s, a)
-    else:
-        raise IllegalActionError(f"unknown action {a!r}")
+def _always(s: State) -> bool:
+    return True
 
 
-#: PH_MOVE, PH_REGROUP and PH_REINFORCE (the mode, `s.mode`, tells them apart)
-DECISION = Decision(_legal, _is_legal, _apply)
+class _Moving(Frame):
+    """A part of the turn in which the realm whose turn it is moves (the mode, `s.mode`, sets the
+    rules: seed phases 2, 4 and 5); EndPhase (`finish`) hands over to the part beneath it."""
+
+    __slots__ = ()
+    ships = True                    # Embark, Sail and Unload exist in this decision
+    end_ok = staticmethod(_always)  # may the realm end this part now?
+
+    def legal(self, s: State) -> list:
+        return _legal(s, self.end_ok(s))
+
+    def by_kind(self, s: State) -> list:
+        return legal_by_kind(s, self.end_ok(s))
+
+    def is_legal(self, s: State, a) -> bool:
+        return _is_legal(s, a, self.end_ok, self.ships)
+
+    def apply(self, s: State, a, rng) -> None:
+        ty = type(a)
+        if ty is Move:
+            _do_move(s, a)
+        elif ty is Embark:
+            _do_embark(s, a)
+        elif ty is Sail:
+            _do_sail(s, a)
+        elif ty is Unload:
+            _do_unload(s, a)
+        elif ty is EndPhase:
+            self.finish(s, rng)
+        else:
+            raise IllegalActionError(f"unknown action {a!r}")
+
+    def rests(self, s: State) -> bool:
+        return _anything_to_move(s)
+
+    def finish(self, s: State, rng, auto: bool = False) -> None:
+        next_part(s, rng)
+
+
+class Movement(_Moving):
+    """Frame (PH_MOVE): seed phase 2, after the turn-start card windows (pushed above it; when one
+    closes, `resume` offers the next one or rests here). EndPhase: the combat phase (`combat.BattleOrder`)."""
+
+    __slots__ = ()
+    phase = PH_MOVE
+
+    def resume(self, s: State, rng) -> None:
+        _turn_windows(s)
+
+    def finish(self, s: State, rng, auto: bool = False) -> None:
+        if auto:
+            _event(s, "end_movement", realm=REALMS[s.realm], auto=True)
+        else:
+            _event(s, "end_movement", realm=REALMS[s.realm])
+        next_part(s, rng)
+
+
+class Regroup(_Moving):
+    """Frame (PH_REGROUP): seed phase 4, heroes and flyers move again (no warships); EndPhase only once
+    no hero must still leave an explored dungeon; then flyers away from friendly land die, guardians
+    return, and buying (`reinforce.BuyUnits`) begins."""
+
+    __slots__ = ()
+    phase = PH_REGROUP
+    ships = False
+    end_ok = staticmethod(_may_end_regroup)
+
+    def rests(self, s: State) -> bool:
+        return _anything_to_move(s) or not _may_end_regroup(s)
+
+    def enter(self, s: State, rng) -> None:
+        _start_regroup(s)
+
+    def finish(self, s: State, rng, auto: bool = False) -> None:
+        _end_regroup(s)
+        next_part(s, rng)
+
+
+class Reinforcements(_Moving):
+    """Frame (PH_REINFORCE): seed phase 5 after buying, only the new units move; EndPhase: income and
+    the next realm (`turn.Income`)."""
+
+    __slots__ = ()
+    phase = PH_REINFORCE
+
+    def enter(self, s: State, rng) -> None:
+        _start_reinforce(s)

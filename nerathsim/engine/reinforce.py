@@ -1,13 +1,13 @@
 """Reinforcements (seed phase 5): where new units may be placed (castles held since the start of the
 turn, their limits, the fallback near the capital), buying them (`Buy`, after the reinforcements card
-window) and then moving only the new units (the movement module's PH_REINFORCE). Owns the PH_BUY
-decision (`DECISION`)."""
+window): the `BuyUnits` frame (PH_BUY), whose EndPhase hands over to moving only the new units
+(`movement.Reinforcements`, the part beneath it on the stack)."""
 from __future__ import annotations
 
 from ..game_actions import Buy, EndPhase
 from ..maps import REALMS
 from .common import _event, _new_ship
-from .state import END_PHASE, M_REINFORCE, PH_BUY, PH_REINFORCE, Decision, IllegalActionError, State
+from .state import END_PHASE, M_REINFORCE, PH_BUY, Frame, IllegalActionError, State, next_part
 from .terrain import _mob_add, _refresh_terrain
 from .windows import _has_cards, _open_window
 
@@ -168,7 +168,7 @@ def _start_buy(s: State) -> None:
         if sh.owner == s.realm:
             sh.moves, sh.unloaded, sh.landing = 0, False, -1
     if _has_cards(s):
-        _open_window(s, "reinforcements", s.realm, -1, None, _resume_buy)
+        _open_window(s, "reinforcements", s.realm, -1, None)
 
 
 def _resume_buy(s: State, rng) -> None:
@@ -206,29 +206,38 @@ def _do_buy(s: State, a: Buy) -> None:
     _event(s, "buy", realm=REALMS[p], unit=a.unit, at=at, gold=s.gold[p], cost=t.cost[u], ship=ship)
 
 
-def _start_reinforce(s: State) -> None:
-    """Seed: "Når du har købt dine nye tropper, må du straks efter flytte dem ... Du må dog ikke starte
-    nogen kampe." Only the new units move; no hostile or dungeon destination."""
-    s.phase = PH_REINFORCE
-    s.mode = M_REINFORCE
-    _refresh_terrain(s)
+class BuyUnits(Frame):
+    """Frame (PH_BUY): seed phase 5, the realm whose turn it is buys new units (`Buy`), after the
+    reinforcements card window (pushed above it: `resume` rests here when it closes); EndPhase: the new
+    units move (`movement.Reinforcements`)."""
 
+    __slots__ = ()
+    phase = PH_BUY
 
-# --- the decision ------------------------------------------------------------------------------
-def _legal(s: State) -> list:
-    return _buy_actions(s) + [END_PHASE]
+    def legal(self, s: State) -> list:
+        return _buy_actions(s) + [END_PHASE]
 
+    def is_legal(self, s: State, a) -> bool:
+        ty = type(a)
+        return ty is EndPhase or (ty is Buy and _buy_ok(s, a))
 
-def _is_legal(s: State, a) -> bool:
-    ty = type(a)
-    return ty is EndPhase or (ty is Buy and _buy_ok(s, a))
+    def apply(self, s: State, a, rng) -> None:
+        ty = type(a)
+        if ty is Buy:
+            _do_buy(s, a)
+        elif ty is EndPhase:
+            self.finish(s, rng)
+        else:
+            raise IllegalActionError(f"unknown action {a!r}")
 
+    def rests(self, s: State) -> bool:
+        return _any_buy(s)
 
-def _apply(s: State, a, rng) -> None:
-    if type(a) is not Buy:
-        raise IllegalActionError(f"unknown action {a!r}")
-    _do_buy(s, a)
+    def enter(self, s: State, rng) -> None:
+        _start_buy(s)
 
+    def resume(self, s: State, rng) -> None:
+        _resume_buy(s, rng)
 
-#: PH_BUY (EndPhase goes on to PH_REINFORCE: `_start_reinforce`)
-DECISION = Decision(_legal, _is_legal, _apply)
+    def finish(self, s: State, rng, auto: bool = False) -> None:
+        next_part(s, rng)

@@ -8,6 +8,7 @@ from .common import _event, _named, _new_ship, ships_view
 from .dispatch import _advance
 from .dungeons import _place_guardians
 from .state import M_MOVE, PH_MOVE, REALM_STATS, State, as_generator, tables
+from .terrain import fly_reach_cache
 from .turn import _start_turn
 from .windows import _draw_event
 
@@ -90,16 +91,18 @@ def _blank_state(rules: Rules, record: bool) -> State:
     s.rules, s.board, s.tab = rules, b, tables(rules)
     s.n = rules.players
     seating = rules.seating
-    s.seat_of = [0] * 4
+    seat_of = [0] * 4
     for seat, realms in enumerate(seating):
         for p in realms:
-            s.seat_of[p] = seat
-    s.ally = [-1] * 4
+            seat_of[p] = seat
+    ally = [-1] * 4
     if rules.alliance:
         for a, c in TEAMS:
             ia, ic = REALMS.index(a), REALMS.index(c)
-            s.ally[ia], s.ally[ic] = ic, ia
-    s.friends = [frozenset({p} | ({s.ally[p]} if s.ally[p] >= 0 else set())) for p in range(4)]
+            ally[ia], ally[ic] = ic, ia
+    # fixed for the game (tuples: a clone and a public copy share them)
+    s.seat_of, s.ally = tuple(seat_of), tuple(ally)
+    s.friends = tuple(frozenset({p} | ({ally[p]} if ally[p] >= 0 else set())) for p in range(4))
     s.owner = list(b.owner)
     s.units = [[[0] * s.tab.U for _ in range(4)] for _ in range(b.n)]
     s.ships, s.next_ship = [], 0
@@ -108,10 +111,10 @@ def _blank_state(rules: Rules, record: bool) -> State:
     s.round, s.turn_pos, s.realm = 0, 0, rules.order[0]
     s.phase, s.current_player, s.decider = PH_MOVE, 0, 0
     s.mob, s.mode, s.reach, s.hostile, s.fr_land = {}, M_MOVE, {}, [], []
-    s.reach_land, s.reach_store = {}, {}
+    s.reach_land, s.reach_store, s._reach_fly = {}, {}, fly_reach_cache(rules)
     s.turn_castles, s.n_castles_start, s.capital_held_start = set(), 0, True
     s.owner_start = list(b.owner)
-    s.placed, s.spots, s.stage, s.sites, s.battle, s.amok = {}, None, "", [], None, None
+    s.placed, s.spots, s.stage, s.sites, s.battle = {}, None, "", [], None
     s.explored = set()
     s.conquered = [set() for _ in range(4)]
     s.stats = {k: [0] * 4 for k in REALM_STATS}
@@ -121,7 +124,7 @@ def _blank_state(rules: Rules, record: bool) -> State:
     s.cards = rules.cards if (rules.events or rules.dungeons) else None
     s.must_play, s.kept = [[] for _ in range(4)], [[] for _ in range(4)]
     s.treasure_deck, s.supply, s.guardians, s.dungeon_given, s.revealed = [], [], {}, {}, set()
-    s.window, s.pending, s.win_done = None, None, set()
+    s.frames, s.win_done = [], set()
     s.card_plays = [0] * (len(s.cards.cards) if s.cards is not None else 0)
     s.is_terminal, s.winner, s.timed_out = False, None, False
     s.turns, s.decisions = 0, 0

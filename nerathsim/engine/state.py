@@ -6,28 +6,25 @@ Units are counts: `units[region][realm][unit]` holds every unit that stands in a
 in the cargo). During the current realm's turn `mob[region]` maps (unit, moves left) to
 counts for its units that may still move in the current mode.
 
-Decision frames (who decides, what is legal, how it applies, what resumes after it). `s.phase` names
-the kind of the decision the state rests at (`DECISION_NAMES`); the dispatcher (`dispatch.DECISIONS`)
-routes it to the `Decision` of the module owning that part of the turn. Beside the phase, the
-pending work is held in named frames:
-
-  * `s.window`   a `CardWindow`: a realm may play cards (`PH_EVENT`); `resume(s, rng)` runs after it
-                 (`view`: its `WindowView`, what the observation shows).
-  * `s.pending`  a `PendingCard`: a card enemies may still answer (`reactors`, the first decides).
-  * `s.battle`   a `Battle`, whose `windows` are `CombatWindow`s still to offer, `queue` the
-                 `CasualtyChoice`s still to make (`PH_CASUALTY`) and `hits` the `HitsToPlace`
-                 of the current step (`PH_HIT`); their heads are read by name (`next_window`,
-                 `next_casualty_choice`, `next_hits`); `luck_base` is the step's `LuckBase`.
-  * `s.amok`     an `AmokFrame`: monsters that may still run amok from a conquered region (`PH_AMOK`).
+Decision frames (who decides, what is legal, how it applies, what resumes after it): `Frame` and
+its subclasses, defined in the module owning their rules, on one stack `s.frames` whose top is the
+decision the state rests at (`s.phase`, the public decision kind, is the top frame's `phase`). Beneath
+the decisions lie the parts of the turn still to come (`turn.turn_plan`); a part that ends pops itself
+and the part beneath begins (`next_part`); a decision pushed above a part pops itself and the frame
+beneath resumes (`resume_below`). `s.window`, `s.pending` and `s.amok` are views of the stack. A
+`Battle` holds its queued decisions (`queue`: `CasualtyChoice`s, `hits`: `HitsToPlace`, whose head is
+the frame on top while its owner decides), its `CombatWindow`s still to offer and the step's `LuckBase`.
+The game's fixed data a policy may see through the public copy (`Tables`, the board) is read-only.
 """
 from __future__ import annotations
 
 import copy
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from ..battle import ingame as gb
+from ..frozen import FrozenDict
 from ..game_actions import EndPhase, Pass, PressOn
 from ..maps import REALMS
 from ..rules import Rules
@@ -58,7 +55,8 @@ class IllegalActionError(ValueError):
 
 
 class Tables:
-    """Per-unit facts the engine needs, from the rules' unit table (cached on the Rules)."""
+    """Per-unit facts the engine needs, from the rules' unit table (cached on the Rules). Read-only once
+    built (tuples and a `FrozenDict`): every game and every policy of these rules shares it."""
 
     def __init__(self, rules: Rules):
         units = rules.units.units
@@ -90,6 +88,16 @@ class Tables:
             else:
                 cls.append(C_HERO if self.hero[u] else C_LAND)
         self.cls = cls
+        for name, value in vars(self).items():
+            if type(value) is list:
+                object.__setattr__(self, name, tuple(value))
+        object.__setattr__(self, "idx", FrozenDict(self.idx))
+        object.__setattr__(self, "_built", True)
+
+    def __setattr__(self, name, value):
+        if self.__dict__.get("_built"):
+            raise AttributeError(f"Tables is read-only (shared by every game of these rules): cannot set {name!r}")
+        object.__setattr__(self, name, value)
 
 
 def tables(rules: Rules) -> Tables:
@@ -120,31 +128,98 @@ class Ship:
 
 
 # ---------------------------------------------------------------------------------------
-# Decisions and frames
+# Frames
 # ---------------------------------------------------------------------------------------
-class Decision(NamedTuple):
-    """One kind of decision, as its owning module answers it: `legal(s)` lists the actions,
-    `is_legal(s, a)` gives the same answer as `a in legal(s)` without listing them, and
-    `apply(s, a, rng)` applies a legal action (the dispatcher then calls `_advance`)."""
+class Frame:
+    """A pending decision, or a part of the turn waiting beneath one, on the one stack `State.frames`
+    (top = the decision the state rests at). A frame names who decides (`realm`; `decider`), what is
+    legal (`legal(s)`, `is_legal(s, a)`: the same answer as `a in legal(s)` without listing),
+    how a choice applies (`apply(s, a, rng)`; the dispatcher then calls `_advance`) and what
+    happens around it: `enter(s, rng)` when a part of the turn begins, `rests(s)` (False: nothing to
+    choose, `_advance` calls `finish(s, rng, auto=True)`, which is also what EndPhase does) and
+    `resume(s, rng)` when the frame above it is done. `phase` is the decision kind (`DECISION_NAMES`).
+    The classes live in the module owning their rules. A frame never changes (setting a field raises:
+    a clone and a public copy share it) unless it is a `ChangingFrame`, which a clone copies."""
 
-    legal: Callable
-    is_legal: Callable
-    apply: Callable
+    __slots__ = ("realm",)
+    phase = None                            # the decision kind when the state rests at this frame
+    slot = None                             # "window", "pending" or "amok": what State.window etc. show
+
+    def __init__(self, realm: int):
+        object.__setattr__(self, "realm", realm)        # who decides
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} never changes (a clone shares it): cannot set {name!r}")
+
+    def __reduce__(self):
+        names = [n for cls in type(self).__mro__ for n in getattr(cls, "__slots__", ())]
+        return _rebuild_frame, (type(self), {n: getattr(self, n) for n in names})
+
+    @property
+    def decider(self) -> int:
+        return self.realm
+
+    def legal(self, s) -> list:
+        raise IllegalActionError(f"no decision at {self!r}")
+
+    def is_legal(self, s, a) -> bool:
+        return False
+
+    def apply(self, s, a, rng) -> None:
+        raise IllegalActionError(f"unknown action {a!r}")
+
+    def by_kind(self, s) -> list | None:
+        """The legal actions grouped by kind, when the frame lists them its own way (lazily decoded
+        moves); None: the dispatcher groups the listing."""
+        return None
+
+    def rests(self, s) -> bool:
+        return True
+
+    def enter(self, s, rng) -> None:
+        """This part of the turn begins (the part before it finished)."""
+
+    def resume(self, s, rng) -> None:
+        raise AssertionError(f"{self!r} has nothing to resume")
+
+    def finish(self, s, rng, auto: bool = False) -> None:
+        raise IllegalActionError(f"{type(self).__name__} cannot be ended")
+
+    def copy(self) -> "Frame":
+        return self
+
+    def __repr__(self):
+        names = [n for cls in reversed(type(self).__mro__) for n in getattr(cls, "__slots__", ())]
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
 
 
-def _frame_legal(self, s) -> list:
-    """The legal actions at this frame (its owning module's `Decision.legal`)."""
-    return self.decision.legal(s)
+class ChangingFrame(Frame):
+    """A frame whose fields change while it waits (a clone copies it)."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+
+    def copy(self) -> "ChangingFrame":
+        raise NotImplementedError
 
 
-def _frame_is_legal(self, s, a) -> bool:
-    """Same answer as `a in self.legal(s)` (its owning module's `Decision.is_legal`)."""
-    return self.decision.is_legal(s, a)
+def _rebuild_frame(cls, fields: dict) -> Frame:
+    f = cls.__new__(cls)
+    for name, value in fields.items():
+        object.__setattr__(f, name, value)
+    return f
 
 
-def _frame_apply(self, s, a, rng) -> None:
-    """Apply a legal action at this frame (its owning module's `Decision.apply`; the dispatcher then advances)."""
-    self.decision.apply(s, a, rng)
+def next_part(s, rng) -> None:
+    """The part of the turn on top is over: pop it, and the part beneath it begins (`enter`)."""
+    s.frames.pop()
+    s.frames[-1].enter(s, rng)
+
+
+def resume_below(s, rng) -> None:
+    """The frame on top is done: pop it, and the frame beneath it goes on (`resume`)."""
+    s.frames.pop()
+    s.frames[-1].resume(s, rng)
 
 
 class WindowView(NamedTuple):
@@ -157,112 +232,11 @@ class WindowView(NamedTuple):
     role: str | None
 
 
-class CardWindow:
-    """Frame: `realm` may play cards of window `kind` (effects.WINDOWS) — for a combat window at
-    `region` in `role` ("attack"/"defence"). It rests at PH_EVENT; `resume(s, rng)` goes on with the
-    turn once the realm passes or can play nothing more. Immutable (a state's clone shares it)."""
-
-    __slots__ = ("kind", "realm", "region", "role", "resume")
-
-    decision = None         # the owning module's Decision, bound by `windows.py` when that module is imported
-    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
-
-    def __init__(self, kind: str, realm: int, region: int, role: str | None, resume: Callable):
-        init = object.__setattr__
-        init(self, "kind", kind)
-        init(self, "realm", realm)          # who decides
-        init(self, "region", region)
-        init(self, "role", role)
-        init(self, "resume", resume)        # what resumes after it
-
-    def __setattr__(self, name, value):
-        raise AttributeError(f"CardWindow is immutable (a state's clone shares it): cannot set {name!r}")
-
-    def __reduce__(self):
-        return CardWindow, (self.kind, self.realm, self.region, self.role, self.resume)
-
-    @property
-    def decider(self) -> int:
-        return self.realm
-
-    @property
-    def view(self) -> WindowView:
-        """The window without its resume step: (kind, realm, region, role) with names."""
-        return WindowView(self.kind, self.realm, self.region, self.role)
-
-    def __repr__(self):
-        return (f"CardWindow(kind={self.kind!r}, realm={self.realm}, region={self.region}, role={self.role!r}, "
-                f"resume={getattr(self.resume, '__name__', self.resume)})")
-
-
-class PendingCard:
-    """Frame: a card `play` by `realm` that enemies may still answer (effects.reactors, in turn
-    order: the first of `reactors` decides). Reactions `weaken` it or mark it `cancelled`; then it
-    is resolved and the card window it was played in resumes."""
-
-    __slots__ = ("realm", "play", "reactors", "weaken", "cancelled")
-
-    decision = None         # the owning module's Decision, bound by `windows.py` when that module is imported
-    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
-
-    def __init__(self, realm: int, play, reactors: list, weaken: int = 0, cancelled: bool = False):
-        self.realm, self.play, self.reactors, self.weaken, self.cancelled = realm, play, reactors, weaken, cancelled
-
-    @property
-    def decider(self) -> int:
-        return self.reactors[0]
-
-    def copy(self) -> "PendingCard":
-        return PendingCard(self.realm, self.play, self.reactors[:], self.weaken, self.cancelled)
-
-    def __repr__(self):
-        return f"PendingCard(realm={self.realm}, play={self.play!r}, reactors={self.reactors}, weaken={self.weaken})"
-
-
-#: the name the engine used before issue 14
-Pending = PendingCard
-
-
 class CombatWindow(NamedTuple):
     """A combat card window still to offer at the start of a battle: `realm` fighting in `role`."""
 
     realm: int
     role: str               # "attack" or "defence"
-
-
-class CasualtyChoice(NamedTuple):
-    """Frame (PH_CASUALTY): `realm` chooses the casualty order of its army in the battle."""
-
-    realm: int              # who decides
-
-    decision = None         # the owning module's Decision, bound by `combat.py` when that module is imported
-    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
-
-    @property
-    def decider(self) -> int:
-        return self.realm
-
-
-class HitsToPlace:
-    """Frame (PH_HIT): `realm` still places `hits` hits of the current step on its own army, one by one."""
-
-    __slots__ = ("realm", "hits")
-
-    decision = None         # the owning module's Decision, bound by `combat.py` when that module is imported
-    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
-
-    def __init__(self, realm: int, hits: int):
-        self.realm, self.hits = realm, hits
-
-    @property
-    def decider(self) -> int:
-        return self.realm
-
-    def copy(self) -> "HitsToPlace":
-        return HitsToPlace(self.realm, self.hits)
-
-    def __repr__(self):
-        return f"HitsToPlace(realm={self.realm}, hits={self.hits})"
 
 
 class LuckBase(NamedTuple):
@@ -272,28 +246,6 @@ class LuckBase(NamedTuple):
     e_att: float            # expected gold the attacker loses
     lost_att: int           # the attacker's losses before the step
     lost_defs: list         # each defender's losses before the step
-
-
-class AmokFrame:
-    """Frame (PH_AMOK): up to `monsters` monsters of `realm` (the turn's realm) may run amok from `region`."""
-
-    __slots__ = ("realm", "region", "monsters")
-
-    decision = None         # the owning module's Decision, bound by `combat.py` when that module is imported
-    legal, is_legal, apply = _frame_legal, _frame_is_legal, _frame_apply
-
-    def __init__(self, realm: int, region: int, monsters: int):
-        self.realm, self.region, self.monsters = realm, region, monsters
-
-    @property
-    def decider(self) -> int:
-        return self.realm
-
-    def copy(self) -> "AmokFrame":
-        return AmokFrame(self.realm, self.region, self.monsters)
-
-    def __repr__(self):
-        return f"AmokFrame(realm={self.realm}, region={self.region}, monsters={self.monsters})"
 
 
 class ArmyChain:
@@ -359,12 +311,12 @@ class Battle:
         return self.windows[0]
 
     @property
-    def next_casualty_choice(self) -> "CasualtyChoice":
+    def next_casualty_choice(self) -> Frame:
         """The casualty choice to make next (the head of `queue`; the PH_CASUALTY frame)."""
         return self.queue[0]
 
     @property
-    def next_hits(self) -> "HitsToPlace":
+    def next_hits(self) -> Frame:
         """The hits being placed now (the head of `hits`; the PH_HIT frame)."""
         return self.hits[0]
 
@@ -384,13 +336,13 @@ class State:
     __slots__ = (
         "rules", "board", "tab", "n", "seat_of", "friends", "ally", "owner", "units", "ships", "next_ship",
         "gold", "vp", "hands", "decks", "used", "round", "turn_pos", "realm", "phase", "current_player",
-        "decider", "mob", "mode", "reach", "reach_land", "reach_store", "hostile", "fr_land", "turn_castles", "n_castles_start",
-        "capital_held_start", "owner_start", "placed", "spots", "stage", "sites", "battle", "amok", "explored",
+        "decider", "mob", "mode", "reach", "reach_land", "reach_store", "_reach_fly", "hostile", "fr_land", "turn_castles", "n_castles_start",
+        "capital_held_start", "owner_start", "placed", "spots", "stage", "sites", "battle", "explored",
         "conquered", "stats", "spent", "memo", "log", "is_terminal", "winner", "timed_out", "turns",
-        "decisions", "_legal",
+        "decisions", "_legal", "frames",
         # cards and dungeons (Part III)
         "cards", "must_play", "kept", "treasure_deck", "guardians", "supply", "dungeon_given", "revealed",
-        "window", "pending", "win_done", "card_plays",
+        "win_done", "card_plays",
     )
 
     def clone(self) -> "State":
@@ -398,13 +350,12 @@ class State:
         for name in ("rules", "board", "tab", "n", "seat_of", "friends", "ally", "next_ship", "round", "turn_pos",
                      "realm", "phase", "current_player", "decider", "mode", "n_castles_start", "capital_held_start",
                      "stage", "is_terminal", "winner", "timed_out", "turns", "decisions", "reach", "reach_land",
-                     "reach_store", "cards", "window"):
+                     "reach_store", "_reach_fly", "cards"):
             setattr(s, name, getattr(self, name))
         s.must_play, s.kept = [m[:] for m in self.must_play], [k[:] for k in self.kept]
         s.treasure_deck, s.supply = self.treasure_deck[:], self.supply[:]
         s.guardians = {r: g[:] for r, g in self.guardians.items()}
         s.dungeon_given, s.revealed = dict(self.dungeon_given), set(self.revealed)
-        s.pending = None if self.pending is None else self.pending.copy()
         s.win_done, s.card_plays = set(self.win_done), self.card_plays[:]
         s.owner = self.owner[:]
         s.hostile, s.fr_land = self.hostile[:], self.fr_land[:]
@@ -419,7 +370,7 @@ class State:
         s.spots = self.spots
         s.sites = self.sites[:]
         s.battle = _copy_battle(self.battle)
-        s.amok = None if self.amok is None else self.amok.copy()
+        s.frames = copy_frames(self.frames, self.battle, s.battle)
         s.explored = set(self.explored)
         s.conquered = [set(c) for c in self.conquered]
         s.stats = {k: v[:] for k, v in self.stats.items()}
@@ -433,6 +384,28 @@ class State:
     @property
     def decision(self) -> str:
         return DECISION_NAMES[self.phase]
+
+    @property
+    def window(self):
+        """The open card window (a `windows.CardWindow` frame: the top, or beneath the card played in it), or None."""
+        fr = self.frames
+        if fr and fr[-1].slot == "window":
+            return fr[-1]
+        if len(fr) > 1 and fr[-1].slot == "pending" and fr[-2].slot == "window":
+            return fr[-2]
+        return None
+
+    @property
+    def pending(self):
+        """The card enemies may still answer (a `windows.PendingCard` frame on top), or None."""
+        fr = self.frames
+        return fr[-1] if fr and fr[-1].slot == "pending" else None
+
+    @property
+    def amok(self):
+        """The monsters that may still run amok (a `combat.AmokFrame` on top), or None."""
+        fr = self.frames
+        return fr[-1] if fr and fr[-1].slot == "amok" else None
 
     def regions_held(self, realm: int) -> int:
         return sum(1 for o in self.owner if o == realm)
@@ -467,6 +440,13 @@ class State:
                 f"vp={self.vp}, gold={self.gold}, terminal={self.is_terminal})")
 
 
+def copy_frames(frames: list, battle, battle_copy) -> list:
+    """A clone's stack: each frame's `copy()`, except the hits being placed now, which are the clone's
+    own `battle.hits[0]` (the same object as in its battle, as in the original)."""
+    head = battle.hits[0] if battle is not None and battle.hits else None
+    return [battle_copy.hits[0] if f is head else f.copy() for f in frames]
+
+
 def _copy_battle(b):
     if b is None:
         return None
@@ -483,6 +463,8 @@ def _copy_battle(b):
     c.att = chains[id(b.att)]
     c.defs = [chains[id(d)] for d in b.defs]
     c.queue, c.luck, c.windows = list(b.queue), list(b.luck), list(b.windows)
+    if b.luck_base is not None:
+        c.luck_base = b.luck_base._replace(lost_defs=list(b.luck_base.lost_defs))
     c.hits = [h.copy() for h in b.hits]
     return c
 

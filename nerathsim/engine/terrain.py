@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+import weakref
 from collections import deque
 
 from .state import C_FLY, C_FLY_SEA, C_HERO, C_LAND, M_MOVE, M_REGROUP, State
@@ -57,12 +58,24 @@ def _reach_cache(s: State) -> None:
     s.reach_land = got
 
 
-def _fly_cache(s: State) -> dict:
-    key = ("fly", s.rules.flyer_coast_cost)
-    got = s.board.cache.get(key)
+#: the flyers' movement-phase reach, which depends on the map alone: per Board (held weakly) and
+#: flyer coast cost, shared by every game on that board (`State._reach_fly`), never by a policy
+_FLY_REACH: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def fly_reach_cache(rules) -> dict:
+    """The flyers' movement-phase reach cache for the board and coast cost of `rules`."""
+    per = _FLY_REACH.get(rules.board)
+    if per is None:
+        per = _FLY_REACH[rules.board] = {}
+    got = per.get(rules.flyer_coast_cost)
     if got is None:
-        got = s.board.cache[key] = {}
+        got = per[rules.flyer_coast_cost] = {}
     return got
+
+
+def _fly_cache(s: State) -> dict:
+    return s._reach_fly
 
 
 def _cache_for(s: State, cls: int, mode: int) -> dict:

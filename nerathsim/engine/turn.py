@@ -1,13 +1,33 @@
-"""Turn start and income: seed phase 1 (draw an event card; immediate and movement card windows)
-and the set-up of phase 2, then phase 6 (income), the next realm, and the victory check after each
-full round."""
+"""Turn start and income: seed phase 1 (draw an event card) and the set-up of phase 2 with the turn's
+plan on the frame stack (`turn_plan`), then phase 6 (`Income`: income, the next realm, and the victory
+check after each full round)."""
 from __future__ import annotations
 
 from ..maps import REALMS
+from .combat import BattleOrder
 from .common import _event
-from .state import M_MOVE, PH_MOVE, PH_OVER, State
+from .movement import Movement, Regroup, Reinforcements, _turn_windows
+from .reinforce import BuyUnits
+from .state import M_MOVE, PH_MOVE, PH_OVER, Frame, State
 from .terrain import _mob_add, _refresh_terrain
-from .windows import _draw_event, _has_cards, _open_window
+from .windows import _draw_event
+
+
+class Income(Frame):
+    """Seed phase 6, the bottom of a turn's stack: when it begins (`enter`) the realm collects its
+    income, the next realm's turn starts (or, after a full round, the victory check may end the game).
+    No decision rests here."""
+
+    __slots__ = ()
+
+    def enter(self, s: State, rng) -> None:
+        _end_turn(s, rng)
+
+
+def turn_plan(p: int) -> list:
+    """The frame stack at the start of realm p's turn: its parts, the first on top. Each part's EndPhase
+    (or the end of the combat phase) pops it, and the part beneath it begins (`Frame.enter`)."""
+    return [Income(p), Reinforcements(p), BuyUnits(p), Regroup(p), BattleOrder(p), Movement(p)]
 
 
 def _start_turn(s: State, rng) -> None:
@@ -26,6 +46,7 @@ def _start_turn(s: State, rng) -> None:
     if s.rules.events:
         _draw_event(s, p, rng, "turn")
     # phase 2
+    s.frames = turn_plan(p)
     s.phase, s.mode = PH_MOVE, M_MOVE
     _refresh_terrain(s)
     s.mob = {}
@@ -37,25 +58,6 @@ def _start_turn(s: State, rng) -> None:
     for sh in s.ships:
         if sh.owner == p:
             sh.moves, sh.unloaded, sh.landing, sh.new = t.move[sh.utype], False, -1, False
-    _turn_windows(s)
-
-
-def _turn_windows(s: State) -> None:
-    """Start of a turn: immediate cards drawn must be played, then kept movement cards may be; then phase 2."""
-    p = s.realm
-    if _has_cards(s):
-        if s.must_play[p] and _open_window(s, "immediate", p, -1, None, _resume_turn):
-            return
-        if "movement" not in s.win_done:
-            s.win_done.add("movement")
-            if _open_window(s, "movement", p, -1, None, _resume_turn):
-                return
-    s.phase = PH_MOVE
-    s.current_player, s.decider = s.seat_of[p], p
-
-
-def _resume_turn(s: State, rng) -> None:
-    """After a turn-start card window: the next window, or phase 2."""
     _turn_windows(s)
 
 

@@ -1,10 +1,11 @@
 """Card windows (seed phase 1 and effects.WINDOWS): drawing cards, the `CardWindow` frame in which a
 realm may play cards (PH_EVENT), the `PendingCard` frame enemies may answer, and `_Hooks`, the state
-changes `effects.resolve` asks for. Owns the PH_EVENT decision (`DECISION`).
+changes `effects.resolve` asks for.
 
-A window is opened by the part of the turn it belongs to, which passes what resumes after it:
-the turn start (`turn._turn_windows`), a battle (`combat._after_combat_window`), the combat phase
-after a dungeon (`combat._next_battle`) and the reinforcements (`reinforce._resume_buy`).
+A window is pushed on the frame stack by the part of the turn it belongs to; when it closes, the frame
+beneath it resumes (`Frame.resume`): the movement phase (`movement.Movement`: the next turn-start window,
+or the moves), the combat phase (`combat.BattleOrder`: the battle under way, or the next battle after a
+dungeon's treasure) and the reinforcements (`reinforce.BuyUnits`: buying).
 """
 from __future__ import annotations
 
@@ -13,8 +14,102 @@ from ..battle import ingame as gb
 from ..game_actions import Pass, PlayCard
 from ..maps import REALMS
 from .common import _event, _new_ship
-from .state import PASS, PH_EVENT, CardWindow, Decision, IllegalActionError, PendingCard, State
+from .state import PASS, PH_EVENT, ChangingFrame, Frame, IllegalActionError, State, WindowView, resume_below
 from .terrain import _mob_add, _mob_take_best, _refresh_terrain
+
+
+class CardWindow(Frame):
+    """Frame (PH_EVENT): `realm` may play cards of window `kind` (effects.WINDOWS) — for a combat window
+    at `region` in `role` ("attack"/"defence"); Pass closes it (not while an immediate card waits), and
+    the frame beneath resumes. Immutable (a state's clone shares it)."""
+
+    __slots__ = ("kind", "region", "role")
+    phase, slot = PH_EVENT, "window"
+
+    def __init__(self, kind: str, realm: int, region: int, role: str | None):
+        init = object.__setattr__
+        init(self, "kind", kind)
+        init(self, "realm", realm)          # who decides
+        init(self, "region", region)
+        init(self, "role", role)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"CardWindow is immutable (a state's clone shares it): cannot set {name!r}")
+
+    def __reduce__(self):
+        return CardWindow, (self.kind, self.realm, self.region, self.role)
+
+    @property
+    def view(self) -> WindowView:
+        """The window as the observation shows it: (kind, realm, region, role) with names."""
+        return WindowView(self.kind, self.realm, self.region, self.role)
+
+    def legal(self, s: State) -> list:
+        """The cards the realm may play now, and Pass (not while an immediate card waits)."""
+        plays = ef.window_plays(s, self.realm, self.kind, self.region, self.role)
+        return plays if ef.must_play_now(s, self.realm, self.kind) else plays + [PASS]
+
+    def is_legal(self, s: State, a) -> bool:
+        ty = type(a)
+        return (ty is PlayCard or ty is Pass) and a in self.legal(s)
+
+    def apply(self, s: State, a, rng) -> None:
+        ty = type(a)
+        if ty is PlayCard:
+            _take_from_hand(s, self.realm, a.card)
+            s.frames.append(PendingCard(self.realm, a, ef.reactors(s, self.realm, a.card)))
+            _continue_pending(s, rng)
+        elif ty is Pass:
+            _event(s, "pass", realm=REALMS[self.realm], window=self.kind)
+            _close_window(s, rng)
+        else:
+            raise IllegalActionError(f"unknown action {a!r}")
+
+    def __repr__(self):
+        return f"CardWindow(kind={self.kind!r}, realm={self.realm}, region={self.region}, role={self.role!r})"
+
+
+class PendingCard(ChangingFrame):
+    """Frame (PH_EVENT, above the window the card was played in): a card `play` by `realm` that enemies
+    may still answer (effects.reactors, in turn order: the first of `reactors` decides). Reactions
+    `weaken` it or mark it `cancelled`; then it is resolved and its window goes on."""
+
+    __slots__ = ("play", "reactors", "weaken", "cancelled")
+    phase, slot = PH_EVENT, "pending"
+
+    def __init__(self, realm: int, play, reactors: list, weaken: int = 0, cancelled: bool = False):
+        self.realm, self.play, self.reactors, self.weaken, self.cancelled = realm, play, reactors, weaken, cancelled
+
+    @property
+    def decider(self) -> int:
+        return self.reactors[0]
+
+    def copy(self) -> "PendingCard":
+        return PendingCard(self.realm, self.play, self.reactors[:], self.weaken, self.cancelled)
+
+    def legal(self, s: State) -> list:
+        return ef.window_plays(s, self.decider, "reaction") + [PASS]
+
+    def is_legal(self, s: State, a) -> bool:
+        ty = type(a)
+        return (ty is PlayCard or ty is Pass) and a in self.legal(s)
+
+    def apply(self, s: State, a, rng) -> None:
+        ty = type(a)
+        if ty is PlayCard:
+            _answer(s, self, a)
+        elif ty is not Pass:
+            raise IllegalActionError(f"unknown action {a!r}")
+        else:
+            self.reactors.pop(0)
+        _continue_pending(s, rng)
+
+    def __repr__(self):
+        return f"PendingCard(realm={self.realm}, play={self.play!r}, reactors={self.reactors}, weaken={self.weaken})"
+
+
+#: the name the engine used before issue 14
+Pending = PendingCard
 
 
 def _has_cards(s: State) -> bool:
@@ -75,21 +170,20 @@ def _take_from_hand(s: State, p: int, cid: int) -> None:
         s.stats["events_played"][p] += 1
 
 
-def _open_window(s: State, kind: str, realm: int, region: int, role, resume) -> bool:
-    """Rest at a PH_EVENT decision (a `CardWindow` frame) if `realm` can play something in this window;
-    `resume(s, rng)` goes on once the window closes."""
+def _open_window(s: State, kind: str, realm: int, region: int, role) -> bool:
+    """Rest at a PH_EVENT decision (push a `CardWindow` frame) if `realm` can play something in this
+    window; once it closes, the frame beneath it resumes."""
     if not _has_cards(s) or not ef.window_plays(s, realm, kind, region, role):
         return False
-    s.window = CardWindow(kind, realm, region, role, resume)
+    s.frames.append(CardWindow(kind, realm, region, role))
     s.phase = PH_EVENT
     s.current_player, s.decider = s.seat_of[realm], realm
     return True
 
 
 def _close_window(s: State, rng) -> None:
-    resume = s.window.resume
-    s.window = None
-    resume(s, rng)
+    """The window on top closes: the frame beneath it resumes."""
+    resume_below(s, rng)
 
 
 def _window_after_play(s: State, rng) -> None:
@@ -170,28 +264,20 @@ class _Hooks:
         ch.t = gb.modified_table(ch.t, ((e.get("bonus"), idx, e.get("amount")),))
 
 
-def _play_card(s: State, a: PlayCard, rng) -> None:
-    """A card leaves the hand; enemies holding a reaction may answer it; then it is resolved."""
+def _answer(s: State, pend: PendingCard, a: PlayCard) -> None:
+    """The first of the pending card's reactors answers it with reaction card `a`."""
     cards = s.cards.cards
-    if s.pending is not None:                       # a reaction to the pending card
-        pend = s.pending
-        q = pend.reactors.pop(0)
-        card = cards[a.card]
-        _take_from_hand(s, q, a.card)
-        e = card.effects[0]
-        if e.kind == "cancel":
-            pend.cancelled = True
-            s.stats["cards_cancelled"][q] += 1
-        else:
-            pend.weaken += e.get("amount")
-            s.stats["cards_weakened"][q] += 1
-        _event(s, "reaction", realm=REALMS[q], card=card.key, against=cards[pend.play.card].key, effect=str(e))
-        _continue_pending(s, rng)
-        return
-    realm = s.window.realm
-    _take_from_hand(s, realm, a.card)
-    s.pending = PendingCard(realm, a, ef.reactors(s, realm, a.card))
-    _continue_pending(s, rng)
+    q = pend.reactors.pop(0)
+    card = cards[a.card]
+    _take_from_hand(s, q, a.card)
+    e = card.effects[0]
+    if e.kind == "cancel":
+        pend.cancelled = True
+        s.stats["cards_cancelled"][q] += 1
+    else:
+        pend.weaken += e.get("amount")
+        s.stats["cards_weakened"][q] += 1
+    _event(s, "reaction", realm=REALMS[q], card=card.key, against=cards[pend.play.card].key, effect=str(e))
 
 
 def _continue_pending(s: State, rng) -> None:
@@ -205,7 +291,7 @@ def _continue_pending(s: State, rng) -> None:
             s.current_player, s.decider = s.seat_of[q], q
             return
         reactors.pop(0)
-    s.pending = None
+    s.frames.pop()                          # the pending card (on top) is answered
     card = s.cards.cards[play.card]
     if pend.cancelled:
         _event(s, "card_cancelled", realm=REALMS[realm], card=card.key)
@@ -216,38 +302,3 @@ def _continue_pending(s: State, rng) -> None:
         if play.target >= 0 and not card.has_battle_bonus:
             _refresh_terrain(s)            # units were placed or moved: reach and hostility change
     _window_after_play(s, rng)
-
-
-def _event_actions(s: State) -> list:
-    """PH_EVENT: the cards the deciding realm may play now, and Pass (not while an immediate card waits)."""
-    if s.pending is not None:
-        return ef.window_plays(s, s.pending.decider, "reaction") + [PASS]
-    w = s.window
-    plays = ef.window_plays(s, w.realm, w.kind, w.region, w.role)
-    return plays if ef.must_play_now(s, w.realm, w.kind) else plays + [PASS]
-
-
-def _is_legal(s: State, a) -> bool:
-    ty = type(a)
-    return (ty is PlayCard or ty is Pass) and a in _event_actions(s)
-
-
-def _apply(s: State, a, rng) -> None:
-    """A card played (into the window, or as an answer to the pending card), or Pass."""
-    ty = type(a)
-    if ty is PlayCard:
-        _play_card(s, a, rng)
-    elif ty is Pass:
-        if s.pending is not None:
-            s.pending.reactors.pop(0)
-            _continue_pending(s, rng)
-        else:
-            _event(s, "pass", realm=REALMS[s.decider], window=s.window.kind)
-            _close_window(s, rng)
-    else:
-        raise IllegalActionError(f"unknown action {a!r}")
-
-
-#: PH_EVENT: the frame at rest is `s.pending` when a card waits for answers, else `s.window`
-DECISION = Decision(_event_actions, _is_legal, _apply)
-CardWindow.decision = PendingCard.decision = DECISION     # the frames answer through it

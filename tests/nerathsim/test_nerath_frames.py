@@ -1,7 +1,9 @@
 """The engine's named decision frames (issue 14 item 2) and the layout of the `nerathsim/engine/` package
-(item 3): a card window, a pending card and the hits a realm still places are small classes with
-named fields (who decides, what is legal, what resumes after it), a clone owns its own frames, and the
-engine's modules import downwards only. Positions are built on the small map with the shipped cards."""
+(item 3): every pending decision (the turn's parts, battle order, press or retreat, a card window, a
+pending card, a casualty choice, the hits a realm still places, running amok) is a small slotted class
+with named fields (who decides, what is legal, how it applies) on one stack, `State.frames`, where the
+frame beneath resumes after it; a clone owns its own frames, and the engine's modules import downwards
+only. Positions are built on the small map with the shipped cards."""
 from __future__ import annotations
 
 import ast
@@ -14,7 +16,6 @@ import pytest
 
 from nerathsim import engine as E
 from nerathsim.battle.rules import BattleRules
-from nerathsim.engine import reinforce
 from nerathsim.game_actions import Hit, Pass, PlayCard
 from nerathsim.observation import observe
 from nerathsim.rules import Rules
@@ -28,7 +29,7 @@ SURE = dataclasses.replace(Rules(map="small", mode="free_for_all", events=False,
 NERATH_CASTLE = {"Nera": {"nerath": "castle, footsoldier"}, "Nmarch": {"nerath": "footsoldier"}}
 ENGINE = Path(E.__file__).parent
 #: the engine's modules, lowest first: a module imports only modules before it
-LAYERS = ["state", "common", "terrain", "windows", "turn", "fight", "dungeons", "movement", "combat", "reinforce",
+LAYERS = ["state", "common", "terrain", "windows", "fight", "dungeons", "movement", "combat", "reinforce", "turn",
           "dispatch", "setup"]
 
 
@@ -38,7 +39,7 @@ def test_the_reinforcements_window_is_a_card_window_frame_that_resumes_with_buyi
     w = s.window
     assert isinstance(w, E.CardWindow) and s.phase == E.PH_EVENT
     assert (w.kind, w.realm, w.region, w.role, w.decider) == ("reinforcements", N, -1, None, N)
-    assert w.resume is reinforce._resume_buy and s.decider == N
+    assert s.frames[-1] is w and isinstance(s.frames[-2], E.BuyUnits) and s.decider == N    # buying resumes after it
     assert E.legal_actions(s) == [PlayCard(card_id(s, "nerath_royal_treasury")), Pass()]
     act(s, "Pass")
     assert s.window is None and s.phase == E.PH_BUY and s.decider == N and s.gold[N] == 10
@@ -53,7 +54,7 @@ def test_a_card_window_is_an_immutable_slotted_frame_a_clone_shares_and_the_obse
         w.realm = K
     assert s.clone().window is w and w.realm == N
     back = pickle.loads(pickle.dumps(w))
-    assert (back.kind, back.realm, back.region, back.role, back.resume) == (w.kind, w.realm, w.region, w.role, w.resume)
+    assert (back.kind, back.realm, back.region, back.role) == (w.kind, w.realm, w.region, w.role)
     v = observe(s, s.seat_of[N]).window
     assert isinstance(v, E.WindowView) and v == w.view == ("reinforcements", N, -1, None)
     assert (w.view.kind, w.view.realm, w.view.region, w.view.role) == ("reinforcements", N, -1, None)
@@ -108,8 +109,12 @@ def test_the_engine_modules_import_downwards_only_and_stay_small():
 
 def test_every_decision_kind_has_one_owner_and_endphase_goes_on_to_the_next_part_of_the_turn():
     kinds = set(E.DECISION_NAMES) - {E.PH_OVER}
-    assert set(E.DECISIONS) == kinds
-    assert set(E.END_PHASE_NEXT) == {E.PH_MOVE, E.PH_REGROUP, E.PH_BUY, E.PH_REINFORCE}
+    assert set(E.FRAMES) == kinds
+    ends = {cls.phase for cls in E.FRAME_TYPES if cls.finish is not E.Frame.finish}
+    assert ends == {E.PH_MOVE, E.PH_REGROUP, E.PH_BUY, E.PH_REINFORCE}
+    plan = E.turn_plan(K)                                           # the parts of a turn, the first on top
+    assert [type(f) for f in reversed(plan)] == [E.Movement, E.BattleOrder, E.Regroup, E.BuyUnits, E.Reinforcements,
+                                                 E.Income]
 
 
 def test_at_every_decision_of_random_games_the_frame_names_who_decides():
@@ -128,6 +133,7 @@ def test_at_every_decision_of_random_games_the_frame_names_who_decides():
             if f is not None:
                 seen.add(type(f).__name__)
                 assert f.decider == s.decider and s.current_player == s.seat_of[f.decider]
+                assert f is s.frames[-1] and f.phase == s.phase
             else:
                 assert s.phase in (E.PH_MOVE, E.PH_COMBAT, E.PH_PRESS, E.PH_REGROUP, E.PH_BUY, E.PH_REINFORCE)
             legal = E.legal_actions(s)
@@ -135,13 +141,15 @@ def test_at_every_decision_of_random_games_the_frame_names_who_decides():
     assert {"CardWindow", "PendingCard", "HitsToPlace", "CasualtyChoice"} <= seen, seen
 
 
-def test_a_frame_answers_legal_is_legal_and_apply_through_its_owning_modules_decision():
+def test_a_frame_answers_legal_is_legal_and_apply_itself():
     """Random play with the shipped cards: at every frame the state rests at, the frame's `legal(s)` is
     the legal listing, `is_legal` accepts each listed action, and applying through the frame (then the
-    one `_advance`) leaves the same state as the dispatcher's `apply_legal` from a clone."""
-    assert E.CardWindow.decision is E.PendingCard.decision is E.DECISIONS[E.PH_EVENT]
-    assert E.CasualtyChoice.decision is E.DECISIONS[E.PH_CASUALTY]
-    assert E.HitsToPlace.decision is E.DECISIONS[E.PH_HIT] and E.AmokFrame.decision is E.DECISIONS[E.PH_AMOK]
+    one `_advance`) leaves the same state as the dispatcher's `apply_legal` from a clone. Every decision
+    frame class answers with its own methods (no delegation to a table bound at import)."""
+    for cls in E.FRAME_TYPES:
+        if cls.phase is not None:
+            assert all(getattr(cls, m) is not getattr(E.Frame, m) for m in ("legal", "is_legal", "apply")), cls
+        assert not hasattr(cls, "decision") and all("__slots__" in vars(c) for c in cls.__mro__[:-1]), cls   # slotted
     seen = set()
     for rules, seed in [(CARDS, 5), (CARDS_ORDER, 6)]:
         rng = np.random.default_rng(seed)
