@@ -34,14 +34,17 @@ class LegalActions(Sequence):
     It answers from the deciding seat's public copy of the state (`observation.public_state`: what
     is legal depends on nothing the seat may not know), never from the live State, so a policy
     cannot reach the game through it (`test_the_legal_actions_a_policy_gets_hold_no_reference_to_the_state`).
-    `play_game` shares the copy the seat's Observation already holds (`LegalActions.of`).
+    `play_game` shares the copy the seat's Observation already holds (`LegalActions.of`). An action
+    it has already found legal (an `in` answered True, or the very object it listed) is not checked a
+    second time by `play_game` (`confirms`).
     """
 
-    __slots__ = ("_s", "_list")
+    __slots__ = ("_s", "_list", "_yes")
 
     def __init__(self, state: E.State):
         self._s = public_state(state, state.current_player)
         self._list = None
+        self._yes = None
 
     @classmethod
     def of(cls, obs: Observation) -> "LegalActions":
@@ -49,7 +52,16 @@ class LegalActions(Sequence):
         legal = cls.__new__(cls)
         legal._s = obs._s
         legal._list = None
+        legal._yes = None
         return legal
+
+    def confirms(self, a) -> bool:
+        """True when `a` is this very object found legal here: the last action `in` answered True for,
+        or an item of the list it gave (by identity; the legal actions are immutable values)."""
+        if a is self._yes and a is not None:
+            return True
+        lst = self._list
+        return type(lst) is list and any(x is a for x in lst)
 
     def _get(self) -> list:
         if self._list is None:
@@ -68,7 +80,10 @@ class LegalActions(Sequence):
         return iter(self._get())
 
     def __contains__(self, a):
-        return E.is_legal(self._s, a)
+        if E.is_legal(self._s, a):
+            self._yes = a
+            return True
+        return False
 
     def by_kind(self) -> list:
         """The actions grouped by kind (EndPhase, Move, Buy, ...), kinds in order of first appearance,
@@ -178,8 +193,8 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     caches = [SeatCaches() for _ in range(rules.players)]      # each seat's own reach tables
     while not s.is_terminal:
         p = s.current_player
-        a = _ask(pols[p], s, p, prngs[p], caches[p])
-        if not E.is_legal(s, a):
+        a, legal = _ask(pols[p], s, p, prngs[p], caches[p])
+        if not legal.confirms(a) and not E.is_legal(s, a):
             raise E.IllegalActionError(
                 f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
                 f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {E.legal_actions(s)!r}. "
@@ -190,10 +205,12 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
 
 
 def _ask(policy, s: E.State, p: int, rng, caches=None):
-    """Seat p's choice: its observation and the legal actions share one public copy of the state,
-    freed as soon as the policy has answered (`caches`: the seat's own reach tables)."""
+    """Seat p's choice and the legal actions it was given: its observation and the legal actions share
+    one public copy of the state, freed as soon as the loop has checked the answer (`caches`: the
+    seat's own reach tables)."""
     obs = Observation(s, p, caches)
-    return policy(obs, LegalActions.of(obs), rng)
+    legal = LegalActions.of(obs)
+    return policy(obs, legal, rng), legal
 
 
 def _result(s: E.State, rules: Rules, pols: list, seed, record: bool) -> GameResult:

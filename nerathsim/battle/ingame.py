@@ -408,24 +408,37 @@ def pool_pmf(items: tuple) -> np.ndarray:
     return poisson_binomial_pmf(items)
 
 
-def pmf_of(t: SideTable, armies: list, first: bool) -> np.ndarray:
-    """Distribution of the hits one side (one or several allied armies) scores in a step."""
-    total: dict = {}
-    for army in armies:
-        alive = not t.never_hit or health(t, army) > 0
-        for key, n in pool(t, army, first, alive).items():
-            total[key] = total.get(key, 0) + n
-    return pool_pmf(tuple((key[1], total[key]) for key in sorted(total)))
-
-
-def pmf_sides(sides: list, first: bool) -> np.ndarray:
-    """Like `pmf_of` for armies that may each have their own table: [(SideTable, army), ...]."""
+def _pool_items(sides, first: bool) -> tuple:
+    """((p, dice), ...) of every die the sides [(SideTable, army), ...] roll in a step, pooled by
+    (die, p) in key order: the argument of `pool_pmf`."""
     total: dict = {}
     for t, army in sides:
         alive = not t.never_hit or health(t, army) > 0
         for key, n in pool(t, army, first, alive).items():
             total[key] = total.get(key, 0) + n
-    return pool_pmf(tuple((key[1], total[key]) for key in sorted(total)))
+    return tuple((key[1], total[key]) for key in sorted(total))
+
+
+def pmf_of(t: SideTable, armies: list, first: bool) -> np.ndarray:
+    """Distribution of the hits one side (one or several allied armies) scores in a step."""
+    return pool_pmf(_pool_items([(t, army) for army in armies], first))
+
+
+def pmf_sides(sides: list, first: bool) -> np.ndarray:
+    """Like `pmf_of` for armies that may each have their own table: [(SideTable, army), ...]."""
+    return pool_pmf(_pool_items(sides, first))
+
+
+@lru_cache(maxsize=65536)
+def pool_pmf_values(items: tuple) -> tuple:
+    """`pool_pmf(items)` as a tuple of Python floats: the same numbers, cheap to index one by one
+    (the luck figure's expectations read every entry)."""
+    return tuple(pool_pmf(items).tolist())
+
+
+def hit_distribution(sides: list, first: bool) -> tuple:
+    """`pmf_sides(sides, first)` as a tuple of floats (`pool_pmf_values`), cached by the dice pooled."""
+    return pool_pmf_values(_pool_items(sides, first))
 
 
 def expected_loss(t: SideTable, armies: list, plans: list, pmf: np.ndarray, allot) -> float:

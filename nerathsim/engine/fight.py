@@ -4,6 +4,8 @@ the `CombatWindow`s and `CasualtyChoice`s it needs, the rounds (whole rounds, or
 back on the board (warships sunk, cargo drowned). The combat phase (`combat`) drives it."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..battle import ingame as gb
 from ..game_actions import Casualties, Hit
 from ..maps import REALMS
@@ -135,8 +137,8 @@ def _roll_step(s: State, rng, first: bool) -> None:
     are queued in `bt.hits` (attacker first, then the defenders, allied shares split as the seed says)."""
     bt = s.battle
     att, defs = bt.att, bt.defs
-    pa = gb.pmf_of(att.t, [att.army], first)
-    pd = gb.pmf_sides([(d.t, d.army) for d in defs], first)
+    pa = gb.hit_distribution([(att.t, att.army)], first)
+    pd = gb.hit_distribution([(d.t, d.army) for d in defs], first)
     if len(pa) <= 1 and len(pd) <= 1:
         return
     e_def = _expected_def_loss(s, pa)
@@ -304,39 +306,40 @@ def _take_hits_def(s: State, hits: int) -> None:
             d.k = d.at(d.k + h)
 
 
-def _expected_att_loss(bt: Battle, pmf) -> float:
-    ch = bt.att
+def _expected_att_loss(bt: Battle, pmf: tuple) -> float:
+    """E[gold the attacker loses] when it takes hits ~ pmf (a tuple of floats, `gb.hit_distribution`)."""
     n = len(pmf)
     if n <= 1:
         return 0.0
+    return _expected_chain_loss(bt.att, pmf, n)
+
+
+def _expected_chain_loss(ch: ArmyChain, pmf: tuple, n: int) -> float:
     ch.at(ch.k + n - 1)
-    base = ch.lost[ch.k]
+    lost, k = ch.lost, ch.k
+    base, last = lost[k], len(lost) - 1
     e = 0.0
     for h in range(1, n):
-        e += pmf[h] * (base - ch.lost[min(ch.k + h, len(ch.lost) - 1)])
-    return e
+        e += pmf[h] * (base - lost[min(k + h, last)])
+    return np.float64(e)      # the type (and value) the numpy pmf gave: `round` of the luck stat keeps its digits
 
 
-def _expected_def_loss(s: State, pmf) -> float:
+def _expected_def_loss(s: State, pmf: tuple) -> float:
+    """E[gold the defenders lose] when they take hits ~ pmf, allied shares split as the seed says."""
     bt = s.battle
     n = len(pmf)
     if n <= 1:
         return 0.0
-    e = 0.0
     if len(bt.defs) == 1:
-        ch = bt.defs[0]
-        ch.at(ch.k + n - 1)
-        base = ch.lost[ch.k]
-        for h in range(1, n):
-            e += pmf[h] * (base - ch.lost[min(ch.k + h, len(ch.lost) - 1)])
-        return e
+        return _expected_chain_loss(bt.defs[0], pmf, n)
+    e = 0.0
     for h in range(1, n):
         loss = 0
         for d, share in zip(bt.defs, _defender_allot(s, h)):
             j = d.at(d.k + share)
             loss += d.lost[d.k] - d.lost[j]
         e += pmf[h] * loss
-    return e
+    return np.float64(e)
 
 
 def _fight_round(s: State, rng) -> None:
@@ -344,8 +347,8 @@ def _fight_round(s: State, rng) -> None:
     bt = s.battle
     att, defs = bt.att, bt.defs
     for first in (True, False):
-        pa = gb.pmf_of(att.t, [att.army], first)
-        pd = gb.pmf_sides([(d.t, d.army) for d in defs], first)
+        pa = gb.hit_distribution([(att.t, att.army)], first)
+        pd = gb.hit_distribution([(d.t, d.army) for d in defs], first)
         if len(pa) <= 1 and len(pd) <= 1:
             continue
         e_def = _expected_def_loss(s, pa)

@@ -1,16 +1,17 @@
 """Battle odds for the heuristics: a cheap calibrated estimate, and the exact solver for the close calls.
 
 `quick_odds` is the Lanchester ratio of expected hits x hits to absorb, through a logistic fitted to
-the exact solver (mean error 3 points); `exact_odds` is `odds.battle_odds` (exact), remembered by
-army composition in an `OddsCache` that belongs to one policy object (`WarPolicy.odds_cache`), never
-to this module; `win_odds` asks the exact solver only when the estimate is near the threshold.
+the exact solver (mean error 3 points); `exact_odds` is `odds.battle_odds` (exact), solved once per
+process in the shared, value-keyed table `battle.odds_table.SHARED` (every policy and every game of the
+process reuses it) and remembered by army composition in an `OddsCache` that belongs to one policy
+object (`WarPolicy.odds_cache`), never to this module; `win_odds` asks the exact solver only when the estimate is near the threshold.
 """
 from __future__ import annotations
 
 import math
 
 from ..battle import ingame as gb
-from ..battle.odds import battle_odds
+from ..battle.odds_table import solved_attacker_wins
 
 _QUICK = (0.2736, 1.5716, -0.1872)   # fitted on 700 random battles against battle_odds (exact)
 
@@ -18,8 +19,8 @@ _QUICK = (0.2736, 1.5716, -0.1872)   # fitted on 700 random battles against batt
 class OddsCache:
     """Exact odds by (battle rules, attacker counts, defender counts, at sea), for one policy object.
 
-    Bounded (cleared when it reaches `max_size` entries); `calls` counts the exact solves it made (the
-    benchmark's figure). It is never pickled or copied with its policy: a policy sent to a worker
+    Bounded (cleared when it reaches `max_size` entries); `calls` counts the answers it had to fetch from
+    the shared table of solved odds (`battle.odds_table.SHARED`, whose `solves` counts the exact solves). It is never pickled or copied with its policy: a policy sent to a worker
     process starts with an empty cache (its answers do not depend on the cache, only its speed)."""
 
     __slots__ = ("table", "max_size", "calls")
@@ -77,19 +78,17 @@ def quick_odds(brules, att: list, dfd: list, at_sea: bool) -> float:
 
 
 def exact_odds(brules, att: list, dfd: list, at_sea: bool, cache: OddsCache | None = None) -> float:
-    """P(attacker wins) from the battles module's exact solver (`battle_odds`), remembered in `cache`
-    (a policy's `OddsCache`) by composition when one is given."""
+    """P(attacker wins) from the battles module's exact solver (`battle_odds`), through the process-wide
+    table of solved odds (`battle.odds_table`, keyed by the battle rules' fingerprint and the armies),
+    remembered in `cache` (a policy's `OddsCache`) by composition when one is given; the quick estimate
+    for armies the solver refuses."""
     key = (gb.fingerprint(brules), tuple(att), tuple(dfd), at_sea)
     if cache is not None:
         got = cache.table.get(key)
         if got is not None:
             return got
-    names = brules.units.names
-    a = {names[u]: c for u, c in enumerate(att) if c}
-    d = {names[u]: c for u, c in enumerate(dfd) if c}
-    try:
-        p = float(battle_odds(a, d, at_sea=at_sea, rules=brules).attacker_wins)
-    except ValueError:
+    p = solved_attacker_wins(brules, key[1], key[2], at_sea)
+    if p is None:
         p = quick_odds(brules, att, dfd, at_sea)
     if cache is not None:
         cache.calls += 1
