@@ -28,6 +28,8 @@ import time
 import types
 from typing import Any, Callable
 
+import numpy as np
+
 __all__ = ["ISMCTSPolicy", "parse_ismcts", "default_rollout"]
 
 
@@ -72,7 +74,12 @@ class ISMCTSPolicy:
     value: callable(state) -> reward per seat (None: 1/n each); bias: progressive bias towards
     the rollout policy's own choice at the root (+bias / (1 + visits) in its UCT score, and it
     wins ties in the final choice), so that a small budget plays at least like that policy;
-    0 turns it off.
+    0 turns it off; paired: instead of growing a tree, compare the root's legal actions on common
+    random numbers (one-step rollout improvement of the rollout policy, Tesauro & Galperin 1996):
+    each determinisation is played once after every root action with the same rollout random
+    stream, `iterations` counts rollouts (so about iterations / len(legal) determinisations),
+    and the rollout policy's own choice is kept unless another action's paired mean advantage
+    exceeds `z` standard errors (z: the margin; 0 takes the best mean).
     """
 
     game: str
@@ -83,6 +90,8 @@ class ISMCTSPolicy:
     seconds: float | None = None
     value: Callable | None = None
     bias: float = 1.0
+    paired: bool = False
+    z: float = 1.0
     name: str = ""
 
     def __post_init__(self):
@@ -103,6 +112,8 @@ class ISMCTSPolicy:
             raise ValueError(f"ismcts: c must be >= 0, got {self.c!r}")
         if not self.bias >= 0:
             raise ValueError(f"ismcts: bias must be >= 0, got {self.bias!r}")
+        if not self.z >= 0:
+            raise ValueError(f"ismcts: z must be >= 0, got {self.z!r}")
         rollout = default_rollout(module) if self.rollout is None else self.rollout
         if isinstance(rollout, str) and rollout not in module.POLICIES:
             raise ValueError(f"ismcts: unknown rollout policy {rollout!r} for {module.__name__}; "
@@ -116,6 +127,8 @@ class ISMCTSPolicy:
     def __repr__(self):
         parts = [f"game={self.game!r}", f"iterations={self.iterations}", f"rollout={self.rollout!r}",
                  f"c={self.c}", f"cutoff={self.cutoff}", f"seconds={self.seconds}", f"bias={self.bias}"]
+        if self.paired:
+            parts += ["paired=True", f"z={self.z}"]
         if self.value is not None:
             parts.append(f"value={getattr(self.value, '__name__', repr(self.value))}")
         return f"ISMCTSPolicy({', '.join(parts)})"
@@ -124,6 +137,8 @@ class ISMCTSPolicy:
     def __call__(self, observation, legal, rng):
         if len(legal) == 1:
             return legal[0]
+        if self.paired:
+            return self.choose_paired(observation, rng, legal)[0]
         root = self.search(observation, rng, legal)
         best, best_visits = root.hint if root.hint is not None else legal[0], -1
         if best in root.children:
@@ -208,11 +223,61 @@ class ISMCTSPolicy:
         return root
 
 
-_KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float, "bias": float}
+    def choose_paired(self, observation, rng, legal):
+        """(action, table): the rollout policy's choice unless another root action beats it on
+        common random numbers (see `paired`). table: per legal action, its mean reward for the
+        deciding seat and the number of determinisations it was played on."""
+        module = _module(self.game)
+        sample, legal_actions, apply_action = module.sample_state, module.legal_actions, module.apply_action
+        policy = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
+        observes = getattr(policy, "observes", True) is not False
+        observe = module.observe
+        n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
+        hint = policy(observation if observes else None, legal, rng)
+        k = len(legal)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        rewards = [[] for _ in range(k)]
+        for _ in range(max(1, self.iterations // k)):
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            s0 = sample(observation, rng)
+            me = s0.current_player
+            seed = int(rng.integers(2**63))
+            for i, a in enumerate(legal):
+                s = s0.clone()
+                r = np.random.default_rng(seed)
+                apply_action(s, a, r)
+                steps = 0
+                while not s.is_terminal and (self.cutoff is None or steps < self.cutoff):
+                    options = legal_actions(s)
+                    p = s.current_player
+                    b = options[0] if len(options) == 1 else policy(observe(s, p) if observes else None, options, r)
+                    apply_action(s, b, r)
+                    steps += 1
+                if s.is_terminal:
+                    reward = _rewards(s, n)
+                else:
+                    reward = [1.0 / n] * n if self.value is None else list(self.value(s))
+                rewards[i].append(reward[me])
+        means = [sum(x) / len(x) for x in rewards]
+        h = legal.index(hint)
+        best = max(range(k), key=lambda i: (means[i], i == h))
+        if best != h and self.z > 0:
+            diffs = [x - y for x, y in zip(rewards[best], rewards[h])]
+            d = len(diffs)
+            mean = sum(diffs) / d
+            var = sum((x - mean) ** 2 for x in diffs) / (d - 1) if d > 1 else float("inf")
+            if not mean > self.z * math.sqrt(var / d):
+                best = h
+        table = [(a, means[i], len(rewards[i])) for i, a in enumerate(legal)]
+        return legal[best], table
+
+
+_KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float, "bias": float, "paired": int, "z": float}
 
 
 def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
-    """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias) for `module`.
+    """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias, paired, z) for `module`.
 
     >>> parse_ismcts(importlib.import_module("nightsim"), "ismcts:50:rollout=random").iterations
     50
@@ -235,4 +300,8 @@ def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
             kwargs[key] = _KEYS[key](text.strip())
         except ValueError:
             raise ValueError(f"policy {spec!r}: option {key} expects {_KEYS[key].__name__}, got {text!r}") from None
+    if "paired" in kwargs:
+        if kwargs["paired"] not in (0, 1):
+            raise ValueError(f"policy {spec!r}: option paired expects 0 or 1, got {kwargs['paired']!r}")
+        kwargs["paired"] = bool(kwargs["paired"])
     return ISMCTSPolicy(module.__name__, iterations=int(count), name=spec.strip(), **kwargs)

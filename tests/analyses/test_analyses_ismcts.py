@@ -109,3 +109,51 @@ def test_a_time_budget_stops_the_search():
     s = nightsim.new_game(nightsim.Rules(players=2), 1)
     root = policy.search(nightsim.observe(s, 0), np.random.default_rng(0))
     assert 0 < root.visits < 10**6
+
+
+# --- paired mode: one-step rollout improvement of the rollout policy on common random numbers ---
+
+@pytest.mark.parametrize("game,position,rollout", [
+    (nightsim, _night_one_winning_move, "random"), (dreamsim, _dream_one_winning_move, "random"),
+    (nightsim, _night_one_winning_move, None), (dreamsim, _dream_one_winning_move, None),
+])
+def test_paired_search_finds_the_one_winning_move(game, position, rollout):
+    s = position()
+    legal = game.legal_actions(s)
+    win = _winners(game, s)
+    policy = ISMCTSPolicy(game.__name__, iterations=60, rollout=rollout, paired=True)
+    for seed in range(3):
+        choice, table = policy.choose_paired(game.observe(s, 0), np.random.default_rng(seed), legal)
+        assert choice == win[0]
+        means = {a: m for a, m, _ in table}
+        assert means[win[0]] == 1.0 and [n for _, _, n in table] == [60 // len(legal)] * len(legal)
+
+
+@pytest.mark.parametrize("game", [nightsim, dreamsim])
+def test_paired_search_keeps_the_rollout_policys_choice_without_a_significant_gain(game):
+    """With an unreachable margin (z huge) the paired search plays exactly its rollout policy:
+    the same generator gives the heuristic's own choice in every position of a played game."""
+    rules = game.Rules(players=2)
+    s = game.new_game(rules, 11)
+    heuristic = game.POLICIES["heuristic"]
+    policy = ISMCTSPolicy(game.__name__, iterations=6, cutoff=5, paired=True, z=1e9)
+    chance, checked = np.random.default_rng(0), 0
+    while not s.is_terminal and checked < 12:
+        legal = game.legal_actions(s)
+        obs = game.observe(s, s.current_player)
+        if len(legal) > 1:
+            assert policy(obs, legal, np.random.default_rng(checked)) == heuristic(obs, legal, np.random.default_rng(checked))
+            checked += 1
+        game.apply_action(s, heuristic(obs, legal, chance), chance)
+    assert checked == 12
+
+
+def test_paired_spec_parses_and_a_paired_game_is_deterministic():
+    p = resolve_policies(dreamsim, "ismcts:16:paired=1:z=0.5:cutoff=10,heuristic", 2)[0]
+    assert p.paired is True and p.z == 0.5 and p.cutoff == 10
+    assert repr(p).endswith("bias=1.0, paired=True, z=0.5)")
+    runs = [dreamsim.play_game(dreamsim.Rules(players=2), [p, "heuristic"], seed=2).to_record() for _ in range(2)]
+    assert runs[0] == runs[1]
+    for spec, message in (("ismcts:5:paired=2", "paired expects 0 or 1"), ("ismcts:5:z=-1", "z must be >= 0")):
+        with pytest.raises(ValueError, match=message):
+            resolve_policies(nightsim, f"{spec},random", 2)
