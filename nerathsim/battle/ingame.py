@@ -198,7 +198,8 @@ def modified_table(t: SideTable, bonuses: tuple) -> SideTable:
     m = SideTable.__new__(SideTable)
     for name in SideTable.__slots__:
         setattr(m, name, getattr(t, name))
-    m.dice, m.thr, m.fs, m.reroll = t.dice[:], t.thr[:], t.fs[:], t.reroll[:]
+    # lists, also when `t` is a read-only public copy (tuples) that a determinised state was built from
+    m.dice, m.thr, m.fs, m.reroll = list(t.dice), list(t.thr), list(t.fs), list(t.reroll)
     m.plans = {}
     for bonus, unit, amount in bonuses:
         if bonus not in BONUSES:
@@ -251,9 +252,12 @@ def compile_plan(t: SideTable, counts, order: str = "cheapest") -> Plan:
     key = (tuple(counts), order)
     got = t.plans.get(key)
     if got is None:
-        if len(t.plans) > 20000:
-            t.plans.clear()
-        got = t.plans[key] = _compile_plan(t, counts, order)
+        got = _compile_plan(t, counts, order)
+        plans = t.plans
+        if type(plans) is dict:     # a read-only public copy's table (in a determinised state) keeps none
+            if len(plans) > 20000:
+                plans.clear()
+            plans[key] = got
     return got
 
 

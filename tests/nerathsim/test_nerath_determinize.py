@@ -117,6 +117,26 @@ def test_the_sampled_state_plays_on_legally_to_the_end(seed):
         assert t.is_terminal
 
 
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_state_sampled_in_the_middle_of_a_battle_plays_on_to_the_end(seed):
+    """The public copy's battle tables are read-only; a state sampled from it still fights on (card
+    bonuses copy the tables, casualty plans are worked out without being kept)."""
+    rng = np.random.default_rng(seed)
+    pol = nerathsim.POLICIES["balanced"]
+    played = 0
+    for s in _positions(FFA, seed, every=3):
+        if s.battle is None:
+            continue
+        t = sample_state(observe(s, s.current_player), rng)
+        while not t.is_terminal:
+            legal = E.legal_actions(t)
+            E.apply_action(t, pol(observe(t, t.current_player), legal, rng), rng)
+        played += 1
+        if played == 4:
+            break
+    assert played == 4
+
 def _mid_game(rules, seed, want):
     for s in _positions(rules, seed, every=1):
         if want(s):
