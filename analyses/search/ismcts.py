@@ -237,9 +237,9 @@ class ISMCTSPolicy:
         k = len(legal)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         rewards = [[] for _ in range(k)]
-        for _ in range(max(1, self.iterations // k)):
-            if deadline is not None and time.perf_counter() > deadline:
-                break
+        for j in range(max(1, self.iterations // k)):
+            if j and deadline is not None and time.perf_counter() > deadline:
+                break  # (the first determinisation always runs: every action gets a mean)
             s0 = sample(observation, rng)
             me = s0.current_player
             seed = int(rng.integers(2**63))

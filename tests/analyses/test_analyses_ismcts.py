@@ -157,3 +157,11 @@ def test_paired_spec_parses_and_a_paired_game_is_deterministic():
     for spec, message in (("ismcts:5:paired=2", "paired expects 0 or 1"), ("ismcts:5:z=-1", "z must be >= 0")):
         with pytest.raises(ValueError, match=message):
             resolve_policies(nightsim, f"{spec},random", 2)
+
+
+def test_paired_search_with_a_tiny_time_budget_still_answers():
+    s = _dream_one_winning_move()
+    legal = dreamsim.legal_actions(s)
+    policy = ISMCTSPolicy("dreamsim", iterations=10**6, seconds=1e-9, rollout="random", paired=True, z=0.0)
+    choice, table = policy.choose_paired(dreamsim.observe(s, 0), np.random.default_rng(0), legal)
+    assert choice in legal and [n for _, _, n in table] == [1] * len(legal)
