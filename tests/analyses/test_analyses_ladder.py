@@ -144,7 +144,8 @@ def test_default_ladders_take_random_the_heuristics_tuned_and_search_where_it_re
     monkeypatch.setitem(nightsim.POLICIES, "tuned", nightsim.POLICIES["greedy"])
     assert L.default_ladder("nightsim")[-3:] == ["tuned", *rungs[-2:]]       # tuned just below the search rungs
     nerath = L.default_ladder("nerath")
-    assert ("ismcts:25" in nerath) == hasattr(analyses.load_game("nerath"), "sample_state")
+    assert hasattr(analyses.load_game("nerath"), "sample_state")
+    assert not any(r.startswith("ismcts") for r in nerath)  # its macro search is too slow for 800 games a pairing
     assert nerath[0] == "random" and "balanced" in nerath
 
 
