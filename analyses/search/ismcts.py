@@ -63,6 +63,22 @@ def _rewards(state, n: int) -> list:
     return [1.0 if q in seats else 0.0 for q in range(n)]
 
 
+def _play_out(module, s, policy, observes: bool, rng, n: int, cutoff, value) -> list:
+    """Play `s` on with `policy` for every seat to the end, or for `cutoff` decisions; the reward
+    of each seat (`_rewards` at the end, else `value(s)`, or 1/n each without one)."""
+    legal_actions, apply_action, observe = module.legal_actions, module.apply_action, module.observe
+    steps = 0
+    while not s.is_terminal and (cutoff is None or steps < cutoff):
+        legal = legal_actions(s)
+        p = s.current_player
+        a = legal[0] if len(legal) == 1 else policy(observe(s, p) if observes else None, legal, rng)
+        apply_action(s, a, rng)
+        steps += 1
+    if s.is_terminal:
+        return _rewards(s, n)
+    return [1.0 / n] * n if value is None else list(value(s))
+
+
 @dataclasses.dataclass(frozen=True)
 class ISMCTSPolicy:
     """SO-ISMCTS for one game (module or its name), callable as policy(observation, legal, rng).
@@ -158,7 +174,6 @@ class ISMCTSPolicy:
         rollout = self.rollout
         policy = module.POLICIES[rollout] if isinstance(rollout, str) else rollout
         observes = getattr(policy, "observes", True) is not False
-        observe = module.observe
         n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
         c, cutoff, value = self.c, self.cutoff, self.value
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -204,18 +219,7 @@ class ISMCTSPolicy:
                 apply_action(s, best, rng)
                 path.append((child, p))
                 node = child
-            # rollout
-            steps = 0
-            while not s.is_terminal and (cutoff is None or steps < cutoff):
-                legal = legal_actions(s)
-                p = s.current_player
-                a = legal[0] if len(legal) == 1 else policy(observe(s, p) if observes else None, legal, rng)
-                apply_action(s, a, rng)
-                steps += 1
-            if s.is_terminal:
-                reward = _rewards(s, n)
-            else:
-                reward = [1.0 / n] * n if value is None else list(value(s))
+            reward = _play_out(module, s, policy, observes, rng, n, cutoff, value)
             for child, p in path:
                 child.visits += 1
                 child.reward += reward[p]
@@ -228,10 +232,9 @@ class ISMCTSPolicy:
         common random numbers (see `paired`). table: per legal action, its mean reward for the
         deciding seat and the number of determinisations it was played on."""
         module = _module(self.game)
-        sample, legal_actions, apply_action = module.sample_state, module.legal_actions, module.apply_action
+        sample, apply_action = module.sample_state, module.apply_action
         policy = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
         observes = getattr(policy, "observes", True) is not False
-        observe = module.observe
         n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
         hint = policy(observation if observes else None, legal, rng)
         k = len(legal)
@@ -247,18 +250,7 @@ class ISMCTSPolicy:
                 s = s0.clone()
                 r = np.random.default_rng(seed)
                 apply_action(s, a, r)
-                steps = 0
-                while not s.is_terminal and (self.cutoff is None or steps < self.cutoff):
-                    options = legal_actions(s)
-                    p = s.current_player
-                    b = options[0] if len(options) == 1 else policy(observe(s, p) if observes else None, options, r)
-                    apply_action(s, b, r)
-                    steps += 1
-                if s.is_terminal:
-                    reward = _rewards(s, n)
-                else:
-                    reward = [1.0 / n] * n if self.value is None else list(self.value(s))
-                rewards[i].append(reward[me])
+                rewards[i].append(_play_out(module, s, policy, observes, r, n, self.cutoff, self.value)[me])
         means = [sum(x) / len(x) for x in rewards]
         h = legal.index(hint)
         best = max(range(k), key=lambda i: (means[i], i == h))
