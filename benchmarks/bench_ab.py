@@ -64,14 +64,17 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=3.0, help="per card-game workload and round")
     ap.add_argument("--nerath-games", type=int, default=15, help="per round (median CPU ms)")
+    ap.add_argument("--only", choices=sorted({g for g, _p in WORKLOADS}), action="append",
+                    help="run only this game's workloads (repeatable; default: all)")
     a = ap.parse_args()
+    workloads = [w for w in WORKLOADS if not a.only or w[0] in a.only]
     for side in (a.a, a.b):
         if not (side / "nightsim").is_dir():
             ap.error(f"{side} is not a checkout of this repository (no nightsim/ folder)")
     best: dict = {}
     t0 = time.perf_counter()
     for _ in range(a.rounds):
-        for game, policy in WORKLOADS:
+        for game, policy in workloads:
             for side in ("a", "b"):
                 r = run(getattr(a, side), game, policy, a.seconds, a.nerath_games)
                 key = (game, policy, side)
@@ -81,7 +84,7 @@ def main() -> None:
     print(f"A = {a.a}\nB = {a.b}\n{a.rounds} rounds, alternating A and B, best round of each "
           f"({time.perf_counter() - t0:.0f} s)")
     print(f"{'workload':28s} {'A':>12s} {'B':>12s} {'unit':12s} {'B/A':>6s}")
-    for game, policy in WORKLOADS:
+    for game, policy in workloads:
         va, vb, unit = best[(game, policy, "a")], best[(game, policy, "b")], best[(game, policy, "unit")]
         print(f"{game + ' ' + policy:28s} {va:12,.1f} {vb:12,.1f} {unit:12s} {vb / va:6.2f}")
 
