@@ -64,7 +64,8 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     c.dungeon_given, c.revealed = dict(s.dungeon_given), set(s.revealed)
     c.win_done, c.card_plays = set(s.win_done), s.card_plays[:]
     c.owner = s.owner[:]
-    c.units = last.units = _units(s.units, last.units)
+    c.units = _units(s, last)
+    c.touched = []
     c.ships = [sh.copy() for sh in s.ships]
     c.gold, c.vp = s.gold[:], s.vp[:]
     mob = s.mob
@@ -93,27 +94,31 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     return c
 
 
-def _units(units: list, last: list | None) -> list:
-    """The copy's unit counts: the seat's last copy where the engine's regions still equal it (whole
-    regions are shared between the seat's copies, never with the engine), fresh copies of the others."""
-    if last is None or len(last) != len(units):
-        return [[row[:] for row in reg] for reg in units]
-    if units == last:
-        return last
-    out = last[:]
-    for r, reg in enumerate(units):
-        if reg != last[r]:
-            out[r] = [row[:] for row in reg]
-    return out
+def _units(s: E.State, last: LastCopy) -> tuple:
+    """The copy's unit counts, a value (a tuple by region of tuples by realm): the seat's last one with
+    the regions the engine changed since (`State.touched`, the log of changed regions) made afresh."""
+    log = s.touched
+    snap = last.units
+    if snap is None or last.log is not log or len(log) < last.seen:
+        snap = tuple([tuple([tuple(row) for row in reg]) for reg in s.units])
+    elif len(log) > last.seen:
+        units = s.units
+        snap = list(snap)
+        for r in set(log[last.seen:]):
+            snap[r] = tuple([tuple(row) for row in units[r]])
+        snap = tuple(snap)
+    last.units, last.log, last.seen = snap, log, len(log)
+    return snap
 
 
 class LastCopy:
     """Parts of a seat's last public copy, shared by its next copy where the engine's values still equal
-    them (compared, never assumed: a part a policy changed in its own copy is copied afresh), and the
-    terrain the seat's reach tables were last keyed by (private copies: `fr_land`, `hostile` and their
-    bytes keys)."""
+    them (compared, never assumed: a part a policy changed in its own copy is copied afresh); its unit
+    counts, a value (tuples), with the engine's log of changed regions (`log`, `State.touched`) and how
+    much of it the counts have seen (`seen`); and the terrain the seat's reach tables were last keyed by
+    (private copies: `fr_land`, `hostile` and their bytes keys)."""
 
-    __slots__ = ("fr_land", "land", "hostile", "hostile_key", "units", "mob", "stats", "spent")
+    __slots__ = ("fr_land", "land", "hostile", "hostile_key", "units", "log", "seen", "mob", "stats", "spent")
 
     def __init__(self):
         for name in self.__slots__:
@@ -275,12 +280,18 @@ class Observation:
 
     def units(self, region: int, realm: int) -> list:
         """Counts per unit type (table order) of `realm` standing in `region` (cargo not included)."""
-        return self._s.units[region][realm]
+        return list(self._s.units[region][realm])
+
+    @property
+    def unit_counts(self) -> tuple:
+        """Every region's counts at once, a read-only value: `unit_counts[region][realm][unit]` (what
+        `units(region, realm)` lists; cargo not included)."""
+        return self._s.units
 
     def army(self, region: int, realm: int) -> list:
         """Counts per unit type of `realm` at `region`, at sea with its warships and their cargo."""
         s = self._s
-        counts = s.units[region][realm][:]
+        counts = list(s.units[region][realm])
         if s.board.is_sea[region]:
             for sh in s.ships:
                 if sh.region == region and sh.owner == realm:

@@ -78,10 +78,11 @@ class Planner:
             strength = [ta.dice[u] * ta.p[u] if not t.castle[u] else 0.0 for u in range(t.U)]
             pw1, pw2 = [0.0] * b.n, [0.0] * b.n
             enemies = [q for q in range(4) if q not in self.F]
-            units = self.obs.units
+            counts = self.obs.unit_counts
             for y in range(b.n):
+                reg = counts[y]
                 for q in enemies:
-                    row = units(y, q)
+                    row = reg[q]
                     if not any(row):
                         continue
                     for u in range(t.U):

@@ -1,9 +1,11 @@
 """A seat's successive public copies share what the engine has not changed (issue 16, Nerath speed):
-`observation.SeatCaches.last` keeps the parts of the seat's last copy (unit counts by region, the
-mobile units, the statistics, the gold spent) and the next copy shares those still equal to the
-engine's — compared, never assumed. These tests pin that a copy made that way is always equal to a
-fresh copy, that a policy scribbling on its own copy changes neither the game nor what it is shown
-next, and that nothing shared is the engine's (the walk of tests/nerathsim/test_nerath_public_copy.py)."""
+`observation.SeatCaches.last` keeps the parts of the seat's last copy (the mobile units, the
+statistics, the gold spent) and the next copy shares those still equal to the engine's — compared,
+never assumed; the unit counts are a value (tuples) whose regions are made afresh only where the
+engine's log of changed regions (`State.touched`) says so. These tests pin that a copy made that way
+is always equal to a fresh copy (so no write to the counts escapes the log), that a policy scribbling on
+its own copy changes neither the game nor what it is shown next, and that nothing shared is the
+engine's (the walk of tests/nerathsim/test_nerath_public_copy.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -31,9 +33,13 @@ def _same_as_fresh(s, seat, caches):
     return obs
 
 
-@pytest.mark.parametrize("rules, seed", [(api.Rules(mode="free_for_all"), 3), (api.Rules(map="small"), 4)])
-def test_a_seats_copy_sharing_its_last_copy_equals_a_fresh_copy_at_every_decision(rules, seed):
-    pol = POLICIES["balanced"]
+@pytest.mark.parametrize("rules, seed, policy", [(api.Rules(mode="free_for_all"), 3, "balanced"),
+                                                 (api.Rules(map="small"), 4, "balanced"),
+                                                 (api.Rules(), 5, "random"),
+                                                 (api.Rules(mode="free_for_all"), 6, "random"),
+                                                 (api.Rules(mode="free_for_all"), 7, "aggressive")])
+def test_a_seats_copy_sharing_its_last_copy_equals_a_fresh_copy_at_every_decision(rules, seed, policy):
+    pol = POLICIES[policy]
     rng = np.random.default_rng(seed)
     prngs = [np.random.default_rng(seed + 10 + p) for p in range(rules.players)]
     s = E.new_game(rules, rng)
@@ -62,9 +68,9 @@ class Vandal:
     def __call__(self, obs, legal, rng):
         a = self.inner(obs, legal, rng)
         c = obs._s
-        for reg in c.units:
-            for row in reg:
-                row[0] += 7
+        with pytest.raises(TypeError):
+            c.units[0][0][0] = 7                 # the counts are a value
+        obs.units(0, 0)[0] = 7                   # a list of its own
         for g in c.mob.values():
             g[(0, 0)] = 99
         for v in c.stats.values():
