@@ -65,7 +65,7 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     c.win_done, c.card_plays = set(s.win_done), s.card_plays[:]
     c.owner = s.owner[:]
     c.units = _units(s, last)
-    c.touched = []
+    c._touched = []
     c.ships = [sh.copy() for sh in s.ships]
     c.gold, c.vp = s.gold[:], s.vp[:]
     mob = s.mob
@@ -96,8 +96,8 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
 
 def _units(s: E.State, last: LastCopy) -> tuple:
     """The copy's unit counts, a value (a tuple by region of tuples by realm): the seat's last one with
-    the regions the engine changed since (`State.touched`, the log of changed regions) made afresh."""
-    log = s.touched
+    the regions the engine changed since (`State._touched`, the log of changed regions) made afresh."""
+    log = s._touched
     snap = last.units
     if snap is None or last.log is not log or len(log) < last.seen:
         snap = tuple([tuple([tuple(row) for row in reg]) for reg in s.units])
@@ -114,7 +114,7 @@ def _units(s: E.State, last: LastCopy) -> tuple:
 class LastCopy:
     """Parts of a seat's last public copy, shared by its next copy where the engine's values still equal
     them (compared, never assumed: a part a policy changed in its own copy is copied afresh); its unit
-    counts, a value (tuples), with the engine's log of changed regions (`log`, `State.touched`) and how
+    counts, a value (tuples), with the engine's log of changed regions (`log`, `State._touched`) and how
     much of it the counts have seen (`seen`); and the terrain the seat's reach tables were last keyed by
     (private copies: `fr_land`, `hostile` and their bytes keys)."""
 

@@ -251,7 +251,7 @@ def _set_units(s: State, r: int, p: int, counts: list) -> None:
     """Set realm p's units at r (not ships) to `counts`, recording losses (mob follows)."""
     cur = s.units[r][p]
     t = s.tab
-    s.touched.append(r)
+    s._touched.append(r)
     for u in range(t.U):
         d = counts[u] - cur[u]
         if d < 0:
@@ -266,6 +266,6 @@ def _move_units_out(s: State, r: int, dst: int, u: int, c: int) -> None:
     p = s.realm
     s.units[r][p][u] -= c
     s.units[dst][p][u] += c
-    s.touched += (r, dst)
+    s._touched += (r, dst)
     for m, k in _mob_take_best(s, r, u, c):
         _mob_add(s, dst, u, k, 0 if not s.tab.flyer[u] else m)

@@ -2,7 +2,7 @@
 `observation.SeatCaches.last` keeps the parts of the seat's last copy (the mobile units, the
 statistics, the gold spent) and the next copy shares those still equal to the engine's — compared,
 never assumed; the unit counts are a value (tuples) whose regions are made afresh only where the
-engine's log of changed regions (`State.touched`) says so. These tests pin that a copy made that way
+engine's log of changed regions (`State._touched`) says so. These tests pin that a copy made that way
 is always equal to a fresh copy (so no write to the counts escapes the log), that a policy scribbling on
 its own copy changes neither the game nor what it is shown next, and that nothing shared is the
 engine's (the walk of tests/nerathsim/test_nerath_public_copy.py)."""
