@@ -198,8 +198,14 @@ def destinations(s: State, src: int, unit: str) -> dict:
     ms = [(m, c) for (uu, m), c in groups.items() if uu == u and m > 0 and c > 0]
     if not ms:
         return {}
-    budget = max(m for m, _ in ms)
     out = {}
+    if len(ms) == 1:                    # one group (the usual case): all of it is able, or none
+        budget, able = ms[0]
+        for dst, cost, stop in _reach(s, src, t.cls[u], budget, s.mode):
+            if cost <= budget:
+                out[dst] = (cost, stop, able)
+        return out
+    budget = max(m for m, _ in ms)
     for dst, cost, stop in _reach(s, src, t.cls[u], budget, s.mode):
         able = sum(c for m, c in ms if m >= cost)
         if able:
