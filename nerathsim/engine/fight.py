@@ -89,7 +89,9 @@ class HitsToPlace(ChangingFrame):
         if type(a) is not Hit:
             raise IllegalActionError(f"unknown action {a!r}")
         if _do_hit(s, self, a):
-            resume_below(s, rng)             # this realm's hits are placed: the frame beneath goes on
+            # this realm's hits are placed: the frame beneath goes on. (When that is BattleOrder, the step's
+            # luck figure is not taken, `_step_luck`: as before the hits were frames; records stay identical.)
+            resume_below(s, rng)
         else:
             _go_on_placing(s, rng)
 
