@@ -203,23 +203,31 @@ def _frames_and_limbo(s: State, player: int) -> tuple[tuple, tuple]:
 
 
 def observe(state: State, player: int) -> Observation:
-    """A copy of what `player` may know now."""
+    """A copy of what `player` may know now (built at every decision: the helpers above inlined)."""
     s = state
-    top = type(s.stack[-1]) if s.stack and not s.is_terminal else None
-    deciding = s.current_player == player and not s.is_terminal
-    actor = _acting_for(s, player)
+    stack = s.stack
+    f = stack[-1] if stack else None
+    actor = player
+    if s.controller == player and player >= 0 and f is not None and not f.out_of_turn:
+        actor = f.acting_for(s)  # _acting_for
+    if s.is_terminal or f is None:
+        top, deciding, context = None, False, {}
+    else:
+        top, deciding, context = type(f), s.current_player == player, f.context(player)
     m, c = s.multi, s.slow
-    speed = 0 if not (m | c) else (15 if bin(m).count("1") >= bin(c).count("1") else 16)
-    discard = s.discard
+    speed = 0 if not (m | c) else (15 if m.bit_count() >= c.bit_count() else 16)
+    discard, hands = s.discard, s.hands
+    board = s.board_view
+    if board is None:
+        board = s.board_view = (s.rows, s.cols, tuple(s.grid), tuple(s.cell_of), tuple(s.rot), s.nb)
     frames, limbo = _frames_and_limbo(s, player)
-    return Observation(
-        player, s.decision, s.turn_player, s.controller, actor, s.actions_left, _context(s, player),
-        tuple(s.hands[actor]), tuple(s.hands[player]), tuple(s.traps[player]),
+    return tuple.__new__(Observation, (
+        player, s.decision, s.turn_player, s.controller, actor, s.actions_left, context,
+        tuple(hands[actor]), tuple(hands[player]), tuple(s.traps[player]),
         tuple(discard) if top is SquareTake and deciding else None,
-        tuple(s.hands[s.stack[-1].target]) if top is MotelTake and deciding else None,
-        s.n, tuple(map(len, s.hands)), tuple(map(len, s.traps)), tuple(s.where),
-        (s.rows, s.cols, tuple(s.grid), tuple(s.cell_of), tuple(s.rot), s.nb), s.horror,
+        tuple(hands[f.target]) if top is MotelTake and deciding else None,
+        s.n, tuple(map(len, hands)), tuple(map(len, s.traps)), tuple(s.where), board, s.horror,
         {"red": s.red, "blue": s.blue, "multi": m, "colourless": c, "speed_mask": m | c, "speed": speed},
         tuple(s.debt), len(s.deck), len(discard), discard[-1] if discard else -1, s.turns, s.rules,
         s.current_player, limbo, len(s.reserve), tuple(s.owed), frames,
-    )
+    ))
