@@ -212,8 +212,10 @@ def observe(state: State, player: int) -> Observation:
         actor = f.acting_for(s)  # _acting_for
     if s.is_terminal or f is None:
         top, deciding, context = None, False, {}
+        decision = s.decision
     else:
         top, deciding, context = type(f), s.current_player == player, f.context(player)
+        decision = f.name  # State.decision
     m, c = s.multi, s.slow
     speed = 0 if not (m | c) else (15 if m.bit_count() >= c.bit_count() else 16)
     discard, hands = s.discard, s.hands
@@ -222,7 +224,7 @@ def observe(state: State, player: int) -> Observation:
         board = s.board_view = (s.rows, s.cols, tuple(s.grid), tuple(s.cell_of), tuple(s.rot), s.nb)
     frames, limbo = _frames_and_limbo(s, player)
     return tuple.__new__(Observation, (
-        player, s.decision, s.turn_player, s.controller, actor, s.actions_left, context,
+        player, decision, s.turn_player, s.controller, actor, s.actions_left, context,
         tuple(hands[actor]), tuple(hands[player]), tuple(s.traps[player]),
         tuple(discard) if top is SquareTake and deciding else None,
         tuple(hands[f.target]) if top is MotelTake and deciding else None,
