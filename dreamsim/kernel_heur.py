@@ -1,0 +1,740 @@
+"""Midnighters batch kernel, part 5: the heuristic (`HeuristicPolicy`, `policy_context.py` and
+`policy_scoring.py` compiled): the facts of one decision and the score of each legal action.
+
+The facts live in two small arrays: `X` (ints: the deciding seat, the seat acted for, the frame,
+the actor's hand, where everyone stands, scratch hands and places) and `XF` (floats: the sign,
+the actor's card values, value() now). A hypothetical position is a place array in `X` (`X_WHERE`
+now, `X_W2` moved) and a plan-cost key (`kernel_heur_board`). Every scoring function names its
+Python counterpart; arithmetic is written in the same order, so scores are the same floats.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from . import cards as C
+from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
+from . import kernel_layout as K
+from .kernel_heur_board import (
+    BD_G1,
+    BD_G2,
+    BD_NOW,
+    BD_OP,
+    BLOCKED,
+    INF,
+    W_AVOID_HORROR,
+    W_BLOCK,
+    W_BLOCK_WALK,
+    W_CAPTURE,
+    W_CATCHER_VALUE,
+    W_CV,
+    W_DIG,
+    W_DUTCH_EXTRA,
+    W_DUTCH_REDUCE,
+    W_DUTCH_VALUE,
+    W_HINDER,
+    W_MEAN_DRAW,
+    W_NEED_STAR,
+    W_NEED_WALK,
+    W_PARALYSE,
+    W_PROGRESS,
+    W_RESPOND_COST,
+    W_SHED,
+    W_SPRING_MIN,
+    W_STEAL,
+    W_TRAP,
+    W_TRAP_STAR_BRIDGE,
+    W_TRAP_WALK_BRIDGE,
+    W_WASTE,
+    W_WIN,
+    board_after,
+    dist,
+    key_add,
+    key_free,
+    key_strict,
+    plan_cost,
+    public_cost,
+    same_board,
+)
+
+# --- the facts: X (int64) -------------------------------------------------------------------------
+X_ME = 0          # the deciding seat (obs.player)
+X_ACTOR = 1       # the seat whose hand and avatar the decision is about (obs.acting_for)
+X_HORROR = 2      # the Horror's seat (-1: none yet)
+X_N = 3           # players
+X_FK = 4          # the decision frame's kind (F_*: obs.decision)
+X_F = 5           # the decision frame's offset in M
+X_REM = 6         # _Facts.remaining()
+X_HAVE_BASE = 7   # 1 once XF[XF_BASE] holds value() now
+X_HAND = 8        # the actor's hand: count per kind (obs.hand)
+X_H2 = X_HAND + K.N_KINDS     # a hypothetical hand
+X_WHERE = X_H2 + K.N_KINDS    # where each seat stands (obs.where)
+X_W2 = X_WHERE + K.MAX_SEATS  # a hypothetical `where`
+X_KEY = X_W2 + K.MAX_SEATS    # the actor's plan-cost key now (_Facts.k), 11 ints
+X_SIZE = X_KEY + 11
+# --- XF (float64) ---------------------------------------------------------------------------------
+XF_SIGN = 0       # 1.0, or -1.0 when acting for a captured rival
+XF_CS = 1         # card values of the actor's hand (_Facts.cs)
+XF_BASE = 2       # value() now
+XF_SIZE = 3
+
+#: P_DRAW: chance that a card drawn is a Dreamwalk / Vertigo / Midnight Star (policy_context._P_DRAW)
+P_DW = 36 / 102
+P_VERT = 12 / 102
+P_STAR = 12 / 102
+
+
+@njit(cache=True, error_model="numpy")
+def get_key(X):
+    o = X_KEY
+    return (X[o], X[o + 1], X[o + 2], X[o + 3], X[o + 4], X[o + 5], X[o + 6], X[o + 7], X[o + 8], X[o + 9],
+            X[o + 10])
+
+
+@njit(cache=True, error_model="numpy")
+def profile(M, X, h, gone, blue_gone):
+    """_Facts.profile: the plan-cost key of the actor holding the hand at X[h:h + N_KINDS]."""
+    actor = X[X_ACTOR]
+    hs = X[X_HORROR]
+    horror = 1 if actor == hs else 0
+    nm = 0
+    blue = 0
+    if not horror:
+        for k in range(C.RED, K.N_KINDS):
+            if k != C.BLACK:
+                nm += X[h + k]
+        nm = nm - gone
+        if nm < 0:
+            nm = 0
+        blue = 0 if blue_gone else (M[K.G_BLUE] >> actor) & 1
+    sq = mo = th1 = 0
+    if nm or blue:  # _Facts.tail(): may the Square / the Motel take a nightmare, the Town Hall takes one
+        sq = 1 if M[K.G_DISC_N] > 0 else 0
+        for q in range(X[X_N]):
+            if q != actor and q != hs and M[K.O_HSIZE + q] > 0:
+                mo = 1
+        th1 = 1  # Rules.town_hall_discards == "one" (the kernel's rules)
+    return (0, horror, X[h + C.DREAMWALK], X[h + C.STAR], X[h + C.VERTIGO], nm, blue, sq, mo, th1, 1)
+
+
+@njit(cache=True, error_model="numpy")
+def card_sum(W, X, h):
+    s = 0.0
+    for k in range(K.N_KINDS):
+        for _ in range(X[h + k]):
+            s += W[W_CV + k]
+    return s
+
+
+@njit(cache=True, error_model="numpy")
+def rest(M, BD, W, X, b, wo):
+    """_Facts.rest: the leading rival's route on board b, the Horror's company (places at X[wo:])."""
+    me, actor, hs, n = X[X_ME], X[X_ACTOR], X[X_HORROR], X[X_N]
+    lead = BLOCKED
+    for q in range(n):
+        if q != me and q != actor:
+            pc = public_cost(BD, b, X[wo + q], q == hs)
+            if pc < lead:
+                lead = pc
+    r = W[W_HINDER] * min(lead, 8.0)
+    if me == hs:
+        here = X[wo + hs]
+        victims = 0
+        for q in range(n):
+            if q != me and X[wo + q] == here:
+                victims += 1
+        r += min(W[W_PARALYSE] * victims, 0.8 * W[W_PROGRESS])
+    return r
+
+
+@njit(cache=True, error_model="numpy")
+def blue_deadlock(M, X, horror_at):
+    if horror_at != C.TOWN_HALL:
+        return False
+    mids = ((1 << X[X_N]) - 1) & ~(1 << X[X_HORROR])
+    return M[K.G_BLUE] & mids == mids
+
+
+@njit(cache=True, error_model="numpy")
+def value(M, BD, W, X, XF, b, wo, key, cs):
+    """_Facts.value: my view of the position (board b, places X[wo:], the actor's key and card values)."""
+    me, actor, h = X[X_ME], X[X_ACTOR], X[X_HORROR]
+    x = X[wo + actor]
+    cost = plan_cost(M, BD, W, b, key, x)
+    v = XF[XF_SIGN] * (-W[W_PROGRESS] * cost + 0.1 * cs) + rest(M, BD, W, X, b, wo)
+    if h >= 0 and h != me and X[wo + me] == X[wo + h]:
+        # standing with the Horror paralyses me from my next turn on, unless I win before
+        if not (actor == me and cost <= X[X_REM] and plan_cost(M, BD, W, b, key_free(key), x) == cost) \
+                and not blue_deadlock(M, X, X[wo + h]):
+            v -= W[W_AVOID_HORROR]
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def base(M, BD, W, X, XF):
+    if not X[X_HAVE_BASE]:
+        XF[XF_BASE] = value(M, BD, W, X, XF, BD_NOW, X_WHERE, get_key(X), XF[XF_CS])
+        X[X_HAVE_BASE] = 1
+    return XF[XF_BASE]
+
+
+@njit(cache=True, error_model="numpy")
+def moved(X, seat, to):
+    """X_W2 := where, with `seat` at `to`; its offset."""
+    for q in range(K.MAX_SEATS):
+        X[X_W2 + q] = X[X_WHERE + q]
+    X[X_W2 + seat] = to
+    return X_W2
+
+
+@njit(cache=True, error_model="numpy")
+def hand_copy(X):
+    """X_H2 := the actor's hand."""
+    for k in range(K.N_KINDS):
+        X[X_H2 + k] = X[X_HAND + k]
+
+
+@njit(cache=True, error_model="numpy")
+def hand_value(M, BD, W, X, XF, gone):
+    """_Facts.hand_value of the hand at X_H2 (nightmares_gone=gone)."""
+    return value(M, BD, W, X, XF, BD_NOW, X_WHERE, profile(M, X, X_H2, gone, False), card_sum(W, X, X_H2))
+
+
+@njit(cache=True, error_model="numpy")
+def hand_delta(M, BD, W, X, XF, k2, dcs):
+    """_Facts.hand_delta: value() with the actor's key k2 and card values + dcs, less value() now."""
+    me, h = X[X_ME], X[X_HORROR]
+    if h >= 0 and h != me and X[X_WHERE + me] == X[X_WHERE + h]:  # the Horror's company: in full
+        return value(M, BD, W, X, XF, BD_NOW, X_WHERE, k2, XF[XF_CS] + dcs) - base(M, BD, W, X, XF)
+    x = X[X_WHERE + X[X_ACTOR]]
+    c0 = plan_cost(M, BD, W, BD_NOW, get_key(X), x)
+    return XF[XF_SIGN] * (W[W_PROGRESS] * (c0 - plan_cost(M, BD, W, BD_NOW, k2, x)) + 0.1 * dcs)
+
+
+@njit(cache=True, error_model="numpy")
+def minus(M, BD, W, X, XF, kind):
+    return hand_delta(M, BD, W, X, XF, key_add(get_key(X), kind, -1), -W[W_CV + kind])
+
+
+@njit(cache=True, error_model="numpy")
+def draw_gain(M, BD, W, X, XF, key):
+    """_Facts.draw_gain: the expected gain of drawing one card into a hand of plan-cost key `key`."""
+    x = X[X_WHERE + X[X_ACTOR]]
+    b0 = plan_cost(M, BD, W, BD_NOW, key, x)
+    gain = 0.0
+    gain += P_DW * (b0 - plan_cost(M, BD, W, BD_NOW, key_add(key, C.DREAMWALK, 1), x))
+    gain += P_VERT * (b0 - plan_cost(M, BD, W, BD_NOW, key_add(key, C.VERTIGO, 1), x))
+    gain += P_STAR * (b0 - plan_cost(M, BD, W, BD_NOW, key_add(key, C.STAR, 1), x))
+    return XF[XF_SIGN] * W[W_DIG] * (W[W_PROGRESS] * gain + 0.1 * W[W_MEAN_DRAW])
+
+
+@njit(cache=True, error_model="numpy")
+def stuck(M, BD, W, X):
+    """_Facts.stuck: my turn would end unused while my plan lacks cards."""
+    if X[X_ACTOR] != X[X_ME] or X[X_FK] != K.F_TURN:
+        return False
+    x = X[X_WHERE + X[X_ME]]
+    k = get_key(X)
+    return plan_cost(M, BD, W, BD_NOW, key_free(k), x) < plan_cost(M, BD, W, BD_NOW, k, x)
+
+
+@njit(cache=True, error_model="numpy")
+def leader(BD, X):
+    """_Facts.leader: the rival closest to winning, from public information (-1: none)."""
+    best, bc = -1, BLOCKED + 1
+    for q in range(X[X_N]):
+        if q != X[X_ME]:
+            c = public_cost(BD, BD_NOW, X[X_WHERE + q], q == X[X_HORROR])
+            if c < bc:
+                best, bc = q, c
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def closeness(BD, X, seat):
+    return 4.0 / public_cost(BD, BD_NOW, X[X_WHERE + seat], seat == X[X_HORROR])
+
+
+@njit(cache=True, error_model="numpy")
+def is_rival(X, seat):
+    me = X[X_ME]
+    return seat != me and (me == X[X_HORROR] or seat != X[X_HORROR])
+
+
+@njit(cache=True, error_model="numpy")
+def nightmares_in(M, X, h):
+    """Nightmares but the Black in the hand at X[h:] (RED <= k != BLACK)."""
+    c = 0
+    for k in range(C.RED, K.N_KINDS):
+        if k != C.BLACK:
+            c += X[h + k]
+    return c
+
+
+# --- Vertigo ------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def op_boards(M, BD, loc):
+    """_Facts.op_boards: the distinct boards one Vertigo operation on `loc` makes, other than the
+    board now, into rows BD_OP ..; their number (duplicates among them are kept: only maxima are
+    taken over them)."""
+    cell = M[K.O_CELL_OF + loc]
+    nb_ = 0
+    for o in range(K.NO_MOVE):  # op_ops: the moves onto the grid, then the rotations (vertigo_rotation="any")
+        if o < K.VOP_ROTATE and M[K.O_NB + cell * K.N_DIRS + o] < 0:
+            continue
+        board_after(M, BD, BD_OP + nb_, BD_NOW, loc, o)
+        if not same_board(M, BD, BD_OP + nb_, BD_NOW):
+            nb_ += 1
+    return nb_
+
+
+@njit(cache=True, error_model="numpy")
+def op_cost(M, BD, W, b, key, x):
+    """One entry of _Facts.op_costs: my plan cost (key, at x) on an op board b."""
+    if key[5] or key[6]:  # nightmares or the Blue: the general way
+        return plan_cost(M, BD, W, b, key, x)
+    goal = C.TOWN_HALL if key[1] else C.BRIDGE
+    d = dist(BD, b, goal, x)
+    f = dist(BD, b, C.FOREST, x)
+    nw = 0.0 if key[0] else W[W_NEED_WALK]
+    ns = 0.0 if key[0] else W[W_NEED_STAR]
+    Wn, Sn = key[2], key[3]
+    c = BLOCKED
+    if d < INF:
+        c = d + 1.0
+        if d > Wn:
+            c += nw * (d - Wn)
+        if Sn < 1:
+            c += ns
+    if f < INF:
+        c2 = f + 2.0
+        if f > Wn:
+            c2 += nw * (f - Wn)
+        if Sn < 2:
+            c2 += ns * (2 - Sn)
+        if c2 < c:
+            c = c2
+    elif d >= INF and key[10]:
+        c = plan_cost(M, BD, W, b, key, x)
+    return c
+
+
+@njit(cache=True, error_model="numpy")
+def best_vertigo(M, BD, W, X, XF, loc):
+    """_Facts.best_vertigo: the best value() one Vertigo card played on `loc` reaches."""
+    k = key_add(get_key(X), C.VERTIGO, -1)
+    x = X[X_WHERE + X[X_ACTOR]]
+    ks = key_strict(k)
+    if plan_cost(M, BD, W, BD_NOW, ks, x) < BLOCKED:  # my route exists: one the Vertigo blocks is just blocked
+        k = ks
+    nb_ = op_boards(M, BD, loc)
+    sign = XF[XF_SIGN]
+    f = -sign * W[W_PROGRESS]
+    best = 0.0
+    for i in range(nb_):
+        v = f * op_cost(M, BD, W, BD_OP + i, k, x) + rest(M, BD, W, X, BD_OP + i, X_WHERE)
+        if i == 0 or v > best:
+            best = v
+    if nb_ == 0:  # nothing a Vertigo here would change
+        return base(M, BD, W, X, XF) - 0.1 * sign * W[W_CV + C.VERTIGO]
+    return best + sign * 0.1 * (XF[XF_CS] - W[W_CV + C.VERTIGO])
+
+
+# --- scoring --------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def score_walk(M, BD, W, X, XF, d):
+    actor = X[X_ACTOR]
+    loc = X[X_WHERE + actor]
+    to = M[K.O_GRID + M[K.O_NB + M[K.O_CELL_OF + loc] * K.N_DIRS + d]]
+    wo = moved(X, actor, to)
+    return value(M, BD, W, X, XF, BD_NOW, wo, key_add(get_key(X), C.DREAMWALK, -1),
+                 XF[XF_CS] - W[W_CV + C.DREAMWALK]) - base(M, BD, W, X, XF)
+
+
+@njit(cache=True, error_model="numpy")
+def score_discard(M, BD, W, X, XF, kind):
+    fk = X[X_FK]
+    if fk == K.F_TURN:  # dig: an action for a card from the deck
+        return minus(M, BD, W, X, XF, kind) + draw_gain(M, BD, W, X, XF, key_add(get_key(X), kind, -1)) - 0.05
+    if fk == K.F_TH:
+        return 0.0
+    # a surplus card: keep the best hand (a nightmare may go only at the Square)
+    if kind >= C.RED and M[X[X_F] + K.SUR_MODE] != K.S_ANY:
+        return -1000.0
+    return minus(M, BD, W, X, XF, kind) + (W[W_SHED] if kind >= C.RED else 0.0)
+
+
+@njit(cache=True, error_model="numpy")
+def score_give(M, BD, W, X, XF, kind):
+    v = minus(M, BD, W, X, XF, kind)
+    other = M[X[X_F] + K.SUR_OTHER]
+    if kind >= C.RED:
+        return v + (W[W_SHED] if is_rival(X, other) else 0.0)
+    return v - (0.1 * W[W_CV + kind] if is_rival(X, other) else 0.0)
+
+
+@njit(cache=True, error_model="numpy")
+def score_take(M, BD, W, X, XF, kind):
+    v = hand_delta(M, BD, W, X, XF, key_add(get_key(X), kind, 1), W[W_CV + kind])
+    if X[X_FK] == K.F_MOTEL_TAKE:
+        v += 0.05 * W[W_CV + kind]  # and the rival loses it
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def score_star(M, BD, W, X, XF):
+    actor = X[X_ACTOR]
+    hs = X[X_HORROR]
+    loc = X[X_WHERE + actor]
+    sign = XF[XF_SIGN]
+    hand_copy(X)
+    if X[X_H2 + C.STAR] > 0:
+        X[X_H2 + C.STAR] -= 1
+    if loc == C.BRIDGE:  # legal only when it wakes
+        return sign * W[W_WIN]
+    if loc == C.TOWN_HALL:
+        if actor == hs:
+            return sign * W[W_WIN]
+        k = profile(M, X, X_H2, 1, True)  # town_hall_discards="one": one nightmare goes
+        for kind in range(C.RED, K.N_KINDS):
+            if kind != C.BLACK and X[X_H2 + kind] > 0:
+                X[X_H2 + kind] -= 1
+                break
+        v = value(M, BD, W, X, XF, BD_NOW, X_WHERE, k, card_sum(W, X, X_H2))
+        if ((M[K.G_RED] | M[K.G_SLOW]) >> actor) & 1:  # the Town Hall lifts a Red or a Colourless
+            v += sign * W[W_PROGRESS]
+        return v - base(M, BD, W, X, XF)
+    if loc == C.FOREST:
+        k = profile(M, X, X_H2, 0, False)
+        cs = card_sum(W, X, X_H2)
+        best = 0.0
+        first = True
+        for to in range(K.N_LOC):
+            if to != loc:
+                v = value(M, BD, W, X, XF, BD_NOW, moved(X, actor, to), k, cs)
+                if first or v > best:
+                    best = v
+                    first = False
+        return best - base(M, BD, W, X, XF)
+    if loc == C.SQUARE or loc == C.MOTEL:
+        if loc == C.SQUARE:
+            pool = M[K.G_DISC_N]
+        else:
+            pool = 0
+            for q in range(X[X_N]):
+                if q != actor and q != hs and M[K.O_HSIZE + q] > pool:
+                    pool = M[K.O_HSIZE + q]
+        nm = nightmares_in(M, X, X_H2)
+        gone = min(nm, 3, pool)
+        # the three cards taken: the Stars and Dreamwalks the plan lacks, as far as a pool of this
+        # size holds them on average
+        room = 3
+        for i in range(2):
+            kind = C.STAR if i == 0 else C.DREAMWALK
+            share = 12 / 96 if i == 0 else 36 / 96
+            m = min(room, int(pool * share + 0.5))
+            for _ in range(m):
+                before = hand_value(M, BD, W, X, XF, 0)
+                X[X_H2 + kind] += 1
+                if hand_value(M, BD, W, X, XF, 0) > before + 1e-9:
+                    room -= 1
+                else:
+                    X[X_H2 + kind] -= 1
+        if gone >= nm:
+            for kind in range(C.RED, K.N_KINDS):
+                if kind != C.BLACK:
+                    X[X_H2 + kind] = 0
+        v = hand_value(M, BD, W, X, XF, gone) - base(M, BD, W, X, XF)
+        if loc == C.MOTEL:
+            for q in range(X[X_N]):
+                if is_rival(X, q):
+                    v += 0.1 * W[W_HINDER]
+                    break
+        return v if v > 0 else v + W[W_WASTE]
+    if loc == C.RESTAURANT:
+        near = 0
+        zone = near_zone(M)
+        for q in range(X[X_N]):
+            if q != hs and (zone >> M[K.O_WHERE + q]) & 1 and is_rival(X, q):
+                near += 1
+        v = hand_value(M, BD, W, X, XF, 0) - base(M, BD, W, X, XF)
+        return v + W[W_HINDER] * 3 * near + (0.0 if near else W[W_WASTE])
+    return W[W_WASTE]
+
+
+@njit(cache=True, error_model="numpy")
+def near_zone(M):
+    """The Bridge and the locations next to it, as a bit set of locations (Observation.near_bridge)."""
+    bc = M[K.O_CELL_OF + C.BRIDGE]
+    zone = 1 << C.BRIDGE
+    for d in range(K.N_DIRS):
+        c2 = M[K.O_NB + bc * K.N_DIRS + d]
+        if c2 >= 0 and M[K.O_GRID + c2] >= 0:
+            zone |= 1 << M[K.O_GRID + c2]
+    return zone
+
+
+@njit(cache=True, error_model="numpy")
+def trap_bonus(W, loc, kind):
+    v = W[W_TRAP] - 0.5 * W[W_CV + kind]
+    if loc == C.BRIDGE and kind == C.STAR:
+        v += W[W_TRAP_STAR_BRIDGE]
+    if loc == C.BRIDGE and kind == C.DREAMWALK:
+        v += W[W_TRAP_WALK_BRIDGE]
+    if loc == C.TOWN_HALL and kind == C.STAR:
+        v += W[W_TRAP] * 0.5
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def score_set_trap(M, BD, W, X, XF, loc):
+    if X[X_ACTOR] != X[X_ME]:
+        return -5.0
+    su = W[W_CV + loc - K.SU_TO_LOC]  # the Suspense card of loc
+    bv = -1e9
+    for k in range(K.N_PARTNERS):  # best_partner
+        if X[X_HAND + k] > 0:
+            v = trap_bonus(W, loc, k) + minus(M, BD, W, X, XF, k) - 0.1 * XF[XF_SIGN] * su
+            if v > bv:
+                bv = v
+    return bv - (W[W_PROGRESS] * 0.5 if W[W_TRAP] <= 0 else 0.0)
+
+
+@njit(cache=True, error_model="numpy")
+def score_extra(M, BD, W, X, XF):
+    """An extra action is worth it if my whole plan fits in this turn with it."""
+    actor = X[X_ACTOR]
+    if actor != X[X_ME]:
+        return -5.0
+    hand_copy(X)
+    if X[X_H2 + C.DUTCH] > 0:
+        X[X_H2 + C.DUTCH] -= 1
+    k = profile(M, X, X_H2, 0, False)
+    x = X[X_WHERE + actor]
+    cost = plan_cost(M, BD, W, BD_NOW, k, x)
+    have = M[K.G_AL]
+    complete = plan_cost(M, BD, W, BD_NOW, key_free(k), x) == cost  # no card missing
+    if complete and have < cost <= have + 1:
+        return W[W_WIN] * 0.3
+    return W[W_DUTCH_EXTRA]
+
+
+@njit(cache=True, error_model="numpy")
+def score_reduce(M, BD, W, X, target):
+    return (W[W_DUTCH_REDUCE] * closeness(BD, X, target) if target == leader(BD, X) else -5.0) \
+        - 0.1 * W[W_DUTCH_VALUE]
+
+
+@njit(cache=True, error_model="numpy")
+def score_steal(M, BD, W, X, XF, target):
+    v = (W[W_STEAL] * closeness(BD, X, target) if is_rival(X, target) else -5.0) - 0.1 * W[W_CATCHER_VALUE]
+    if X[X_ACTOR] == X[X_ME] and M[K.O_HSIZE + target] and stuck(M, BD, W, X):
+        # a card taken blindly is a card drawn from a hand: as good a dig as the deck's
+        v += draw_gain(M, BD, W, X, XF, key_add(get_key(X), C.CATCHER, -1))
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def play_threat(M, BD, W, X):
+    """policy_scoring.play_threat: how much I want the play being reacted to NOT to happen."""
+    me, hs = X[X_ME], X[X_HORROR]
+    pf = X[X_F] - K.FRAME_W  # the play (F_RESOLVE) beneath its reaction window
+    actor, ptype = M[pf + K.RES_P], M[pf + K.RES_TYPE]
+    if actor == me:
+        return -W[W_BLOCK]
+    if M[K.G_CTRL] == me and actor == M[K.G_TP]:
+        return 0.0
+    rival = me == hs or actor != hs
+    if ptype == K.P_STAR:
+        loc = M[pf + K.RES_A1]
+        if loc == C.BRIDGE and actor != hs:
+            if M[K.O_TRAPS + (me * K.N_LOC + C.BRIDGE) * K.N_PARTNERS + C.STAR] > 0 and me != hs:
+                clean = True
+                for k in range(C.RED, K.N_KINDS):
+                    if M[K.O_HAND + me * K.N_KINDS + k] > 0:
+                        clean = False
+                if clean:
+                    return -W[W_WIN]  # my Star trap will steal the waking
+            return W[W_BLOCK]
+        if loc == C.TOWN_HALL and actor == hs:
+            return W[W_BLOCK]
+        if loc == C.FOREST and rival and W[W_BLOCK_WALK] != 0 and actor == leader(BD, X):
+            return W[W_BLOCK_WALK] * 2
+        return 0.0
+    if ptype == K.P_WALK and rival and W[W_BLOCK_WALK] != 0:
+        if actor == leader(BD, X):
+            return W[W_BLOCK_WALK] * closeness(BD, X, actor)
+    return 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def score_react(M, BD, W, X, code):
+    """HeuristicPolicy._reaction_scorer (= _Context.score_react) for Cancel / Intercept / Allow."""
+    if code == K.A_ALLOW:
+        return 0.0
+    threat = play_threat(M, BD, W, X)
+    resolves = M[K.G_CHAIN_N] % 2 == 0
+    if resolves == (threat < 0) or abs(threat) < 1e-9:
+        return -W[W_RESPOND_COST]
+    return abs(threat) - W[W_RESPOND_COST] + (1.0 if code == K.A_INTERCEPT else 0.0)
+
+
+@njit(cache=True, error_model="numpy")
+def score_spring(M, BD, W, X, XF, loc, kind):
+    me = X[X_ME]
+    n = X[X_N]
+    if kind == C.STAR:
+        if X[X_FK] == K.F_NIGHT:  # "Town Hall trap against a nightmare"
+            if me == X[X_HORROR]:
+                return -1.0
+            card = M[X[X_F] + K.NIGHT_KIND]
+            return 20.0 if card == C.COLOURLESS or card == C.BLUE or card == C.PURPLE or card == C.RED else -1.0
+        if loc == C.BRIDGE:
+            return W[W_WIN]
+        return 10.0
+    b0 = base(M, BD, W, X, XF)
+    k = get_key(X)
+    cs = XF[XF_CS]
+    if kind == C.DREAMWALK:
+        best = -1e9
+        for q in range(n):
+            if X[X_WHERE + q] == loc or q == me:
+                for c in range(K.N_CORRIDORS):
+                    best = max(best, value(M, BD, W, X, XF, BD_NOW, moved(X, q, c), k, cs) - b0)
+        return best - W[W_SPRING_MIN]
+    if kind == C.VERTIGO:
+        best = b0
+        cell = M[K.O_CELL_OF + loc]
+        for o in range(K.NO_MOVE):  # op_ops(loc) (vertigo_trap_optional=False: move, then rotate)
+            if o < K.VOP_ROTATE and M[K.O_NB + cell * K.N_DIRS + o] < 0:
+                continue
+            board_after(M, BD, BD_G1, BD_NOW, loc, o)
+            for r in range(K.VOP_ROTATE, K.NO_MOVE):
+                board_after(M, BD, BD_G2, BD_G1, loc, r)
+                best = max(best, value(M, BD, W, X, XF, BD_G2, X_WHERE, k, cs))
+        return best - b0 - W[W_SPRING_MIN]
+    if kind == C.DUTCH:
+        best = -1e9
+        for q in range(n):
+            if q != me and X[X_WHERE + q] == loc:
+                for s in range(K.MAX_SEATS):
+                    X[X_W2 + s] = X[X_WHERE + s]
+                X[X_W2 + q], X[X_W2 + me] = X[X_WHERE + me], X[X_WHERE + q]
+                best = max(best, value(M, BD, W, X, XF, BD_NOW, X_W2, k, cs) - b0)
+        return best - W[W_SPRING_MIN]
+    if kind == C.CATCHER:
+        v = M[K.G_TP]
+        return (W[W_CAPTURE] * closeness(BD, X, v) if is_rival(X, v) else -5.0) - W[W_SPRING_MIN] + 6.0
+    return -1.0
+
+
+@njit(cache=True, error_model="numpy")
+def score_to(M, BD, W, X, XF, loc):
+    fk = X[X_FK]
+    f = X[X_F]
+    k = get_key(X)
+    cs = XF[XF_CS]
+    if fk == K.F_FOREST:
+        return value(M, BD, W, X, XF, BD_NOW, moved(X, X[X_ACTOR], loc), k, cs)
+    if fk == K.F_PLACE:
+        victims = M[f + K.PLACE_VICTIMS]
+        q = 0
+        while not (victims >> q) & 1:
+            q += 1
+        return value(M, BD, W, X, XF, BD_NOW, moved(X, q, loc), k, cs)
+    if fk == K.F_WTRAP_TO:
+        return value(M, BD, W, X, XF, BD_NOW, moved(X, M[f + K.WTO_TARGET], loc), k, cs)
+    return 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def score_target(M, BD, W, X, XF, seat):
+    fk = X[X_FK]
+    if fk == K.F_MOTEL_T:
+        if nightmares_in(M, X, X_HAND) > 0:
+            return 5.0 + closeness(BD, X, seat) if is_rival(X, seat) else 0.0
+        return (closeness(BD, X, seat) if is_rival(X, seat) else -1.0) + M[K.O_HSIZE + seat] * 0.1
+    if fk == K.F_REST:
+        return closeness(BD, X, seat) * 3 if is_rival(X, seat) else -5.0
+    k = get_key(X)
+    cs = XF[XF_CS]
+    if fk == K.F_WTRAP_T:
+        b0 = base(M, BD, W, X, XF)
+        best = 0.0
+        for c in range(K.N_CORRIDORS):
+            v = value(M, BD, W, X, XF, BD_NOW, moved(X, seat, c), k, cs)
+            if c == 0 or v > best:
+                best = v
+        return best - b0
+    if fk == K.F_DTRAP:
+        me = X[X_ME]
+        for s in range(K.MAX_SEATS):
+            X[X_W2 + s] = X[X_WHERE + s]
+        X[X_W2 + seat], X[X_W2 + me] = X[X_WHERE + me], X[X_WHERE + seat]
+        return value(M, BD, W, X, XF, BD_NOW, X_W2, k, cs)
+    return 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def score_mix(M, X, W):
+    me, hs = X[X_ME], X[X_HORROR]
+    zone = near_zone(M)
+    me_near = False
+    rival_near = False
+    for q in range(X[X_N]):
+        if q != hs and (zone >> M[K.O_WHERE + q]) & 1:
+            if q == me:
+                me_near = True
+            if is_rival(X, q):
+                rival_near = True
+    if me_near:
+        for k in range(C.RED, K.N_KINDS):
+            if k != C.BLACK and M[K.O_HAND + me * K.N_KINDS + k] > 0:
+                return W[W_SHED] * 0.5
+    return 1.0 if rival_near else -1.0
+
+
+@njit(cache=True, error_model="numpy")
+def score(M, BD, W, X, XF, code, a, b):
+    """_SCORE[type(action)](context, action) for the kernel's action (code, a, b)."""
+    if code == K.A_PASS or code == K.A_ALLOW or code == K.A_HOLD or code == K.A_STOP:
+        return 0.0
+    if code == K.A_WALK:
+        return score_walk(M, BD, W, X, XF, a)
+    if code == K.A_DISCARD:
+        return score_discard(M, BD, W, X, XF, a)
+    if code == K.A_VERT:
+        return best_vertigo(M, BD, W, X, XF, a) - base(M, BD, W, X, XF)
+    if code == K.A_VOP:
+        fk = X[X_FK]
+        loc = M[X[X_F] + (K.VOP_LOC if fk == K.F_VOP else K.VTRAP_LOC)]
+        board_after(M, BD, BD_G1, BD_NOW, loc, a)
+        return value(M, BD, W, X, XF, BD_G1, X_WHERE, get_key(X), XF[XF_CS]) - base(M, BD, W, X, XF)
+    if code == K.A_STAR:
+        return score_star(M, BD, W, X, XF)
+    if code == K.A_CANCEL or code == K.A_INTERCEPT:
+        return score_react(M, BD, W, X, code)
+    if code == K.A_SPRING:
+        return score_spring(M, BD, W, X, XF, a, b)
+    if code == K.A_SETTRAP:
+        return score_set_trap(M, BD, W, X, XF, a)
+    if code == K.A_PARTNER:
+        return trap_bonus(W, M[X[X_F] + K.PARTNER_LOC], a) + minus(M, BD, W, X, XF, a)
+    if code == K.A_DEXTRA:
+        return score_extra(M, BD, W, X, XF)
+    if code == K.A_DREDUCE:
+        return score_reduce(M, BD, W, X, a)
+    if code == K.A_STEAL:
+        return score_steal(M, BD, W, X, XF, a)
+    if code == K.A_TO:
+        return score_to(M, BD, W, X, XF, a)
+    if code == K.A_TARGET:
+        return score_target(M, BD, W, X, XF, a)
+    if code == K.A_TAKE:
+        return score_take(M, BD, W, X, XF, a)
+    if code == K.A_GIVE:
+        return score_give(M, BD, W, X, XF, a)
+    if code == K.A_MIX:
+        return score_mix(M, X, W)
+    if code == K.A_COUNT:
+        return float(a) if is_rival(X, M[X[X_F] + K.RESTN_TARGET]) else float(-a)
+    return 0.0
