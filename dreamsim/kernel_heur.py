@@ -75,7 +75,12 @@ X_SIZE = X_KEY + 11
 XF_SIGN = 0       # 1.0, or -1.0 when acting for a captured rival
 XF_CS = 1         # card values of the actor's hand (_Facts.cs)
 XF_BASE = 2       # value() now
-XF_SIZE = 3
+XF_GEN = 3        # the decision's number: memo entries of an older decision are stale
+MEMO = 128        # the plan costs on the board now, per (key, location), direct-mapped:
+XF_MK = 4         # the entry's key code,
+XF_MG = XF_MK + MEMO  # the decision it was worked out at,
+XF_MV = XF_MG + MEMO  # the plan cost (the Python heuristic keeps them in the board's memo)
+XF_SIZE = XF_MV + MEMO
 
 #: P_DRAW: chance that a card drawn is a Dreamwalk / Vertigo / Midnight Star (policy_context._P_DRAW)
 P_DW = 36 / 102
@@ -83,14 +88,31 @@ P_VERT = 12 / 102
 P_STAR = 12 / 102
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
+def pc(M, BD, W, XF, b, key, x):
+    """plan_cost(b, key, x), remembered for the board now during one decision."""
+    if b != BD_NOW or key[2] >= 32 or key[3] >= 32 or key[4] >= 32 or key[5] >= 8:
+        return plan_cost(M, BD, W, b, key, x)
+    code = x + 16 * (key[2] + 32 * (key[3] + 32 * (key[4] + 32 * (key[5] + 8 * (
+        key[0] + 2 * (key[1] + 2 * (key[6] + 2 * (key[7] + 2 * (key[8] + 2 * (key[9] + 2 * key[10]))))))))))
+    slot = (code ^ (code >> 7) ^ (code >> 14) ^ (code >> 21)) & (MEMO - 1)
+    if XF[XF_MG + slot] == XF[XF_GEN] and XF[XF_MK + slot] == code:
+        return XF[XF_MV + slot]
+    c = plan_cost(M, BD, W, b, key, x)
+    XF[XF_MK + slot] = code
+    XF[XF_MG + slot] = XF[XF_GEN]
+    XF[XF_MV + slot] = c
+    return c
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
 def get_key(X):
     o = X_KEY
     return (X[o], X[o + 1], X[o + 2], X[o + 3], X[o + 4], X[o + 5], X[o + 6], X[o + 7], X[o + 8], X[o + 9],
             X[o + 10])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def profile(M, X, h, gone, blue_gone):
     """_Facts.profile: the plan-cost key of the actor holding the hand at X[h:h + N_KINDS]."""
     actor = X[X_ACTOR]
@@ -116,7 +138,7 @@ def profile(M, X, h, gone, blue_gone):
     return (0, horror, X[h + C.DREAMWALK], X[h + C.STAR], X[h + C.VERTIGO], nm, blue, sq, mo, th1, 1)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def card_sum(W, X, h):
     s = 0.0
     for k in range(K.N_KINDS):
@@ -125,7 +147,7 @@ def card_sum(W, X, h):
     return s
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def rest(M, BD, W, X, b, wo):
     """_Facts.rest: the leading rival's route on board b, the Horror's company (places at X[wo:])."""
     me, actor, hs, n = X[X_ME], X[X_ACTOR], X[X_HORROR], X[X_N]
@@ -146,7 +168,7 @@ def rest(M, BD, W, X, b, wo):
     return r
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def blue_deadlock(M, X, horror_at):
     if horror_at != C.TOWN_HALL:
         return False
@@ -154,22 +176,22 @@ def blue_deadlock(M, X, horror_at):
     return M[K.G_BLUE] & mids == mids
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def value(M, BD, W, X, XF, b, wo, key, cs):
     """_Facts.value: my view of the position (board b, places X[wo:], the actor's key and card values)."""
     me, actor, h = X[X_ME], X[X_ACTOR], X[X_HORROR]
     x = X[wo + actor]
-    cost = plan_cost(M, BD, W, b, key, x)
+    cost = pc(M, BD, W, XF, b, key, x)
     v = XF[XF_SIGN] * (-W[W_PROGRESS] * cost + 0.1 * cs) + rest(M, BD, W, X, b, wo)
     if h >= 0 and h != me and X[wo + me] == X[wo + h]:
         # standing with the Horror paralyses me from my next turn on, unless I win before
-        if not (actor == me and cost <= X[X_REM] and plan_cost(M, BD, W, b, key_free(key), x) == cost) \
+        if not (actor == me and cost <= X[X_REM] and pc(M, BD, W, XF, b, key_free(key), x) == cost) \
                 and not blue_deadlock(M, X, X[wo + h]):
             v -= W[W_AVOID_HORROR]
     return v
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def base(M, BD, W, X, XF):
     if not X[X_HAVE_BASE]:
         XF[XF_BASE] = value(M, BD, W, X, XF, BD_NOW, X_WHERE, get_key(X), XF[XF_CS])
@@ -177,7 +199,7 @@ def base(M, BD, W, X, XF):
     return XF[XF_BASE]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def moved(X, seat, to):
     """X_W2 := where, with `seat` at `to`; its offset."""
     for q in range(K.MAX_SEATS):
@@ -186,58 +208,58 @@ def moved(X, seat, to):
     return X_W2
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def hand_copy(X):
     """X_H2 := the actor's hand."""
     for k in range(K.N_KINDS):
         X[X_H2 + k] = X[X_HAND + k]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def hand_value(M, BD, W, X, XF, gone):
     """_Facts.hand_value of the hand at X_H2 (nightmares_gone=gone)."""
     return value(M, BD, W, X, XF, BD_NOW, X_WHERE, profile(M, X, X_H2, gone, False), card_sum(W, X, X_H2))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def hand_delta(M, BD, W, X, XF, k2, dcs):
     """_Facts.hand_delta: value() with the actor's key k2 and card values + dcs, less value() now."""
     me, h = X[X_ME], X[X_HORROR]
     if h >= 0 and h != me and X[X_WHERE + me] == X[X_WHERE + h]:  # the Horror's company: in full
         return value(M, BD, W, X, XF, BD_NOW, X_WHERE, k2, XF[XF_CS] + dcs) - base(M, BD, W, X, XF)
     x = X[X_WHERE + X[X_ACTOR]]
-    c0 = plan_cost(M, BD, W, BD_NOW, get_key(X), x)
-    return XF[XF_SIGN] * (W[W_PROGRESS] * (c0 - plan_cost(M, BD, W, BD_NOW, k2, x)) + 0.1 * dcs)
+    c0 = pc(M, BD, W, XF, BD_NOW, get_key(X), x)
+    return XF[XF_SIGN] * (W[W_PROGRESS] * (c0 - pc(M, BD, W, XF, BD_NOW, k2, x)) + 0.1 * dcs)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def minus(M, BD, W, X, XF, kind):
     return hand_delta(M, BD, W, X, XF, key_add(get_key(X), kind, -1), -W[W_CV + kind])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def draw_gain(M, BD, W, X, XF, key):
     """_Facts.draw_gain: the expected gain of drawing one card into a hand of plan-cost key `key`."""
     x = X[X_WHERE + X[X_ACTOR]]
-    b0 = plan_cost(M, BD, W, BD_NOW, key, x)
+    b0 = pc(M, BD, W, XF, BD_NOW, key, x)
     gain = 0.0
-    gain += P_DW * (b0 - plan_cost(M, BD, W, BD_NOW, key_add(key, C.DREAMWALK, 1), x))
-    gain += P_VERT * (b0 - plan_cost(M, BD, W, BD_NOW, key_add(key, C.VERTIGO, 1), x))
-    gain += P_STAR * (b0 - plan_cost(M, BD, W, BD_NOW, key_add(key, C.STAR, 1), x))
+    gain += P_DW * (b0 - pc(M, BD, W, XF, BD_NOW, key_add(key, C.DREAMWALK, 1), x))
+    gain += P_VERT * (b0 - pc(M, BD, W, XF, BD_NOW, key_add(key, C.VERTIGO, 1), x))
+    gain += P_STAR * (b0 - pc(M, BD, W, XF, BD_NOW, key_add(key, C.STAR, 1), x))
     return XF[XF_SIGN] * W[W_DIG] * (W[W_PROGRESS] * gain + 0.1 * W[W_MEAN_DRAW])
 
 
-@njit(cache=True, error_model="numpy")
-def stuck(M, BD, W, X):
+@njit(cache=True, error_model="numpy", _nrt=False)
+def stuck(M, BD, W, X, XF):
     """_Facts.stuck: my turn would end unused while my plan lacks cards."""
     if X[X_ACTOR] != X[X_ME] or X[X_FK] != K.F_TURN:
         return False
     x = X[X_WHERE + X[X_ME]]
     k = get_key(X)
-    return plan_cost(M, BD, W, BD_NOW, key_free(k), x) < plan_cost(M, BD, W, BD_NOW, k, x)
+    return pc(M, BD, W, XF, BD_NOW, key_free(k), x) < pc(M, BD, W, XF, BD_NOW, k, x)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def leader(BD, X):
     """_Facts.leader: the rival closest to winning, from public information (-1: none)."""
     best, bc = -1, BLOCKED + 1
@@ -249,18 +271,18 @@ def leader(BD, X):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def closeness(BD, X, seat):
     return 4.0 / public_cost(BD, BD_NOW, X[X_WHERE + seat], seat == X[X_HORROR])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def is_rival(X, seat):
     me = X[X_ME]
     return seat != me and (me == X[X_HORROR] or seat != X[X_HORROR])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def nightmares_in(M, X, h):
     """Nightmares but the Black in the hand at X[h:] (RED <= k != BLACK)."""
     c = 0
@@ -271,7 +293,7 @@ def nightmares_in(M, X, h):
 
 
 # --- Vertigo ------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def op_boards(M, BD, loc):
     """_Facts.op_boards: the distinct boards one Vertigo operation on `loc` makes, other than the
     board now, into rows BD_OP ..; their number (duplicates among them are kept: only maxima are
@@ -287,7 +309,7 @@ def op_boards(M, BD, loc):
     return nb_
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def op_cost(M, BD, W, b, key, x):
     """One entry of _Facts.op_costs: my plan cost (key, at x) on an op board b."""
     if key[5] or key[6]:  # nightmares or the Blue: the general way
@@ -318,13 +340,13 @@ def op_cost(M, BD, W, b, key, x):
     return c
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def best_vertigo(M, BD, W, X, XF, loc):
     """_Facts.best_vertigo: the best value() one Vertigo card played on `loc` reaches."""
     k = key_add(get_key(X), C.VERTIGO, -1)
     x = X[X_WHERE + X[X_ACTOR]]
     ks = key_strict(k)
-    if plan_cost(M, BD, W, BD_NOW, ks, x) < BLOCKED:  # my route exists: one the Vertigo blocks is just blocked
+    if pc(M, BD, W, XF, BD_NOW, ks, x) < BLOCKED:  # my route exists: one the Vertigo blocks is just blocked
         k = ks
     nb_ = op_boards(M, BD, loc)
     sign = XF[XF_SIGN]
@@ -340,7 +362,7 @@ def best_vertigo(M, BD, W, X, XF, loc):
 
 
 # --- scoring --------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_walk(M, BD, W, X, XF, d):
     actor = X[X_ACTOR]
     loc = X[X_WHERE + actor]
@@ -350,7 +372,7 @@ def score_walk(M, BD, W, X, XF, d):
                  XF[XF_CS] - W[W_CV + C.DREAMWALK]) - base(M, BD, W, X, XF)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_discard(M, BD, W, X, XF, kind):
     fk = X[X_FK]
     if fk == K.F_TURN:  # dig: an action for a card from the deck
@@ -363,7 +385,7 @@ def score_discard(M, BD, W, X, XF, kind):
     return minus(M, BD, W, X, XF, kind) + (W[W_SHED] if kind >= C.RED else 0.0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_give(M, BD, W, X, XF, kind):
     v = minus(M, BD, W, X, XF, kind)
     other = M[X[X_F] + K.SUR_OTHER]
@@ -372,7 +394,7 @@ def score_give(M, BD, W, X, XF, kind):
     return v - (0.1 * W[W_CV + kind] if is_rival(X, other) else 0.0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_take(M, BD, W, X, XF, kind):
     v = hand_delta(M, BD, W, X, XF, key_add(get_key(X), kind, 1), W[W_CV + kind])
     if X[X_FK] == K.F_MOTEL_TAKE:
@@ -380,7 +402,7 @@ def score_take(M, BD, W, X, XF, kind):
     return v
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_star(M, BD, W, X, XF):
     actor = X[X_ACTOR]
     hs = X[X_HORROR]
@@ -461,7 +483,7 @@ def score_star(M, BD, W, X, XF):
     return W[W_WASTE]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def near_zone(M):
     """The Bridge and the locations next to it, as a bit set of locations (Observation.near_bridge)."""
     bc = M[K.O_CELL_OF + C.BRIDGE]
@@ -473,7 +495,7 @@ def near_zone(M):
     return zone
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def trap_bonus(W, loc, kind):
     v = W[W_TRAP] - 0.5 * W[W_CV + kind]
     if loc == C.BRIDGE and kind == C.STAR:
@@ -485,7 +507,7 @@ def trap_bonus(W, loc, kind):
     return v
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_set_trap(M, BD, W, X, XF, loc):
     if X[X_ACTOR] != X[X_ME]:
         return -5.0
@@ -499,7 +521,7 @@ def score_set_trap(M, BD, W, X, XF, loc):
     return bv - (W[W_PROGRESS] * 0.5 if W[W_TRAP] <= 0 else 0.0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_extra(M, BD, W, X, XF):
     """An extra action is worth it if my whole plan fits in this turn with it."""
     actor = X[X_ACTOR]
@@ -510,30 +532,30 @@ def score_extra(M, BD, W, X, XF):
         X[X_H2 + C.DUTCH] -= 1
     k = profile(M, X, X_H2, 0, False)
     x = X[X_WHERE + actor]
-    cost = plan_cost(M, BD, W, BD_NOW, k, x)
+    cost = pc(M, BD, W, XF, BD_NOW, k, x)
     have = M[K.G_AL]
-    complete = plan_cost(M, BD, W, BD_NOW, key_free(k), x) == cost  # no card missing
+    complete = pc(M, BD, W, XF, BD_NOW, key_free(k), x) == cost  # no card missing
     if complete and have < cost <= have + 1:
         return W[W_WIN] * 0.3
     return W[W_DUTCH_EXTRA]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_reduce(M, BD, W, X, target):
     return (W[W_DUTCH_REDUCE] * closeness(BD, X, target) if target == leader(BD, X) else -5.0) \
         - 0.1 * W[W_DUTCH_VALUE]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_steal(M, BD, W, X, XF, target):
     v = (W[W_STEAL] * closeness(BD, X, target) if is_rival(X, target) else -5.0) - 0.1 * W[W_CATCHER_VALUE]
-    if X[X_ACTOR] == X[X_ME] and M[K.O_HSIZE + target] and stuck(M, BD, W, X):
+    if X[X_ACTOR] == X[X_ME] and M[K.O_HSIZE + target] and stuck(M, BD, W, X, XF):
         # a card taken blindly is a card drawn from a hand: as good a dig as the deck's
         v += draw_gain(M, BD, W, X, XF, key_add(get_key(X), C.CATCHER, -1))
     return v
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def play_threat(M, BD, W, X):
     """policy_scoring.play_threat: how much I want the play being reacted to NOT to happen."""
     me, hs = X[X_ME], X[X_HORROR]
@@ -566,7 +588,7 @@ def play_threat(M, BD, W, X):
     return 0.0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_react(M, BD, W, X, code):
     """HeuristicPolicy._reaction_scorer (= _Context.score_react) for Cancel / Intercept / Allow."""
     if code == K.A_ALLOW:
@@ -578,7 +600,7 @@ def score_react(M, BD, W, X, code):
     return abs(threat) - W[W_RESPOND_COST] + (1.0 if code == K.A_INTERCEPT else 0.0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_spring(M, BD, W, X, XF, loc, kind):
     me = X[X_ME]
     n = X[X_N]
@@ -627,7 +649,7 @@ def score_spring(M, BD, W, X, XF, loc, kind):
     return -1.0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_to(M, BD, W, X, XF, loc):
     fk = X[X_FK]
     f = X[X_F]
@@ -646,7 +668,7 @@ def score_to(M, BD, W, X, XF, loc):
     return 0.0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_target(M, BD, W, X, XF, seat):
     fk = X[X_FK]
     if fk == K.F_MOTEL_T:
@@ -674,7 +696,7 @@ def score_target(M, BD, W, X, XF, seat):
     return 0.0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_mix(M, X, W):
     me, hs = X[X_ME], X[X_HORROR]
     zone = near_zone(M)
@@ -693,7 +715,7 @@ def score_mix(M, X, W):
     return 1.0 if rival_near else -1.0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score(M, BD, W, X, XF, code, a, b):
     """_SCORE[type(action)](context, action) for the kernel's action (code, a, b)."""
     if code == K.A_PASS or code == K.A_ALLOW or code == K.A_HOLD or code == K.A_STOP:

@@ -12,6 +12,11 @@ by `free` (1: `key_free`, missing cards cost nothing): (free, horror, walks, sta
 nightmares, blue, square_ok, motel_ok, town_hall_one, relax) — `KEY_*` name the places. The
 Python heuristic memoises all of this per board; the kernel works it out again per decision
 (the values are pure functions of the board and the key, so they are the same).
+
+The heuristic's functions are compiled without numba's reference counting (`_nrt=False`: they
+allocate nothing, they only read and write the arrays they are given). With it, the atomic
+increments and decrements of the arrays passed at each of their many small calls took ~60% of a
+heuristic game's time (perf, 4 x heuristic).
 """
 from __future__ import annotations
 
@@ -28,6 +33,11 @@ ARROWS_NP = np.array(C.ARROW_MASK, dtype=np.int64)
 #: turned half round has the same arrows)
 ROT_MASK_NP = np.array([1 if C.ARROWS[loc][0] == C.ARROWS[loc][2] else 3 for loc in range(C.N_LOCATIONS)],
                        dtype=np.int64)
+
+#: BIT_INDEX[1 << i] = i for the locations' bits (a set bit's location)
+BIT_INDEX = np.zeros(1 << C.N_LOCATIONS, dtype=np.int64)
+for _i in range(C.N_LOCATIONS):
+    BIT_INDEX[1 << _i] = _i
 
 INF = 99                # policy_plan._INF: no route
 BLOCKED = 40.0          # policy_plan._BLOCKED: plan cost when no route leads to the goal
@@ -47,7 +57,13 @@ BD_NOW = 0        # the board of the decision
 BD_OP = 1         # BD_OP .. BD_OP + 6: the boards one Vertigo operation on a location makes
 BD_G1 = 8         # a Vertigo trap: the board after its move ...
 BD_G2 = 9         # ... and after its rotation
-BD_ROWS = 10
+BD_SCRATCH = 10   # scratch of plan_cost: the ways to win (S_OPTS), the legs of a route (S_LEGS, S_SECONDS)
+BD_ROWS = 11
+S_OPTS = 0        # up to S_MAX_OPTS rows of (walks, turns, stars, via the Town Hall)
+S_MAX_OPTS = 16
+S_LEGS = S_OPTS + 4 * S_MAX_OPTS    # up to 4 rows of (walks, turns, stars)
+S_SECONDS = S_LEGS + 4 * 3
+assert S_SECONDS + 4 * 3 <= B_SIZE
 
 # --- plan-cost keys ------------------------------------------------------------------------------
 (KEY_FREE, KEY_HORROR, KEY_W, KEY_S, KEY_V, KEY_NM, KEY_BLUE, KEY_SQ, KEY_MO, KEY_TH1, KEY_RELAX) = range(11)
@@ -63,7 +79,7 @@ W_MEAN_DRAW = W_CV + K.N_KINDS    # the mean card value of a card drawn from the
 N_W = W_MEAN_DRAW + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def board_pred(M, BD, b):
     """The arrows into each location of board row b (WalkGraph.pred; dreamwalk_return_arrow=False),
     and no distance known yet."""
@@ -85,7 +101,7 @@ def board_pred(M, BD, b):
                         BD[b, B_PRED + t] |= 1 << loc
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def board_load(M, BD, b):
     """Board row b := the game's board now."""
     for c in range(M[K.G_NCELLS]):
@@ -96,7 +112,7 @@ def board_load(M, BD, b):
     board_pred(M, BD, b)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def board_after(M, BD, dst, src, loc, op):
     """Board row dst := board src after Vertigo operation `op` on `loc` (WalkGraph.after: 0-3
     move that way, 4-6 rotate 1-3 quarter turns clockwise, anything else: unchanged)."""
@@ -120,7 +136,7 @@ def board_after(M, BD, dst, src, loc, op):
     board_pred(M, BD, dst)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def same_board(M, BD, a, b):
     """Boards a and b are one board (Boards.get: the same grid and the rotations that matter)."""
     for c in range(M[K.G_NCELLS]):
@@ -132,7 +148,7 @@ def same_board(M, BD, a, b):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def dist(BD, b, goal, x):
     """WalkGraph.dist_to(goal)[x]: Dreamwalk steps from x to goal on board b (INF: no route)."""
     if not BD[b, B_DHAVE + goal]:
@@ -145,23 +161,27 @@ def dist(BD, b, goal, x):
         step = 1
         while True:  # breadth first, a level at a time, on bit sets of locations
             reach = 0
-            for t in range(K.N_LOC):
-                if (frontier >> t) & 1:
-                    reach |= BD[b, B_PRED + t]
+            f = frontier
+            while f:
+                low = f & -f
+                reach |= BD[b, B_PRED + BIT_INDEX[low]]
+                f ^= low
             reach &= ~seen
             if reach == 0:
                 break
             seen |= reach
-            for p in range(K.N_LOC):
-                if (reach >> p) & 1:
-                    BD[b, o + p] = step
+            f = reach
+            while f:
+                low = f & -f
+                BD[b, o + BIT_INDEX[low]] = step
+                f ^= low
             frontier = reach
             step += 1
         BD[b, B_DHAVE + goal] = 1
     return BD[b, B_DIST + goal * K.N_LOC + x]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def relaxed(M, BD, b, goal):
     """WalkGraph.relaxed_to(goal) into B_RC / B_RT of board b: the fewest actions from every
     location when a step against the arrows costs 2 (turn, then walk), and among those the fewest
@@ -197,54 +217,68 @@ def relaxed(M, BD, b, goal):
     BD[b, B_RHAVE + goal] = 1
 
 
-@njit(cache=True, error_model="numpy")
-def _legs(M, BD, b, goal, y, forest, relax, out, n):
-    """policy_plan._legs: ways (walks, turns, stars) to stand on `goal` from `y`, appended to
-    out[n:]; the new count."""
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _leg(BD, o, n, walks, turns, stars):
+    """Row n of the (walks, turns, stars) rows at BD[BD_SCRATCH, o:] := the way given; n + 1."""
+    i = o + 3 * n
+    BD[BD_SCRATCH, i] = walks
+    BD[BD_SCRATCH, i + 1] = turns
+    BD[BD_SCRATCH, i + 2] = stars
+    return n + 1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _legs(M, BD, b, goal, y, forest, relax, o):
+    """policy_plan._legs: ways (walks, turns, stars) to stand on `goal` from `y`, as rows at
+    BD[BD_SCRATCH, o:]; their number."""
     d = dist(BD, b, goal, y)
     f = dist(BD, b, C.FOREST, y) if forest and goal != C.FOREST else INF
+    n = 0
     if d < INF:
-        out[n, 0], out[n, 1], out[n, 2] = d, 0, 0
-        n += 1
+        n = _leg(BD, o, n, d, 0, 0)
         if f < INF:
-            out[n, 0], out[n, 1], out[n, 2] = f, 0, 1
-            n += 1
+            n = _leg(BD, o, n, f, 0, 1)
         return n
     if not relax:
         if f < INF:
-            out[n, 0], out[n, 1], out[n, 2] = f, 0, 1
-            n += 1
+            n = _leg(BD, o, n, f, 0, 1)
         return n
     relaxed(M, BD, b, goal)
     rc = BD[b, B_RC + goal * K.N_LOC + y]
     rt = BD[b, B_RT + goal * K.N_LOC + y]
-    out[n, 0], out[n, 1], out[n, 2] = rc - rt, rt, 0
-    n += 1
+    n = _leg(BD, o, n, rc - rt, rt, 0)
     if f < INF:
-        out[n, 0], out[n, 1], out[n, 2] = f, 0, 1
-        n += 1
+        n = _leg(BD, o, n, f, 0, 1)
     elif forest and goal != C.FOREST:
         relaxed(M, BD, b, C.FOREST)
         fc = BD[b, B_RC + C.FOREST * K.N_LOC + y]
         ft = BD[b, B_RT + C.FOREST * K.N_LOC + y]
-        out[n, 0], out[n, 1], out[n, 2] = fc - ft, ft, 1
-        n += 1
+        n = _leg(BD, o, n, fc - ft, ft, 1)
     return n
 
 
-@njit(cache=True, error_model="numpy")
-def _options_once(M, BD, b, x, horror, shed, blue, sq, mo, relax, opts):
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _opt(BD, n, walks, turns, stars, th):
+    i = S_OPTS + 4 * n
+    BD[BD_SCRATCH, i] = walks
+    BD[BD_SCRATCH, i + 1] = turns
+    BD[BD_SCRATCH, i + 2] = stars
+    BD[BD_SCRATCH, i + 3] = th
+    return n + 1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _options_once(M, BD, b, x, horror, shed, blue, sq, mo, relax):
     """policy_plan._options for one value of `relax`: (walks, turns, stars, via the Town Hall)
-    rows into opts; their number (only ways with walks < INF)."""
-    legs = np.empty((4, 3), dtype=np.int64)
-    seconds = np.empty((4, 3), dtype=np.int64)
+    rows at BD[BD_SCRATCH, S_OPTS:]; their number (only ways with walks < INF)."""
     n = 0
+    S = BD_SCRATCH
     if horror:
-        m = _legs(M, BD, b, C.TOWN_HALL, x, True, relax, legs, 0)
+        m = _legs(M, BD, b, C.TOWN_HALL, x, True, relax, S_LEGS)
         for i in range(m):
-            if legs[i, 0] < INF:
-                opts[n, 0], opts[n, 1], opts[n, 2], opts[n, 3] = legs[i, 0], legs[i, 1], legs[i, 2] + 1, 0
-                n += 1
+            j = S_LEGS + 3 * i
+            if BD[S, j] < INF:
+                n = _opt(BD, n, BD[S, j], BD[S, j + 1], BD[S, j + 2] + 1, 0)
     elif shed or blue:
         for s in range(3):
             if s == 0:
@@ -257,28 +291,27 @@ def _options_once(M, BD, b, x, horror, shed, blue, sq, mo, relax, opts):
                 if blue or not mo:
                     continue
                 spot = C.MOTEL
-            ns = _legs(M, BD, b, C.BRIDGE, spot, True, relax, seconds, 0)
-            m = _legs(M, BD, b, spot, x, not blue, relax, legs, 0)  # Blue forbids the Forest too
+            ns = _legs(M, BD, b, C.BRIDGE, spot, True, relax, S_SECONDS)
+            m = _legs(M, BD, b, spot, x, not blue, relax, S_LEGS)  # Blue forbids the Forest too
             for i in range(m):
-                if legs[i, 0] < INF:
-                    for j in range(ns):
-                        w = legs[i, 0] + seconds[j, 0]
+                j = S_LEGS + 3 * i
+                if BD[S, j] < INF:
+                    for jj in range(ns):
+                        k = S_SECONDS + 3 * jj
+                        w = BD[S, j] + BD[S, k]
                         if w < INF:
-                            opts[n, 0] = w
-                            opts[n, 1] = legs[i, 1] + seconds[j, 1]
-                            opts[n, 2] = legs[i, 2] + seconds[j, 2] + 2
-                            opts[n, 3] = 1 if spot == C.TOWN_HALL else 0
-                            n += 1
+                            n = _opt(BD, n, w, BD[S, j + 1] + BD[S, k + 1], BD[S, j + 2] + BD[S, k + 2] + 2,
+                                     1 if spot == C.TOWN_HALL else 0)
     else:
-        m = _legs(M, BD, b, C.BRIDGE, x, True, relax, legs, 0)
+        m = _legs(M, BD, b, C.BRIDGE, x, True, relax, S_LEGS)
         for i in range(m):
-            if legs[i, 0] < INF:
-                opts[n, 0], opts[n, 1], opts[n, 2], opts[n, 3] = legs[i, 0], legs[i, 1], legs[i, 2] + 1, 0
-                n += 1
+            j = S_LEGS + 3 * i
+            if BD[S, j] < INF:
+                n = _opt(BD, n, BD[S, j], BD[S, j + 1], BD[S, j + 2] + 1, 0)
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def plan_cost(M, BD, W, b, key, x):
     """policy_plan._plan_cost: actions the player of plan-cost key `key` needs to win from x on
     board b."""
@@ -308,18 +341,18 @@ def plan_cost(M, BD, W, b, key, x):
                 if c2 < c:
                     c = c2
             return c
-    opts = np.empty((16, 4), dtype=np.int64)
     shed = nm > 0
     n = 0
     if key[KEY_RELAX]:
-        n = _options_once(M, BD, b, x, horror, shed, blue, key[KEY_SQ], key[KEY_MO], False, opts)
+        n = _options_once(M, BD, b, x, horror, shed, blue, key[KEY_SQ], key[KEY_MO], False)
     if n == 0:
-        n = _options_once(M, BD, b, x, horror, shed, blue, key[KEY_SQ], key[KEY_MO], key[KEY_RELAX] != 0, opts)
+        n = _options_once(M, BD, b, x, horror, shed, blue, key[KEY_SQ], key[KEY_MO], key[KEY_RELAX] != 0)
     extra = nm - 1 if (key[KEY_TH1] and nm > 1) else 0  # the Town Hall takes one nightmare a Star
     best = BLOCKED
     for i in range(n):
-        walks, turns, stars = opts[i, 0], opts[i, 1], opts[i, 2]
-        if opts[i, 3]:
+        j = S_OPTS + 4 * i
+        walks, turns, stars = BD[BD_SCRATCH, j], BD[BD_SCRATCH, j + 1], BD[BD_SCRATCH, j + 2]
+        if BD[BD_SCRATCH, j + 3]:
             stars += extra
         c = float(walks + turns + stars)
         if walks > Wn:
@@ -333,7 +366,7 @@ def plan_cost(M, BD, W, b, key, x):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def public_cost(BD, b, x, horror):
     """policy_plan.public_cost: a rival's route + 1 Star from what is public (BLOCKED: none)."""
     goal = C.TOWN_HALL if horror else C.BRIDGE
@@ -343,7 +376,7 @@ def public_cost(BD, b, x, horror):
     return float(c) if c < INF else BLOCKED
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def key_add(key, kind, d):
     """policy_plan._key_add: the key with `d` more cards of `kind` in the hand (never below 0)."""
     if kind == C.DREAMWALK:
@@ -363,13 +396,13 @@ def key_add(key, kind, d):
             key[4] if i != 4 else v, key[5] if i != 5 else v, key[6], key[7], key[8], key[9], key[10])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def key_strict(key):
     """policy_plan.key_strict: the key without `relax`."""
     return (key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7], key[8], key[9], 0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def key_free(key):
     """policy_plan.key_free: the key with no cost for missing cards."""
     return (1, key[1], key[2], key[3], key[4], key[5], key[6], key[7], key[8], key[9], key[10])

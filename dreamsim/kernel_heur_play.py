@@ -28,6 +28,7 @@ from .kernel_heur import (
     X_SIZE,
     X_WHERE,
     XF_CS,
+    XF_GEN,
     XF_SIGN,
     XF_SIZE,
     card_sum,
@@ -60,12 +61,13 @@ POL_RANDOM, POL_HEURISTIC = 0, 1
 
 @njit(cache=True, error_model="numpy")
 def new_buffers():
-    """The heuristic's workspaces: boards BD, facts X and XF, and the tied best actions."""
+    """The heuristic's workspaces: boards BD, facts X and XF, the tied best actions and the scores."""
     return (np.zeros((BD_ROWS, B_SIZE), dtype=np.int64), np.zeros(X_SIZE, dtype=np.int64),
-            np.zeros(XF_SIZE, dtype=np.float64), np.zeros(K.ACTS_CAP, dtype=np.int64))
+            np.zeros(XF_SIZE, dtype=np.float64), np.zeros(K.ACTS_CAP, dtype=np.int64),
+            np.zeros(K.ACTS_CAP, dtype=np.float64))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def facts(M, BD, W, X, XF, f, fk):
     """_Facts.__init__ for the decision at frame f (kind fk), its seat in M[G_CUR]."""
     me = M[K.G_CUR]
@@ -82,6 +84,7 @@ def facts(M, BD, W, X, XF, f, fk):
     X[X_F] = f
     X[X_REM] = 0 if M[K.G_TP] != actor else M[K.G_AL] - (1 if fk == K.F_TURN else 0)
     X[X_HAVE_BASE] = 0
+    XF[XF_GEN] += 1  # forget the plan costs of the last decision (another board, another seat)
     for k in range(K.N_KINDS):
         X[X_HAND + k] = M[K.O_HAND + actor * K.N_KINDS + k]
     for q in range(K.MAX_SEATS):
@@ -94,14 +97,14 @@ def facts(M, BD, W, X, XF, f, fk):
     board_load(M, BD, BD_NOW)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def is_cycle(code):
     """policy_scoring._CYCLES: turn actions that play a card from the hand (a way to dig)."""
     return (code == K.A_WALK or code == K.A_VERT or code == K.A_STAR or code == K.A_SETTRAP or code == K.A_DEXTRA
             or code == K.A_DREDUCE or code == K.A_STEAL)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def scores(M, BD, W, X, XF, f, fk, n, out):
     """Every legal action's score into out[:n]; the index the heuristic must play whatever the
     tie-break (the dig of a stuck plan), else -1. Needs n >= 2."""
@@ -124,18 +127,17 @@ def scores(M, BD, W, X, XF, f, fk, n, out):
             cyc, cyc_s = i, sc
     if dig < 0:
         dig = cyc
-    if dig >= 0 and not react and M[K.O_ACTS + K.ACTS_W * best_i + K.AC_CODE] == K.A_PASS and stuck(M, BD, W, X):
+    if dig >= 0 and not react and M[K.O_ACTS + K.ACTS_W * best_i + K.AC_CODE] == K.A_PASS and stuck(M, BD, W, X, XF):
         # passing never changes a hand: a plan that lacks cards digs for them instead
         return dig
     return -1
 
 
 @njit(cache=True, error_model="numpy")
-def choose(M, rs, BD, W, X, XF, best, f, fk, n):
+def choose(M, rs, BD, W, X, XF, best, sc, f, fk, n):
     """HeuristicPolicy.__call__: the best-scoring legal action, ties broken uniformly at random."""
     if n == 1:
         return 0
-    sc = np.empty(n, dtype=np.float64)
     forced = scores(M, BD, W, X, XF, f, fk, n, sc)
     if forced >= 0:
         return forced
@@ -152,7 +154,7 @@ def choose(M, rs, BD, W, X, XF, best, f, fk, n):
 
 
 @njit(cache=True, error_model="numpy")
-def run_policies(M, rs, BD, X, XF, best, kinds, WT, rows, max_decisions):
+def run_policies(M, rs, BD, X, XF, best, sc, kinds, WT, rows, max_decisions):
     """kernel_play.run with seat q playing policy row rows[q]."""
     while not M[K.G_TERM]:
         f = top(M)
@@ -170,7 +172,7 @@ def run_policies(M, rs, BD, X, XF, best, kinds, WT, rows, max_decisions):
         max_decisions -= 1
         r = rows[M[K.G_CUR]]
         if kinds[r] == POL_HEURISTIC:
-            i = choose(M, rs, BD, WT[r], X, XF, best, f, k, n)
+            i = choose(M, rs, BD, WT[r], X, XF, best, sc, f, k, n)
         else:
             i = 0 if n == 1 else rand_below(M, rs, n)
         base = K.O_ACTS + K.ACTS_W * i
@@ -182,12 +184,12 @@ def run_policies(M, rs, BD, X, XF, best, kinds, WT, rows, max_decisions):
 def play_games_policies(M, seeds, kinds, WT, lineups, out_game, out_seat):
     """kernel_play.play_games with game g's seats playing policy rows lineups[g]."""
     rs = np.zeros(1, dtype=np.uint64)
-    BD, X, XF, best = new_buffers()
+    BD, X, XF, best, sc = new_buffers()
     n = M[K.G_N]
     for g in range(len(seeds)):
         seed_rng(rs, seeds[g])
         deal(M, rs)
-        run_policies(M, rs, BD, X, XF, best, kinds, WT, lineups[g], -1)
+        run_policies(M, rs, BD, X, XF, best, sc, kinds, WT, lineups[g], -1)
         timed_out = M[K.G_TIMEOUT]
         out_game[g, OUT_WINNER] = -1 if timed_out else M[K.G_WINNER]
         out_game[g, OUT_TURNS] = M[K.G_TURNS] if timed_out else M[K.G_TURNS] + 1
@@ -207,7 +209,7 @@ def play_games_policies(M, seeds, kinds, WT, lineups, out_game, out_seat):
 def heur_scores_top(M, W, out):
     """Tests: the scores of the legal actions of the decision on top (into the buffer and out);
     (their number, the forced index or -1)."""
-    BD, X, XF, best = new_buffers()
+    BD, X, XF, _, _ = new_buffers()
     f = top(M)
     k = M[f + K.FR_KIND]
     n = legal(M, f, k)
