@@ -21,7 +21,7 @@ It is not the engine's numpy stream: the same seed gives a different game than `
 from the same distribution (the random policy is a uniform choice among the same distinct
 legal actions at every decision).
 
-The heuristic (`kernel_heur_board`, `kernel_heur`, `kernel_heur_play`) is `HeuristicPolicy`
+The heuristic (`kernel_heur_board`, `kernel_heur`, `kernel_heur_score`, `kernel_heur_play`) is `HeuristicPolicy`
 compiled: at the same position it gives every legal action the same score as the Python policy
 and plays the same action, but for the tie-break among equal best scores, a uniform draw from the
 kernel's stream (`tests/dreamsim/test_dreamsim_kernel_heuristic.py` checks the scores and the
@@ -72,7 +72,7 @@ def _guard_numba_cache() -> None:
     whenever any kernel source changed (a stamp of their hashes in __pycache__)."""
     here = Path(__file__).parent
     sources = [here / f"kernel_{part}.py"  # the compiled ones
-               for part in ("layout", "core", "frames", "play", "heur_board", "heur", "heur_play")]
+               for part in ("layout", "core", "frames", "play", "heur_board", "heur", "heur_score", "heur_play")]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
     cache = here / "__pycache__"
     stamp = cache / "dreamsim_kernel.sha256"

@@ -1,4 +1,4 @@
-"""Midnighters batch kernel, part 6: the heuristic's choice (`HeuristicPolicy.__call__` compiled)
+"""Midnighters batch kernel, part 7: the heuristic's choice (`HeuristicPolicy.__call__` compiled)
 and the game loop in which each seat plays its own policy (the built-in random one or a
 heuristic with its weight row), many games per call.
 
@@ -33,10 +33,10 @@ from .kernel_heur import (
     XF_SIZE,
     card_sum,
     profile,
-    score,
     stuck,
 )
 from .kernel_heur_board import B_SIZE, BD_NOW, BD_ROWS, board_load
+from .kernel_heur_score import score
 from .kernel_play import (
     OUT_BRIDGE,
     OUT_CAUSE,
