@@ -64,6 +64,7 @@ from .teams import is_team_game
 BIAS_NOTE = ("search estimates are biased by selection (the best of many noisy candidates looks better than it "
              "is); only the confirmation run on fresh seeds decides")
 STUDY_FILE, SPEC_FILE, CONFIRM_FILE, CONFIRM_DIR = "study.journal", "spec.json", "confirmation.json", "confirm"
+FRAMES_DIR = "games"      # with a store, every search segment's games are saved here, so a resume replays none
 CONFIRM_CHUNK = 1000      # with a store, the confirmation is played and saved in chunks of this many games
 _CONFIRM_STREAM = 0xC0F1
 GRID_LIMIT = 5000     # a discrete space this small is enumerated (smallest changes first), not sampled
@@ -199,6 +200,8 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
     runs = {c: _Runner(module, lineup if base_at[c].players == base.players else
                        tuple(resolve_policies(module, policies, base_at[c].players)),
                        seed, n_jobs, backend, scheduler, seat_order, engine) for c in conds}
+    for r in runs.values():
+        r.folder = None if store is None else Path(store) / FRAMES_DIR
     per_deal = math.lcm(*(r.per_deal for r in runs.values()))
     sizes = rung_sizes(first_games, reduction_factor, rungs, per_deal) if obj.needs_games else [0]
     spec = {"game": module.__name__, "objective": obj.label(), "knobs": [k.spec() for k in knob_list],
@@ -206,9 +209,10 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
             "cost_weight": cost_weight, "max_knobs": max_knobs, "base_rules": repr(base), "engine": engine}
     optuna = _optuna()
     study = open_study(store, resume, spec, seed, reduction_factor, sizes)
-    reference = {c: runs[c].frame(base_at[c], sizes[-1]) for c in conds} if obj.needs_games else None
-    obj = obj.bind(reference)
     published = {k.path: k.published for k in knob_list}
+    reference = ({c: runs[c].frame(base_at[c], sizes[-1], tag=_tag(published)) for c in conds}
+                 if obj.needs_games else None)
+    obj = obj.bind(reference)
     grid = small_grid(knob_list, max_knobs)
     if not study.trials:
         for values in grid or [published]:
@@ -226,7 +230,7 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
             trial.set_user_attr("invalid", f"{moved} knobs moved > max_knobs {max_knobs}")
             raise optuna.TrialPruned()
         try:
-            candidate = set_values(module, base, values)
+            candidate = base if values == published else set_values(module, base, values)
             cand_at = {c: apply_condition(module, candidate, c) for c in conds}
         except (ValueError, TypeError) as exc:
             trial.set_user_attr("invalid", str(exc).splitlines()[0])
@@ -240,7 +244,7 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
             trial.set_user_attr("score", score)
             return score + cost_weight * cost
         for step, n in enumerate(sizes):
-            frames = {c: runs[c].frame(cand_at[c], n) for c in conds}
+            frames = {c: runs[c].frame(cand_at[c], n, tag=_tag(values)) for c in conds}
             score = score_frames(obj, frames, cand_at)
             trial.set_user_attr("score", score)
             trial.set_user_attr("games", n)
@@ -273,10 +277,12 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
         tables, side_tables = [], []
         for c in conds:
             part, run = restrict(obj, c), runs[c]
-            n_c = confirm_games or confirmation_size(part, run.frame(after_at[c], sizes[-1]), after_at[c],
+            n_c = confirm_games or confirmation_size(part, run.frame(after_at[c], sizes[-1], tag=_tag(proposed)),
+                                                     after_at[c],
                                                      confirm_precision, run.per_deal)
-            before_df = run.confirm_frame(base_at[c], n_c, confirm_seed, folder)
-            after_df = before_df if proposed == published else run.confirm_frame(after_at[c], n_c, confirm_seed, folder)
+            before_df = run.confirm_frame(base_at[c], n_c, confirm_seed, folder, _tag(published))
+            after_df = (before_df if proposed == published else
+                        run.confirm_frame(after_at[c], n_c, confirm_seed, folder, _tag(proposed)))
             tables.append(before_after(part, before_df, after_df, base_at[c], after_at[c]))
             watch = [s.bind(reference) for s in sides if s.condition == c
                      and (s.name != "alliance_balance" or is_team_game(before_df))]
@@ -365,6 +371,11 @@ def _at(module, rules, condition: tuple, obj):
                          f"{str(exc).splitlines()[0]}") from None
 
 
+def _tag(values: dict) -> str:
+    """The knob values of a candidate as text (part of its cache key)."""
+    return json.dumps({k: _json(v) if hasattr(v, "item") else v for k, v in sorted(values.items())}, default=str)
+
+
 def _stack(tables: list) -> pd.DataFrame:
     tables = [t for t in tables if len(t)]
     return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
@@ -387,6 +398,20 @@ class _Runner:
         self.per_deal = len(lineup) if seat_order == "rotate" and distinct > 1 else 1
         self.cache: dict = {}
         self.played, self.engines = 0, set()
+        self.folder: Path | None = None     # with a store: the search's games are saved there (a resume replays none)
+
+    def _key(self, rules, seed: int, tag: str) -> str:
+        return hashlib.sha256(repr((repr(rules), tag, [repr(p) for p in self.lineup], self.options.get("engine"),
+                                    self.options["seat_order"], int(seed))).encode()).hexdigest()[:16]
+
+    def _saved(self, path_of, k: int):
+        """The saved segment k (any size: a segment of n games is a prefix of a longer one), or None."""
+        found = sorted(self.folder.glob(path_of(k, "*"))) if self.folder is not None else []
+        if not found:
+            return None
+        df = read_results(found[-1])
+        self.engines.add(str(df.attrs.get("engine", "python")))
+        return df
 
     def _simulate(self, rules, n: int, seed: int) -> pd.DataFrame:
         df = simulate(self.module, n, rules=rules, policies=list(self.lineup), seed=seed, **self.options)
@@ -394,14 +419,13 @@ class _Runner:
         self.engines.add(str(df.attrs.get("engine", "python")))
         return df
 
-    def confirm_frame(self, rules, n: int, seed: int, folder: Path | None) -> pd.DataFrame:
+    def confirm_frame(self, rules, n: int, seed: int, folder: Path | None, tag: str = "") -> pd.DataFrame:
         """The confirmation's `n` games of `rules` on the fresh `seed`. With a folder (the store), they
         are played in chunks of CONFIRM_CHUNK games (chunk k: seed stream k of `seed`), each saved
         there as soon as it is played, so a stopped confirmation resumes at its last chunk."""
         if folder is None:
             return self._simulate(rules, n, seed)
-        key = hashlib.sha256(repr((repr(rules), [repr(p) for p in self.lineup], self.options.get("engine"),
-                                   self.options["seat_order"], int(seed))).encode()).hexdigest()[:16]
+        key = self._key(rules, seed, tag)
         chunk = int(math.ceil(CONFIRM_CHUNK / self.per_deal) * self.per_deal)
         parts, have, k = [], 0, 0
         while have < n:
@@ -418,17 +442,30 @@ class _Runner:
             have, k = have + len(df), k + 1
         return _concat(parts)
 
-    def frame(self, rules, n: int, seed: int | None = None) -> pd.DataFrame:
+    def frame(self, rules, n: int, seed: int | None = None, tag: str = "") -> pd.DataFrame:
+        """`n` games of `rules` (at least), segment k on seed stream k of the search seed. `tag` names
+        the knob values: the cache key is the rules' repr AND the tag, because a repr may summarise
+        data (Nerath's Board prints only its name and size, whatever its realm gold)."""
         if seed is not None:
             return self._simulate(rules, n, seed)
-        key = repr(rules)
+        key = repr(rules) + "|" + tag
         parts = self.cache.setdefault(key, [])
         have = sum(len(p) for p in parts)
         k = len(parts)
+        disk = self._key(rules, self.seed, tag) if self.folder is not None else ""
+
+        def path_of(i, size):
+            return f"{disk}-{i:04d}-{size}.parquet"
+
         while have < n:
             size = n - have
-            segment_seed = int(np.random.SeedSequence([int(self.seed), k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
-            df = self._simulate(rules, size, segment_seed)
+            df = self._saved(path_of, k)
+            if df is None:
+                segment_seed = int(np.random.SeedSequence([int(self.seed), k]).generate_state(1, np.uint64)[0]
+                                   >> np.uint64(1))
+                df = self._simulate(rules, size, segment_seed)
+                if self.folder is not None:
+                    write_results(df, self.folder / path_of(k, f"{len(df):06d}"))
             parts.append(df)
             have, k = have + len(df), k + 1
         if len(self.cache) > 64:

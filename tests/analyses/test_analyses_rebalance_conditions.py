@@ -13,6 +13,8 @@ import json
 import numpy as np
 import pytest
 
+import nerathsim
+from analyses.knobs import set_values
 from analyses.objectives import (
     conditions,
     make_objective,
@@ -20,7 +22,7 @@ from analyses.objectives import (
     score_frames,
     side_effect_objectives,
 )
-from analyses.rebalance_search import CONFIRM_DIR, CONFIRM_FILE, rebalance
+from analyses.rebalance_search import CONFIRM_DIR, CONFIRM_FILE, FRAMES_DIR, _Runner, _tag, rebalance
 from analyses.runner import simulate
 
 TEAMS = (("teams", "true"),)
@@ -101,7 +103,7 @@ def test_a_condition_may_change_the_player_count_and_the_lineup_follows(toy):
     assert measures == [f"[players=3] seat {s} win rate" for s in range(3)]
 
 
-def test_a_stopped_confirmation_resumes_from_its_saved_chunks(toy, tmp_path):
+def test_a_resumed_search_replays_no_saved_game_and_a_stopped_confirmation_resumes_from_its_chunks(toy, tmp_path):
     options = dict(objective="seat_balance(tolerance=0.03)+alliance_balance(tolerance=0.03)@teams=true",
                    knobs="bias=0:0.5:0.5", rules={"bias": 0.5}, policies="random", budget=2, first_games=100,
                    rungs=1, confirm_games=2500, seed=7, store=tmp_path / "s")
@@ -110,7 +112,22 @@ def test_a_stopped_confirmation_resumes_from_its_saved_chunks(toy, tmp_path):
     assert len(chunks) == 2 * 2 * 3                     # 2 conditions x 2 sides x 3 chunks (1000, 1000, 500)
     chunks[-1].unlink()                                 # as if the run had been stopped before its last chunk
     again = rebalance(toy, **{**options, "resume": True})
-    # the resumed run replays only the published game's reference frames and the one missing chunk
-    assert again.timing["games"] == 2 * 100 + 500
+    assert len(list((tmp_path / "s" / FRAMES_DIR).glob("*.parquet"))) == 2 * 2   # 2 settings x 2 conditions
+    # the resumed run reads every search game from the store and plays only the missing chunk
+    assert again.timing["games"] == 500
     cols = ["before", "after", "before_low", "after_high"]
     assert np.allclose(first.table[cols].to_numpy(float), again.table[cols].to_numpy(float))
+
+
+def test_candidates_whose_rules_print_alike_are_kept_apart_by_their_knob_values():
+    # Nerath's Board prints only its name and size: two starting golds give the same repr, so the
+    # search keys its games by the knob values as well (the cache once served one frame to all)
+    base = nerathsim.Rules()
+    rich = set_values(nerathsim, base, {"map.realm_gold.karkoth": 30})
+    poor = set_values(nerathsim, base, {"map.realm_gold.karkoth": 0})
+    assert repr(rich) == repr(poor)
+    run = _Runner(nerathsim, ("random",) * 4, 0, 1, None, None, "rotate", "python")
+    a = run.frame(rich, 2, tag=_tag({"map.realm_gold.karkoth": 30}))
+    b = run.frame(poor, 2, tag=_tag({"map.realm_gold.karkoth": 0}))
+    assert run.played == 4
+    assert (a["seat0_gold_spent"] != b["seat0_gold_spent"]).any()
