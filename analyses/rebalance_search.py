@@ -590,8 +590,8 @@ def suggested_fixes(store, top: int = 5) -> pd.DataFrame:
     confirmed = json.loads(confirm_path.read_text(encoding="utf-8")) if confirm_path.exists() else None
     proposed = {r["knob"]: r["proposed"] for r in confirmed["proposal"]} if confirmed else None
     rows, seen = [], set()
-    for t in done.itertuples(index=False):
-        values = {p: getattr(t, p) if p in done.columns else None for p in paths}
+    for t in done.to_dict("records"):      # records, not itertuples: knob paths are dotted ('map.realm_gold.x')
+        values = {p: t.get(p) for p in paths}
         values = {p: (v.item() if hasattr(v, "item") else v) for p, v in values.items()}
         key = tuple(values.values())
         if key in seen:
@@ -605,7 +605,7 @@ def suggested_fixes(store, top: int = 5) -> pd.DataFrame:
                        if confirmed["confirm_seed"] is not None else
                        "proposal; exact: " + ("meets the objective" if confirmed["meets"] else "does not meet it"))
         rows.append({"change": change or "(none: the published game)", "knobs_moved": sum(
-            1 for p, v in values.items() if v != published[p]), "search_score": t.score, "games": t.games,
+            1 for p, v in values.items() if v != published[p]), "search_score": t["score"], "games": t["games"],
                      "verdict": verdict})
         if len(rows) >= top:
             break

@@ -22,7 +22,15 @@ from analyses.objectives import (
     score_frames,
     side_effect_objectives,
 )
-from analyses.rebalance_search import CONFIRM_DIR, CONFIRM_FILE, FRAMES_DIR, _Runner, _tag, rebalance
+from analyses.rebalance_search import (
+    CONFIRM_DIR,
+    CONFIRM_FILE,
+    FRAMES_DIR,
+    _Runner,
+    _tag,
+    rebalance,
+    suggested_fixes,
+)
 from analyses.runner import simulate
 
 TEAMS = (("teams", "true"),)
@@ -131,3 +139,12 @@ def test_candidates_whose_rules_print_alike_are_kept_apart_by_their_knob_values(
     b = run.frame(poor, 2, tag=_tag({"map.realm_gold.karkoth": 0}))
     assert run.played == 4
     assert (a["seat0_gold_spent"] != b["seat0_gold_spent"]).any()
+
+
+def test_the_suggested_fixes_of_a_stored_study_read_dotted_knob_paths(tmp_path):
+    # Nerath's knobs are dotted paths ('battle.units.monster.cost'), which are not attribute names
+    rebalance(nerathsim, "unit_value_parity(units=monster)", knobs="battle.units.monster.cost=2:4:1", budget=3,
+              store=tmp_path / "s")
+    fixes = suggested_fixes(tmp_path / "s")
+    assert len(fixes) == 3 and fixes["verdict"].str.startswith("proposal; exact").sum() == 1
+    assert fixes["change"].str.contains("battle.units.monster.cost: 3 → ").sum() == 2
