@@ -142,6 +142,7 @@ def _start_land_stage(s: State) -> None:
                 for u in sh.cargo:
                     s.units[sh.landing][p][u] += 1
                     _mob_add(s, sh.landing, u, 1, 0)
+                s._touched.append(sh.landing)
                 _event(s, "unload", realm=REALMS[p], ship=sh.id, sea=sh.region, dst=sh.landing, units=list(sh.cargo),
                        landing=True)
                 sh.cargo = []
@@ -185,6 +186,7 @@ def _capture(s: State, r: int, p: int, how: str) -> None:
         if q != new and s.units[r][q][cu]:
             s.units[r][new][cu] += s.units[r][q][cu]
             s.units[r][q][cu] = 0
+            s._touched.append(r)
     if old >= 0:
         s.stats["regions_lost"][old] += 1
     s.stats["conquests"][p] += 1
@@ -353,6 +355,7 @@ def _retreat(s: State, dst: int) -> None:
                 continue
             if to_sea and t.land[u]:
                 s.units[r][p][u] -= c
+                s._touched.append(r)
                 for _ in range(c):
                     sh = min((sh for sh in s.ships if sh.region == dst and sh.owner == p
                               and len(sh.cargo) < t.capacity[sh.utype]), key=lambda sh: (-len(sh.cargo), sh.id))
@@ -447,6 +450,7 @@ def _do_amok(s: State, dst: int) -> bool:
     u = next(u for u in range(t.U) if t.monster[u] and s.units[r][p][u])
     s.units[r][p][u] -= 1
     s.units[dst][p][u] += 1
+    s._touched += (r, dst)
     _mob_remove(s, r, u, 1)
     _mob_add(s, dst, u, 1, 0)
     _event(s, "amok", realm=REALMS[p], src=r, dst=dst, unit=t.names[u])

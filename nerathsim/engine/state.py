@@ -2,7 +2,8 @@
 frames and `State` itself. The lowest module of `nerathsim.engine`: it imports no other engine module.
 
 Units are counts: `units[region][realm][unit]` holds every unit that stands in a region
-(castles included); warships are `Ship` objects with their cargo (land units aboard are only
+(castles included); every change of a region's counts appends the region to `_touched` (the log a
+seat's next public copy reads to copy only the regions changed since its last one); warships are `Ship` objects with their cargo (land units aboard are only
 in the cargo). During the current realm's turn `mob[region]` maps (unit, moves left) to
 counts for its units that may still move in the current mode.
 
@@ -358,7 +359,7 @@ class State:
         "decider", "mob", "mode", "reach", "reach_land", "reach_store", "_reach_fly", "hostile", "fr_land", "turn_castles", "n_castles_start",
         "capital_held_start", "owner_start", "placed", "spots", "stage", "sites", "battle", "explored",
         "conquered", "stats", "spent", "memo", "log", "is_terminal", "winner", "timed_out", "turns",
-        "decisions", "_legal", "frames",
+        "decisions", "_legal", "frames", "_touched",
         # cards and dungeons (Part III)
         "cards", "must_play", "kept", "treasure_deck", "guardians", "supply", "dungeon_given", "revealed",
         "win_done", "card_plays",
@@ -378,7 +379,8 @@ class State:
         s.win_done, s.card_plays = set(self.win_done), self.card_plays[:]
         s.owner = self.owner[:]
         s.hostile, s.fr_land = self.hostile[:], self.fr_land[:]
-        s.units = [[row[:] for row in reg] for reg in self.units]
+        s.units = [[list(row) for row in reg] for reg in self.units]     # lists (a public copy's rows are tuples)
+        s._touched = []
         s.ships = [sh.copy() for sh in self.ships]
         s.gold, s.vp = self.gold[:], self.vp[:]
         s.hands, s.decks, s.used = [h[:] for h in self.hands], [d[:] for d in self.decks], [u[:] for u in self.used]

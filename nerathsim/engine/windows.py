@@ -223,6 +223,7 @@ class _Hooks:
                 ships.append(_new_ship(s, p, u, r).id)
         else:
             s.units[r][p][u] += count
+            s._touched.append(r)
         s.stats["card_units"][p] += count
         _event(s, "card_units", realm=REALMS[p], region=r, unit=unit, count=count, ships=ships)
 
@@ -239,6 +240,7 @@ class _Hooks:
                 break
             s.units[src][p][u] -= c
             s.units[dst][p][u] += c
+            s._touched += (src, dst)
             for m, k in _mob_take_best(s, src, u, c):
                 _mob_add(s, dst, u, k, m)
             left -= c
