@@ -401,8 +401,10 @@ class _Runner:
         self.folder: Path | None = None     # with a store: the search's games are saved there (a resume replays none)
 
     def _key(self, rules, seed: int, tag: str) -> str:
+        # the game's RULES_VERSION too: games saved by another version of the engine are never reused
         return hashlib.sha256(repr((repr(rules), tag, [repr(p) for p in self.lineup], self.options.get("engine"),
-                                    self.options["seat_order"], int(seed))).encode()).hexdigest()[:16]
+                                    self.options["seat_order"], int(seed), str(getattr(self.module, "RULES_VERSION", ""))
+                                    )).encode()).hexdigest()[:16]
 
     def _saved(self, path_of, k: int):
         """The saved segment k (any size: a segment of n games is a prefix of a longer one), or None."""
