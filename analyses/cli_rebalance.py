@@ -21,7 +21,11 @@ examples:
   balancelab rebalance nightsim --knobs last_seat_extra_cards,hand_size=4:6:1 --budget 40
   balancelab rebalance nerath --objective unit_value_parity --knobs-file prices.toml --budget 200
   balancelab rebalance midnighters --policies heuristic --objective "seat_balance(tolerance=0.02)"
-objectives: """ + ", ".join(OBJECTIVES) + """; weighted sums: "seat_balance+0.5*game_length"
+  balancelab rebalance nerath --policies tuned --objective "alliance_balance+faction_balance@mode=free_for_all" \
+      --knobs map.realm_gold.karkoth,map.realm_gold.iron_circle --max-knobs 2 --store runs/rebalance-nerath
+objectives: """ + ", ".join(OBJECTIVES) + """; weighted sums: "seat_balance+0.5*game_length";
+conditions: a term after '@' is measured in games with those Rules fields set (its own frame):
+"alliance_balance+faction_balance@mode=free_for_all" balances the alliances AND the realms in free-for-all
 """
 
 
@@ -32,7 +36,8 @@ def add_subcommands(commands) -> None:
     sub.add_argument("game", help="nightsim (nightmarium), dreamsim (midnighters), nerathsim (nerath) or a module path")
     sub.add_argument("--objective", default="seat_balance",
                      help=f"objective ({', '.join(OBJECTIVES)}), with parameters "
-                          "'seat_balance(tolerance=0.015)' or a weighted sum 'seat_balance+0.5*game_length'")
+                          "'seat_balance(tolerance=0.015)', a weighted sum 'seat_balance+0.5*game_length', and "
+                          "terms measured under other rules 'alliance_balance+faction_balance@mode=free_for_all'")
     sub.add_argument("--knobs", help="knobs to turn: name=lo:hi:step (int/float) or name=a|b (choices), "
                                      "comma-separated; a bare name takes the game's declared range "
                                      "(default: every knob the game declares)")

@@ -25,6 +25,15 @@ better than it is).
 `make_objective("seat_balance")`, `make_objective("seat_balance+0.5*game_length")` or
 `make_objective({"seat_balance": 1, "game_length": 0.5})` (a weighted sum). `change_cost` is
 what the search adds to prefer the smallest change: knobs moved plus how far (share of range).
+
+Conditions (several frames at once): a term may name the game it is measured in, as Rules
+fields set on top of the candidate after ``@``: ``alliance_balance+faction_balance@mode=free_for_all``
+scores the alliances in the game as given and the realms in free-for-all games, each on its own
+frame (``@players=3,hand_size=6`` sets two fields). The search plays every condition's games for
+every candidate (common random numbers within each condition), a combined objective is the
+weighted sum over its terms, and it is met only when every term's measures are inside their bands;
+measures of a condition are labelled ``[mode=free_for_all] karkoth win rate``. `conditions`,
+`restrict`, `score_frames` and `apply_condition` are what the search uses.
 """
 from __future__ import annotations
 
@@ -38,6 +47,7 @@ import pandas as pd
 
 from . import frames
 from .clusters import cluster_ids, mean_interval, rates
+from .games import make_rules
 from .teams import teams
 from .win_rates import win_rates
 
@@ -51,16 +61,20 @@ class Objective:
     name: str
     params: tuple = ()              # (key, value) pairs
     weight: float = 1.0
+    condition: tuple = ()           # (field, text) Rules overrides its games are played under (() = as given)
 
     @property
     def needs_games(self) -> bool:
-        return self.name != "unit_value_parity"
+        return needs_games_name(self.name)
 
     def param(self, key, default=None):
         return dict(self.params).get(key, default)
 
-    def bind(self, reference: pd.DataFrame | None) -> Objective:
-        """Fix what depends on the published game (the game-length band) from its frame."""
+    def bind(self, reference) -> Objective:
+        """Fix what depends on the published game (the game-length band) from its frame
+        (a frame, or {condition: frame} when terms are measured under conditions)."""
+        if isinstance(reference, dict):
+            reference = reference.get(self.condition)
         if self.name == "game_length" and self.param("low") is None and reference is not None and len(reference):
             mean = float(reference["turns"].mean())
             rel = float(self.param("rel", 0.10))
@@ -70,14 +84,18 @@ class Objective:
         return self
 
     def table(self, df: pd.DataFrame | None = None, rules=None) -> pd.DataFrame:
-        return TABLES[self.name](self, df, rules)
+        table = TABLES[self.name](self, df, rules)
+        if self.condition and len(table):
+            table["measure"] = f"[{condition_label(self.condition)}] " + table["measure"].astype(str)
+        return table
 
     def score(self, df: pd.DataFrame | None = None, rules=None) -> float:
         return SCORES[self.name](self, df, rules)
 
     def label(self) -> str:
         params = ",".join(f"{k}={v}" for k, v in self.params)
-        return self.name + (f"({params})" if params else "")
+        return self.name + (f"({params})" if params else "") + (
+            f"@{condition_label(self.condition)}" if self.condition else "")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,7 +106,8 @@ class Combined:
 
     @property
     def name(self) -> str:
-        return "+".join((f"{p.weight:g}*" if p.weight != 1 else "") + p.name for p in self.parts)
+        return "+".join((f"{p.weight:g}*" if p.weight != 1 else "") + p.name
+                        + (f"@{condition_label(p.condition)}" if p.condition else "") for p in self.parts)
 
     @property
     def needs_games(self) -> bool:
@@ -321,10 +340,10 @@ def make_objective(spec) -> Objective | Combined:
 
 
 def _term(text: str) -> Objective:
-    m = re.fullmatch(r"(?:([0-9.eE+-]+)\s*\*\s*)?([a-z_]+)\s*(?:\((.*)\))?", text)
+    m = re.fullmatch(r"(?:([0-9.eE+-]+)\s*\*\s*)?([a-z_]+)\s*(?:\((.*?)\))?\s*(?:@(.*))?", text)
     if not m or m.group(2) not in TABLES:
         raise ValueError(f"unknown objective {text!r}; known: {', '.join(OBJECTIVES)} "
-                         f"(weighted sums: 'seat_balance+0.5*game_length')")
+                         f"(weighted sums: 'seat_balance+0.5*game_length'; conditions: 'faction_balance@mode=free_for_all')")
     weight = float(m.group(1)) if m.group(1) else 1.0
     params = []
     for item in (p.strip() for p in (m.group(3) or "").split(",") if p.strip()):
@@ -332,7 +351,60 @@ def _term(text: str) -> Objective:
         if not sep:
             raise ValueError(f"objective {text!r}: parameters are key=value, got {item!r}")
         params.append((key.strip(), _value(value.strip())))
-    return Objective(m.group(2), tuple(params), weight)
+    condition = []
+    if m.group(4) is not None:
+        for item in (p.strip() for p in m.group(4).split(",")):
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                raise ValueError(f"objective {text!r}: a condition is FIELD=VALUE[,FIELD=VALUE] after '@', got {item!r}")
+            condition.append((key.strip(), value.strip()))
+    if not needs_games_name(m.group(2)) and condition:
+        raise ValueError(f"objective {text!r}: {m.group(2)} plays no games, so it takes no condition")
+    return Objective(m.group(2), tuple(params), weight, tuple(condition))
+
+
+def needs_games_name(name: str) -> bool:
+    return name != "unit_value_parity"
+
+
+# --- conditions: terms measured on different frames ----------------------------------------
+
+def condition_label(condition: tuple) -> str:
+    """'mode=free_for_all' ('' for the game as given)."""
+    return ",".join(f"{k}={v}" for k, v in condition)
+
+
+def parts_of(obj) -> tuple:
+    return tuple(getattr(obj, "parts", (obj,)))
+
+
+def conditions(obj) -> list[tuple]:
+    """The distinct conditions of an objective's terms, in order ([()] for a plain objective)."""
+    return list(dict.fromkeys(p.condition for p in parts_of(obj)))
+
+
+def restrict(obj, condition: tuple):
+    """The terms of `obj` measured under `condition` (an Objective, a Combined, or None)."""
+    parts = tuple(p for p in parts_of(obj) if p.condition == condition)
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 and parts[0].weight == 1 else Combined(parts)
+
+
+def apply_condition(module, rules, condition: tuple):
+    """`rules` with the condition's fields set (values converted to each field's type); a bad
+    field or value raises ValueError naming it."""
+    if not condition:
+        return rules
+    return make_rules(module, rules, **dict(condition))
+
+
+def score_frames(obj, frames: dict, rules: dict) -> float:
+    """The objective's score when each term is scored on its condition's frame
+    (frames, rules: {condition: frame / Rules}); a weighted sum over the terms."""
+    if isinstance(obj, Combined):
+        return float(sum(p.weight * p.score(frames[p.condition], rules[p.condition]) for p in obj.parts))
+    return obj.score(frames[obj.condition], rules[obj.condition])
 
 
 def _value(text: str):
@@ -347,12 +419,14 @@ def _value(text: str):
 
 
 def side_effect_objectives(game_module, main) -> list:
-    """The other objectives worth watching for this game (those its results can measure)."""
-    names = {p.name for p in getattr(main, "parts", (main,))}
+    """The other objectives worth watching for this game (those its results can measure), under
+    each condition the main objective is measured in."""
+    taken = {(p.name, p.condition) for p in parts_of(main)}
     out = []
-    for name in ("seat_balance", "alliance_balance", "faction_balance", "game_length"):
-        if name not in names:
-            out.append(Objective(name))
+    for condition in conditions(main):
+        for name in ("seat_balance", "alliance_balance", "faction_balance", "game_length"):
+            if (name, condition) not in taken:
+                out.append(Objective(name, condition=condition))
     return out
 
 

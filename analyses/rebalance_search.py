@@ -31,6 +31,7 @@ or a dask cluster: `n_jobs`, `backend`, `scheduler`).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import inspect
 import itertools
 import json
@@ -44,15 +45,27 @@ import numpy as np
 import pandas as pd
 
 from .games import load_game, make_rules, resolve_policies
+from .io import read_results, write_results
 from .knobs import Knob, resolve_knobs, set_values
-from .objectives import change_cost, make_objective, side_effect_objectives
+from .objectives import (
+    apply_condition,
+    change_cost,
+    condition_label,
+    conditions,
+    make_objective,
+    restrict,
+    score_frames,
+    side_effect_objectives,
+)
 from .runner import simulate
 from .tables import format_table
 from .teams import is_team_game
 
 BIAS_NOTE = ("search estimates are biased by selection (the best of many noisy candidates looks better than it "
              "is); only the confirmation run on fresh seeds decides")
-STUDY_FILE, SPEC_FILE, CONFIRM_FILE = "study.journal", "spec.json", "confirmation.json"
+STUDY_FILE, SPEC_FILE, CONFIRM_FILE, CONFIRM_DIR = "study.journal", "spec.json", "confirmation.json", "confirm"
+FRAMES_DIR = "games"      # with a store, every search segment's games are saved here, so a resume replays none
+CONFIRM_CHUNK = 1000      # with a store, the confirmation is played and saved in chunks of this many games
 _CONFIRM_STREAM = 0xC0F1
 GRID_LIMIT = 5000     # a discrete space this small is enumerated (smallest changes first), not sampled
 CONFIRM_PRECISION = 0.4   # the confirmation's 95% half-width: at most this share of the band's half-width
@@ -74,6 +87,7 @@ class Rebalance:
     confirm_games: int
     note: str = BIAS_NOTE
     timing: dict = dataclasses.field(default_factory=dict)   # wall/CPU seconds, budget, engine, games played
+    confirm_sizes: dict = dataclasses.field(default_factory=dict)   # condition label ('' = as given) -> games per side
 
     def tables(self) -> dict:
         return {"proposal": self.proposal, "table": self.table, "side_effects": self.side_effects,
@@ -85,7 +99,10 @@ class Rebalance:
                 f"proposal ({len(changed)} knob(s) changed; diff against the published game):")
         diff = "\n".join(f"  - {r.knob} = {r.published}\n  + {r.knob} = {r.proposed}" for r in changed.itertuples()) \
             or "  (no change: the published game is the best candidate found)"
-        where = (f"confirmation run: {self.confirm_games:,} fresh games each (seed {self.confirm_seed}), "
+        each = (f"{self.confirm_games:,} fresh games each" if len(self.confirm_sizes) < 2 else
+                "fresh games each: " + ", ".join(f"{n:,} {'[' + c + ']' if c else 'as given'}"
+                                                 for c, n in self.confirm_sizes.items()))
+        where = (f"confirmation run: {each} (seed {self.confirm_seed}), "
                  f"published vs proposal, 95% intervals" if self.confirm_seed is not None else "exact (no games)")
         verdict = "MEETS the objective" if self.meets else "does NOT meet the objective"
         timing = self.timing
@@ -178,16 +195,24 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
                          f"got {confirm_games!r}")
     if not 0 < float(confirm_precision) <= 1:
         raise ValueError(f"confirm_precision must be in (0, 1], got {confirm_precision!r}")
-    run = _Runner(module, lineup, seed, n_jobs, backend, scheduler, seat_order, engine)
-    sizes = rung_sizes(first_games, reduction_factor, rungs, run.per_deal) if obj.needs_games else [0]
+    conds = conditions(obj)          # [()] unless terms are measured under conditions ('...@mode=free_for_all')
+    base_at = {c: _at(module, base, c, obj) for c in conds}
+    runs = {c: _Runner(module, lineup if base_at[c].players == base.players else
+                       tuple(resolve_policies(module, policies, base_at[c].players)),
+                       seed, n_jobs, backend, scheduler, seat_order, engine) for c in conds}
+    for r in runs.values():
+        r.folder = None if store is None else Path(store) / FRAMES_DIR
+    per_deal = math.lcm(*(r.per_deal for r in runs.values()))
+    sizes = rung_sizes(first_games, reduction_factor, rungs, per_deal) if obj.needs_games else [0]
     spec = {"game": module.__name__, "objective": obj.label(), "knobs": [k.spec() for k in knob_list],
             "policies": [str(p) for p in lineup], "seed": seed, "seat_order": seat_order, "rungs": sizes,
             "cost_weight": cost_weight, "max_knobs": max_knobs, "base_rules": repr(base), "engine": engine}
     optuna = _optuna()
     study = open_study(store, resume, spec, seed, reduction_factor, sizes)
-    reference = run.frame(base, sizes[-1]) if obj.needs_games else None
-    obj = obj.bind(reference)
     published = {k.path: k.published for k in knob_list}
+    reference = ({c: runs[c].frame(base_at[c], sizes[-1], tag=_tag(published)) for c in conds}
+                 if obj.needs_games else None)
+    obj = obj.bind(reference)
     grid = small_grid(knob_list, max_knobs)
     if not study.trials:
         for values in grid or [published]:
@@ -205,7 +230,8 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
             trial.set_user_attr("invalid", f"{moved} knobs moved > max_knobs {max_knobs}")
             raise optuna.TrialPruned()
         try:
-            candidate = set_values(module, base, values)
+            candidate = base if values == published else set_values(module, base, values)
+            cand_at = {c: apply_condition(module, candidate, c) for c in conds}
         except (ValueError, TypeError) as exc:
             trial.set_user_attr("invalid", str(exc).splitlines()[0])
             raise optuna.TrialPruned() from None
@@ -218,8 +244,8 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
             trial.set_user_attr("score", score)
             return score + cost_weight * cost
         for step, n in enumerate(sizes):
-            df = run.frame(candidate, n)
-            score = obj.score(df, candidate)
+            frames = {c: runs[c].frame(cand_at[c], n, tag=_tag(values)) for c in conds}
+            score = score_frames(obj, frames, cand_at)
             trial.set_user_attr("score", score)
             trial.set_user_attr("games", n)
             value = score + cost_weight * cost
@@ -243,28 +269,41 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
                               else "|".join(map(str, k.choices))} for k in knob_list])
     after_rules = set_values(module, base, proposed)
     sides = side_effect_objectives(module, obj)
+    confirm_sizes = {}
     if obj.needs_games:
         confirm_seed = fresh_seed(seed)
-        if confirm_games is None:
-            confirm_games = confirmation_size(obj, run.frame(after_rules, sizes[-1]), after_rules, confirm_precision,
-                                              run.per_deal)
-        before_df = run.frame(base, confirm_games, confirm_seed)
-        after_df = before_df if proposed == published else run.frame(after_rules, confirm_games, confirm_seed)
-        table = before_after(obj, before_df, after_df, base, after_rules)
-        if not is_team_game(before_df):
-            sides = [s for s in sides if s.name != "alliance_balance"]
-        side = before_after_many([s.bind(reference) for s in sides], before_df, after_df, base, after_rules)
+        after_at = {c: apply_condition(module, after_rules, c) for c in conds}
+        folder = None if store is None else Path(store) / CONFIRM_DIR
+        tables, side_tables = [], []
+        for c in conds:
+            part, run = restrict(obj, c), runs[c]
+            n_c = confirm_games or confirmation_size(part, run.frame(after_at[c], sizes[-1], tag=_tag(proposed)),
+                                                     after_at[c],
+                                                     confirm_precision, run.per_deal)
+            before_df = run.confirm_frame(base_at[c], n_c, confirm_seed, folder, _tag(published))
+            after_df = (before_df if proposed == published else
+                        run.confirm_frame(after_at[c], n_c, confirm_seed, folder, _tag(proposed)))
+            tables.append(before_after(part, before_df, after_df, base_at[c], after_at[c]))
+            watch = [s.bind(reference) for s in sides if s.condition == c
+                     and (s.name != "alliance_balance" or is_team_game(before_df))]
+            side_tables.append(before_after_many(watch, before_df, after_df, base_at[c], after_at[c]))
+            confirm_sizes[condition_label(c)] = n_c
+        table = _stack(tables)
+        side = _stack(side_tables)
+        confirm_games = max(confirm_sizes.values())
     else:
         confirm_seed, confirm_games = None, 0
         table = before_after(obj, None, None, base, after_rules)
         side = pd.DataFrame()
     meets = bool(len(table)) and bool(table["within_after"].all())
+    engines = set().union(*(r.engines for r in runs.values()))
     timing = {"wall_seconds": time.perf_counter() - wall0, "cpu_seconds": time.process_time() - cpu0,
-              "budget": str(budget), "engine": ",".join(sorted(run.engines)) or "none", "n_jobs": n_jobs,
-              "games": run.played}
+              "budget": str(budget), "engine": ",".join(sorted(engines)) or "none", "n_jobs": n_jobs,
+              "games": sum(r.played for r in runs.values())}
     if store is not None:
         confirmation = {"proposal": proposal.astype(object).where(proposal.notna(), None).to_dict("records"),
                         "meets": meets, "confirm_seed": confirm_seed, "confirm_games": confirm_games,
+                        "confirm_sizes": confirm_sizes,
                         "table": table.astype(object).where(table.notna(), None).to_dict("records"),
                         "side_effects": side.astype(object).where(side.notna(), None).to_dict("records"),
                         "timing": timing}
@@ -272,7 +311,8 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
     return Rebalance(game=module.__name__, objective=obj.label(), proposal=proposal, table=table, side_effects=side,
                      trials=trials_frame(study, knob_list), meets=meets,
                      search_score=float(best.user_attrs.get("score", best.value)),
-                     confirm_seed=confirm_seed, confirm_games=confirm_games, timing=timing)
+                     confirm_seed=confirm_seed, confirm_games=confirm_games, timing=timing,
+                     confirm_sizes=confirm_sizes)
 
 
 def confirmation_size(obj, df: pd.DataFrame, rules, precision: float = CONFIRM_PRECISION, per_deal: int = 1,
@@ -322,6 +362,25 @@ def fresh_seed(seed: int) -> int:
     return int(state >> np.uint64(1))
 
 
+def _at(module, rules, condition: tuple, obj):
+    """`rules` under an objective term's condition; a bad condition is refused before any game."""
+    try:
+        return apply_condition(module, rules, condition)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"objective {obj.label()!r}: condition '@{condition_label(condition)}': "
+                         f"{str(exc).splitlines()[0]}") from None
+
+
+def _tag(values: dict) -> str:
+    """The knob values of a candidate as text (part of its cache key)."""
+    return json.dumps({k: _json(v) if hasattr(v, "item") else v for k, v in sorted(values.items())}, default=str)
+
+
+def _stack(tables: list) -> pd.DataFrame:
+    tables = [t for t in tables if len(t)]
+    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+
+
 class _Runner:
     """Plays candidates through `analyses.simulate`: rung segment k uses seed stream k of the search
     seed (the same for every candidate: common random numbers), and a candidate's frames are kept
@@ -339,6 +398,22 @@ class _Runner:
         self.per_deal = len(lineup) if seat_order == "rotate" and distinct > 1 else 1
         self.cache: dict = {}
         self.played, self.engines = 0, set()
+        self.folder: Path | None = None     # with a store: the search's games are saved there (a resume replays none)
+
+    def _key(self, rules, seed: int, tag: str) -> str:
+        # the game's RULES_VERSION too: games saved by another version of the engine are never reused
+        return hashlib.sha256(repr((repr(rules), tag, [repr(p) for p in self.lineup], self.options.get("engine"),
+                                    self.options["seat_order"], int(seed), str(getattr(self.module, "RULES_VERSION", ""))
+                                    )).encode()).hexdigest()[:16]
+
+    def _saved(self, path_of, k: int):
+        """The saved segment k (any size: a segment of n games is a prefix of a longer one), or None."""
+        found = sorted(self.folder.glob(path_of(k, "*"))) if self.folder is not None else []
+        if not found:
+            return None
+        df = read_results(found[-1])
+        self.engines.add(str(df.attrs.get("engine", "python")))
+        return df
 
     def _simulate(self, rules, n: int, seed: int) -> pd.DataFrame:
         df = simulate(self.module, n, rules=rules, policies=list(self.lineup), seed=seed, **self.options)
@@ -346,17 +421,53 @@ class _Runner:
         self.engines.add(str(df.attrs.get("engine", "python")))
         return df
 
-    def frame(self, rules, n: int, seed: int | None = None) -> pd.DataFrame:
+    def confirm_frame(self, rules, n: int, seed: int, folder: Path | None, tag: str = "") -> pd.DataFrame:
+        """The confirmation's `n` games of `rules` on the fresh `seed`. With a folder (the store), they
+        are played in chunks of CONFIRM_CHUNK games (chunk k: seed stream k of `seed`), each saved
+        there as soon as it is played, so a stopped confirmation resumes at its last chunk."""
+        if folder is None:
+            return self._simulate(rules, n, seed)
+        key = self._key(rules, seed, tag)
+        chunk = int(math.ceil(CONFIRM_CHUNK / self.per_deal) * self.per_deal)
+        parts, have, k = [], 0, 0
+        while have < n:
+            size = min(chunk, n - have)
+            path = folder / f"{key}-{k:04d}-{size}.parquet"
+            if path.exists():
+                df = read_results(path)
+                self.engines.add(str(df.attrs.get("engine", "python")))
+            else:
+                chunk_seed = int(np.random.SeedSequence([int(seed), k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
+                df = self._simulate(rules, size, chunk_seed)
+                write_results(df, path)
+            parts.append(df)
+            have, k = have + len(df), k + 1
+        return _concat(parts)
+
+    def frame(self, rules, n: int, seed: int | None = None, tag: str = "") -> pd.DataFrame:
+        """`n` games of `rules` (at least), segment k on seed stream k of the search seed. `tag` names
+        the knob values: the cache key is the rules' repr AND the tag, because a repr may summarise
+        data (Nerath's Board prints only its name and size, whatever its realm gold)."""
         if seed is not None:
             return self._simulate(rules, n, seed)
-        key = repr(rules)
+        key = repr(rules) + "|" + tag
         parts = self.cache.setdefault(key, [])
         have = sum(len(p) for p in parts)
         k = len(parts)
+        disk = self._key(rules, self.seed, tag) if self.folder is not None else ""
+
+        def path_of(i, size):
+            return f"{disk}-{i:04d}-{size}.parquet"
+
         while have < n:
             size = n - have
-            segment_seed = int(np.random.SeedSequence([int(self.seed), k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
-            df = self._simulate(rules, size, segment_seed)
+            df = self._saved(path_of, k)
+            if df is None:
+                segment_seed = int(np.random.SeedSequence([int(self.seed), k]).generate_state(1, np.uint64)[0]
+                                   >> np.uint64(1))
+                df = self._simulate(rules, size, segment_seed)
+                if self.folder is not None:
+                    write_results(df, self.folder / path_of(k, f"{len(df):06d}"))
             parts.append(df)
             have, k = have + len(df), k + 1
         if len(self.cache) > 64:
@@ -481,8 +592,8 @@ def suggested_fixes(store, top: int = 5) -> pd.DataFrame:
     confirmed = json.loads(confirm_path.read_text(encoding="utf-8")) if confirm_path.exists() else None
     proposed = {r["knob"]: r["proposed"] for r in confirmed["proposal"]} if confirmed else None
     rows, seen = [], set()
-    for t in done.itertuples(index=False):
-        values = {p: getattr(t, p) if p in done.columns else None for p in paths}
+    for t in done.to_dict("records"):      # records, not itertuples: knob paths are dotted ('map.realm_gold.x')
+        values = {p: t.get(p) for p in paths}
         values = {p: (v.item() if hasattr(v, "item") else v) for p, v in values.items()}
         key = tuple(values.values())
         if key in seen:
@@ -496,7 +607,7 @@ def suggested_fixes(store, top: int = 5) -> pd.DataFrame:
                        if confirmed["confirm_seed"] is not None else
                        "proposal; exact: " + ("meets the objective" if confirmed["meets"] else "does not meet it"))
         rows.append({"change": change or "(none: the published game)", "knobs_moved": sum(
-            1 for p, v in values.items() if v != published[p]), "search_score": t.score, "games": t.games,
+            1 for p, v in values.items() if v != published[p]), "search_score": t["score"], "games": t["games"],
                      "verdict": verdict})
         if len(rows) >= top:
             break
