@@ -14,7 +14,8 @@ from .observation import observe
 from .policies import POLICIES
 from .rules import Rules
 
-RULES_VERSION = "dreamsim-1.4"
+RULES_VERSION = "dreamsim-1.5"  # 1.5: per-seat compensation variants (extra_first_turn_seats,
+#                                  reduced_first_turn_last_seats); the published game unchanged
 
 
 @dataclass(frozen=True)
