@@ -4,6 +4,11 @@
     balancelab report --games 8000 --jobs 2 --out balance-report.html --save runs/study
     balancelab report --from runs/study                # rebuild from stored runs, no simulation
     balancelab report --from runs/study --ladder runs/ladders   # + a "Skill ladder" section per game
+    balancelab report --no-stored                      # without the ladders and fixes shipped with the package
+
+Results too slow for the report to play (skill ladders, re-balancing studies) are shipped with the
+package (`analyses.shipped`) and rendered with their provenance; a stored ladder or study given on
+the command line takes the place of the shipped one for its game.
 
 Simulation and analysis live in `analyses.study`; `reports.build` only renders.
 """
@@ -18,6 +23,7 @@ from pathlib import Path
 from .cli_info import epilog
 from .ladder import load_ladders
 from .rebalance_search import SPEC_FILE, suggested_fixes
+from .shipped import shipped_ladders, shipped_studies
 from .study import DEFAULT_GAMES, PLANS, analyse_study, load_study_runs, simulate_study
 
 
@@ -42,6 +48,9 @@ def add_subcommands(subparsers) -> None:
     rep.add_argument("--ladder", type=Path, default=None, metavar="FILE_OR_DIR",
                      help="add a 'Skill ladder' section per game from stored ladders (`balancelab ladder GAME "
                           "--out FILE`: one file, or a folder of *.json); rendered only, never simulated")
+    rep.add_argument("--no-stored", dest="stored", action="store_false",
+                     help="leave out the results shipped with the package (skill ladders, re-balancing studies; "
+                          "each is shown with its command and rules version, marked stale when the rules changed)")
     rep.add_argument("--force", action="store_true",
                      help="with --from: replace an existing --out report; with --save: replace stored results")
     rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
@@ -69,7 +78,10 @@ def run_report(args) -> int:
     games = [g.strip() for g in args.only.split(",")] if args.only else None
     command = "balancelab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "balancelab report"
     t0 = time.perf_counter()
-    ladders = load_ladders(args.ladder) if getattr(args, "ladder", None) is not None else {}
+    stored = getattr(args, "stored", True)
+    ladders = shipped_ladders(games) if stored else {}
+    if getattr(args, "ladder", None) is not None:
+        ladders.update(load_ladders(args.ladder))
     if args.source is not None:
         runs, skipped = load_study_runs(args.source), {}
         if games:
@@ -84,6 +96,8 @@ def run_report(args) -> int:
     study = analyse_study(runs, skipped, command=command, seed=args.seed, n_games=args.games)
     if args.source is not None:
         add_suggested_fixes(study, args.source)
+    if stored:
+        add_shipped_fixes(study)
     path = reports.build(study, args.out, ladders=ladders)
     print(f"wrote {path} — {len(study.games)} game(s), {study.games_played:,} games played, "
           f"{time.perf_counter() - t0:.0f} s")
@@ -105,3 +119,16 @@ def add_suggested_fixes(study, folder) -> None:
                 table = suggested_fixes(store)
                 where = "" if store.name == "rebalance" else f" ({store.name})"
                 game.extra[f"{FIXES_TITLE}: {table.attrs['objective']}{where}"] = table
+
+
+def add_shipped_fixes(study) -> None:
+    """The "Suggested fixes" of the studies shipped with the package, for the games of `study`; a study of
+    the same name stored in `--from` takes the place of the shipped one."""
+    for name, game in study.games.items():
+        for shipped in shipped_studies(name):
+            where = "" if shipped.path.name == "rebalance" else f" ({shipped.path.name})"
+            if any(title.startswith(FIXES_TITLE) and title.endswith(where) for title in game.extra):
+                continue
+            table = suggested_fixes(shipped.path)
+            table.attrs["provenance"] = shipped.provenance()
+            game.extra[f"{FIXES_TITLE}: {table.attrs['objective']}{where} (shipped)"] = table

@@ -345,6 +345,8 @@ def _extra_table(title: str, table: pd.DataFrame, warnings) -> Table:
         html = _html(present(table[land])) + Markup("<p class='note'>At sea:</p>") + _html(
             present(table[sea].dropna(subset=[c for c in sea if c != "unit"], how="all")))
         return Table(title, "exact expectations per battle round", html)
+    if title.startswith("Suggested fixes") and table.attrs.get("provenance"):
+        return _table(title, table.attrs["provenance"], table, warnings)
     if title.startswith("Best "):
         return _table(title, "every army that spends exactly the budget, ranked by its exact chance to win against as many "
                       "footsoldiers as the budget buys", _no_empty(table), warnings)

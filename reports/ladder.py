@@ -29,7 +29,9 @@ def ladder_view(ladder, html) -> dict:
               f"{m.get('interval_method', '')}. A finding is robust when it is significant (p < 0.05, Holm-adjusted "
               "over the seats) with the same sign at the two top-rated rungs "
               f"({', '.join(map(str, m.get('top', [])))}).")
+    shipped = m.get("shipped") or {}
     return {"summary": summary, "method": method, "command": _command(m),
+            "provenance": shipped.get("provenance"), "stale": bool(shipped.get("stale")),
             "ratings": html(rating_table(ratings)),
             "findings": html(findings_table(ladder.findings, ratings)) if len(ladder.findings) else None,
             "pairwise": html(pairwise_table(ladder.pairwise)),

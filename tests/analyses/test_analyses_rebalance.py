@@ -202,6 +202,6 @@ def test_the_report_from_a_stored_study_shows_the_suggested_fixes(tmp_path):
     changed = result.proposal.loc[0, "proposed"] != 0
     row = fixes[fixes["knobs_moved"] == int(changed)].iloc[0]
     assert row["verdict"].startswith("proposal; confirmation run (8 fresh games)")
-    assert main(["report", "--from", str(runs), "--out", str(tmp_path / "again.html")]) == 0
+    assert main(["report", "--from", str(runs), "--out", str(tmp_path / "again.html"), "--no-stored"]) == 0
     html = (tmp_path / "again.html").read_text(encoding="utf-8")
     assert "Suggested fixes" in html and "last seat extra cards: 0 → 1" in html   # the report writes words

@@ -45,7 +45,7 @@ def test_the_report_renders_a_skill_ladder_section_from_a_stored_ladder_without_
 def test_without_ladder_the_report_has_no_ladder_section_and_a_bad_ladder_file_fails_first(stored, capsys, tmp_path):
     folder, runs_dir, _ = stored
     out = tmp_path / "plain.html"
-    assert main(["report", "--from", str(runs_dir), "--out", str(out), "--no-progress"]) == 0
+    assert main(["report", "--from", str(runs_dir), "--out", str(out), "--no-progress", "--no-stored"]) == 0
     assert "Skill ladder" not in out.read_text(encoding="utf-8")
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "something else"}')

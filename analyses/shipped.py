@@ -1,0 +1,120 @@
+"""Results shipped with the package: stored skill ladders and re-balancing studies that take too long
+for the default report to play (a ladder is 20–30 minutes a game, a re-balancing study up to an hour).
+
+`balancelab report` renders them next to what it simulates, each with its provenance (the command,
+the commit, the date, the games played) and the rules version it was measured under. A result
+measured under another rules version than the installed game's is still shown, marked STALE, so a
+reader never takes an old number for a current one. `--no-stored` leaves them out.
+
+The folder `analyses/data/results/` holds `manifest.json` (one entry per result) and the results:
+
+    ladders/<game>.json                       written by `balancelab ladder GAME --out FILE`
+    studies/<game>/rebalance-<name>/          spec.json, study.journal, confirmation.json of
+                                              `balancelab rebalance GAME --store DIR` (the
+                                              confirmation's per-game rows are not shipped)
+
+To ship a new result: run its command, copy the files here, and add its manifest entry (see the
+folder's README.md). Nothing here is simulated; this module only reads.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .ladder import Ladder
+from .rebalance_search import SPEC_FILE
+
+SHIPPED_DIR = Path(__file__).parent / "data" / "results"
+MANIFEST = "manifest.json"
+KINDS = ("ladder", "rebalance")
+FIELDS = ("kind", "game", "path", "rules_version", "command", "commit", "date")
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """One shipped result and where it came from."""
+
+    kind: str            # "ladder" or "rebalance"
+    game: str            # module name: nightsim, dreamsim, nerathsim
+    path: Path           # the ladder file or the study folder
+    rules_version: str   # RULES_VERSION it was measured under
+    command: str         # the command that produced it
+    commit: str          # the balancelab commit it ran on
+    date: str            # when (ISO date)
+    note: str = ""       # anything a reader must know (e.g. the machine's load)
+
+    @property
+    def current_version(self) -> str:
+        return str(importlib.import_module(self.game).RULES_VERSION)
+
+    @property
+    def stale(self) -> bool:
+        """Measured under another rules version than the installed game's."""
+        return self.rules_version != self.current_version
+
+    def provenance(self) -> str:
+        """One sentence for the report: what this is, how it was made, and whether it is current."""
+        text = (f"Stored result shipped with balancelab (not simulated by this report): `{self.command}` on commit "
+                f"{self.commit[:10]}, {self.date}, rules version {self.rules_version}.")
+        if self.note:
+            text += f" {self.note}"
+        if self.stale:
+            text += (f" STALE: the installed game is rules version {self.current_version}; re-run the command to "
+                     "measure the current rules.")
+        return text
+
+
+def manifest(folder=None) -> list[Shipped]:
+    """The entries of `folder`'s manifest.json (default: the package's), checked; [] when there is none."""
+    folder = Path(folder) if folder is not None else SHIPPED_DIR
+    path = folder / MANIFEST
+    if not path.exists():
+        return []
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{str(path)!r} is not valid JSON: {e}") from e
+    if not isinstance(entries, list):
+        raise ValueError(f"{str(path)!r} must hold a list of entries, got {type(entries).__name__}")
+    out = []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise ValueError(f"{str(path)!r} entry {i} must be an object, got {type(entry).__name__}")
+        missing = [f for f in FIELDS if not isinstance(entry.get(f), str) or not entry.get(f)]
+        if missing:
+            raise ValueError(f"{str(path)!r} entry {i} lacks {', '.join(missing)} (each a non-empty string)")
+        unknown = sorted(set(entry) - set(FIELDS) - {"note"})
+        if unknown:
+            raise ValueError(f"{str(path)!r} entry {i} has unknown field(s) {', '.join(unknown)}")
+        if entry["kind"] not in KINDS:
+            raise ValueError(f"{str(path)!r} entry {i}: kind must be one of {', '.join(KINDS)}, got {entry['kind']!r}")
+        target = folder / entry["path"]
+        if not target.exists():
+            raise ValueError(f"{str(path)!r} entry {i}: {str(target)!r} does not exist")
+        out.append(Shipped(entry["kind"], entry["game"], target, entry["rules_version"], entry["command"],
+                           entry["commit"], entry["date"], entry.get("note", "")))
+    return out
+
+
+def shipped_ladders(games=None, folder=None) -> dict:
+    """{game: Ladder} of the shipped ladders (of `games`, default all), each with its `Shipped` entry
+    in `ladder.metadata["shipped"]` (provenance sentence and stale flag, for the report)."""
+    out = {}
+    for s in manifest(folder):
+        if s.kind != "ladder" or (games is not None and s.game not in games):
+            continue
+        ladder = Ladder.load(s.path)
+        ladder.metadata["shipped"] = {"provenance": s.provenance(), "stale": s.stale}
+        out[s.game] = ladder
+    return out
+
+
+def shipped_studies(game: str, folder=None) -> list[Shipped]:
+    """The shipped re-balancing studies of `game` (folders holding a study's spec.json)."""
+    studies = [s for s in manifest(folder) if s.kind == "rebalance" and s.game == game]
+    for s in studies:
+        if not (s.path / SPEC_FILE).exists():
+            raise ValueError(f"shipped study {str(s.path)!r} holds no {SPEC_FILE}")
+    return studies

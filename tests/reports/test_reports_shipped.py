@@ -1,0 +1,115 @@
+"""Results shipped with the package (`analyses.shipped`): skill ladders and re-balancing studies the
+default report renders with their provenance, marked stale when the rules changed since."""
+import json
+
+import pytest
+
+import analyses.shipped as shipped
+import nightsim
+from analyses import ladder as L
+from analyses.cli import main
+from analyses.rebalance_search import rebalance
+from analyses.study import simulate_study
+
+
+def entry(kind, path, version=None, **extra):
+    return {"kind": kind, "game": "nightsim", "path": path, "rules_version": version or nightsim.RULES_VERSION,
+            "command": f"balancelab {kind} nightsim", "commit": "0123456789abcdef", "date": "2026-12-02", **extra}
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """A study of 8 nightsim games to report from, a small ladder and a small re-balancing study."""
+    folder = tmp_path_factory.mktemp("shipped")
+    runs = folder / "runs"
+    simulate_study(n_games=8, games=["nightsim"], seed=3, out_dir=runs, progress=False)
+    ladder = L.skill_ladder("nightsim", ["random", "greedy"], games=8, findings_games=0, seed=3, bootstrap=50,
+                            progress=False)
+    rebalance("nightsim", "seat_balance", knobs="last_seat_extra_cards=0:1:1", policies="greedy", budget=2,
+              first_games=8, rungs=1, confirm_games=8, store=folder / "study")
+    return folder, runs, ladder
+
+
+def ship(tmp_path, made, monkeypatch, version=None):
+    """A shipped-results folder holding the ladder and the study, as the package's would."""
+    folder, _, ladder = made
+    results = tmp_path / "results"
+    ladder.save(results / "ladders" / "nightsim.json")
+    study = results / "studies" / "nightsim" / "rebalance-seats"
+    study.mkdir(parents=True)
+    for name in ("spec.json", "study.journal", "confirmation.json"):
+        (study / name).write_bytes((folder / "study" / name).read_bytes())
+    manifest = [entry("ladder", "ladders/nightsim.json", version, note="Played on a loaded machine."),
+                entry("rebalance", "studies/nightsim/rebalance-seats", version)]
+    (results / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    monkeypatch.setattr(shipped, "SHIPPED_DIR", results)
+    return results
+
+
+def report(made, tmp_path, *extra):
+    _, runs, _ = made
+    out = tmp_path / "report.html"
+    assert main(["report", "--from", str(runs), "--out", str(out), "--no-progress", "--force", *extra]) == 0
+    return out.read_text(encoding="utf-8")
+
+
+def test_the_report_shows_the_shipped_ladder_and_fixes_with_their_command_and_rules_version(made, tmp_path, monkeypatch):
+    ship(tmp_path, made, monkeypatch)
+    html = report(made, tmp_path)
+    section = html[html.index('id="nightsim-ladder"'):]
+    assert "`balancelab ladder nightsim` on commit 0123456789, 2026-12-02" in section
+    assert f"rules version {nightsim.RULES_VERSION}. Played on a loaded machine." in section
+    assert 'data-stale="no"' in section and "STALE" not in html
+    assert "Suggested fixes" in html and "(rebalance-seats) (shipped)" in html
+    assert "`balancelab rebalance nightsim` on commit 0123456789" in html
+
+
+def test_a_result_measured_under_other_rules_is_shown_marked_stale(made, tmp_path, monkeypatch):
+    ship(tmp_path, made, monkeypatch, version="nightsim-0.9")
+    html = report(made, tmp_path)
+    assert 'data-stale="yes"' in html
+    assert f"STALE: the installed game is rules version {nightsim.RULES_VERSION}" in html
+    assert html.count("STALE:") == 2                                   # the ladder and the study
+
+
+def test_no_stored_leaves_the_shipped_results_out(made, tmp_path, monkeypatch):
+    ship(tmp_path, made, monkeypatch)
+    html = report(made, tmp_path, "--no-stored")
+    assert "Skill ladder" not in html and "Suggested fixes" not in html and "Stored result" not in html
+
+
+def test_a_ladder_given_on_the_command_line_takes_the_place_of_the_shipped_one(made, tmp_path, monkeypatch):
+    ship(tmp_path, made, monkeypatch)
+    mine = tmp_path / "mine.json"
+    made[2].save(mine)
+    html = report(made, tmp_path, "--ladder", str(mine))
+    section = html[html.index('id="nightsim-ladder"'):]
+    section = section[:section.index("</section>")]
+    assert "<h3>Skill ladder</h3>" in section and "Stored result" not in section
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("not json", "is not valid JSON"),
+    ('{"kind": "ladder"}', "must hold a list"),
+    ('[3]', "must be an object"),
+    ('[{"kind": "ladder"}]', "lacks game, path, rules_version, command, commit, date"),
+    (json.dumps([entry("duel", "x")]), "kind must be one of ladder, rebalance"),
+    (json.dumps([entry("ladder", "ladders/none.json")]), "does not exist"),
+    (json.dumps([entry("ladder", "x") | {"colour": "red"}]), "unknown field(s) colour"),
+])
+def test_a_malformed_manifest_is_a_clear_error(tmp_path, bad, message):
+    (tmp_path / "manifest.json").write_text(bad, encoding="utf-8")
+    (tmp_path / "x").write_text("")
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        shipped.manifest(tmp_path)
+
+
+def test_the_package_s_own_shipped_results_load_and_name_their_provenance():
+    entries = shipped.manifest()
+    for s in entries:
+        assert s.game in ("nightsim", "dreamsim", "nerathsim") and s.command.startswith("balancelab ")
+        if s.kind == "ladder":
+            assert L.Ladder.load(s.path).metadata["game"] == s.game
+        else:
+            assert shipped.shipped_studies(s.game)
+    assert set(shipped.shipped_ladders()) == {s.game for s in entries if s.kind == "ladder"}
