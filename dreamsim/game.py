@@ -14,8 +14,7 @@ from .observation import observe
 from .policies import POLICIES
 from .rules import Rules
 
-RULES_VERSION = "dreamsim-1.5"  # 1.5: per-seat compensation variants (extra_first_turn_seats,
-#                                  reduced_first_turn_last_seats); the published game unchanged
+RULES_VERSION = "dreamsim-1.4"
 
 
 @dataclass(frozen=True)
