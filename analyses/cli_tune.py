@@ -48,6 +48,9 @@ def add_subcommands(commands) -> None:
     sub.add_argument("--engine", choices=ENGINES, default="python",
                      help="engine of the search games (auto: a batch kernel when the game has one); "
                           "the confirmation always plays the Python engine")
+    sub.add_argument("--warm-start", type=Path, action="append",
+                     help="a tuned data file whose parameters are tried right after the start's (seeds a search "
+                          "of a wider space; repeat for several)")
     sub.add_argument("--storage", help="optuna storage to keep (and resume) the search: sqlite:///FILE.db or FILE.journal")
     sub.add_argument("--out", type=Path, help="write the tuned policy's data file (parameters and provenance)")
     sub.add_argument("--progress", action="store_true", help="print each finished trial to stderr")
@@ -59,7 +62,8 @@ def run_tune(args) -> int:
     result = tune_policy(args.game, start=args.start, pool=args.pool, budget=budget,
                          games_per_trial=args.games_per_trial, seed=args.seed, n_jobs=args.jobs,
                          players=args.players, reduction_factor=args.reduction_factor, rungs=args.rungs,
-                         confirm_games=args.confirm_games, radius=args.radius, storage=args.storage, engine=args.engine,
+                         confirm_games=args.confirm_games, radius=args.radius, storage=args.storage, warm_start=args.warm_start,
+                         engine=args.engine,
                          progress=args.progress, command=command_text(args))
     print(result.to_text())
     if args.out is not None:
@@ -74,7 +78,8 @@ def command_text(args) -> str:
                         ("--budget", args.budget), ("--games-per-trial", args.games_per_trial),
                         ("--rungs", args.rungs), ("--reduction-factor", args.reduction_factor),
                         ("--confirm-games", args.confirm_games), ("--radius", args.radius), ("--players", args.players), ("--seed", args.seed),
-                        ("--jobs", args.jobs), ("--engine", args.engine), ("--storage", args.storage),
+                        ("--jobs", args.jobs), ("--engine", args.engine), *(("--warm-start", w) for w in args.warm_start or ()),
+                        ("--storage", args.storage),
                         ("--out", args.out)):
         if value is not None:
             parts += [flag, str(value)]

@@ -3,8 +3,9 @@ for the default report to play (a ladder is 20–30 minutes a game, a re-balanci
 
 `balancelab report` renders them next to what it simulates, each with its provenance (the command,
 the commit, the date, the games played) and the rules version it was measured under. A result
-measured under another rules version than the installed game's is still shown, marked STALE, so a
-reader never takes an old number for a current one. `--no-stored` leaves them out.
+measured under another rules version than the installed game's, or a ladder whose rungs' policies
+have other parameters now (a re-tuned `tuned`), is still shown, marked STALE, so a reader never
+takes an old number for a current one. `--no-stored` leaves them out.
 
 The folder `analyses/data/results/` holds `manifest.json` (one entry per result) and the results:
 
@@ -23,7 +24,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from .games import resolve_policies
 from .ladder import Ladder
+from .metadata import policy_repr
 from .rebalance_search import SPEC_FILE
 
 SHIPPED_DIR = Path(__file__).parent / "data" / "results"
@@ -49,20 +52,36 @@ class Shipped:
     def current_version(self) -> str:
         return str(importlib.import_module(self.game).RULES_VERSION)
 
+    def changes(self, policy_reprs=None) -> list[str]:
+        """What differs between the installed game and the one this was measured on: the rules version,
+        and (given the stored {policy name: repr}) every policy whose parameters have changed since."""
+        out = []
+        if self.rules_version != self.current_version:
+            out.append(f"the installed game is rules version {self.current_version}")
+        module = importlib.import_module(self.game)
+        for name, stored in (policy_reprs or {}).items():
+            try:
+                now = policy_repr(module, resolve_policies(module, [name], 1)[0])
+            except ValueError:
+                now = None
+            if now != stored:
+                out.append(f"policy {name!r} " + ("no longer exists" if now is None else "has other parameters now"))
+        return out
+
     @property
     def stale(self) -> bool:
         """Measured under another rules version than the installed game's."""
-        return self.rules_version != self.current_version
+        return bool(self.changes())
 
-    def provenance(self) -> str:
+    def provenance(self, changes=None) -> str:
         """One sentence for the report: what this is, how it was made, and whether it is current."""
+        changes = self.changes() if changes is None else changes
         text = (f"Stored result shipped with balancelab (not simulated by this report): `{self.command}` on commit "
                 f"{self.commit[:10]}, {self.date}, rules version {self.rules_version}.")
         if self.note:
             text += f" {self.note}"
-        if self.stale:
-            text += (f" STALE: the installed game is rules version {self.current_version}; re-run the command to "
-                     "measure the current rules.")
+        if changes:
+            text += f" STALE: {'; '.join(changes)}; re-run the command to measure the current game."
         return text
 
 
@@ -106,7 +125,8 @@ def shipped_ladders(games=None, folder=None) -> dict:
         if s.kind != "ladder" or (games is not None and s.game not in games):
             continue
         ladder = Ladder.load(s.path)
-        ladder.metadata["shipped"] = {"provenance": s.provenance(), "stale": s.stale}
+        changes = s.changes(ladder.metadata.get("policy_reprs"))
+        ladder.metadata["shipped"] = {"provenance": s.provenance(changes), "stale": bool(changes)}
         out[s.game] = ladder
     return out
 

@@ -264,17 +264,27 @@ class Arena:
         self.module, self.rules, self.players, self.n_jobs, self.engine = module, rules, players, n_jobs, engine
 
     def scores(self, candidate, opponents, deals: int, seed: int, engine: str | None = None) -> pd.DataFrame:
-        """One row per game: opponent, seat (the candidate's), deal, won, lost, score."""
+        """One row per game: opponent, seat (the candidate's), deal, won, lost, score.
+
+        An opponent that plays like the candidate (`plan.policy_key`) makes every rotation of a deal
+        the same game: it is played once and each seat's row read from it (same rows, 1/players of
+        the games)."""
         parts = []
         for opponent in opponents:
+            same = policy_key(self._policy(opponent)) == policy_key(self._policy(candidate))
+            df = None
             for seat in range(self.players):
-                lineup = [opponent] * self.players
-                lineup[seat] = candidate
-                df = simulate(self.module, deals, rules=self.rules, policies=lineup, seed=seed, seat_order="fixed",
-                              n_jobs=self.n_jobs, progress=False, engine=engine or self.engine,
-                              chunk_size=deals if self.n_jobs == 1 else None)   # in process: one chunk
+                if df is None or not same:
+                    lineup = [opponent] * self.players
+                    lineup[seat] = candidate
+                    df = simulate(self.module, deals, rules=self.rules, policies=lineup, seed=seed,
+                                  seat_order="fixed", n_jobs=self.n_jobs, progress=False, engine=engine or self.engine,
+                                  chunk_size=deals if self.n_jobs == 1 else None)   # in process: one chunk
                 parts.append(_seat_scores(df, seat, self.players, _label(opponent)))
         return pd.concat(parts, ignore_index=True)
+
+    def _policy(self, entry):
+        return self.module.POLICIES.get(entry, entry) if isinstance(entry, str) else entry
 
 
 def _seat_scores(df: pd.DataFrame, seat: int, players: int, opponent: str) -> pd.DataFrame:
@@ -358,7 +368,7 @@ class Tuned:
 def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 200, seed: int = 0,
                 n_jobs: int = 1, space=None, players: int | None = None, rules=None, reduction_factor: int = 3,
                 rungs: int = 2, confirm_games: int | None = None, radius: float | None = None,
-                storage: str | None = None,
+                storage: str | None = None, warm_start=None,
                 engine: str = "python", progress: bool = False, command: str | None = None) -> Tuned:
     """Search the weights of the heuristic `start` against `pool`; confirm the best on fresh seeds.
 
@@ -370,6 +380,9 @@ def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 2
     TUNING['players'], else 2). confirm_games: games of the confirmation run (default 4 x the last rung).
     radius: search only start ± radius × each numeric range (a trust region around the start), or None.
     storage: optuna storage (sqlite:///file.db, or a path ending .journal): the search resumes from it.
+    warm_start: points to try right after the start's own (a data file `Tuned.write` wrote, its
+    `params`, or a list of such files or {parameter: value} dicts); each is put on the space's grid,
+    parameters it lacks keep the start's values. A previous result seeds a search of a wider space.
     engine: the engine of the search games ('auto' takes a batch kernel); the confirmation plays Python.
     """
     module = load_game(game)
@@ -407,12 +420,16 @@ def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 2
     first = max(1, math.ceil(games_per_trial / per_deal))
     deals = [first * reduction_factor ** k for k in range(rungs)]     # cumulative deals per rung
     arena = Arena(module, base_rules, players, n_jobs, engine)
+    warm, warm_sources = warm_points(warm_start, dims, start_params)
     spec = {"game": module.__name__, "start": start_label, "pool": [_label(p) for p in pool], "players": players,
             "space": [d.spec() for d in dims], "deals": deals, "seed": seed, "radius": radius, "rules": repr(base_rules)}
+    if warm:
+        spec["warm_start"] = warm
     optuna = _optuna()
     study = _open_study(optuna, storage, spec, seed, reduction_factor, deals[0] * per_deal)
     if not study.trials:
-        study.enqueue_trial({d.name: d.snap(start_params[d.name]) for d in dims})
+        for point in ({d.name: d.snap(start_params[d.name]) for d in dims}, *warm):
+            study.enqueue_trial(point)
 
     def evaluate(trial) -> float:
         params = {d.name: d.suggest(trial) for d in dims}
@@ -466,7 +483,8 @@ def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 2
                    "trials": len([t for t in study.trials if t.state.is_finished()]), "complete": len(complete),
                    "pruned": len([t for t in study.trials if t.state == state.PRUNED]),
                    "games_per_trial": deals[0] * per_deal, "rungs": [n * per_deal for n in deals], "seed": seed,
-                   "budget": str(budget), "engine": engine, "radius": radius, "best_trial": best.number,
+                   "budget": str(budget), "engine": engine, "radius": radius, "warm_start": [{"source": src, "params": point} for src, point in zip(warm_sources, warm)],
+                   "best_trial": best.number,
                    "best_score": float(best.value),
                    "start_score": float(first_trial.user_attrs.get("score", math.nan)),
                    "space": [d.spec() for d in dims]},
@@ -484,6 +502,33 @@ def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 2
     return Tuned(game=module.__name__, start=start_label, pool=tuple(_label(p) for p in pool), params=params,
                  start_params=start_params, trials=_trials_frame(study, dims), confirmation=confirmation,
                  policy=tuned, provenance=json.loads(json.dumps(provenance, default=_plain)))
+
+
+def warm_points(warm_start, dims, start_params: dict) -> tuple[list[dict], list]:
+    """(points on the space's grid, what each came from) for `tune_policy(warm_start=...)`."""
+    if warm_start is None:
+        return [], []
+    entries = [warm_start] if isinstance(warm_start, (str, Path, dict)) else list(warm_start)
+    points, sources = [], []
+    for entry in entries:
+        if isinstance(entry, (str, Path)):
+            try:
+                params = json.loads(Path(entry).read_text(encoding="utf-8"))["params"]
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise ValueError(f"warm_start: {entry} is not a tuned data file with 'params' ({exc}). Reproduce "
+                                 f"with json.load(open({str(entry)!r}))['params']") from None
+            sources.append(str(entry))
+        elif isinstance(entry, dict):
+            params = entry
+            sources.append("params")
+        else:
+            raise ValueError(f"warm_start: give data file paths or {{parameter: value}} dicts, got {entry!r}")
+        names = {d.name for d in dims}
+        unknown = sorted(set(params) - names)
+        if unknown:
+            raise ValueError(f"warm_start: parameter(s) {', '.join(unknown)} are not in the search space")
+        points.append({d.name: d.snap(params.get(d.name, start_params[d.name])) for d in dims})
+    return points, sources
 
 
 def _open_study(optuna, storage, spec: dict, seed: int, reduction_factor: int, min_resource: int):

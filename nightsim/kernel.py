@@ -45,6 +45,7 @@ def _core():
     # analyses worker that never plays a kernel game) stays cheap.
     from . import kernel_core  # noqa: PLC0415
     assert (kernel_core.LM, kernel_core.NCM) == (LIMITS["creature_limit"], LIMITS["cards"])
+    assert kernel_core.W_EXTRAS == len(WEIGHT_FIELDS) == kernel_core.N_WEIGHTS - 1   # Weights fields, then the switch
     assert (kernel_core.LEGS, kernel_core.TORSO, kernel_core.HEAD, kernel_core.CR_CARDS) == (LEGS, TORSO, HEAD, 3)
     return kernel_core
 
@@ -112,7 +113,10 @@ def policy_row(policy):
     core = _core()
     if type(policy) is RandomPolicy:
         return core.POL_RANDOM, np.zeros(core.N_WEIGHTS)
-    return core.POL_HEURISTIC, np.array([float(getattr(policy.weights, f)) for f in WEIGHT_FIELDS])
+    row = np.zeros(core.N_WEIGHTS)
+    row[:len(WEIGHT_FIELDS)] = [float(getattr(policy.weights, f)) for f in WEIGHT_FIELDS]
+    row[core.W_EXTRAS] = float(policy.weights.extras())   # the context features' switch
+    return core.POL_HEURISTIC, row
 
 
 def _check(rules, lineups, seeds):

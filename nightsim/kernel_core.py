@@ -95,7 +95,10 @@ N_OUT = 4
 # Weights fields, in nightsim.policies.Weights order
 W_COMPLETE, W_EXTEND, W_START, W_SAME, W_MIXED, W_PURE, W_ABIL = 0, 1, 2, 3, 4, 5, 6
 W_DRAW, W_DISCARD, W_LEADER, W_SEAL = 12, 13, 14, 15
-N_WEIGHTS = 16
+W_WIN, W_FOLLOW, W_PAIR, W_CROWD, W_MOCKER_CTX, W_EXEC_CTX, W_SCAV_CTX, W_DEVOUR_CTX = range(16, 24)
+W_DRAW_HAND, W_DISCARD_DEAD, W_DISCARD_EXTRA, W_DISCARD_VALUE, W_FIT_VALUE, W_THREAT = range(24, 30)
+W_EXTRAS = 30   # not a Weights field: 1.0 when a context feature is on (Weights.extras()), else 0.0
+N_WEIGHTS = 31
 
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

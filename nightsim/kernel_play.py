@@ -31,11 +31,14 @@ from .kernel_core import (
     CRLEN,
     CRN,
     DECK,
+    DEVOURER,
+    EXECUTIONER,
     FITS,
     G_AL,
     G_CP,
     G_DEC,
     G_DECK_N,
+    G_FR_N,
     G_PICK_N,
     G_SIZE,
     G_TERM,
@@ -48,6 +51,7 @@ from .kernel_core import (
     LEGION,
     LEGS,
     LM,
+    MOCKER,
     N_STATS,
     N_WEIGHTS,
     NCM,
@@ -61,24 +65,42 @@ from .kernel_core import (
     P_FEWER_FIRST,
     P_FEWER_SEATS,
     P_HAND,
+    P_LIMIT,
     P_PLAYERS,
+    P_TO_WIN,
     PM,
     POL_RANDOM,
     PRM,
     RS_CHANCE,
     RS_SEAT,
+    SCAVENGER,
     ST_SIZE,
     STATS,
     W_ABIL,
     W_COMPLETE,
+    W_CROWD,
+    W_DEVOUR_CTX,
     W_DISCARD,
+    W_DISCARD_DEAD,
+    W_DISCARD_EXTRA,
+    W_DISCARD_VALUE,
     W_DRAW,
+    W_DRAW_HAND,
+    W_EXEC_CTX,
     W_EXTEND,
+    W_EXTRAS,
+    W_FIT_VALUE,
+    W_FOLLOW,
     W_LEADER,
     W_MIXED,
+    W_MOCKER_CTX,
+    W_PAIR,
     W_PURE,
     W_SAME,
+    W_SCAV_CTX,
     W_START,
+    W_THREAT,
+    W_WIN,
     _rand,
     apply_action,
     complete_count,
@@ -89,19 +111,106 @@ from .kernel_core import (
 
 # ============================================================================ policies
 @njit(cache=True, _nrt=False, inline="always")
-def _card_value(st, tb, q, card, w):
-    """HeuristicPolicy: a card's ability value, + 1 if it fits one of seat q's creatures or starts one."""
-    ab = tb[ABILITY + card]
-    v = w[W_ABIL + ab] if ab >= 0 else 0.0
-    fit = False
+def _fits_now(st, tb, q, card):
+    """Whether `card` fits an open slot of one of seat q's creatures, or starts one (limit aside)."""
     for k in range(st[CRN + q]):
         m = st[CRLEN + q * LM + k]
         if m < CR_CARDS and tb[FITS + card * CR_CARDS + m]:
-            fit = True
-            break
-    if fit or tb[FITS + card * CR_CARDS + LEGS]:
-        v += 1.0
+            return True
+    return tb[FITS + card * CR_CARDS + LEGS] != 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _card_value(st, tb, q, card, w):
+    """HeuristicPolicy: a card's ability value, + fit_value (1 in greedy) if it fits one of seat q's
+    creatures or starts one."""
+    ab = tb[ABILITY + card]
+    v = w[W_ABIL + ab] if ab >= 0 else 0.0
+    if _fits_now(st, tb, q, card):
+        v += w[W_FIT_VALUE]
     return v
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _playable_after(st, tb, q, card, y, after):
+    """Whether `card` can be placed once seat q's creature y (-1: a new one) holds `after` cards."""
+    n = st[CRN + q]
+    for k in range(n):
+        m = after if k == y else st[CRLEN + q * LM + k]
+        if m < CR_CARDS and tb[FITS + card * CR_CARDS + m]:
+            return True
+    if y < 0:
+        if after < CR_CARDS and tb[FITS + card * CR_CARDS + after]:
+            return True
+        n += 1
+    return tb[FITS + card * CR_CARDS + LEGS] != 0 and n < tb[PRM + P_LIMIT]
+
+
+@njit(cache=True, _nrt=False)
+def play_extras(st, tb, q, x, y, w):
+    """What the context features (Weights.win ... pair) add to placing card x on seat q's creature y
+    (-1: a new one): policies:_Context.play_extras, the same arithmetic in the same order."""
+    after = 1 if y < 0 else st[CRLEN + q * LM + y] + 1
+    hn = st[HAND_N + q]
+    ex = 0.0
+    if after == CR_CARDS:
+        mine = complete_count(st, q)
+        if mine + 1 >= tb[PRM + P_TO_WIN]:
+            ex += w[W_WIN]
+        for j in range(CR_CARDS):
+            c = st[CRC + (q * LM + y) * CR_CARDS + j] if j < CR_CARDS - 1 else x
+            ab = tb[ABILITY + c]
+            if ab == MOCKER:
+                live = 0.0
+                for i in range(hn):
+                    h = st[HAND + q * NCM + i]
+                    if h != x and _playable_after(st, tb, q, h, y, after):
+                        live = 1.0
+                        break
+                ex += w[W_MOCKER_CTX] * live
+            elif ab == EXECUTIONER:
+                most = 0
+                for o in range(tb[PRM + P_PLAYERS]):
+                    if o != q:
+                        most = max(most, complete_count(st, o))
+                ex += w[W_EXEC_CTX] * most
+            elif ab == SCAVENGER:
+                big = 0
+                for o in range(tb[PRM + P_PLAYERS]):
+                    if o != q:
+                        for k in range(st[CRN + o]):
+                            m = st[CRLEN + o * LM + k]
+                            if m < CR_CARDS:
+                                big = max(big, m)
+                ex += w[W_SCAV_CTX] * big
+            elif ab == DEVOURER:
+                cost = -1
+                for k in range(st[CRN + q]):
+                    if k != y:
+                        m = st[CRLEN + q * LM + k]
+                        m = m + 5 if m == CR_CARDS else m
+                        cost = m if cost < 0 else min(cost, m)
+                ex += w[W_DEVOUR_CTX] * max(cost, 0)
+    else:
+        for i in range(hn):
+            h = st[HAND + q * NCM + i]
+            if h != x and tb[FITS + h * CR_CARDS + after]:
+                ex += w[W_FOLLOW]
+                break
+        if y < 0:
+            open_ = 0
+            for k in range(st[CRN + q]):
+                if st[CRLEN + q * LM + k] < CR_CARDS:
+                    open_ += 1
+            ex += w[W_CROWD] * open_
+    if st[G_FR_N] == 0 and st[G_AL] >= 2:
+        lg = tb[LEGION + x]
+        for i in range(hn):
+            h = st[HAND + q * NCM + i]
+            if h != x and tb[LEGION + h] == lg and _playable_after(st, tb, q, h, y, after):
+                ex += w[W_PAIR]
+                break
+    return ex
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -112,7 +221,7 @@ def score_action(st, tb, rs, acts, i, q, w):
     y = acts[i, A_Y]
     if kind == A_PLAY:
         if y < 0:
-            return w[W_START]
+            return w[W_START] + play_extras(st, tb, q, x, y, w) if w[W_EXTRAS] != 0.0 else w[W_START]
         lg = tb[LEGION + x]
         m = st[CRLEN + q * LM + y]
         same = 0
@@ -129,14 +238,21 @@ def score_action(st, tb, rs, acts, i, q, w):
             sc += w[W_COMPLETE] + total
             if same == CR_CARDS - 1:
                 sc += w[W_PURE]
-            return sc
-        return sc + w[W_EXTEND]
+        else:
+            sc = sc + w[W_EXTEND]
+        return sc + play_extras(st, tb, q, x, y, w) if w[W_EXTRAS] != 0.0 else sc
     if kind == A_DRAW:
-        return w[W_DRAW]
+        return w[W_DRAW] + w[W_DRAW_HAND] * st[HAND_N + q] if w[W_EXTRAS] != 0.0 else w[W_DRAW]
     if kind == A_START:
-        return w[W_DISCARD]
+        if w[W_EXTRAS] == 0.0:
+            return w[W_DISCARD]
+        dead = 0
+        for i in range(st[HAND_N + q]):
+            if not _fits_now(st, tb, q, st[HAND + q * NCM + i]):
+                dead += 1
+        return w[W_DISCARD] + w[W_DISCARD_DEAD] * dead
     if kind == A_DCARD:
-        return (1.0 if st[G_PICK_N] < 2 else -1.0) - 0.01 * _card_value(st, tb, q, x, w)
+        return (1.0 if st[G_PICK_N] < 2 else w[W_DISCARD_EXTRA]) - w[W_DISCARD_VALUE] * _card_value(st, tb, q, x, w)
     if kind == A_STOP:
         return 0.0
     if kind == A_PEN:
@@ -144,7 +260,11 @@ def score_action(st, tb, rs, acts, i, q, w):
     if kind == A_TAKE or kind == A_SCAV:
         m = st[CRLEN + x * LM + y]
         bonus = 2.0 if kind == A_TAKE and m == CR_CARDS else 0.0
-        return w[W_LEADER] * complete_count(st, x) + m + bonus
+        sc = w[W_LEADER] * complete_count(st, x) + m + bonus
+        if w[W_EXTRAS] == 0.0:
+            return sc
+        near = 1.0 if complete_count(st, x) >= tb[PRM + P_TO_WIN] - 1 else 0.0
+        return sc + w[W_THREAT] * near
     if kind == A_DEVOUR:
         m = st[CRLEN + q * LM + x]
         return -m - (5.0 if m == 3 else 0.0)

@@ -2,7 +2,10 @@
 
 `RandomPolicy` picks uniformly. Every heuristic is one `HeuristicPolicy` scoring each legal
 action with a frozen `Weights` record; `greedy`, `purist` and `aggressor` are weight sets,
-and analyses can sweep any weight (`dataclasses.replace(GREEDY, pure=5.0)`).
+and analyses can sweep any weight (`dataclasses.replace(GREEDY, pure=5.0)`). The context features
+(`Weights.win` ... `threat`: the turn's follow-up play, open creatures, what an ability will hit,
+hand size, a victim near winning) add nothing at their defaults, so the shipped weight sets play as
+before; `_Context.play_extras` scores them, and `kernel_play.play_extras` repeats its arithmetic.
 
 `tuned` is `greedy` with the weights `balancelab tune-policy nightsim` found; they and their
 provenance (pool, games, seeds, confirmation score) are stored in `data/tuned.json`, which
@@ -34,7 +37,8 @@ from .actions import (
     StopDiscard,
     Take,
 )
-from .cards import LEGIONS
+from .cards import DEVOURER, EXECUTIONER, LEGIONS, MOCKER, SCAVENGER
+from .state import TURN_ACTION
 
 
 class RandomPolicy:
@@ -75,9 +79,30 @@ class Weights:
     discard: float = -1.0       # starting a discard action
     target_leader: float = 1.0  # per complete creature of the victim (Executioner, Scavenger)
     seal: float = 1.0           # playing a seal, plus the abilities it re-activates
+    # --- context features (issue 17): their defaults add nothing, so `Weights()` plays as before ---
+    # (`extras`: the facts each one reads, and the exact arithmetic the kernel repeats)
+    win: float = 0.0            # a completion that wins the game
+    follow: float = 0.0         # a play that leaves the creature open, and the rest of the hand fills its next slot
+    pair: float = 0.0           # the turn's first play, and the rest of the hand has a card of its legion to play next
+    crowd: float = 0.0          # per own incomplete creature, when starting a new one
+    mocker_ctx: float = 0.0     # per Mocker completed, when the rest of the hand has a card to play then
+    executioner_ctx: float = 0.0  # per Executioner completed, × the most complete creatures an opponent has
+    scavenger_ctx: float = 0.0  # per Scavenger completed, × the largest incomplete creature of an opponent
+    devourer_ctx: float = 0.0   # per Devourer completed, × what it must eat (the cheapest other creature's cost)
+    draw_hand: float = 0.0      # the draw action, per card in hand
+    discard_dead: float = 0.0   # starting a discard action, per card in hand that fits nothing now
+    discard_extra: float = -1.0  # picking a third or later card to discard (the first two score +1)
+    discard_value: float = 0.01  # picking a card to discard, per unit of its value (keep the valuable ones)
+    fit_value: float = 1.0      # a card's value (penalty and discard choices): + this if it fits a creature now
+    threat: float = 0.0         # Executioner/Scavenger victim one creature short of winning
 
     def ability_values(self) -> tuple[float, ...]:
         return (self.herald, self.weeper, self.mocker, self.executioner, self.scavenger, self.devourer)
+
+    def extras(self) -> bool:
+        """Whether a context feature is on (a weight differs from its default); off, the scoring is
+        greedy's own arithmetic and `HeuristicPolicy` keeps its fast path."""
+        return any(getattr(self, f) != _DEFAULTS[f] for f in EXTRA_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -89,6 +114,7 @@ class HeuristicPolicy:
 
     def __post_init__(self):
         object.__setattr__(self, "_abil", self.weights.ability_values())  # per-policy constant
+        object.__setattr__(self, "_extras", self.weights.extras())         # context features on: _Context scores
         object.__setattr__(self, "_memo", {})                               # per-policy cache, see __call__
 
     def __getstate__(self):  # pickled (joblib workers) without the cache
@@ -110,6 +136,8 @@ class HeuristicPolicy:
         while it is cached, and the seats sharing one policy object keep an entry each."""
         if len(legal) == 1:
             return legal[0]
+        if self._extras:
+            return _pick(legal, _Context(obs, self.weights, self._abil).score, rng)
         w = self.weights
         mine = obs.creatures[obs.player]  # (cards, seal) per own creature: a value shared until they change
         table = obs.rules.table
@@ -189,6 +217,7 @@ class _Context:
         self.mine = obs.creatures[obs.player]  # (cards, seal) per own creature
         self.abil = w.ability_values() if abil is None else abil
         self._counts = None
+        self.x = w.extras()   # context features on (off: greedy's arithmetic, nothing added)
 
     def counts(self):
         if self._counts is None:
@@ -197,7 +226,7 @@ class _Context:
 
     def card_value(self, c: int) -> float:
         """How much keeping card c is worth: its ability and whether it fits a creature now."""
-        return _card_value(c, self.mine, self.obs.rules.table, self.abil)
+        return _card_value(c, self.mine, self.obs.rules.table, self.abil, self.w.fit_value)
 
     def score(self, a) -> float:
         t = type(a)
@@ -205,11 +234,12 @@ class _Context:
         if t is Play:
             return self.score_play(a)
         if t is Draw:
-            return w.draw
+            return w.draw + w.draw_hand * len(self.obs.hand) if self.x else w.draw
         if t is StartDiscard:
-            return w.discard
+            return w.discard + w.discard_dead * self.dead_cards() if self.x else w.discard
         if t is DiscardCard:
-            return (1.0 if len(self.obs.discard_picked) < 2 else -1.0) - 0.01 * self.card_value(a.card)
+            return ((1.0 if len(self.obs.discard_picked) < 2 else w.discard_extra)
+                    - w.discard_value * self.card_value(a.card))
         if t is StopDiscard:
             return 0.0
         if t is PenaltyDiscard:
@@ -237,7 +267,7 @@ class _Context:
         w = self.w
         lg = self.legion[a.card]
         if a.creature is None:
-            return w.start
+            return w.start + self.play_extras(a) if self.x else w.start
         cards, _ = self.mine[a.creature]
         same = sum(1 for c in cards if self.legion[c] == lg)
         sc = w.same_legion * same + w.mixed_legion * (len(cards) - same)
@@ -246,22 +276,92 @@ class _Context:
             sc += w.complete + sum(abil[ability[c]] for c in (*cards, a.card) if ability[c] >= 0)
             if same == 2:
                 sc += w.pure
-            return sc
-        return sc + w.extend
+        else:
+            sc = sc + w.extend
+        return sc + self.play_extras(a) if self.x else sc
 
     def score_victim(self, owner: int, k: int, complete_bonus: float) -> float:
         cards, _ = self.obs.creatures[owner][k]
-        return (self.w.target_leader * self.counts()[owner] + len(cards)
-                + (complete_bonus if len(cards) == 3 else 0.0))
+        sc = (self.w.target_leader * self.counts()[owner] + len(cards)
+              + (complete_bonus if len(cards) == 3 else 0.0))
+        if self.x:
+            near = 1.0 if self.counts()[owner] >= self.obs.rules.creatures_to_win - 1 else 0.0
+            sc = sc + self.w.threat * near
+        return sc
+
+    # --- the context features (Weights.win ... threat); kernel_play.play_extras repeats this arithmetic ---
+    def dead_cards(self) -> int:
+        """Cards in hand that fit none of the own creatures now and cannot start one."""
+        fits = self.fits
+        return sum(1 for c in self.obs.hand
+                   if not (fits[c][0] or any(len(cards) < 3 and fits[c][len(cards)] for cards, _ in self.mine)))
+
+    def play_extras(self, a: Play) -> float:
+        """What the context features add to placing `a.card` (from hand, or a Herald's card)."""
+        w, obs, fits, legion, ability = self.w, self.obs, self.fits, self.legion, self.ability
+        card, k = a.card, a.creature
+        lengths = [len(cards) for cards, _ in self.mine]
+        after = 1 if k is None else lengths[k] + 1
+        if k is None:
+            lengths.append(1)
+        else:
+            lengths[k] = after
+        limit = obs.rules.limit
+        rest = [c for c in obs.hand if c != card]
+
+        def playable(c) -> bool:   # after this play: fits an open slot, or starts a creature
+            return any(n < 3 and fits[c][n] for n in lengths) or (fits[c][0] and len(lengths) < limit)
+
+        ex = 0.0
+        if after == 3:
+            me = obs.player
+            counts = self.counts()
+            if counts[me] + 1 >= obs.rules.creatures_to_win:
+                ex += w.win
+            for c in (*self.mine[k][0], card):   # build order: legs, torso, head
+                ab = ability[c]
+                if ab == MOCKER:
+                    ex += w.mocker_ctx * (1.0 if any(playable(x) for x in rest) else 0.0)
+                elif ab == EXECUTIONER:
+                    ex += w.executioner_ctx * max(counts[o] for o in range(obs.n_players) if o != me)
+                elif ab == SCAVENGER:
+                    ex += w.scavenger_ctx * max([len(cards) for o in range(obs.n_players) if o != me
+                                                 for cards, _ in obs.creatures[o] if len(cards) < 3] or [0])
+                elif ab == DEVOURER:
+                    ex += w.devourer_ctx * min([n + (5 if n == 3 else 0) for j, n in enumerate(lengths) if j != k]
+                                               or [0])
+        else:
+            if any(fits[c][after] for c in rest):
+                ex += w.follow
+            if k is None:
+                ex += w.crowd * sum(1 for n in lengths[:-1] if n < 3)
+        if obs.decision == TURN_ACTION and obs.actions_left >= 2:
+            lg = legion[card]
+            if any(legion[c] == lg and playable(c) for c in rest):
+                ex += w.pair
+        return ex
 
 
-def _card_value(c: int, mine, table, abil) -> float:
-    """`_Context.card_value`: card c's ability value, + 1 if it fits one of `mine` or starts a creature."""
+def _pick(legal, score, rng):
+    """The best-scoring action of `legal` (the first of several, then one `rng.random()` among the tied)."""
+    best, best_score = [], None
+    for a in legal:
+        sc = score(a)
+        if best_score is None or sc > best_score:
+            best, best_score = [a], sc
+        elif sc == best_score:
+            best.append(a)
+    return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+
+
+def _card_value(c: int, mine, table, abil, fit: float = 1.0) -> float:
+    """`_Context.card_value`: card c's ability value, + `fit` (Weights.fit_value) if it fits one of
+    `mine` or starts a creature."""
     ab = table.ability[c]
     v = abil[ab] if ab >= 0 else 0.0
     fits = table.fits[c]
     if any(len(cards) < 3 and fits[len(cards)] for cards, _ in mine) or fits[0]:
-        v += 1.0
+        v += fit
     return v
 
 
@@ -274,6 +374,9 @@ def _creature_info(cards, legion, ability, abil) -> tuple:
     return len(cards), counts, sum(abil[ability[c]] for c in cards if ability[c] >= 0)
 
 
+_DEFAULTS = {f.name: f.default for f in fields(Weights)}
+EXTRA_FIELDS = ("win", "follow", "pair", "crowd", "mocker_ctx", "executioner_ctx", "scavenger_ctx", "devourer_ctx",
+                "draw_hand", "discard_dead", "discard_extra", "discard_value", "fit_value", "threat")
 _MEMO_SIZE = 8  # own-creatures values a HeuristicPolicy keeps (_memo): room for every seat of a game
 
 GREEDY = Weights()
@@ -306,6 +409,20 @@ TUNING = MappingProxyType({   # read-only
         {"name": "weights.discard", "low": -5.0, "high": 3.0, "step": 0.25},
         {"name": "weights.target_leader", "low": 0.0, "high": 6.0, "step": 0.25},
         {"name": "weights.seal", "low": -2.0, "high": 5.0, "step": 0.25},
+        # the context features (issue 17); each range holds its default, which adds nothing
+        {"name": "weights.win", "low": 0.0, "high": 20.0, "step": 0.25},
+        {"name": "weights.follow", "low": -2.0, "high": 6.0, "step": 0.25},
+        {"name": "weights.pair", "low": -2.0, "high": 6.0, "step": 0.25},
+        {"name": "weights.crowd", "low": -4.0, "high": 2.0, "step": 0.25},
+        *({"name": f"weights.{a}_ctx", "low": -2.0, "high": 4.0, "step": 0.25} for a in ("mocker", "executioner",
+                                                                                          "scavenger")),
+        {"name": "weights.devourer_ctx", "low": -3.0, "high": 1.0, "step": 0.25},
+        {"name": "weights.draw_hand", "low": -1.0, "high": 0.5, "step": 0.05},
+        {"name": "weights.discard_dead", "low": -1.0, "high": 2.0, "step": 0.25},
+        {"name": "weights.discard_extra", "low": -2.0, "high": 2.0, "step": 0.25},
+        {"name": "weights.discard_value", "low": 0.0, "high": 1.0, "step": 0.01},
+        {"name": "weights.fit_value", "low": -1.0, "high": 4.0, "step": 0.25},
+        {"name": "weights.threat", "low": -2.0, "high": 8.0, "step": 0.25},
     ),
 })
 TUNED_FILE = Path(__file__).parent / "data" / "tuned.json"

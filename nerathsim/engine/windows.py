@@ -5,7 +5,8 @@ changes `effects.resolve` asks for.
 A window is pushed on the frame stack by the part of the turn it belongs to; when it closes, the frame
 beneath it resumes (`Frame.resume`): the movement phase (`movement.Movement`: the next turn-start window,
 or the moves), the combat phase (`combat.BattleOrder`: the battle under way, or the next battle after a
-dungeon's treasure) and the reinforcements (`reinforce.BuyUnits`: buying).
+dungeon's treasure; or the battle's first casualty choice, `fight.CasualtyChoice`: the battle's next card
+window, or the choice) and the reinforcements (`reinforce.BuyUnits`: buying).
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import pytest
 import dreamsim
 import nerathsim
 import nightsim
-from analyses import games
+from analyses import games, tune
 from analyses.tune import Param, check_provenance, param_value, parse_space, tune_policy
 
 import toygame
@@ -186,3 +186,51 @@ def test_the_search_space_declarations_are_valid_and_contain_each_start_policy()
             else:
                 assert value in d.choices
         assert all(isinstance(d, Param) for d in dims)
+
+
+# --- issue 17 follow-up: warm starts, and no games for a candidate equal to its opponent -------------
+
+def test_warm_start_points_are_tried_right_after_the_start_on_the_spaces_grid(toy, tmp_path):
+    stored = tmp_path / "previous.json"
+    stored.write_text(json.dumps({"params": {"aim": 0.41}}))
+    result = tune_policy(toy, start=AimPolicy(aim=0.2), space=AIM_SPACE, rules=TOY_RULES, budget=4,
+                         games_per_trial=40, rungs=1, confirm_games=20, seed=5, warm_start=[{"aim": 0.63}, stored])
+    trials = result.trials.set_index("trial")["aim"]
+    assert [trials[0], trials[1], trials[2]] == [0.2, 0.6, 0.4]            # start, then the warm points, snapped
+    assert result.provenance["search"]["warm_start"] == [{"source": "params", "params": {"aim": 0.6}},
+                                                         {"source": str(stored), "params": {"aim": 0.4}}]
+    with pytest.raises(ValueError, match="not in the search space"):
+        tune_policy(toy, start=AimPolicy(), space=AIM_SPACE, budget=1, warm_start={"bogus": 1.0})
+    with pytest.raises(ValueError, match="Reproduce with"):
+        tune_policy(toy, start=AimPolicy(), space=AIM_SPACE, budget=1, warm_start=tmp_path / "missing.json")
+
+
+class PlainGreedy:
+    """nightsim's greedy behind a wrapper: plays greedy's games, but is not known to equal it."""
+
+    name = "plain-greedy"
+
+    def __call__(self, obs, legal, rng):
+        return nightsim.POLICIES["greedy"](obs, legal, rng)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_an_opponent_that_plays_like_the_candidate_is_played_once_per_deal(monkeypatch, players):
+    calls = []
+    real = tune.simulate
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs["policies"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tune, "simulate", counting)
+    arena = tune.Arena(nightsim, nightsim.Rules(players=players), players)
+    equal = nightsim.HeuristicPolicy(nightsim.GREEDY, "candidate")           # == greedy (the name is a label)
+    skipped = arena.scores(equal, ["greedy"], deals=40, seed=8)
+    assert len(calls) == 1
+    played = arena.scores(PlainGreedy(), ["greedy"], deals=40, seed=8)        # every rotation played
+    assert len(calls) == 1 + players
+    columns = ["seat", "deal", "won", "lost", "score"]
+    assert skipped[columns].equals(played[columns])                           # the same rows
+    assert skipped.groupby("deal")["score"].sum().eq(1.0).all()               # one winner per deal: 1/players
+    assert skipped["score"].mean() == pytest.approx(1 / players)

@@ -72,6 +72,19 @@ def test_a_result_measured_under_other_rules_is_shown_marked_stale(made, tmp_pat
     assert html.count("STALE:") == 2                                   # the ladder and the study
 
 
+def test_a_ladder_whose_policy_has_other_parameters_now_is_marked_stale(made, tmp_path, monkeypatch):
+    results = ship(tmp_path, made, monkeypatch)
+    path = results / "ladders" / "nightsim.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["metadata"]["policy_reprs"]["greedy"] = "HeuristicPolicy(name='greedy', weights=Weights(complete=1.0))"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    html = report(made, tmp_path)
+    section = html[html.index('id="nightsim-ladder"'):]
+    assert 'data-stale="yes"' in section
+    assert "STALE: policy &#39;greedy&#39; has other parameters now; re-run the command" in section
+    assert "Suggested fixes" in html and html.count("STALE:") == 1      # the study's policies are not compared
+
+
 def test_no_stored_leaves_the_shipped_results_out(made, tmp_path, monkeypatch):
     ship(tmp_path, made, monkeypatch)
     html = report(made, tmp_path, "--no-stored")
