@@ -84,6 +84,10 @@ class Rules:
                                            # dreamsim-1.0, where a Horror with Black + 4 nightmares froze for good)
     discard_action: bool = True            # 1 action: discard a director card (replaced at the refill);
                                            # without it a hand with no usable card can deadlock the game
+    # --- design variants: per-seat compensation (not in the published game; RULES.md, "Design variants") ---
+    extra_first_turn_seats: int = 0        # the first k seats (from seat 0) each take one action more on their first turn
+    reduced_first_turn_last_seats: int = 0  # the last k seats (up to seat players-1) each take one action fewer on
+                                            # their first turn (0 = the published game for both)
 
     def __post_init__(self):
         _validate(self)
@@ -118,6 +122,12 @@ def _validate(rules: Rules) -> None:
     _int_field(rules, "dutch_angle_actions", 0, 10)
     _int_field(rules, "steal_actions", 0, 10)
     _int_field(rules, "cancel_debt", 0, 10)
+    _int_field(rules, "extra_first_turn_seats", 0, rules.players)
+    _int_field(rules, "reduced_first_turn_last_seats", 0, rules.players)
+    if rules.reduced_first_turn_last_seats and rules.actions_per_turn < 2:
+        raise ValueError(f"Rules.reduced_first_turn_last_seats={rules.reduced_first_turn_last_seats} with "
+                         f"actions_per_turn={rules.actions_per_turn} leaves the last seats no action on their first "
+                         f"turn; allowed: 0, or actions_per_turn >= 2")
     for name, allowed in _CHOICES.items():
         if getattr(rules, name) not in allowed:
             raise ValueError(f"Rules.{name}={getattr(rules, name)!r} is not allowed; allowed: {', '.join(allowed)}")

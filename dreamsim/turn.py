@@ -406,6 +406,11 @@ def _begin_turn(s: State, rng) -> None:
         base = rules.actions_per_turn
         if p != s.horror and ((s.multi | s.slow) >> p) & 1:  # a speed effect on this seat
             base = rules.multicolour_actions if (s.multi >> p) & 1 else rules.colourless_actions
+        if s.turns < s.n:  # each seat's first turn (design variants: per-seat compensation, RULES.md)
+            if p < rules.extra_first_turn_seats:
+                base += 1
+            if p >= s.n - rules.reduced_first_turn_last_seats and base > 1:  # keeps at least one action
+                base -= 1
         d = s.debt[p]
         if d:
             s.actions_left = base - d if d < base else 0
