@@ -84,3 +84,29 @@ def test_a_game_with_the_options_is_deterministic_for_its_seed():
                               progress=False) for _ in range(2)]
     assert runs[0].equals(runs[1])
     assert set(runs[0]["seat0_policy"]) | set(runs[0]["seat1_policy"]) == {spec, "heuristic"}
+
+
+def test_action_scores_are_what_the_heuristic_maximises():
+    """Along a played game, the heuristic's choice has the best score of `action_scores`, except
+    when it digs (a stuck plan plays its best discard or card play instead of passing)."""
+    rules = dreamsim.Rules(players=2)
+    heuristic = dreamsim.POLICIES["heuristic"]
+    checked = digs = 0
+    for seed in range(3, 9):
+        s = dreamsim.new_game(rules, seed)
+        chance = np.random.default_rng(seed)
+        while not s.is_terminal:
+            legal = tuple(dreamsim.legal_actions(s))
+            obs = dreamsim.observe(s, s.current_player)
+            a = heuristic(obs, legal, np.random.default_rng(checked))
+            if len(legal) > 1:
+                scores = heuristic.action_scores(obs, legal)
+                best = max(scores)
+                top = [x for x, sc in zip(legal, scores) if sc == best]
+                if a in top:
+                    checked += 1
+                else:
+                    assert type(top[0]).__name__ == "Pass"  # the dig rule
+                    digs += 1
+            dreamsim.apply_action(s, a, chance)
+    assert checked >= 30
