@@ -83,6 +83,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
     s.rules, s.n, s.rows, s.cols, s.nb = rules, rules.players, rows, cols, nb
     s.grid, s.rot = grid[:], rot[:]
     s.geo = [None] * 12
+    s.board_view = None
     if rules.shuffle_layout:
         cells = [c for c in range(len(grid)) if grid[c] >= 0]
         locs = [grid[c] for c in cells]

@@ -121,33 +121,46 @@ def _secret_from(s: State, f: Frame, player: int) -> bool:
     return False
 
 
-def _encode(x, stack_ids: dict):
-    if isinstance(x, Frame):
-        i = stack_ids.get(id(x))
-        return ("R", i) if i is not None else ("F", _frame_tuple(x, stack_ids))
-    if isinstance(x, list):
-        return ("L", tuple(_encode(v, stack_ids) for v in x))
-    return x
-
-
 #: field values copied as they are (the observation is built every decision: keep this lean)
 _PLAIN = frozenset((int, bool, str, float, tuple, type(None)))
 
 
-def _frame_tuple(f: Frame, stack_ids: dict, hidden=()) -> tuple:
-    t = type(f)
-    out = [FRAME_CODES[t]]
-    for n in t.__slots__:
-        if n in hidden:
-            out.append(None)
-        else:
-            x = getattr(f, n)
-            out.append(x if type(x) in _PLAIN else _encode(x, stack_ids))
-    return tuple(out)
+def _encode(x, stack: list):
+    """A field value that is not plain: a frame on the stack as ("R", its index), another frame
+    as ("F", its tuple), a list as ("L", its items encoded); anything else as it is."""
+    if isinstance(x, Frame):
+        for i, g in enumerate(stack):
+            if g is x:
+                return ("R", i)
+        return ("F", _ENCODERS[type(x)](x, stack))
+    if isinstance(x, list):
+        return ("L", tuple([v if type(v) in _PLAIN else _encode(v, stack) for v in x]))
+    return x
+
+
+def _make_encoder(cls: type, hidden=()):
+    """`encode(frame, stack)` -> the frame's public tuple: its kind code (engine.FRAME_CODES), then
+    its fields in `__slots__` order, each plain value as it is, any other through `_encode`, a
+    field in `hidden` as None. Generated per frame type (the observation is built at every
+    decision: a loop over the field names with getattr cost about twice as much)."""
+    items = [str(FRAME_CODES[cls])] + ["None" if n in hidden else f"x if type(x := f.{n}) in P else E(x, stack)"
+                                       for n in cls.__slots__]
+    src = f"def encode(f, stack):\n    return ({', '.join(items)},)\n"
+    env = {"P": _PLAIN, "E": _encode}
+    exec(compile(src, f"<dreamsim.observation encoder of {cls.__name__}>", "exec"), env)
+    return env["encode"]
 
 
 #: per secret frame type, the fields a seat that may not know them sees as None
 SECRET_FIELDS = {PartnerChoice: ("location",), Play: ("arg", "arg2", "cards")}
+#: frame type -> encode(frame, stack), and for the secret types the encoding with SECRET_FIELDS hidden
+_ENCODERS = {t: _make_encoder(t) for t in FRAME_CODES}
+_HIDDEN_ENCODERS = {t: _make_encoder(t, SECRET_FIELDS[t]) for t in SECRET_FIELDS}
+
+
+def _frame_tuple(f: Frame, stack: list, hidden: bool = False) -> tuple:
+    """One frame's public tuple (`public_frames`); hidden: with its SECRET_FIELDS as None."""
+    return (_HIDDEN_ENCODERS if hidden else _ENCODERS)[type(f)](f, stack)
 
 
 def public_frames(s: State, player: int) -> tuple:
@@ -155,42 +168,68 @@ def public_frames(s: State, player: int) -> tuple:
     in `__slots__` order; a list field as ("L", items); a field pointing at a frame on the stack
     as ("R", its index), at another frame as ("F", its tuple)). A trap being set by another
     seat has its location, partner and cards as None."""
-    stack = s.stack
-    ids = {id(f): i for i, f in enumerate(stack)}
-    return tuple(_frame_tuple(f, ids, SECRET_FIELDS[type(f)] if _secret_from(s, f, player) else ())
-                 for f in stack)
+    return _frames_and_limbo(s, player)[0]
 
 
 def public_limbo(s: State, player: int) -> tuple:
     """The cards being played that `player` may see (a face-down trap being set is left out)."""
+    return _frames_and_limbo(s, player)[1]
+
+
+def _frames_and_limbo(s: State, player: int) -> tuple[tuple, tuple]:
+    """(public_frames, public_limbo) in one walk of the stack."""
+    stack = s.stack
+    out = []
+    secrets = None
+    for f in stack:
+        t = type(f)
+        if t in _HIDDEN_ENCODERS and _secret_from(s, f, player):
+            out.append(_HIDDEN_ENCODERS[t](f, stack))
+            if secrets is None:
+                secrets = []
+            secrets.append(f)
+        else:
+            out.append(_ENCODERS[t](f, stack))
+    if secrets is None:
+        return tuple(out), tuple(s.limbo)
     limbo = list(s.limbo)
-    for f in s.stack:
-        if _secret_from(s, f, player):
-            if type(f) is PartnerChoice:
-                limbo.remove(SUSPENSE_OF[f.location])
-            elif f.outcome == RESOLVES:  # else cancelled or intercepted: its cards already left limbo
-                for k in f.cards:
-                    limbo.remove(k)
-    return tuple(limbo)
+    for f in secrets:
+        if type(f) is PartnerChoice:
+            limbo.remove(SUSPENSE_OF[f.location])
+        elif f.outcome == RESOLVES:  # else cancelled or intercepted: its cards already left limbo
+            for k in f.cards:
+                limbo.remove(k)
+    return tuple(out), tuple(limbo)
 
 
 def observe(state: State, player: int) -> Observation:
-    """A copy of what `player` may know now."""
+    """A copy of what `player` may know now (built at every decision: the helpers above inlined)."""
     s = state
-    top = type(s.stack[-1]) if s.stack and not s.is_terminal else None
-    deciding = s.current_player == player and not s.is_terminal
-    actor = _acting_for(s, player)
+    stack = s.stack
+    f = stack[-1] if stack else None
+    actor = player
+    if s.controller == player and player >= 0 and f is not None and not f.out_of_turn:
+        actor = f.acting_for(s)  # _acting_for
+    if s.is_terminal or f is None:
+        top, deciding, context = None, False, {}
+        decision = s.decision
+    else:
+        top, deciding, context = type(f), s.current_player == player, f.context(player)
+        decision = f.name  # State.decision
     m, c = s.multi, s.slow
-    speed = 0 if not (m | c) else (15 if bin(m).count("1") >= bin(c).count("1") else 16)
-    discard = s.discard
-    return Observation(
-        player, s.decision, s.turn_player, s.controller, actor, s.actions_left, _context(s, player),
-        tuple(s.hands[actor]), tuple(s.hands[player]), tuple(s.traps[player]),
+    speed = 0 if not (m | c) else (15 if m.bit_count() >= c.bit_count() else 16)
+    discard, hands = s.discard, s.hands
+    board = s.board_view
+    if board is None:
+        board = s.board_view = (s.rows, s.cols, tuple(s.grid), tuple(s.cell_of), tuple(s.rot), s.nb)
+    frames, limbo = _frames_and_limbo(s, player)
+    return tuple.__new__(Observation, (
+        player, decision, s.turn_player, s.controller, actor, s.actions_left, context,
+        tuple(hands[actor]), tuple(hands[player]), tuple(s.traps[player]),
         tuple(discard) if top is SquareTake and deciding else None,
-        tuple(s.hands[s.stack[-1].target]) if top is MotelTake and deciding else None,
-        s.n, tuple(map(len, s.hands)), tuple(map(len, s.traps)), tuple(s.where),
-        (s.rows, s.cols, tuple(s.grid), tuple(s.cell_of), tuple(s.rot), s.nb), s.horror,
+        tuple(hands[f.target]) if top is MotelTake and deciding else None,
+        s.n, tuple(map(len, hands)), tuple(map(len, s.traps)), tuple(s.where), board, s.horror,
         {"red": s.red, "blue": s.blue, "multi": m, "colourless": c, "speed_mask": m | c, "speed": speed},
         tuple(s.debt), len(s.deck), len(discard), discard[-1] if discard else -1, s.turns, s.rules,
-        s.current_player, public_limbo(s, player), len(s.reserve), tuple(s.owed), public_frames(s, player),
-    )
+        s.current_player, limbo, len(s.reserve), tuple(s.owed), frames,
+    ))

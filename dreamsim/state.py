@@ -123,6 +123,7 @@ class State:
         "winner", "woke", "horror_won", "is_terminal", "timed_out", "turns", "decisions",
         "stats", "log", "legal", "n_traps",  # n_traps: traps other than Midnight Star ones (trap windows)
         "geo",  # geo[loc]: cached (Dreamwalk actions, Vertigo actions) from loc; see board_changed()
+        "board_view",  # Observation.board of the current board (plain tuples), or None; see board_changed()
     )
 
     def clone(self) -> "State":
@@ -142,11 +143,13 @@ class State:
         s.log = None if self.log is None else self.log[:]
         s.legal = None
         s.geo = self.geo[:]
+        s.board_view = self.board_view  # a tuple of tuples: shared as it is
         return s
 
     def board_changed(self) -> None:
-        """Forget the cached moves of the board; call it after editing `grid`, `cell_of` or `rot`."""
+        """Forget the cached moves and view of the board; call it after editing `grid`, `cell_of` or `rot`."""
         self.geo = [None] * 12
+        self.board_view = None
 
     @property
     def decision(self) -> str:
@@ -353,6 +356,7 @@ def _move_location(s: State, loc: int, d: int) -> None:
     s.cell_of[loc] = c2
     if other >= 0:
         s.cell_of[other] = c1
+    s.board_view = None
     _forget_moves(s, (c1, c2))
 
 
@@ -374,6 +378,7 @@ def _apply_vop(s: State, loc: int, op: int) -> None:
             _move_location(s, loc, op)
     elif op < 7:
         s.rot[loc] = (s.rot[loc] + op - 3) % 4
+        s.board_view = None
         if s.rules.dreamwalk_return_arrow:  # walks into it need its arrows too
             _forget_moves(s, (s.cell_of[loc],))
         else:

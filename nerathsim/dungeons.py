@@ -34,6 +34,7 @@ from functools import lru_cache
 import numpy as np
 
 from .battle import ingame as gb
+from .battle import odds_table as OT
 from .battle.dice import hit_probability, poisson_binomial_pmf
 from .battle.odds import battle_odds, odds_from_table
 from .battle.outcomes import ATTACKER_WINS, DEFENDER_HOLDS, DRAW, EndTable, collapse
@@ -262,7 +263,13 @@ def fight_odds(brules: BattleRules, heroes: dict, guardians, method: str = "exac
 @lru_cache(maxsize=8192)
 def fight_chance(brules: BattleRules, guardians: tuple, heroes: tuple, guardian_dice: tuple | None = None) -> float:
     """P(the guardians are defeated: wins + both destroyed) from a position of the fight: heroes = ((unit, count), ...); guardian_dice =
-    ((guardian unit name, dice left), ...) (None: the guardians unhurt). Exact solver, cached."""
+    ((guardian unit name, dice left), ...) (None: the guardians unhurt). Exact solver, cached, and kept in
+    the table of solved odds (`battle.odds_table.SHARED.fight`, which the package's shipped file fills)."""
+    return OT.SHARED.fight(OT.fight_key(brules, guardians, heroes, guardian_dice),
+                           lambda: _solve_fight(brules, guardians, heroes, guardian_dice))
+
+
+def _solve_fight(brules: BattleRules, guardians: tuple, heroes: tuple, guardian_dice: tuple | None) -> float:
     names = tuple(n for n, _c in heroes)
     base = brules.units
     explorers = None if all(base[n].hero or base[n].explores_dungeons for n in names) else tuple(

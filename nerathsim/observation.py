@@ -33,17 +33,25 @@ from .phases import PHASES, Phase
 
 def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E.State:
     """A copy of `s` holding only what seat `player` may know (see the module docstring); `caches`: the
-    seat's own reach tables (`SeatCaches`), kept between its observations by the game loop."""
+    seat's own tables (`SeatCaches`: reach tables, and the parts of its last public copy that the engine
+    has not changed since, which this copy shares), kept between its observations by the game loop."""
     c = E.State.__new__(E.State)
     for name in ("rules", "board", "tab", "n", "seat_of", "friends", "ally", "next_ship", "round", "turn_pos",
                  "realm", "phase", "current_player", "decider", "mode", "n_castles_start", "capital_held_start",
                  "stage", "is_terminal", "winner", "timed_out", "turns", "decisions", "cards"):
         setattr(c, name, getattr(s, name))
-    # the seat's own reach tables, holding the engine's entries too (the engine's tables are never shared)
     if caches is None:
         caches = SeatCaches()
-    land = bytes(s.fr_land)
-    c.reach = caches.table((land, bytes(s.hostile)), s.reach)
+    last = caches.last
+    # the seat's own reach tables, holding the engine's entries too (the engine's tables are never shared)
+    fr_land, hostile = s.fr_land, s.hostile
+    if fr_land != last.fr_land:            # the terrain's keys, worked out again only when it changed
+        last.fr_land, last.land = fr_land[:], bytes(fr_land)
+    if hostile != last.hostile:
+        last.hostile, last.hostile_key = hostile[:], bytes(hostile)
+    land = last.land
+    c.fr_land, c.hostile = fr_land[:], hostile[:]
+    c.reach = caches.table((land, last.hostile_key), s.reach)
     c.reach_land = caches.table(land, s.reach_land)
     c._reach_fly = caches.table(("fly", s.rules.flyer_coast_cost), s._reach_fly)
     c.reach_store = {}
@@ -55,11 +63,13 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     c.guardians = {r: (g[:] if r in s.revealed else [-1] * len(g)) for r, g in s.guardians.items()}
     c.dungeon_given, c.revealed = dict(s.dungeon_given), set(s.revealed)
     c.win_done, c.card_plays = set(s.win_done), s.card_plays[:]
-    c.owner, c.hostile, c.fr_land = s.owner[:], s.hostile[:], s.fr_land[:]
-    c.units = [[row[:] for row in reg] for reg in s.units]
+    c.owner = s.owner[:]
+    c.units = _units(s, last)
+    c._touched = []
     c.ships = [sh.copy() for sh in s.ships]
     c.gold, c.vp = s.gold[:], s.vp[:]
-    c.mob = {r: dict(g) for r, g in s.mob.items()}
+    mob = s.mob
+    c.mob = last.mob = last.mob if mob == last.mob else {r: dict(g) for r, g in mob.items()}
     c.turn_castles, c.owner_start, c.placed = set(s.turn_castles), s.owner_start[:], dict(s.placed)
     c.spots = None if s.spots is None else {"castles": dict(s.spots["castles"]), "fallback": s.spots["fallback"][:]}
     c.sites = s.sites[:]
@@ -75,23 +85,58 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
         c.frames[-1].reactors = asked if asked and s.phase == E.PH_EVENT and asked[0] == s.decider \
             and s.seat_of[s.decider] == player else []
     c.explored, c.conquered = set(s.explored), [set(x) for x in s.conquered]
-    c.stats = {k: v[:] for k, v in s.stats.items()}
-    c.spent = [v[:] for v in s.spent]
+    stats = s.stats
+    c.stats = last.stats = last.stats if stats == last.stats else {k: v[:] for k, v in stats.items()}
+    spent = s.spent
+    c.spent = last.spent = last.spent if spent == last.spent else [v[:] for v in spent]
     c.memo = [s.memo[i] if i == player else {} for i in range(len(s.memo))]
     c.log, c._legal = None, None
     return c
 
 
-class SeatCaches:
-    """One seat's own reach tables for its public copies, by terrain (as the engine's `reach_store`), kept
-    by `play_game` for the whole game and shared with nothing the engine holds. A table is brought up
-    to date with the engine's table for the same terrain when the seat observes (the entries are pure
-    functions of the terrain and the key, tuples), and what the copy works out itself stays in it."""
+def _units(s: E.State, last: LastCopy) -> tuple:
+    """The copy's unit counts, a value (a tuple by region of tuples by realm): the seat's last one with
+    the regions the engine changed since (`State._touched`, the log of changed regions) made afresh."""
+    log = s._touched
+    snap = last.units
+    if snap is None or last.log is not log or len(log) < last.seen:
+        snap = tuple([tuple([tuple(row) for row in reg]) for reg in s.units])
+    elif len(log) > last.seen:
+        units = s.units
+        snap = list(snap)
+        for r in set(log[last.seen:]):
+            snap[r] = tuple([tuple(row) for row in units[r]])
+        snap = tuple(snap)
+    last.units, last.log, last.seen = snap, log, len(log)
+    return snap
 
-    __slots__ = ("tables",)
+
+class LastCopy:
+    """Parts of a seat's last public copy, shared by its next copy where the engine's values still equal
+    them (compared, never assumed: a part a policy changed in its own copy is copied afresh); its unit
+    counts, a value (tuples), with the engine's log of changed regions (`log`, `State._touched`) and how
+    much of it the counts have seen (`seen`); and the terrain the seat's reach tables were last keyed by
+    (private copies: `fr_land`, `hostile` and their bytes keys)."""
+
+    __slots__ = ("fr_land", "land", "hostile", "hostile_key", "units", "log", "seen", "mob", "stats", "spent")
+
+    def __init__(self):
+        for name in self.__slots__:
+            setattr(self, name, None)
+
+
+class SeatCaches:
+    """One seat's own tables for its public copies, kept by `play_game` for the whole game and shared
+    with nothing the engine holds: its reach tables by terrain (as the engine's `reach_store`) — a table
+    is brought up to date with the engine's table for the same terrain when the seat observes (the
+    entries are pure functions of the terrain and the key, tuples), and what the copy works out itself
+    stays in it — and the parts of its last copy (`LastCopy`)."""
+
+    __slots__ = ("tables", "last")
 
     def __init__(self):
         self.tables = {}            # key -> [the seat's table, id and size of the engine's table last copied]
+        self.last = LastCopy()
 
     def table(self, key, engine: dict) -> dict:
         got = self.tables.get(key)
@@ -235,12 +280,18 @@ class Observation:
 
     def units(self, region: int, realm: int) -> list:
         """Counts per unit type (table order) of `realm` standing in `region` (cargo not included)."""
-        return self._s.units[region][realm]
+        return list(self._s.units[region][realm])
+
+    @property
+    def unit_counts(self) -> tuple:
+        """Every region's counts at once, a read-only value: `unit_counts[region][realm][unit]` (what
+        `units(region, realm)` lists; cargo not included)."""
+        return self._s.units
 
     def army(self, region: int, realm: int) -> list:
         """Counts per unit type of `realm` at `region`, at sea with its warships and their cargo."""
         s = self._s
-        counts = s.units[region][realm][:]
+        counts = list(s.units[region][realm])
         if s.board.is_sea[region]:
             for sh in s.ships:
                 if sh.region == region and sh.owner == realm:

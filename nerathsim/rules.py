@@ -138,8 +138,12 @@ class Rules:
 
     @property
     def seating(self) -> tuple[tuple[int, ...], ...]:
-        """Realm indices controlled by each seat (the seed's table)."""
-        return tuple(tuple(REALMS.index(r) for r in seat) for seat in SEATING[self.players])
+        """Realm indices controlled by each seat (the seed's table; worked out once per Rules)."""
+        got = self.__dict__.get("_seating")
+        if got is None:
+            got = self.__dict__["_seating"] = tuple(tuple(REALMS.index(r) for r in seat)
+                                                    for seat in SEATING[self.players])
+        return got
 
     @property
     def order(self) -> tuple[int, ...]:

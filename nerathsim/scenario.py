@@ -127,6 +127,7 @@ def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp
                 if not b.is_sea[r] and t.ship[u]:
                     raise ValueError(f"units[{name!r}]: {t.names[u]} cannot stand on land")
                 s.units[r][p][u] += c
+                s._touched.append(r)
     for item in ships:
         if isinstance(item, Mapping):
             who, where, cargo = item["realm"], item["region"], item.get("cargo", ())

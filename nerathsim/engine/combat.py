@@ -6,7 +6,8 @@ Its frames: `BattleOrder` (PH_COMBAT), the combat phase's part of the turn, whic
 decision of its battles and resumes the battle under way (or the next battle) when the frame above it
 is done; `PressOrRetreat` (PH_PRESS) and `AmokFrame` (PH_AMOK) pushed above it. A battle's combat card
 windows (its `CombatWindow`s, opened as `windows.CardWindow`s), casualty choices and hits to place
-(`fight.CasualtyChoice`, `fight.HitsToPlace`) are pushed above it too."""
+(`fight.CasualtyChoice`, `fight.HitsToPlace`, pushed at once in the order they are resolved) lie above
+it too."""
 from __future__ import annotations
 
 from ..battle import ingame as gb
@@ -15,10 +16,13 @@ from ..maps import REALMS
 from .common import _enemies_at, _event, _named, _present_at, _with, ships_view
 from .dungeons import _dungeon_round, _dungeon_sites, _finish_dungeon, _flee_dungeon, _open_dungeon
 from .fight import (
+    CasualtyChoice,
+    HitsToPlace,
     _apply_survivors,
-    _ask_casualty_order,
+    _ask,
     _battle_over,
     _fight_round,
+    _offer_windows,
     _place_hits,
     _roll_step,
     _set_fleet,
@@ -138,6 +142,7 @@ def _start_land_stage(s: State) -> None:
                 for u in sh.cargo:
                     s.units[sh.landing][p][u] += 1
                     _mob_add(s, sh.landing, u, 1, 0)
+                s._touched.append(sh.landing)
                 _event(s, "unload", realm=REALMS[p], ship=sh.id, sea=sh.region, dst=sh.landing, units=list(sh.cargo),
                        landing=True)
                 sh.cargo = []
@@ -181,6 +186,7 @@ def _capture(s: State, r: int, p: int, how: str) -> None:
         if q != new and s.units[r][q][cu]:
             s.units[r][new][cu] += s.units[r][q][cu]
             s.units[r][q][cu] = 0
+            s._touched.append(r)
     if old >= 0:
         s.stats["regions_lost"][old] += 1
     s.stats["conquests"][p] += 1
@@ -208,15 +214,14 @@ def _run_battle(s: State, rng) -> None:
 
 
 def _battle_continue(s: State, rng) -> bool:
-    """Casualty-order decisions first, then rounds until the attacker must choose or the battle ends.
+    """The battle's card windows first, then its casualty choices (the frames on top), then rounds until
+    a decision or the end of the battle.
 
-    Returns True when the state rests at a decision (casualty order, press or retreat, run amok),
-    False when the battle is over and the combat phase goes on."""
+    Returns True when the state rests at a decision (a card window, a casualty order, hits to place,
+    press or retreat, run amok), False when the battle is over and the combat phase goes on."""
     bt = s.battle
-    while bt.windows:
-        w = bt.windows.pop(0)                # offered now; when it closes, BattleOrder.resume goes on here
-        if _open_window(s, "combat", w.realm, bt.region, w.role):
-            return True
+    if _offer_windows(s):                    # when the window closes, the frame beneath goes on
+        return True
     if bt.dungeon:
         s.current_player, s.decider = s.seat_of[s.realm], s.realm
         while True:
@@ -228,8 +233,9 @@ def _battle_continue(s: State, rng) -> bool:
                 return True
             if bt.round >= 10_000:
                 raise RuntimeError(f"dungeon fight at region {bt.region} still undecided after {bt.round} rounds")
-    if bt.queue:
-        _ask_casualty_order(s)
+    top = s.frames[-1]
+    if type(top) is CasualtyChoice:         # the next casualty choice (pushed when the battle started)
+        _ask(s, top)
         return True
     s.current_player, s.decider = s.seat_of[s.realm], s.realm
     if s.rules.casualty_choice == "each_hit":
@@ -255,7 +261,7 @@ def _battle_by_hits(s: State, rng) -> bool:
     """Rounds of steps 1–3 where each side places its own hits (decision Hit), then step 4."""
     bt = s.battle
     while True:
-        if bt.hits:
+        if type(s.frames[-1]) is HitsToPlace:   # the step's hits, pushed when it was rolled
             if _place_hits(s):
                 return True
             _step_luck(s)
@@ -349,6 +355,7 @@ def _retreat(s: State, dst: int) -> None:
                 continue
             if to_sea and t.land[u]:
                 s.units[r][p][u] -= c
+                s._touched.append(r)
                 for _ in range(c):
                     sh = min((sh for sh in s.ships if sh.region == dst and sh.owner == p
                               and len(sh.cargo) < t.capacity[sh.utype]), key=lambda sh: (-len(sh.cargo), sh.id))
@@ -443,6 +450,7 @@ def _do_amok(s: State, dst: int) -> bool:
     u = next(u for u in range(t.U) if t.monster[u] and s.units[r][p][u])
     s.units[r][p][u] -= 1
     s.units[dst][p][u] += 1
+    s._touched += (r, dst)
     _mob_remove(s, r, u, 1)
     _mob_add(s, dst, u, 1, 0)
     _event(s, "amok", realm=REALMS[p], src=r, dst=dst, unit=t.names[u])
@@ -482,8 +490,9 @@ class BattleOrder(Frame):
         _start_combat(s, rng)
 
     def resume(self, s: State, rng) -> None:
-        """After a card window, a casualty choice or hits placed: the battle goes on; after a dungeon's
-        treasure card window (the fight is over): the next battle."""
+        """After a card window, or the battle's last queued decision (its last casualty choice, the last
+        realm's hits placed): the battle goes on; after a dungeon's treasure card window (the fight is
+        over): the next battle."""
         if s.battle is not None:
             _run_battle(s, rng)
         else:

@@ -37,7 +37,7 @@ def _with(counts: list, u: int, v: int) -> list:
 
 def _army_counts(s: State, r: int, q: int) -> list:
     """Realm q's army at r: units there, plus at sea its warships and their cargo."""
-    counts = s.units[r][q][:]
+    counts = list(s.units[r][q])           # (a public copy's rows are tuples)
     if s.board.is_sea[r]:
         for sh in s.ships:
             if sh.region == r and sh.owner == q:

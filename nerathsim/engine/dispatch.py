@@ -11,8 +11,11 @@ legal action would be EndPhase: nothing to move, buy or place).
     combat.BattleOrder                     PH_COMBAT        no fight left: Regroup
     movement.Movement                      PH_MOVE          EndPhase: BattleOrder
     combat.PressOrRetreat, AmokFrame       PH_PRESS, PH_AMOK        pushed above BattleOrder
-    fight.CasualtyChoice, HitsToPlace      PH_CASUALTY, PH_HIT      pushed above BattleOrder, which resumes the battle
-    windows.CardWindow                     PH_EVENT         pushed above Movement, BattleOrder or BuyUnits, which resume
+    fight.CasualtyChoice, HitsToPlace      PH_CASUALTY, PH_HIT      a battle's queued decisions, pushed at once above
+                                                                    BattleOrder (the next on top); the frame beneath
+                                                                    resumes: the next one, or the battle goes on
+    windows.CardWindow                     PH_EVENT         pushed above Movement, BattleOrder (or a battle's
+                                                            casualty choices) or BuyUnits, which resume
     windows.PendingCard                    PH_EVENT         pushed above its CardWindow
 """
 from __future__ import annotations

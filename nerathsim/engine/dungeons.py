@@ -51,8 +51,8 @@ def _open_dungeon(s: State, r: int) -> bool:
     army = dg.guardian_army(G[g] for g in gids)
     bt = Battle()
     bt.region, bt.at_sea, bt.attacker, bt.round, bt.retreated = r, False, p, 0, False
-    bt.owner0, bt.dungeon, bt.queue, bt.luck = -1, True, [], [0.0] * 4
-    bt.step, bt.hits, bt.luck_base = 0, [], None
+    bt.owner0, bt.dungeon, bt.luck = -1, True, [0.0] * 4
+    bt.step, bt.luck_base, bt.stack = 0, None, s.frames
     bt.att = ArmyChain(p, ta, [heroes.get(n, 0) for n in names])
     bt.defs = [ArmyChain(-1, td, [army.get(n, 0) for n in names])]
     bt.att.set_plan("cheapest")

@@ -1,7 +1,14 @@
 """One battle inside the game (seed steps 1–5 on battle.ingame's small integer arrays): its set-up with
 the `CombatWindow`s and `CasualtyChoice`s it needs, the rounds (whole rounds, or step by step with
 `HitsToPlace` frames when each side places its own hits), the luck figure, and the survivors put
-back on the board (warships sunk, cargo drowned). The combat phase (`combat`) drives it."""
+back on the board (warships sunk, cargo drowned). The combat phase (`combat`) drives it.
+
+A battle's decisions still to come are frames on the one stack, pushed at once above the combat phase's
+`BattleOrder` in the order they are resolved (the next on top): the casualty choices when the battle
+starts (its card windows, offered first, open above them), the hits each realm places when a step is
+rolled (the attacker's on top, then each defender's). When one is done it pops itself and the frame
+beneath resumes: the next casualty choice is asked, the next realm places its hits, or (none left) the
+battle goes on (`BattleOrder.resume`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -24,12 +31,16 @@ from .state import (
     resume_below,
 )
 from .terrain import _set_units
+from .windows import _open_window
 
 
 class CasualtyChoice(Frame):
     """Frame (PH_CASUALTY): `realm` chooses the casualty order of its army at the start of the battle
-    (`Rules.casualty_choice` "order"). Queued in `Battle.queue`; the head is pushed on the stack when it
-    is asked, and the battle (the frame beneath) resumes after it. Never changed (a clone shares it)."""
+    (`Rules.casualty_choice` "order"). Pushed when the battle starts, one per side with two or more kinds
+    of units (the attacker's on top); the battle's card windows open above them. When the window or the
+    choice above it is done it `resume`s: the battle's next card window, or this choice is asked. Once
+    chosen it pops itself and the frame beneath resumes (the next choice, or the battle goes on). Never
+    changed (a clone shares it)."""
 
     __slots__ = ()
     phase = PH_CASUALTY
@@ -43,17 +54,21 @@ class CasualtyChoice(Frame):
     def apply(self, s: State, a, rng) -> None:
         if type(a) is not Casualties:
             raise IllegalActionError(f"unknown action {a!r}")
-        bt = s.battle
-        bt.queue.pop(0)
-        _chain_of(bt, self.realm).set_plan(a.order)
+        _chain_of(s.battle, self.realm).set_plan(a.order)
         _event(s, "casualty_order", realm=REALMS[self.realm], order=a.order)
         resume_below(s, rng)
+
+    def resume(self, s: State, rng) -> None:
+        if not _offer_windows(s):
+            _ask(s, self)
 
 
 class HitsToPlace(ChangingFrame):
     """Frame (PH_HIT): `realm` still places `hits` hits of the current step on its own army, one by one
-    (`Rules.casualty_choice` "each_hit"). Queued in `Battle.hits` (the same object is the stack's top
-    while its owner decides); after each hit the battle (the frame beneath) resumes."""
+    (`Rules.casualty_choice` "each_hit"). Pushed when the step is rolled, one per side (the attacker's on
+    top, then each defender's); its owner is asked while the choice matters (`_place_hits`), otherwise
+    the hits are placed by its plan. When its hits are placed it pops itself and the frame beneath
+    resumes (the next realm's hits, or the battle goes on)."""
 
     __slots__ = ("hits",)
     phase = PH_HIT
@@ -73,11 +88,35 @@ class HitsToPlace(ChangingFrame):
     def apply(self, s: State, a, rng) -> None:
         if type(a) is not Hit:
             raise IllegalActionError(f"unknown action {a!r}")
-        _do_hit(s, a)
-        resume_below(s, rng)
+        if _do_hit(s, self, a):
+            # this realm's hits are placed: the frame beneath goes on. (When that is BattleOrder, the step's
+            # luck figure is not taken, `_step_luck`: as before the hits were frames; records stay identical.)
+            resume_below(s, rng)
+        else:
+            _go_on_placing(s, rng)
+
+    def resume(self, s: State, rng) -> None:
+        _go_on_placing(s, rng)
 
     def __repr__(self):
         return f"HitsToPlace(realm={self.realm}, hits={self.hits})"
+
+
+def _ask(s: State, f: Frame) -> None:
+    """Rest at battle decision `f` (the top of the stack)."""
+    s.phase = f.phase
+    s.current_player, s.decider = s.seat_of[f.realm], f.realm
+
+
+def _offer_windows(s: State) -> bool:
+    """Offer the battle's combat card windows still to come, in order; True when one opens (the state rests
+    there; when it closes, the frame beneath resumes and the next is offered)."""
+    bt = s.battle
+    while bt.windows:
+        w = bt.windows.pop(0)
+        if _open_window(s, "combat", w.realm, bt.region, w.role):
+            return True
+    return False
 
 
 def _start_battle(s: State, r: int) -> None:
@@ -93,14 +132,15 @@ def _start_battle(s: State, r: int) -> None:
     bt.defs = [ArmyChain(q, td, _army_counts(s, r, q), loads=_fleet_loads(s, r, q) if per_ship else None)
                for q in _enemies_at(s, r, p)]
     bt.luck = [0.0] * 4
-    bt.queue = []
-    bt.step, bt.hits, bt.luck_base = 0, [], None
+    bt.step, bt.luck_base, bt.stack = 0, None, s.frames
     by_order = s.rules.casualty_choice == "order"
+    choices = []
     for ch in [bt.att] + bt.defs:
         ch.set_plan("cheapest")      # each_hit: the yardstick of the luck figure and the order cargo drowns in
         kinds = sum(1 for u in ch.t.take_idx if sum(ch.states[0][u]))
         if kinds >= 2 and by_order:
-            bt.queue.append(CasualtyChoice(ch.realm))
+            choices.append(CasualtyChoice(ch.realm))
+    s.frames.extend(reversed(choices))       # the attacker's choice on top, then each defender's
     bt.dungeon = False
     bt.windows = [CombatWindow(p, "attack")] + [CombatWindow(d.realm, "defence") for d in bt.defs]
     s.battle = bt
@@ -133,8 +173,9 @@ def _fleet_loads(s: State, r: int, q: int) -> tuple:
 
 
 def _roll_step(s: State, rng, first: bool) -> None:
-    """Step 1 (first strike) or 2 (other attacks): every side rolls; the hits each side must place
-    are queued in `bt.hits` (attacker first, then the defenders, allied shares split as the seed says)."""
+    """Step 1 (first strike) or 2 (other attacks): every side rolls; the hits each side must place are
+    pushed as `HitsToPlace` frames (the attacker's on top, then the defenders', allied shares split as
+    the seed says)."""
     bt = s.battle
     att, defs = bt.att, bt.defs
     pa = gb.hit_distribution([(att.t, att.army)], first)
@@ -145,8 +186,8 @@ def _roll_step(s: State, rng, first: bool) -> None:
     e_att = _expected_att_loss(bt, pd)
     bt.luck_base = LuckBase(e_def, e_att, att.lost[att.k], [d.lost[d.k] for d in defs])
     ha, hd = _roll_sides(s, rng, first)
-    bt.hits = [HitsToPlace(att.realm, hd)]
-    bt.hits += [HitsToPlace(d.realm, h) for d, h in zip(defs, _defender_allot(s, ha))]
+    placing = [HitsToPlace(att.realm, hd)] + [HitsToPlace(d.realm, h) for d, h in zip(defs, _defender_allot(s, ha))]
+    s.frames.extend(reversed(placing))
 
 
 def _roll_sides(s: State, rng, first: bool) -> tuple[int, int]:
@@ -188,34 +229,34 @@ def _chain_of(bt: Battle, realm: int) -> ArmyChain:
 
 
 def _place_hits(s: State) -> bool:
-    """Place the queued hits; rest at a Hit decision when the owner has a real choice (two or more
-    places and fewer hits than it can take — otherwise every unit that can take a hit is lost anyway)."""
-    bt = s.battle
-    while bt.hits:
-        frame = bt.next_hits
+    """Place the hits of the `HitsToPlace` frames on top of the stack, the top first (each popped when its
+    hits are placed); rest at one whose owner has a real choice (two or more places and fewer hits than
+    it can take — otherwise every unit that can take a hit is lost anyway)."""
+    bt, frames = s.battle, s.frames
+    while type(frames[-1]) is HitsToPlace:
+        frame = frames[-1]
         realm, n = frame.realm, frame.hits
         ch = _chain_of(bt, realm)
         while n > 0 and ch.health > 0:
             opts = gb.hit_options(ch.t, ch.army)
             if len(opts) > 1 and n < ch.health:
                 frame.hits = n
-                s.frames.append(frame)
-                s.phase = PH_HIT
-                s.current_player, s.decider = s.seat_of[realm], realm
+                _ask(s, frame)
                 return True
             dmg, u = opts[0] if len(opts) == 1 else _plan_choice(ch)
             _hit(s, ch, dmg, u)
             n -= 1
-        bt.hits.pop(0)
+        frames.pop()
     return False
 
 
-def _ask_casualty_order(s: State) -> None:
-    """Rest at the next casualty choice of the battle (its head is pushed on the stack)."""
-    f = s.battle.next_casualty_choice
-    s.frames.append(f)
-    s.phase = PH_CASUALTY
-    s.current_player, s.decider = s.seat_of[f.realm], f.realm
+def _go_on_placing(s: State, rng) -> None:
+    """The hit frames on top place their hits (`_place_hits`); when none waits for its owner, the step's
+    luck figure, and the battle goes on (the frame beneath them, `BattleOrder`, resumes)."""
+    if _place_hits(s):
+        return
+    _step_luck(s)
+    s.frames[-1].resume(s, rng)
 
 
 def _plan_choice(ch: ArmyChain) -> tuple:
@@ -241,23 +282,20 @@ def _hit(s: State, ch: ArmyChain, dmg: bool, u: int, chosen: bool = False) -> No
 
 
 def hit_actions(s: State) -> list:
-    """PH_HIT: one Hit per distinct place the deciding realm's next hit may go."""
-    bt = s.battle
-    ch = _chain_of(bt, bt.next_hits.realm)
+    """PH_HIT: one Hit per distinct place the deciding realm's next hit may go (the `HitsToPlace` on top)."""
+    ch = _chain_of(s.battle, s.frames[-1].realm)
     return [Hit(gb.hit_token(ch.t, dmg, u)) for dmg, u in gb.hit_options(ch.t, ch.army)]
 
 
-def _do_hit(s: State, a: Hit) -> None:
-    bt = s.battle
-    frame = bt.next_hits
-    ch = _chain_of(bt, frame.realm)
+def _do_hit(s: State, frame: HitsToPlace, a: Hit) -> bool:
+    """`frame`'s owner places one hit where `a` says; True when its hits are all placed (or its army is gone)."""
+    ch = _chain_of(s.battle, frame.realm)
     for dmg, u in gb.hit_options(ch.t, ch.army):
         if gb.hit_token(ch.t, dmg, u) == a.unit:
             _hit(s, ch, dmg, u, chosen=True)
             break
     frame.hits -= 1
-    if frame.hits <= 0 or ch.health == 0:
-        bt.hits.pop(0)
+    return frame.hits <= 0 or ch.health == 0
 
 
 def _step_luck(s: State) -> None:

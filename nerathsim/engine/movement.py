@@ -219,6 +219,7 @@ def _do_move(s: State, a: Move) -> None:
         _mob_add(s, a.dst, u, k, 0 if stop else m - cost)
     s.units[a.src][p][u] -= a.count
     s.units[a.dst][p][u] += a.count
+    s._touched += (a.src, a.dst)
     _event(s, "move", realm=REALMS[p], src=a.src, dst=a.dst, unit=a.unit, count=a.count)
 
 
@@ -236,6 +237,7 @@ def _do_embark(s: State, a: Embark) -> None:
     if not g[key]:
         del g[key]
     s.units[a.src][p][u] -= 1
+    s._touched.append(a.src)
     sh.cargo.append(u)
     _event(s, "embark", realm=REALMS[p], src=a.src, ship=a.ship, unit=a.unit, sea=sh.region)
 
@@ -264,6 +266,7 @@ def _do_unload(s: State, a: Unload) -> None:
     for u in sh.cargo:
         s.units[a.dst][p][u] += 1
         _mob_add(s, a.dst, u, 1, 0)
+    s._touched.append(a.dst)
     _event(s, "unload", realm=REALMS[p], ship=a.ship, sea=sh.region, dst=a.dst, units=list(sh.cargo))
     sh.cargo = []
 

@@ -201,6 +201,7 @@ def _do_buy(s: State, a: Buy) -> None:
         ship = sh.id
     else:
         s.units[at][p][u] += 1
+        s._touched.append(at)
         if t.mobile[u]:
             _mob_add(s, at, u, 1, t.move[u])
     _event(s, "buy", realm=REALMS[p], unit=a.unit, at=at, gold=s.gold[p], cost=t.cost[u], ship=ship)

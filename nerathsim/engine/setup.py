@@ -105,6 +105,7 @@ def _blank_state(rules: Rules, record: bool) -> State:
     s.friends = tuple(frozenset({p} | ({ally[p]} if ally[p] >= 0 else set())) for p in range(4))
     s.owner = list(b.owner)
     s.units = [[[0] * s.tab.U for _ in range(4)] for _ in range(b.n)]
+    s._touched = []                  # regions whose counts changed, in order (State: `_touched`)
     s.ships, s.next_ship = [], 0
     s.gold, s.vp = [0] * 4, [0] * 4
     s.hands, s.decks, s.used = [[] for _ in range(4)], [[] for _ in range(4)], [[] for _ in range(4)]

@@ -2,7 +2,8 @@
 frames and `State` itself. The lowest module of `nerathsim.engine`: it imports no other engine module.
 
 Units are counts: `units[region][realm][unit]` holds every unit that stands in a region
-(castles included); warships are `Ship` objects with their cargo (land units aboard are only
+(castles included); every change of a region's counts appends the region to `_touched` (the log a
+seat's next public copy reads to copy only the regions changed since its last one); warships are `Ship` objects with their cargo (land units aboard are only
 in the cargo). During the current realm's turn `mob[region]` maps (unit, moves left) to
 counts for its units that may still move in the current mode.
 
@@ -12,8 +13,10 @@ decision the state rests at (`s.phase`, the public decision kind, is the top fra
 the decisions lie the parts of the turn still to come (`turn.turn_plan`); a part that ends pops itself
 and the part beneath begins (`next_part`); a decision pushed above a part pops itself and the frame
 beneath resumes (`resume_below`). `s.window`, `s.pending` and `s.amok` are views of the stack. A
-`Battle` holds its queued decisions (`queue`: `CasualtyChoice`s, `hits`: `HitsToPlace`, whose head is
-the frame on top while its owner decides), its `CombatWindow`s still to offer and the step's `LuckBase`.
+battle's decisions still to come (its casualty choices, the hits each realm still places) are frames on
+the stack too, pushed at once in the order they are resolved (the next on top); `Battle.queue`,
+`Battle.hits` and `Battle.due` are views of them. A `Battle` holds its `CombatWindow`s still to offer
+and the step's `LuckBase`.
 The game's fixed data a policy may see through the public copy (`Tables`, the board) is read-only.
 """
 from __future__ import annotations
@@ -300,15 +303,32 @@ class ArmyChain:
 
 
 class Battle:
-    """A battle (or a dungeon fight) under way: the attacker's and defenders' `ArmyChain`s and its frames."""
+    """A battle (or a dungeon fight) under way: the attacker's and defenders' `ArmyChain`s. Its decisions still
+    to come are frames on the state's stack (`stack`, the state's `frames`), above the combat phase's
+    `BattleOrder`, in the order they are resolved: `queue` (the casualty choices) and `hits` (the hits each
+    realm still places) are read-only views of them, the next first."""
 
-    __slots__ = ("region", "at_sea", "attacker", "att", "defs", "round", "queue", "retreated", "luck", "owner0",
-                 "windows", "dungeon", "step", "hits", "luck_base")
+    __slots__ = ("region", "at_sea", "attacker", "att", "defs", "round", "retreated", "luck", "owner0",
+                 "windows", "dungeon", "step", "luck_base", "stack")
 
     @property
     def next_window(self) -> "CombatWindow":
         """The combat card window to offer next (the head of `windows`)."""
         return self.windows[0]
+
+    def _pending(self, phase: int) -> list:
+        """The frames of decision kind `phase` on the stack, the next (the top-most) first."""
+        return [f for f in reversed(self.stack) if f.phase == phase]
+
+    @property
+    def queue(self) -> list:
+        """The casualty choices still to make (`CasualtyChoice` frames on the stack), the next first."""
+        return self._pending(PH_CASUALTY)
+
+    @property
+    def hits(self) -> list:
+        """The hits each realm still places in this step (`HitsToPlace` frames on the stack), the next first."""
+        return self._pending(PH_HIT)
 
     @property
     def next_casualty_choice(self) -> Frame:
@@ -339,7 +359,7 @@ class State:
         "decider", "mob", "mode", "reach", "reach_land", "reach_store", "_reach_fly", "hostile", "fr_land", "turn_castles", "n_castles_start",
         "capital_held_start", "owner_start", "placed", "spots", "stage", "sites", "battle", "explored",
         "conquered", "stats", "spent", "memo", "log", "is_terminal", "winner", "timed_out", "turns",
-        "decisions", "_legal", "frames",
+        "decisions", "_legal", "frames", "_touched",
         # cards and dungeons (Part III)
         "cards", "must_play", "kept", "treasure_deck", "guardians", "supply", "dungeon_given", "revealed",
         "win_done", "card_plays",
@@ -359,7 +379,8 @@ class State:
         s.win_done, s.card_plays = set(self.win_done), self.card_plays[:]
         s.owner = self.owner[:]
         s.hostile, s.fr_land = self.hostile[:], self.fr_land[:]
-        s.units = [[row[:] for row in reg] for reg in self.units]
+        s.units = [[list(row) for row in reg] for reg in self.units]     # lists (a public copy's rows are tuples)
+        s._touched = []
         s.ships = [sh.copy() for sh in self.ships]
         s.gold, s.vp = self.gold[:], self.vp[:]
         s.hands, s.decks, s.used = [h[:] for h in self.hands], [d[:] for d in self.decks], [u[:] for u in self.used]
@@ -441,10 +462,13 @@ class State:
 
 
 def copy_frames(frames: list, battle, battle_copy) -> list:
-    """A clone's stack: each frame's `copy()`, except the hits being placed now, which are the clone's
-    own `battle.hits[0]` (the same object as in its battle, as in the original)."""
-    head = battle.hits[0] if battle is not None and battle.hits else None
-    return [battle_copy.hits[0] if f is head else f.copy() for f in frames]
+    """A clone's stack: each frame's `copy()` (a `ChangingFrame` copied, the others shared). The copy of the
+    battle under way (`battle_copy`, when `battle` is set) is bound to it: its queued decisions are views
+    of the clone's own stack."""
+    out = [f.copy() for f in frames]
+    if battle is not None:
+        battle_copy.stack = out
+    return out
 
 
 def _copy_battle(b):
@@ -462,10 +486,10 @@ def _copy_battle(b):
         chains[id(ch)] = n
     c.att = chains[id(b.att)]
     c.defs = [chains[id(d)] for d in b.defs]
-    c.queue, c.luck, c.windows = list(b.queue), list(b.luck), list(b.windows)
+    c.luck, c.windows = list(b.luck), list(b.windows)
     if b.luck_base is not None:
         c.luck_base = b.luck_base._replace(lost_defs=list(b.luck_base.lost_defs))
-    c.hits = [h.copy() for h in b.hits]
+    c.stack = None                      # bound to the copy's own stack by `copy_frames`
     return c
 
 

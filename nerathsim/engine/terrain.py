@@ -198,8 +198,14 @@ def destinations(s: State, src: int, unit: str) -> dict:
     ms = [(m, c) for (uu, m), c in groups.items() if uu == u and m > 0 and c > 0]
     if not ms:
         return {}
-    budget = max(m for m, _ in ms)
     out = {}
+    if len(ms) == 1:                    # one group (the usual case): all of it is able, or none
+        budget, able = ms[0]
+        for dst, cost, stop in _reach(s, src, t.cls[u], budget, s.mode):
+            if cost <= budget:
+                out[dst] = (cost, stop, able)
+        return out
+    budget = max(m for m, _ in ms)
     for dst, cost, stop in _reach(s, src, t.cls[u], budget, s.mode):
         able = sum(c for m, c in ms if m >= cost)
         if able:
@@ -251,6 +257,7 @@ def _set_units(s: State, r: int, p: int, counts: list) -> None:
     """Set realm p's units at r (not ships) to `counts`, recording losses (mob follows)."""
     cur = s.units[r][p]
     t = s.tab
+    s._touched.append(r)
     for u in range(t.U):
         d = counts[u] - cur[u]
         if d < 0:
@@ -265,5 +272,6 @@ def _move_units_out(s: State, r: int, dst: int, u: int, c: int) -> None:
     p = s.realm
     s.units[r][p][u] -= c
     s.units[dst][p][u] += c
+    s._touched += (r, dst)
     for m, k in _mob_take_best(s, r, u, c):
         _mob_add(s, dst, u, k, 0 if not s.tab.flyer[u] else m)

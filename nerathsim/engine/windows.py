@@ -5,7 +5,8 @@ changes `effects.resolve` asks for.
 A window is pushed on the frame stack by the part of the turn it belongs to; when it closes, the frame
 beneath it resumes (`Frame.resume`): the movement phase (`movement.Movement`: the next turn-start window,
 or the moves), the combat phase (`combat.BattleOrder`: the battle under way, or the next battle after a
-dungeon's treasure) and the reinforcements (`reinforce.BuyUnits`: buying).
+dungeon's treasure; or the battle's first casualty choice, `fight.CasualtyChoice`: the battle's next card
+window, or the choice) and the reinforcements (`reinforce.BuyUnits`: buying).
 """
 from __future__ import annotations
 
@@ -222,6 +223,7 @@ class _Hooks:
                 ships.append(_new_ship(s, p, u, r).id)
         else:
             s.units[r][p][u] += count
+            s._touched.append(r)
         s.stats["card_units"][p] += count
         _event(s, "card_units", realm=REALMS[p], region=r, unit=unit, count=count, ships=ships)
 
@@ -238,6 +240,7 @@ class _Hooks:
                 break
             s.units[src][p][u] -= c
             s.units[dst][p][u] += c
+            s._touched += (src, dst)
             for m, k in _mob_take_best(s, src, u, c):
                 _mob_add(s, dst, u, k, m)
             left -= c

@@ -29,12 +29,20 @@ class Planner:
         return el[r]
 
     def enemy_army(self, r: int) -> list:
-        out = [0] * self.t.U
-        for q in range(4):
-            if q in self.F:
-                continue
-            for u, c in enumerate(self.obs.army(r, q)):
-                out[u] += c
+        """Counts per unit type of every enemy realm at `r` (worked out once per region and plan: the
+        observation does not change while the plan is made; callers only read it)."""
+        armies = self.__dict__.get("_armies")
+        if armies is None:
+            armies = self._armies = {}
+        out = armies.get(r)
+        if out is None:
+            out = [0] * self.t.U
+            for q in range(4):
+                if q in self.F:
+                    continue
+                for u, c in enumerate(self.obs.army(r, q)):
+                    out[u] += c
+            armies[r] = out
         return out
 
     def front_distance(self) -> list:
@@ -70,9 +78,13 @@ class Planner:
             strength = [ta.dice[u] * ta.p[u] if not t.castle[u] else 0.0 for u in range(t.U)]
             pw1, pw2 = [0.0] * b.n, [0.0] * b.n
             enemies = [q for q in range(4) if q not in self.F]
+            counts = self.obs.unit_counts
             for y in range(b.n):
+                reg = counts[y]
                 for q in enemies:
-                    row = self.obs.units(y, q)
+                    row = reg[q]
+                    if not any(row):
+                        continue
                     for u in range(t.U):
                         c = row[u]
                         if c and t.move[u] >= 1:

@@ -19,11 +19,13 @@ GAMES = [(CARDS, 0), (CARDS, 1), (dataclasses.replace(CARDS, casualty_choice="or
          (dataclasses.replace(CARDS, casualty_choice="order"), 3), (Rules(map="small"), 4)]
 #: the parts of a turn from the bottom of the stack up
 PARTS = (E.Income, E.Reinforcements, E.BuyUnits, E.Regroup, E.BattleOrder, E.Movement)
-#: what may lie above each part while the state rests (bottom first)
+#: what may lie above each part while the state rests (bottom first; a battle's queued decisions, a run of
+#: `CasualtyChoice`s or of `HitsToPlace`s pushed at once in the order they are resolved, count as one: `_collapsed`)
 ABOVE = {
     E.Movement: {(), (E.CardWindow,), (E.CardWindow, E.PendingCard)},
     E.BattleOrder: {(), (E.CardWindow,), (E.CardWindow, E.PendingCard), (E.CasualtyChoice,), (E.HitsToPlace,),
-                    (E.PressOrRetreat,), (E.AmokFrame,)},
+                    (E.PressOrRetreat,), (E.AmokFrame,),
+                    (E.CasualtyChoice, E.CardWindow), (E.CasualtyChoice, E.CardWindow, E.PendingCard)},
     E.Regroup: {()},
     E.BuyUnits: {(), (E.CardWindow,), (E.CardWindow, E.PendingCard)},
     E.Reinforcements: {()},
@@ -43,16 +45,35 @@ def _rests(games=GAMES, steps=1200):
             E.apply_legal(s, legal[int(rng.integers(len(legal)))], rng)
 
 
+def _collapsed(above: tuple) -> tuple:
+    """`above` with each run of a battle's queued decisions (CasualtyChoice or HitsToPlace) as one."""
+    out = []
+    for cls in above:
+        if not (out and cls is out[-1] and cls in (E.CasualtyChoice, E.HitsToPlace)):
+            out.append(cls)
+    return tuple(out)
+
+
 def test_the_stack_holds_the_turns_parts_in_order_and_the_decision_at_rest_on_top():
     seen = set()
+    queued = set()
     for s, _rng in _rests():
         fr = s.frames
         parts = [f for f in fr if type(f) in PARTS]
         n = len(parts)
         assert tuple(type(f) for f in parts) == PARTS[:n] and fr[:n] == parts, fr     # parts at the bottom, in order
         assert all(f.realm == s.realm for f in parts)
-        above = tuple(type(f) for f in fr[n:])
+        above = _collapsed(tuple(type(f) for f in fr[n:]))
         assert above in ABOVE[type(parts[-1])], fr
+        if s.battle is not None:             # the battle's queued decisions are the stack's, next first (top-most)
+            for cls, view in ((E.CasualtyChoice, s.battle.queue), (E.HitsToPlace, s.battle.hits)):
+                mine = [f for f in reversed(fr) if type(f) is cls]
+                assert view == mine, fr
+                realms = [f.realm for f in mine]
+                order = [ch.realm for ch in [s.battle.att, *s.battle.defs]]
+                assert realms == sorted(realms, key=order.index) and len(set(realms)) == len(realms), fr
+                if len(mine) > 1:
+                    queued.add(cls.__name__)
         top = fr[-1]
         seen.add((type(parts[-1]).__name__, above))
         assert E.current_frame(s) is top and top.phase == s.phase and top.decider == s.decider
@@ -61,7 +82,8 @@ def test_the_stack_holds_the_turns_parts_in_order_and_the_decision_at_rest_on_to
         if type(top) is E.CasualtyChoice:
             assert top is s.battle.queue[0]
         if type(top) in (E.CardWindow, E.PendingCard):
-            assert s.window is fr[n] and s.pending is (top if type(top) is E.PendingCard else None)
+            windows = [f for f in fr[n:] if type(f) is E.CardWindow]      # (above the battle's casualty choices)
+            assert windows == [s.window] and s.pending is (top if type(top) is E.PendingCard else None)
         assert s.amok is (top if type(top) is E.AmokFrame else None)
         for f in fr:                                     # what resumes after a frame is the frame beneath: no callbacks
             slots = [n for c in type(f).__mro__ for n in getattr(c, "__slots__", ())]
@@ -69,6 +91,7 @@ def test_the_stack_holds_the_turns_parts_in_order_and_the_decision_at_rest_on_to
     kinds = {above[-1].__name__ for _part, above in seen if above}
     assert {"CardWindow", "PendingCard", "HitsToPlace", "CasualtyChoice", "PressOrRetreat"} <= kinds, seen
     assert {part for part, _above in seen} == {"Movement", "BattleOrder", "Regroup", "BuyUnits", "Reinforcements"}
+    assert queued == {"CasualtyChoice", "HitsToPlace"}, queued      # several of a battle's decisions wait at once
 
 
 def test_a_clone_owns_its_stack_and_its_changing_frames():
