@@ -74,7 +74,8 @@ def battles_per_cpu_second(n=1_000_000):
 def warm_kernels():
     """First calls of every kernel (compile, or load numba's on-disk cache), timed."""
     out = {}
-    for name, module, policies in (("nightsim", nightsim, ("random", "greedy")), ("dreamsim", dreamsim, ("random",))):
+    for name, module, policies in (("nightsim", nightsim, ("random", "greedy")),
+                                   ("dreamsim", dreamsim, ("random", "heuristic"))):
         t0 = time.perf_counter()
         for p in policies:
             module.KERNEL.play_batch(module.Rules(players=4), [(p,) * 4], [1])

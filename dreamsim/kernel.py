@@ -1,8 +1,10 @@
 """A numba batch kernel for Midnighters (issue 16 item 2): whole games of the rules it
-supports, for the built-in `random` policy in every seat, many games per call.
+supports, for the built-in `random` policy and every `HeuristicPolicy` (`heuristic`, `runner`,
+`trickster`, `horror`, `tuned` and any other `Weights`), many games per call.
 
     from dreamsim.kernel import KERNEL
     KERNEL.supports(rules, ["random"] * 4)             # -> True
+    KERNEL.supports(rules, ["heuristic"] * 4)          # -> True
     records = KERNEL.play_batch(rules, ["random"] * 4, seeds=range(1000))
     records = KERNEL.play_batch(rules, [lineup_of_game_i, ...], seeds)   # one lineup per seed
 
@@ -18,6 +20,16 @@ game's outcome is a function of (rules, policies, seed), independent of the batc
 It is not the engine's numpy stream: the same seed gives a different game than `play_game`,
 from the same distribution (the random policy is a uniform choice among the same distinct
 legal actions at every decision).
+
+The heuristic (`kernel_heur_board`, `kernel_heur`, `kernel_heur_score`, `kernel_heur_play`) is `HeuristicPolicy`
+compiled: at the same position it gives every legal action the same score as the Python policy
+and plays the same action, but for the tie-break among equal best scores, a uniform draw from the
+kernel's stream (`tests/dreamsim/test_dreamsim_kernel_heuristic.py` checks the scores and the
+choice at every decision of engine games, and the distributions of every per-game statistic).
+Its weights are a float row (`weights_row`): the `Weights` fields in order, then the card values
+and the mean value of a card drawn, as the Python policy derives them. Card values are summed
+per kind rather than in hand order: weights that are not multiples of a power of two (0.1 ...)
+may differ from Python in the last bit of a score, and so break an exact tie differently.
 
 Supported rules: every `Rules` field at its default except the numbers (players, max_turns,
 hand_size, the action counts and prices, cancel_debt), debt_carries_over, discard_action and
@@ -37,8 +49,10 @@ import numpy as np
 from . import kernel_layout as K
 from .engine import STAT_NAMES
 from .game import TIMEOUT_CAUSES, policy_name
+from .kernel_heur_board import N_W, N_WEIGHT_FIELDS, W_CV, W_MEAN_DRAW
+from .kernel_heur_play import POL_HEURISTIC, POL_RANDOM, play_games_policies
 from .kernel_play import GAME_FIELDS, SEAT_FIELDS, play_games
-from .policies import RandomPolicy
+from .policies import POLICIES, HeuristicPolicy, RandomPolicy, Weights
 from .rules import Rules
 
 #: Rules fields the kernel takes as parameters; every other field must keep its default
@@ -47,6 +61,9 @@ PARAMETERS = ("players", "max_turns", "hand_size", "actions_per_turn", "multicol
               "discard_action", "layout")
 _DEFAULTS = Rules()
 _MAX_SEED = 2 ** 63
+#: the heuristic's weights as the kernel reads them (kernel_heur_board.W_*): Weights fields in order
+WEIGHT_FIELDS = tuple(f.name for f in fields(Weights))
+assert len(WEIGHT_FIELDS) == N_WEIGHT_FIELDS and W_CV == N_WEIGHT_FIELDS
 
 
 def _guard_numba_cache() -> None:
@@ -54,7 +71,8 @@ def _guard_numba_cache() -> None:
     before kernel_core changed would run the old kernel_core. Drop the kernel's cache files
     whenever any kernel source changed (a stamp of their hashes in __pycache__)."""
     here = Path(__file__).parent
-    sources = [here / f"kernel_{part}.py" for part in ("layout", "core", "frames", "play")]  # the compiled ones
+    sources = [here / f"kernel_{part}.py"  # the compiled ones
+               for part in ("layout", "core", "frames", "play", "heur_board", "heur", "heur_score", "heur_play")]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
     cache = here / "__pycache__"
     stamp = cache / "dreamsim_kernel.sha256"
@@ -86,9 +104,32 @@ def unsupported(rules, policies) -> str | None:
     if isinstance(policies, (str, bytes)) or not hasattr(policies, "__len__") or len(policies) != rules.players:
         return f"policies: give one per seat ({rules.players})"
     for p in policies:
-        if not (p == "random" or type(p) is RandomPolicy):
-            return f"the kernel plays the built-in 'random' policy only (got {policy_name(p)!r})"
+        if _policy(p) is None:
+            return (f"the kernel plays the built-in 'random' policy and HeuristicPolicy objects "
+                    f"({', '.join(sorted(k for k, v in POLICIES.items() if _policy(v) is not None))}) only "
+                    f"(got {policy_name(p)!r})")
     return None
+
+
+def _policy(p):
+    """The policy object the kernel plays for a seat entry (a name or an object), or None."""
+    if isinstance(p, str):
+        p = POLICIES.get(p)
+    if type(p) is RandomPolicy or type(p) is HeuristicPolicy:
+        return p
+    return None
+
+
+def weights_row(policy: HeuristicPolicy) -> np.ndarray:
+    """The kernel's weight row of a HeuristicPolicy: its Weights fields in order, then the card
+    value of each kind and the mean value of a card drawn (Weights.card_values)."""
+    w = policy.weights
+    row = np.zeros(N_W, dtype=np.float64)
+    row[:N_WEIGHT_FIELDS] = [float(getattr(w, name)) for name in WEIGHT_FIELDS]
+    cv, mean_draw = w.card_values()
+    row[W_CV:W_CV + len(cv)] = cv
+    row[W_MEAN_DRAW] = mean_draw
+    return row
 
 
 def supports(rules, policies) -> bool:
@@ -138,17 +179,41 @@ def seed_array(seeds) -> np.ndarray:
 
 
 def play_arrays(rules: Rules, policies, seeds) -> tuple[np.ndarray, np.ndarray]:
-    """(per game [games, GAME_FIELDS], per seat [games, players, SEAT_FIELDS]) int64 arrays."""
-    why = unsupported(rules, policies)
-    if why is not None:
-        raise ValueError(f"dreamsim kernel: {why}. Reproduce with dreamsim.kernel.unsupported(rules, policies); "
-                         f"play such games with dreamsim.play_game")
+    """(per game [games, GAME_FIELDS], per seat [games, players, SEAT_FIELDS]) int64 arrays.
+
+    `policies`: one lineup for every game, or one lineup per seed (as `play_batch`)."""
     seeds = seed_array(seeds)
+    lineups = _lineups(policies, len(seeds))
+    rows, seats_of, kinds, weights, lineup_rows = {}, {}, [], [], []
+    for lineup in lineups:
+        key = id(lineup)
+        if key not in seats_of:
+            why = unsupported(rules, lineup)
+            if why is not None:
+                raise ValueError(f"dreamsim kernel: {why}. Reproduce with dreamsim.kernel.unsupported(rules, "
+                                 f"policies); play such games with dreamsim.play_game")
+            seats = []
+            for entry in lineup:
+                p = _policy(entry)
+                pkey = (type(p), getattr(p, "weights", None))
+                if pkey not in rows:
+                    rows[pkey] = len(kinds)
+                    heuristic = type(p) is HeuristicPolicy
+                    kinds.append(POL_HEURISTIC if heuristic else POL_RANDOM)
+                    weights.append(weights_row(p) if heuristic else np.zeros(N_W))
+                seats.append(rows[pkey])
+            seats_of[key] = seats
+        lineup_rows.append(seats_of[key])
     out_game = np.zeros((len(seeds), len(GAME_FIELDS)), dtype=np.int64)
     out_seat = np.zeros((len(seeds), rules.players, SEAT_FIELDS), dtype=np.int64)
     if len(seeds):
         M = _params(rules)
-        play_games(M, seeds, out_game, out_seat)
+        if all(kind == POL_RANDOM for kind in kinds):  # the random kernel's own loop (its streams unchanged)
+            play_games(M, seeds, out_game, out_seat)
+        else:
+            play_games_policies(M, seeds, np.array(kinds, dtype=np.int64), np.array(weights, dtype=np.float64),
+                                np.array(lineup_rows, dtype=np.int64).reshape(len(seeds), rules.players),
+                                out_game, out_seat)
         if M[K.G_ERROR]:
             raise RuntimeError("dreamsim kernel: the frame stack overflowed. Reproduce with "
                                "dreamsim.kernel.play_arrays(rules, policies, seeds) on the seeds one by one")
@@ -184,7 +249,7 @@ def play_batch(rules: Rules, policies, seeds) -> list[dict]:
                                  f"policies); play such games with dreamsim.play_game")
             names_of[key] = tuple(p if isinstance(p, str) else policy_name(p) for p in lineup)
         names.append(names_of[key])
-    out_game, out_seat = play_arrays(rules, ["random"] * rules.players, seeds)
+    out_game, out_seat = play_arrays(rules, lineups, seeds)
     n = rules.players
     stat_keys = [[f"seat{i}_{stat}" for i in range(n)] for stat in STAT_NAMES + ("bridge_distance",)]
     records = []
@@ -206,10 +271,10 @@ def play_batch(rules: Rules, policies, seeds) -> list[dict]:
     return records
 
 
-def warm_up() -> float:
+def warm_up(policies=("random", "random")) -> float:
     """Compile (or load from numba's cache) and play one short game; the seconds it took."""
     t0 = time.perf_counter()
-    play_arrays(Rules(players=2, max_turns=4), ["random", "random"], [0])
+    play_arrays(Rules(players=len(policies), max_turns=4), list(policies), [0])
     return time.perf_counter() - t0
 
 

@@ -17,7 +17,7 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 # --- PRNG: SplitMix64, one uint64 of state per game -------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def seed_rng(rs, seed):
     """The game's stream from its integer seed (a SeedSequence-derived 63-bit int in analyses)."""
     z = np.uint64(seed) + _GAMMA
@@ -26,7 +26,7 @@ def seed_rng(rs, seed):
     rs[0] = z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def rand_below(M, rs, n):
     """A uniform integer in [0, n)."""
     x = rs[0] + _GAMMA
@@ -38,7 +38,7 @@ def rand_below(M, rs, n):
     return np.int64(((z >> np.uint64(11)) * np.uint64(n)) >> np.uint64(53))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def shuffle(M, rs, off, n):
     """Fisher–Yates on M[off:off+n] (numpy's `permutation` draws the same distribution)."""
     for i in range(n - 1, 0, -1):
@@ -49,7 +49,7 @@ def shuffle(M, rs, off, n):
 
 
 # --- stack ------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def push(M, kind):
     """A new frame on top (fields zeroed); returns its base index in M. On overflow (never seen)
     the game stops with G_ERROR set, and kernel.play_arrays raises."""
@@ -66,7 +66,7 @@ def push(M, kind):
     return base
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def insert_frame(M, at, kind, p):
     """Insert frame [kind, p] at depth `at`, shifting the frames above it up (engine: stack.insert);
     p is its seat field (REFILL_P of an F_REFILL)."""
@@ -85,20 +85,20 @@ def insert_frame(M, at, kind, p):
     M[K.G_SP] = sp + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def top(M):
     return K.O_STACK + (M[K.G_SP] - 1) * K.FRAME_W
 
 
 # --- small helpers ------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def dec(M, p):
     """engine._dec: the Dreamcatcher trap's owner decides for a captured turn player."""
     c = M[K.G_CTRL]
     return c if (p == M[K.G_TP] and c >= 0) else p
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def has_nightmare(M, p):
     h = K.O_HAND + p * K.N_KINDS
     for k in range(C.RED, K.N_KINDS):
@@ -107,13 +107,13 @@ def has_nightmare(M, p):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def takeable(M, p):
     """Cards that may leave p's hand (never the Black Nightmare)."""
     return M[K.O_HSIZE + p] - M[K.O_HAND + p * K.N_KINDS + C.BLACK]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def hand_limit(M, p):
     """engine.hand_limit with horror_hand_limit="nightmares_free"."""
     size = M[K.R_HAND]
@@ -125,25 +125,25 @@ def hand_limit(M, p):
     return size
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def hand_add(M, p, k):
     M[K.O_HAND + p * K.N_KINDS + k] += 1
     M[K.O_HSIZE + p] += 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def hand_remove(M, p, k):
     M[K.O_HAND + p * K.N_KINDS + k] -= 1
     M[K.O_HSIZE + p] -= 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def to_discard(M, k):
     M[K.O_DISC + k] += 1
     M[K.G_DISC_N] += 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def blind_card(M, rs, p):
     """A card picked blindly among p's takeable cards (each card equally likely); -1 if none."""
     n = takeable(M, p)
@@ -161,12 +161,12 @@ def blind_card(M, rs, p):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def trap_at(M, q, loc, kind):
     return K.O_TRAPS + (q * K.N_LOC + loc) * K.N_PARTNERS + kind
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def win(M, seat, horror):
     M[K.G_WINNER] = seat
     M[K.G_TERM] = 1
@@ -176,7 +176,7 @@ def win(M, seat, horror):
         M[K.G_WOKE] = seat
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def neutralise(M):
     M[K.G_RED] = 0
     M[K.G_BLUE] = 0
@@ -184,7 +184,7 @@ def neutralise(M):
     M[K.G_SLOW] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def consume_trap(M, q, loc, kind):
     M[trap_at(M, q, loc, kind)] -= 1
     M[K.O_TRAPN + q] -= 1
@@ -195,7 +195,7 @@ def consume_trap(M, q, loc, kind):
     M[K.O_STATS + K.ST_TRAPS_SPRUNG * K.MAX_SEATS + q] += 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def can_activate(M, p, loc):
     """engine._can_activate."""
     if loc < C.FOREST:
@@ -207,7 +207,7 @@ def can_activate(M, p, loc):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def near_bridge(M, with_horror):
     """engine.near_bridge as a bit set of seats."""
     bc = M[K.O_CELL_OF + C.BRIDGE]
@@ -229,7 +229,7 @@ def near_bridge(M, with_horror):
 
 
 # --- board --------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def apply_vop(M, loc, op):
     """engine._apply_vop: 0-3 move (swap cells with the neighbour), 4-6 rotate, else nothing."""
     if op < K.VOP_ROTATE:
@@ -247,7 +247,7 @@ def apply_vop(M, loc, op):
 
 
 # --- drawing ------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def draw_card(M, rs):
     """engine._draw_card with deck_exhaustion="reshuffle"; -1 when nothing can be drawn."""
     if M[K.G_DECK_N] == 0:
@@ -266,7 +266,7 @@ def draw_card(M, rs):
     return M[K.O_DECK + M[K.G_DECK_N]]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def refill(M, rs, p):
     """engine._refill: draw up to the hand limit; False when a nightmare pushed a decision."""
     size = hand_limit(M, p)
@@ -284,7 +284,7 @@ def refill(M, rs, p):
 
 
 # --- nightmares ---------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def nightmare_drawn(M, rs, p, kind):
     """engine._nightmare_drawn (black_ignores_town_hall=True). True if a decision was pushed."""
     n = M[K.G_N]
@@ -315,7 +315,7 @@ def nightmare_drawn(M, rs, p, kind):
     return apply_nightmare(M, rs, p, kind, affected)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def apply_nightmare(M, rs, p, kind, affected):
     """engine._apply_nightmare on the `affected` seats (stager="last_seat")."""
     n = M[K.G_N]
@@ -334,18 +334,22 @@ def apply_nightmare(M, rs, p, kind, affected):
             for i in range(m):
                 q = M[K.O_TMP + i]
                 rec = K.O_TMP + K.TMP_PX + i * K.PX_W
-                M[rec:rec + K.N_KINDS] = M[K.O_HAND + q * K.N_KINDS:K.O_HAND + (q + 1) * K.N_KINDS]
+                for x in range(K.N_KINDS):  # element by element: a slice copy would allocate (no NRT here)
+                    M[rec + x] = M[K.O_HAND + q * K.N_KINDS + x]
                 M[rec + K.PX_HSIZE] = M[K.O_HSIZE + q]
                 M[rec + K.PX_TRAPN] = M[K.O_TRAPN + q]
-                M[K.O_TMP2 + i * tsz:K.O_TMP2 + (i + 1) * tsz] = M[K.O_TRAPS + q * tsz:K.O_TRAPS + (q + 1) * tsz]
+                for x in range(tsz):
+                    M[K.O_TMP2 + i * tsz + x] = M[K.O_TRAPS + q * tsz + x]
             for i in range(m):
                 q = M[K.O_TMP + i]
                 j = (i + 1) % m
                 src = K.O_TMP + K.TMP_PX + j * K.PX_W
-                M[K.O_HAND + q * K.N_KINDS:K.O_HAND + (q + 1) * K.N_KINDS] = M[src:src + K.N_KINDS]
+                for x in range(K.N_KINDS):
+                    M[K.O_HAND + q * K.N_KINDS + x] = M[src + x]
                 M[K.O_HSIZE + q] = M[src + K.PX_HSIZE]
                 M[K.O_TRAPN + q] = M[src + K.PX_TRAPN]
-                M[K.O_TRAPS + q * tsz:K.O_TRAPS + (q + 1) * tsz] = M[K.O_TMP2 + j * tsz:K.O_TMP2 + (j + 1) * tsz]
+                for x in range(tsz):
+                    M[K.O_TRAPS + q * tsz + x] = M[K.O_TMP2 + j * tsz + x]
     elif kind == C.BLACK:
         M[K.G_HORROR] = p
         bit = ~(1 << p)
@@ -375,7 +379,7 @@ def apply_nightmare(M, rs, p, kind, affected):
 
 
 # --- turns --------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def begin_turn(M):
     """engine._begin_turn: turn cap, actions, sleep paralysis, the turn-start trap window."""
     n = M[K.G_N]
@@ -416,7 +420,7 @@ def begin_turn(M):
         M[f + K.TRAPS_TURN_START] = 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def turn_finish(M, rs):
     """engine._turn_finish (the turn frame is already popped)."""
     p = M[K.G_TP]
@@ -432,7 +436,7 @@ def turn_finish(M, rs):
 
 
 # --- card plays ---------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def play_card(M, p, kind):
     """engine._play_card: the card leaves the hand (owed a refill; played_* stat)."""
     hand_remove(M, p, kind)
@@ -441,7 +445,7 @@ def play_card(M, p, kind):
         M[K.O_STATS + (K.ST_DREAMWALK + kind) * K.MAX_SEATS + p] += 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def start_play(M, rs, p, ptype, a1, a2, nc, c0, c1, reactable):
     """engine._start_play: the reaction window if anyone can answer, else resolve at once."""
     n = M[K.G_N]
@@ -482,7 +486,7 @@ def start_play(M, rs, p, ptype, a1, a2, nc, c0, c1, reactable):
         play_done(M, rs, p)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def resolve(M, rs, p, ptype, a1, a2, nc, c0, c1):
     """engine._resolve: what a card play does (it was not cancelled or intercepted)."""
     if ptype == K.P_TRAP:
@@ -542,7 +546,7 @@ def resolve(M, rs, p, ptype, a1, a2, nc, c0, c1):
             M[f + K.SUR_OTHER] = -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def play_done(M, rs, p):
     """engine._play_done (refill="after_play"): refills from p clockwise, then the trap window."""
     n = M[K.G_N]
@@ -570,7 +574,7 @@ def play_done(M, rs, p):
                 return
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def act_run(M, loc, b, remote):
     """engine._act_run: the beneficiary `b` activates `loc` (the frame is already popped)."""
     d = dec(M, b)

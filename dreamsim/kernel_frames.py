@@ -39,7 +39,7 @@ ARROWS_NP = np.array(C.ARROW_MASK, dtype=np.int64)
 NO_MOVE = K.NO_MOVE  # actions.NO_MOVE: the Vertigo trap's "no move" when its location has no cell to move to
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def add(M, n, code, a, b):
     base = K.O_ACTS + K.ACTS_W * n
     M[base + K.AC_CODE] = code
@@ -49,7 +49,7 @@ def add(M, n, code, a, b):
 
 
 # --- the turn -----------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def turn_legal(M, f):
     """engine._turn_legal."""
     al = M[K.G_AL]
@@ -103,7 +103,7 @@ def turn_legal(M, f):
     return add(M, n, K.A_PASS, 0, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def turn_apply(M, rs, f, code, a):
     """engine._turn_apply."""
     p = M[K.G_TP]
@@ -157,7 +157,7 @@ def turn_apply(M, rs, f, code, a):
         start_play(M, rs, p, K.P_STEAL, a, 0, 1, C.CATCHER, 0, True)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def vop_legal(M, f):
     loc = M[f + K.VOP_LOC]
     cell = M[K.O_CELL_OF + loc]
@@ -170,7 +170,7 @@ def vop_legal(M, f):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def partner_legal(M, f):
     h = K.O_HAND + M[f + K.FR_SEAT] * K.N_KINDS
     n = 0
@@ -181,7 +181,7 @@ def partner_legal(M, f):
 
 
 # --- reactions ----------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def react_legal(M, f):
     """engine._react_legal (intercept_own_turn=False)."""
     ask_n = M[f + K.FR_ASK_N]
@@ -214,7 +214,7 @@ def react_legal(M, f):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def react_apply(M, f, code):
     if code == K.A_ALLOW:
         M[f + K.REACT_POS] += 1
@@ -241,7 +241,7 @@ def react_apply(M, f, code):
     M[f + K.REACT_POS] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def react_finish(M):
     """engine._react_finish (intercept_takes="played"): resolve the chain from its top."""
     M[K.G_SP] -= 1
@@ -299,7 +299,7 @@ def react_finish(M):
 
 
 # --- activations --------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def startrap_legal(M, f):
     loc = M[f + K.STRAP_LOC]
     while M[f + K.STRAP_POS] < M[f + K.FR_ASK_N]:
@@ -312,7 +312,7 @@ def startrap_legal(M, f):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def startrap_apply(M, f, code):
     if code == K.A_HOLD:
         M[f + K.STRAP_POS] += 1
@@ -323,7 +323,7 @@ def startrap_apply(M, f, code):
     M[K.G_SP] -= 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def take_legal(M, pile, taken, black_ok):
     """Square / Motel: TAKE per distinct kind in `pile` (up to TAKE_MAX cards), then STOP."""
     if taken >= K.TAKE_MAX:
@@ -337,7 +337,7 @@ def take_legal(M, pile, taken, black_ok):
     return add(M, n, K.A_STOP, 0, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def rest_legal(M, f):
     """engine._rest_legal (restaurant_discard_horror=True)."""
     elig = near_bridge(M, False)
@@ -358,7 +358,7 @@ def rest_legal(M, f):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def mix(M, rs):
     """The Restaurant's mix: the hands near the Bridge (not the Horror's) shuffled together and
     dealt back in the same sizes."""
@@ -383,7 +383,7 @@ def mix(M, rs):
                 i += 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def surplus_legal(M, f):
     """engine._surplus_legal."""
     p = M[f + K.FR_SEAT]
@@ -403,7 +403,7 @@ def surplus_legal(M, f):
 
 
 # --- traps --------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def springable(M, q, turnstart):
     """engine._springable (dreamwalk_trap_self="corridor"), written to the buffer; the count."""
     if (M[K.G_RED] >> q) & 1 and q != M[K.G_HORROR]:
@@ -429,7 +429,7 @@ def springable(M, q, turnstart):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def traps_legal(M, f):
     """engine._traps_legal: the owners are listed when the window opens."""
     players = M[K.G_N]
@@ -453,7 +453,7 @@ def traps_legal(M, f):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def traps_apply(M, f, code, loc, kind):
     if code == K.A_HOLD:
         M[f + K.TRAPS_POS] += 1
@@ -476,7 +476,7 @@ def traps_apply(M, f, code, loc, kind):
         M[K.G_CTRL] = q  # a Dreamcatcher trap: q plays the turn player's turn
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def night_apply(M, f, code):
     """engine._night_apply: a Town Hall Star trap answers a drawn nightmare."""
     if code == K.A_HOLD:
@@ -496,7 +496,7 @@ def night_apply(M, f, code):
         to_discard(M, kind)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def blind_discard(M, rs, target, count):
     """The Restaurant's blind discard of `count` cards of `target` (never the Black Nightmare)."""
     for _ in range(count):
@@ -507,14 +507,14 @@ def blind_discard(M, rs, target, count):
         to_discard(M, card)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def take_from_discard(M, p, k):
     M[K.O_DISC + k] -= 1
     M[K.G_DISC_N] -= 1
     hand_add(M, p, k)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def night_finish(M, rs, f):
     p = M[f + K.NIGHT_DRAWER]
     kind = M[f + K.NIGHT_KIND]

@@ -14,7 +14,7 @@ from .policies import POLICIES
 from .rules import Rules
 
 #: bumped whenever the full game's behaviour changes
-RULES_VERSION = "nerath-game-1.6"
+RULES_VERSION = "nerath-game-1.7"
 #: seat -> realm in the four-player game (the seed's table); `seat_factions(rules)` for 2 and 3 players
 FACTIONS = REALMS
 

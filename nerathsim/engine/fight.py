@@ -89,9 +89,10 @@ class HitsToPlace(ChangingFrame):
         if type(a) is not Hit:
             raise IllegalActionError(f"unknown action {a!r}")
         if _do_hit(s, self, a):
-            # this realm's hits are placed: the frame beneath goes on. (When that is BattleOrder, the step's
-            # luck figure is not taken, `_step_luck`: as before the hits were frames; records stay identical.)
-            resume_below(s, rng)
+            # this realm's hits are placed: the next realm's hits, or (the last) the step's luck figure and the
+            # battle goes on. (Before nerath-game-1.7 the luck of a step whose last hit was chosen was lost.)
+            s.frames.pop()
+            _go_on_placing(s, rng)
         else:
             _go_on_placing(s, rng)
 

@@ -41,6 +41,18 @@ SQ, TH, BR, FO = C.SQUARE, C.TOWN_HALL, C.BRIDGE, C.FOREST
 C4, C6 = 3, 5
 
 
+class FirstLegal:
+    """A policy the kernel has no compiled version of (it plays random and HeuristicPolicy)."""
+
+    name = "first-legal"
+
+    def __call__(self, obs, legal, rng):
+        return legal[0]
+
+
+FIRST = FirstLegal()
+
+
 def S(rules=R2, **kw):
     kw.setdefault("deck", ["walk"] * 16)
     return build_state(rules, record=False, **kw)
@@ -66,7 +78,7 @@ def lockstep(s, *actions):
 def test_the_kernel_refuses_rules_and_policies_it_does_not_implement():
     assert KERNEL.supports(R4, ["random"] * 4) and KERNEL.supports(R2, [dreamsim.RandomPolicy()] * 2)
     assert KERNEL.supports(dataclasses.replace(R4, hand_size=6, max_turns=100, discard_action=False), ["random"] * 4)
-    assert not KERNEL.supports(R4, ["random", "random", "random", "heuristic"])
+    assert not KERNEL.supports(R4, ["random", "random", "random", FIRST])
     assert not KERNEL.supports(R4, ["random"] * 3)
     for change in ({"refill": "end_of_turn"}, {"intercept_own_turn": True}, {"vertigo_rotation": "quarter"},
                    {"shuffle_layout": True}, {"stager": "chance"}):
@@ -96,11 +108,11 @@ def test_a_game_is_a_function_of_its_seed_not_of_its_batch():
     # the analyses hook (docs/GAME_PROTOCOL.md): one lineup per seed, names or policy objects
     lineups = [("random",) * 4, (dreamsim.RandomPolicy(),) * 4, ["random"] * 4, ("random",) * 4]
     assert KERNEL.play_batch(R4, lineups, seeds) == together
-    assert KERNEL.refusal(R4, ["random"] * 3 + ["heuristic"]) and KERNEL.refusal(R4, ["random"] * 4) is None
+    assert KERNEL.refusal(R4, ["random"] * 3 + [FIRST]) and KERNEL.refusal(R4, ["random"] * 4) is None
     with pytest.raises(ValueError, match="one per seed"):
         KERNEL.play_batch(R4, lineups[:2], seeds)
-    with pytest.raises(ValueError, match="heuristic"):
-        KERNEL.play_batch(R4, [("random",) * 4, ("random",) * 3 + ("heuristic",)], [1, 2])
+    with pytest.raises(ValueError, match="first-legal"):
+        KERNEL.play_batch(R4, [("random",) * 4, ("random",) * 3 + (FIRST,)], [1, 2])
 
 
 def test_a_kernel_game_keeps_every_card_and_ends():

@@ -123,3 +123,24 @@ def test_a_clone_taken_while_hits_wait_places_them_on_its_own_stack():
         E.apply_action(c, Hit(a), rng)
     assert c.decider == V and c.battle.due == [[V, 3], [N, 1]]
     assert s.decider == K and s.battle.due == [[K, 5], [V, 3], [N, 1]]          # the original is untouched
+
+
+def test_every_step_s_luck_is_taken_once_its_hits_are_placed_even_when_the_last_hit_is_chosen():
+    """Luck sums every roll (RULES.md, "Statistics"): once a step's hits are all placed — the last one by
+    its owner's choice or not — the step's luck is in the figure before the battle goes on."""
+    rules = Rules(map="small", events=False)
+    rng = np.random.default_rng(7)
+    chosen_last = 0
+    for seed in range(6):
+        s = E.new_game(rules, seed)
+        while not s.is_terminal:
+            top = s.frames[-1]
+            if type(top) is not E.HitsToPlace and s.battle is not None:
+                assert s.battle.luck_base is None, f"seed {seed}: a step's luck was not taken"
+            legal = E.legal_actions(s)
+            a = legal[int(rng.integers(len(legal)))]
+            last = type(top) is E.HitsToPlace and top.hits == 1 and len(s.frames) > 1 \
+                and type(s.frames[-2]) is not E.HitsToPlace
+            E.apply_action(s, a, rng)
+            chosen_last += last
+    assert chosen_last > 10            # the case happened: a step's last hit chosen by its owner

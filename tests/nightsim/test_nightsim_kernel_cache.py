@@ -24,6 +24,10 @@ from numba.core.registry import CPUDispatcher
 import dreamsim.kernel_cache
 import dreamsim.kernel_core
 import dreamsim.kernel_frames
+import dreamsim.kernel_heur
+import dreamsim.kernel_heur_board
+import dreamsim.kernel_heur_play
+import dreamsim.kernel_heur_score
 import dreamsim.kernel_play
 import nerathsim.battle.kernel
 import nerathsim.battle.kernel_cache
@@ -33,7 +37,9 @@ import nightsim.kernel_play
 
 KERNELS = {   # the kernel_cache module of a package -> the modules holding its compiled functions
     "nightsim": (nightsim.kernel_cache, (nightsim.kernel_core, nightsim.kernel_play)),
-    "dreamsim": (dreamsim.kernel_cache, (dreamsim.kernel_core, dreamsim.kernel_frames, dreamsim.kernel_play)),
+    "dreamsim": (dreamsim.kernel_cache, (dreamsim.kernel_core, dreamsim.kernel_frames, dreamsim.kernel_play,
+                                         dreamsim.kernel_heur_board, dreamsim.kernel_heur, dreamsim.kernel_heur_score,
+                                         dreamsim.kernel_heur_play)),
     "nerathsim.battle": (nerathsim.battle.kernel_cache, (nerathsim.battle.kernel,)),
 }
 FILE_CASES = [(name, i) for name, (cache, _) in KERNELS.items() for i in range(len(cache.KERNEL_FILES))]

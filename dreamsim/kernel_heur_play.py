@@ -1,0 +1,219 @@
+"""Midnighters batch kernel, part 7: the heuristic's choice (`HeuristicPolicy.__call__` compiled)
+and the game loop in which each seat plays its own policy (the built-in random one or a
+heuristic with its weight row), many games per call.
+
+A lineup is a row of `rows` (seat -> policy row); policy row r is `kinds[r]` (POL_RANDOM or
+POL_HEURISTIC) with weights `WT[r]` (kernel_heur_board's W_* layout). The random seats choose as
+in `kernel_play.run`; all draws come from the game's one SplitMix64 stream.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
+from . import kernel_layout as K
+from .kernel_core import rand_below, seed_rng, top
+from .kernel_heur import (
+    X_ACTOR,
+    X_F,
+    X_FK,
+    X_HAND,
+    X_HAVE_BASE,
+    X_HORROR,
+    X_KEY,
+    X_ME,
+    X_N,
+    X_REM,
+    X_SIZE,
+    X_WHERE,
+    XF_CS,
+    XF_GEN,
+    XF_SIGN,
+    XF_SIZE,
+    card_sum,
+    profile,
+    stuck,
+)
+from .kernel_heur_board import B_SIZE, BD_NOW, BD_ROWS, board_load
+from .kernel_heur_score import score
+from .kernel_play import (
+    OUT_BRIDGE,
+    OUT_CAUSE,
+    OUT_DECISIONS,
+    OUT_HORROR_SEAT,
+    OUT_HORROR_WON,
+    OUT_TIMED_OUT,
+    OUT_TURNS,
+    OUT_WINNER,
+    OUT_WOKE,
+    apply,
+    auto,
+    bridge_distance,
+    deal,
+    finish,
+    legal,
+    timeout_cause,
+)
+
+POL_RANDOM, POL_HEURISTIC = 0, 1
+
+
+@njit(cache=True, error_model="numpy")
+def new_buffers():
+    """The heuristic's workspaces: boards BD, facts X and XF, the tied best actions and the scores."""
+    return (np.zeros((BD_ROWS, B_SIZE), dtype=np.int64), np.zeros(X_SIZE, dtype=np.int64),
+            np.zeros(XF_SIZE, dtype=np.float64), np.zeros(K.ACTS_CAP, dtype=np.int64),
+            np.zeros(K.ACTS_CAP, dtype=np.float64))
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def facts(M, BD, W, X, XF, f, fk):
+    """_Facts.__init__ for the decision at frame f (kind fk), its seat in M[G_CUR]."""
+    me = M[K.G_CUR]
+    ctrl = M[K.G_CTRL]
+    actor = me
+    if ctrl == me and ctrl >= 0 and not (fk == K.F_REACT or fk == K.F_STARTRAP or fk == K.F_TRAPS
+                                         or fk == K.F_NIGHT):  # observation._acting_for (out-of-turn windows)
+        actor = M[f + K.FR_SEAT] if fk == K.F_SURPLUS else M[K.G_TP]
+    X[X_ME] = me
+    X[X_ACTOR] = actor
+    X[X_HORROR] = M[K.G_HORROR]
+    X[X_N] = M[K.G_N]
+    X[X_FK] = fk
+    X[X_F] = f
+    X[X_REM] = 0 if M[K.G_TP] != actor else M[K.G_AL] - (1 if fk == K.F_TURN else 0)
+    X[X_HAVE_BASE] = 0
+    XF[XF_GEN] += 1  # forget the plan costs of the last decision (another board, another seat)
+    for k in range(K.N_KINDS):
+        X[X_HAND + k] = M[K.O_HAND + actor * K.N_KINDS + k]
+    for q in range(K.MAX_SEATS):
+        X[X_WHERE + q] = M[K.O_WHERE + q]
+    XF[XF_SIGN] = 1.0 if actor == me else -1.0  # a captured rival's progress is bad for me
+    key = profile(M, X, X_HAND, 0, False)
+    for i in range(11):
+        X[X_KEY + i] = key[i]
+    XF[XF_CS] = card_sum(W, X, X_HAND)
+    board_load(M, BD, BD_NOW)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def is_cycle(code):
+    """policy_scoring._CYCLES: turn actions that play a card from the hand (a way to dig)."""
+    return (code == K.A_WALK or code == K.A_VERT or code == K.A_STAR or code == K.A_SETTRAP or code == K.A_DEXTRA
+            or code == K.A_DREDUCE or code == K.A_STEAL)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def scores(M, BD, W, X, XF, f, fk, n, out):
+    """Every legal action's score into out[:n]; the index the heuristic must play whatever the
+    tie-break (the dig of a stuck plan), else -1. Needs n >= 2."""
+    facts(M, BD, W, X, XF, f, fk)
+    react = M[K.O_ACTS + K.ACTS_W * (n - 1) + K.AC_CODE] == K.A_ALLOW
+    best_i = -1
+    best_s = 0.0
+    dig, dig_s, cyc, cyc_s = -1, 0.0, -1, 0.0
+    for i in range(n):
+        base = K.O_ACTS + K.ACTS_W * i
+        code = M[base + K.AC_CODE]
+        sc = score(M, BD, W, X, XF, code, M[base + K.AC_A], M[base + K.AC_B])
+        out[i] = sc
+        if best_i < 0 or sc > best_s:
+            best_i, best_s = i, sc
+        if code == K.A_DISCARD:
+            if dig < 0 or sc > dig_s:
+                dig, dig_s = i, sc
+        elif is_cycle(code) and (cyc < 0 or sc > cyc_s):
+            cyc, cyc_s = i, sc
+    if dig < 0:
+        dig = cyc
+    if dig >= 0 and not react and M[K.O_ACTS + K.ACTS_W * best_i + K.AC_CODE] == K.A_PASS and stuck(M, BD, W, X, XF):
+        # passing never changes a hand: a plan that lacks cards digs for them instead
+        return dig
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def choose(M, rs, BD, W, X, XF, best, sc, f, fk, n):
+    """HeuristicPolicy.__call__: the best-scoring legal action, ties broken uniformly at random."""
+    if n == 1:
+        return 0
+    forced = scores(M, BD, W, X, XF, f, fk, n, sc)
+    if forced >= 0:
+        return forced
+    top_s = sc[0]
+    for i in range(1, n):
+        if sc[i] > top_s:
+            top_s = sc[i]
+    m = 0
+    for i in range(n):
+        if sc[i] == top_s:
+            best[m] = i
+            m += 1
+    return best[0] if m == 1 else best[rand_below(M, rs, m)]
+
+
+@njit(cache=True, error_model="numpy")
+def run_policies(M, rs, BD, X, XF, best, sc, kinds, WT, rows, max_decisions):
+    """kernel_play.run with seat q playing policy row rows[q]."""
+    while not M[K.G_TERM]:
+        f = top(M)
+        k = M[f + K.FR_KIND]
+        if k >= K.F_NEXT:
+            auto(M, rs, f, k)
+            continue
+        n = legal(M, f, k)
+        if n == 0:
+            finish(M, rs, f, k)
+            continue
+        M[K.G_CUR] = M[f + K.FR_DEC]
+        if max_decisions == 0:
+            return
+        max_decisions -= 1
+        r = rows[M[K.G_CUR]]
+        if kinds[r] == POL_HEURISTIC:
+            i = choose(M, rs, BD, WT[r], X, XF, best, sc, f, k, n)
+        else:
+            i = 0 if n == 1 else rand_below(M, rs, n)
+        base = K.O_ACTS + K.ACTS_W * i
+        M[K.G_DECS] += 1
+        apply(M, rs, f, k, M[base + K.AC_CODE], M[base + K.AC_A], M[base + K.AC_B])
+
+
+@njit(cache=True, error_model="numpy")
+def play_games_policies(M, seeds, kinds, WT, lineups, out_game, out_seat):
+    """kernel_play.play_games with game g's seats playing policy rows lineups[g]."""
+    rs = np.zeros(1, dtype=np.uint64)
+    BD, X, XF, best, sc = new_buffers()
+    n = M[K.G_N]
+    for g in range(len(seeds)):
+        seed_rng(rs, seeds[g])
+        deal(M, rs)
+        run_policies(M, rs, BD, X, XF, best, sc, kinds, WT, lineups[g], -1)
+        timed_out = M[K.G_TIMEOUT]
+        out_game[g, OUT_WINNER] = -1 if timed_out else M[K.G_WINNER]
+        out_game[g, OUT_TURNS] = M[K.G_TURNS] if timed_out else M[K.G_TURNS] + 1
+        out_game[g, OUT_DECISIONS] = M[K.G_DECS]
+        out_game[g, OUT_TIMED_OUT] = timed_out
+        out_game[g, OUT_WOKE] = M[K.G_WOKE]
+        out_game[g, OUT_HORROR_WON] = M[K.G_HWON]
+        out_game[g, OUT_HORROR_SEAT] = M[K.G_HORROR]
+        out_game[g, OUT_CAUSE] = timeout_cause(M) if timed_out else 0
+        for q in range(n):
+            for s in range(K.N_STATS):
+                out_seat[g, q, s] = M[K.O_STATS + s * K.MAX_SEATS + q]
+            out_seat[g, q, OUT_BRIDGE] = bridge_distance(M, M[K.O_WHERE + q])
+
+
+@njit(cache=True, error_model="numpy")
+def heur_scores_top(M, W, out):
+    """Tests: the scores of the legal actions of the decision on top (into the buffer and out);
+    (their number, the forced index or -1)."""
+    BD, X, XF, _, _ = new_buffers()
+    f = top(M)
+    k = M[f + K.FR_KIND]
+    n = legal(M, f, k)
+    M[K.G_CUR] = M[f + K.FR_DEC]
+    if n < 2:
+        return n, -1
+    return n, scores(M, BD, W, X, XF, f, k, n, out)
