@@ -176,7 +176,7 @@ def resolve_policies(module, policies, players: int) -> list:
     'random', else the first registered policy),
     a comma-separated string, a single name or object (fills every seat), or a list.
     A name `ismcts:N` or `ismcts:N:key=value:...` becomes an `analyses.search.ISMCTSPolicy`
-    for this game (N iterations per decision; keys rollout, c, cutoff, seconds, bias); in a game
+    for this game (N iterations per decision; keys rollout, c, cutoff, seconds, bias, paired, z, topk, eps); in a game
     with macro decisions (Nerath) it and `macro:N[:key=value...]` become an
     `analyses.search.MacroSearchPolicy` (N rollouts per macro decision; keys base, rollout, cutoff,
     seconds, margin, z).

@@ -75,6 +75,15 @@ class HeuristicPolicy:
             return dig
         return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
 
+    def action_scores(self, obs, legal) -> list:
+        """The score of each action of `legal` (what `__call__` maximises before its tie-break and
+        its digging rule); search uses it to keep only the heuristic's best few candidates."""
+        if type(legal[-1]) is Allow:
+            score = self._reaction_scorer(obs)
+            return [score(a) for a in legal]
+        ctx = _Context(obs, self.weights, *self._tables)
+        return [_SCORE[type(a)](ctx, a) for a in legal]
+
     def _reaction_scorer(self, obs):
         """Scores for Cancel / Intercept / Allow, without building a whole _Context unless the
         threat needs the board (who leads)."""

@@ -95,7 +95,12 @@ class ISMCTSPolicy:
     each determinisation is played once after every root action with the same rollout random
     stream, `iterations` counts rollouts (so about iterations / len(legal) determinisations),
     and the rollout policy's own choice is kept unless another action's paired mean advantage
-    exceeds `z` standard errors (z: the margin; 0 takes the best mean).
+    exceeds `z` standard errors (z: the margin; 0 takes the best mean);
+    topk: consider at the root only the rollout policy's k best-scored actions (its
+    `action_scores(observation, legal)`, e.g. dreamsim's HeuristicPolicy; its own choice always
+    among them), so the budget is spent on fewer candidates (0: every legal action);
+    eps: in rollouts, play a uniformly random legal action with this probability instead of the
+    rollout policy's (epsilon noise: more varied rollouts; 0: the policy alone).
     """
 
     game: str
@@ -108,6 +113,8 @@ class ISMCTSPolicy:
     bias: float = 1.0
     paired: bool = False
     z: float = 1.0
+    topk: int = 0
+    eps: float = 0.0
     name: str = ""
 
     def __post_init__(self):
@@ -130,6 +137,10 @@ class ISMCTSPolicy:
             raise ValueError(f"ismcts: bias must be >= 0, got {self.bias!r}")
         if not self.z >= 0:
             raise ValueError(f"ismcts: z must be >= 0, got {self.z!r}")
+        if isinstance(self.topk, bool) or not isinstance(self.topk, int) or self.topk < 0:
+            raise ValueError(f"ismcts: topk must be a non-negative integer (0: every action), got {self.topk!r}")
+        if not 0 <= self.eps <= 1:
+            raise ValueError(f"ismcts: eps must be in [0, 1], got {self.eps!r}")
         rollout = default_rollout(module) if self.rollout is None else self.rollout
         if isinstance(rollout, str) and rollout not in module.POLICIES:
             raise ValueError(f"ismcts: unknown rollout policy {rollout!r} for {module.__name__}; "
@@ -137,6 +148,11 @@ class ISMCTSPolicy:
         if not isinstance(rollout, str) and not callable(rollout):
             raise ValueError(f"ismcts: rollout {rollout!r} is neither a policy name nor callable")
         object.__setattr__(self, "rollout", rollout)
+        if self.topk:
+            policy = module.POLICIES[rollout] if isinstance(rollout, str) else rollout
+            if not callable(getattr(policy, "action_scores", None)):
+                raise ValueError(f"ismcts: topk needs a rollout policy with action_scores(observation, legal); "
+                                 f"{rollout!r} of {module.__name__} has none (use topk=0)")
         if not self.name:
             object.__setattr__(self, "name", f"ismcts:{self.iterations}")
 
@@ -145,11 +161,45 @@ class ISMCTSPolicy:
                  f"c={self.c}", f"cutoff={self.cutoff}", f"seconds={self.seconds}", f"bias={self.bias}"]
         if self.paired:
             parts += ["paired=True", f"z={self.z}"]
+        if self.topk:
+            parts.append(f"topk={self.topk}")
+        if self.eps:
+            parts.append(f"eps={self.eps}")
         if self.value is not None:
             parts.append(f"value={getattr(self.value, '__name__', repr(self.value))}")
         return f"ISMCTSPolicy({', '.join(parts)})"
 
     # --- the policy ------------------------------------------------------------------------
+    def _rollout_policy(self, module):
+        """(policy, observes): the rollout policy, wrapped with epsilon noise when eps > 0."""
+        policy = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
+        observes = getattr(policy, "observes", True) is not False
+        eps = self.eps
+        if eps > 0:
+            base = policy
+
+            def policy(obs, legal, rng):
+                if rng.random() < eps:
+                    return legal[int(rng.integers(len(legal)))]
+                return base(obs, legal, rng)
+        return policy, observes
+
+    def candidates(self, observation, legal, hint=None) -> list:
+        """The root actions the search considers: all of `legal`, or with topk the rollout policy's
+        k best-scored ones (in `legal`'s order; `hint`, its own choice, always among them)."""
+        legal = list(legal)
+        if not self.topk or len(legal) <= self.topk:
+            return legal
+        module = _module(self.game)
+        policy = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
+        scores = policy.action_scores(observation, tuple(legal))
+        order = sorted(range(len(legal)), key=lambda i: (-scores[i], i))
+        keep = set(order[:self.topk])
+        if hint is not None and hint in legal and legal.index(hint) not in keep:
+            keep.discard(order[self.topk - 1])
+            keep.add(legal.index(hint))
+        return [a for i, a in enumerate(legal) if i in keep]
+
     def __call__(self, observation, legal, rng):
         if len(legal) == 1:
             return legal[0]
@@ -171,17 +221,19 @@ class ISMCTSPolicy:
         rollout policy's choice among `legal`, when given and bias > 0)."""
         module = _module(self.game)
         sample, legal_actions, apply_action = module.sample_state, module.legal_actions, module.apply_action
-        rollout = self.rollout
-        policy = module.POLICIES[rollout] if isinstance(rollout, str) else rollout
-        observes = getattr(policy, "observes", True) is not False
+        policy, observes = self._rollout_policy(module)
+        base = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
         n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
         c, cutoff, value = self.c, self.cutoff, self.value
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         root = _Node()
         hint = root.hint = None
         bias = self.bias
-        if legal is not None and bias > 0:
-            hint = root.hint = policy(observation if observes else None, legal, rng)
+        if legal is not None and (bias > 0 or self.topk):
+            hint = root.hint = base(observation if observes else None, legal, rng)
+        allowed = None
+        if legal is not None and self.topk:
+            allowed = frozenset(self.candidates(observation, legal, hint))
         for _ in range(self.iterations):
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -190,6 +242,8 @@ class ISMCTSPolicy:
             # selection and expansion
             while not s.is_terminal:
                 legal = legal_actions(s)
+                if node is root and allowed is not None:
+                    legal = [a for a in legal if a in allowed] or legal
                 p = s.current_player
                 children = node.children
                 untried = []
@@ -201,12 +255,12 @@ class ISMCTSPolicy:
                         continue
                     child.avail += 1
                     score = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
-                    if node is root and a == hint:
+                    if node is root and a == hint and bias > 0:
                         score += bias / (1 + child.visits)
                     if score > best_score:
                         best, best_score = a, score
                 if untried:
-                    if node is root and hint in untried:  # the rollout policy's choice first
+                    if node is root and hint in untried and bias > 0:  # the rollout policy's choice first
                         a = hint
                     else:
                         a = untried[int(rng.integers(len(untried)))]
@@ -233,10 +287,11 @@ class ISMCTSPolicy:
         deciding seat and the number of determinisations it was played on."""
         module = _module(self.game)
         sample, apply_action = module.sample_state, module.apply_action
-        policy = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
-        observes = getattr(policy, "observes", True) is not False
+        policy, observes = self._rollout_policy(module)
+        base = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
         n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
-        hint = policy(observation if observes else None, legal, rng)
+        hint = base(observation if observes else None, legal, rng)
+        legal = self.candidates(observation, legal, hint)
         k = len(legal)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         rewards = [[] for _ in range(k)]
@@ -265,11 +320,13 @@ class ISMCTSPolicy:
         return legal[best], table
 
 
-_KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float, "bias": float, "paired": int, "z": float}
+_KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float, "bias": float, "paired": int, "z": float,
+         "topk": int, "eps": float}
 
 
 def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
-    """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias, paired, z) for `module`.
+    """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias, paired, z, topk, eps)
+    for `module`.
 
     >>> parse_ismcts(importlib.import_module("nightsim"), "ismcts:50:rollout=random").iterations
     50
