@@ -127,8 +127,9 @@ def add_shipped_fixes(study) -> None:
     for name, game in study.games.items():
         for shipped in shipped_studies(name):
             where = "" if shipped.path.name == "rebalance" else f" ({shipped.path.name})"
-            if any(title.startswith(FIXES_TITLE) and title.endswith(where) for title in game.extra):
-                continue
             table = suggested_fixes(shipped.path)
+            title = f"{FIXES_TITLE}: {table.attrs['objective']}{where}"
+            if title in game.extra:              # the same study given with --from
+                continue
             table.attrs["provenance"] = shipped.provenance()
-            game.extra[f"{FIXES_TITLE}: {table.attrs['objective']}{where} (shipped)"] = table
+            game.extra[f"{title} (shipped)"] = table

@@ -1,6 +1,7 @@
 """Results shipped with the package (`analyses.shipped`): skill ladders and re-balancing studies the
 default report renders with their provenance, marked stale when the rules changed since."""
 import json
+import shutil
 
 import pytest
 
@@ -30,17 +31,17 @@ def made(tmp_path_factory):
     return folder, runs, ladder
 
 
-def ship(tmp_path, made, monkeypatch, version=None):
+def ship(tmp_path, made, monkeypatch, version=None, name="rebalance-seats"):
     """A shipped-results folder holding the ladder and the study, as the package's would."""
     folder, _, ladder = made
     results = tmp_path / "results"
     ladder.save(results / "ladders" / "nightsim.json")
-    study = results / "studies" / "nightsim" / "rebalance-seats"
+    study = results / "studies" / "nightsim" / name
     study.mkdir(parents=True)
-    for name in ("spec.json", "study.journal", "confirmation.json"):
-        (study / name).write_bytes((folder / "study" / name).read_bytes())
+    for part in ("spec.json", "study.journal", "confirmation.json"):
+        (study / part).write_bytes((folder / "study" / part).read_bytes())
     manifest = [entry("ladder", "ladders/nightsim.json", version, note="Played on a loaded machine."),
-                entry("rebalance", "studies/nightsim/rebalance-seats", version)]
+                entry("rebalance", f"studies/nightsim/{name}", version)]
     (results / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     monkeypatch.setattr(shipped, "SHIPPED_DIR", results)
     return results
@@ -126,3 +127,33 @@ def test_the_package_s_own_shipped_results_load_and_name_their_provenance():
         else:
             assert shipped.shipped_studies(s.game)
     assert set(shipped.shipped_ladders()) == {s.game for s in entries if s.kind == "ladder"}
+
+
+def test_a_study_of_the_same_name_given_with_from_takes_the_place_of_the_shipped_one(made, tmp_path, monkeypatch):
+    folder, runs, _ = made
+    ship(tmp_path, made, monkeypatch)
+    mine = tmp_path / "mine"
+    shutil.copytree(runs, mine)
+    study = mine / "nightsim" / "rebalance-seats"
+    study.mkdir()
+    for name in ("spec.json", "study.journal", "confirmation.json"):
+        (study / name).write_bytes((folder / "study" / name).read_bytes())
+    out = tmp_path / "mine.html"
+    assert main(["report", "--from", str(mine), "--out", str(out), "--no-progress", "--force"]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "(rebalance-seats)" in html and "(rebalance-seats) (shipped)" not in html
+
+
+def test_another_study_given_with_from_does_not_hide_the_shipped_one(made, tmp_path, monkeypatch):
+    folder, runs, _ = made
+    ship(tmp_path, made, monkeypatch, name="rebalance")                # shipped as the game's plain "rebalance"
+    mine = tmp_path / "mine"
+    shutil.copytree(runs, mine)
+    study = mine / "nightsim" / "rebalance-seats"
+    study.mkdir()
+    for name in ("spec.json", "study.journal", "confirmation.json"):
+        (study / name).write_bytes((folder / "study" / name).read_bytes())
+    out = tmp_path / "both.html"
+    assert main(["report", "--from", str(mine), "--out", str(out), "--no-progress", "--force"]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "(rebalance-seats)" in html and "seat_balance (shipped)" in html
