@@ -52,20 +52,22 @@ class Shipped:
     def current_version(self) -> str:
         return str(importlib.import_module(self.game).RULES_VERSION)
 
-    def changes(self, policy_reprs=None) -> list[str]:
+    def changes(self, rungs=(), policy_reprs=None) -> list[str]:
         """What differs between the installed game and the one this was measured on: the rules version,
-        and (given the stored {policy name: repr}) every policy whose parameters have changed since."""
+        and (given a ladder's rung labels and its stored policy reprs) every rung whose policy resolves to
+        other parameters now."""
         out = []
         if self.rules_version != self.current_version:
             out.append(f"the installed game is rules version {self.current_version}")
         module = importlib.import_module(self.game)
-        for name, stored in (policy_reprs or {}).items():
+        stored = set((policy_reprs or {}).values())
+        for label in rungs:
             try:
-                now = policy_repr(module, resolve_policies(module, [name], 1)[0])
+                now = policy_repr(module, resolve_policies(module, [label], 1)[0])
             except ValueError:
                 now = None
-            if now != stored:
-                out.append(f"policy {name!r} " + ("no longer exists" if now is None else "has other parameters now"))
+            if now not in stored:
+                out.append(f"policy {label!r} " + ("no longer exists" if now is None else "has other parameters now"))
         return out
 
     @property
@@ -125,7 +127,7 @@ def shipped_ladders(games=None, folder=None) -> dict:
         if s.kind != "ladder" or (games is not None and s.game not in games):
             continue
         ladder = Ladder.load(s.path)
-        changes = s.changes(ladder.metadata.get("policy_reprs"))
+        changes = s.changes(ladder.metadata.get("ladder", ()), ladder.metadata.get("policy_reprs"))
         ladder.metadata["shipped"] = {"provenance": s.provenance(changes), "stale": bool(changes)}
         out[s.game] = ladder
     return out

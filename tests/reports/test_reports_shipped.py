@@ -9,6 +9,8 @@ import analyses.shipped as shipped
 import nightsim
 from analyses import ladder as L
 from analyses.cli import main
+from analyses.games import resolve_policies
+from analyses.metadata import policy_repr
 from analyses.rebalance_search import rebalance
 from analyses.study import simulate_study
 
@@ -157,3 +159,15 @@ def test_another_study_given_with_from_does_not_hide_the_shipped_one(made, tmp_p
     assert main(["report", "--from", str(mine), "--out", str(out), "--no-progress", "--force"]) == 0
     html = out.read_text(encoding="utf-8")
     assert "(rebalance-seats)" in html and "seat_balance (shipped)" in html
+
+
+def test_a_search_rung_is_compared_by_what_its_label_resolves_to(tmp_path):
+    """A ladder stores a search rung's repr under the repr itself (`ismcts:25` is an object, not a name)."""
+    (tmp_path / "l.json").write_text("{}")
+    (tmp_path / "manifest.json").write_text(json.dumps([entry("ladder", "l.json")]), encoding="utf-8")
+    s = shipped.manifest(tmp_path)[0]
+    now = policy_repr(nightsim, resolve_policies(nightsim, ["ismcts:25"], 1)[0])
+    assert s.changes(["ismcts:25", "greedy"], {now: now, "greedy": policy_repr(nightsim, nightsim.POLICIES["greedy"])}) == []
+    old = now.replace("iterations=25", "iterations=30")
+    assert s.changes(["ismcts:25"], {old: old}) == ["policy 'ismcts:25' has other parameters now"]
+    assert s.changes(["no_such_policy"], {}) == ["policy 'no_such_policy' no longer exists"]
