@@ -32,6 +32,7 @@ from .rebalance_search import SPEC_FILE
 SHIPPED_DIR = Path(__file__).parent / "data" / "results"
 MANIFEST = "manifest.json"
 KINDS = ("ladder", "rebalance")
+GAMES = ("nightsim", "dreamsim", "nerathsim")
 FIELDS = ("kind", "game", "path", "rules_version", "command", "commit", "date")
 
 
@@ -109,6 +110,8 @@ def manifest(folder=None) -> list[Shipped]:
         unknown = sorted(set(entry) - set(FIELDS) - {"note"})
         if unknown:
             raise ValueError(f"{str(path)!r} entry {i} has unknown field(s) {', '.join(unknown)}")
+        if entry["game"] not in GAMES:
+            raise ValueError(f"{str(path)!r} entry {i}: game must be one of {', '.join(GAMES)}, got {entry['game']!r}")
         if entry["kind"] not in KINDS:
             raise ValueError(f"{str(path)!r} entry {i}: kind must be one of {', '.join(KINDS)}, got {entry['kind']!r}")
         target = folder / entry["path"]

@@ -110,6 +110,7 @@ def test_a_ladder_given_on_the_command_line_takes_the_place_of_the_shipped_one(m
     ('[3]', "must be an object"),
     ('[{"kind": "ladder"}]', "lacks game, path, rules_version, command, commit, date"),
     (json.dumps([entry("duel", "x")]), "kind must be one of ladder, rebalance"),
+    (json.dumps([entry("ladder", "x") | {"game": "chess"}]), "game must be one of nightsim, dreamsim, nerathsim"),
     (json.dumps([entry("ladder", "ladders/none.json")]), "does not exist"),
     (json.dumps([entry("ladder", "x") | {"colour": "red"}]), "unknown field(s) colour"),
 ])
