@@ -37,24 +37,7 @@ from .kernel_heur import (
 )
 from .kernel_heur_board import B_SIZE, BD_NOW, BD_ROWS, board_load
 from .kernel_heur_score import score
-from .kernel_play import (
-    OUT_BRIDGE,
-    OUT_CAUSE,
-    OUT_DECISIONS,
-    OUT_HORROR_SEAT,
-    OUT_HORROR_WON,
-    OUT_TIMED_OUT,
-    OUT_TURNS,
-    OUT_WINNER,
-    OUT_WOKE,
-    apply,
-    auto,
-    bridge_distance,
-    deal,
-    finish,
-    legal,
-    timeout_cause,
-)
+from .kernel_play import apply, auto, deal, finish, legal, record_game
 
 POL_RANDOM, POL_HEURISTIC = 0, 1
 
@@ -185,24 +168,11 @@ def play_games_policies(M, seeds, kinds, WT, lineups, out_game, out_seat):
     """kernel_play.play_games with game g's seats playing policy rows lineups[g]."""
     rs = np.zeros(1, dtype=np.uint64)
     BD, X, XF, best, sc = new_buffers()
-    n = M[K.G_N]
     for g in range(len(seeds)):
         seed_rng(rs, seeds[g])
         deal(M, rs)
         run_policies(M, rs, BD, X, XF, best, sc, kinds, WT, lineups[g], -1)
-        timed_out = M[K.G_TIMEOUT]
-        out_game[g, OUT_WINNER] = -1 if timed_out else M[K.G_WINNER]
-        out_game[g, OUT_TURNS] = M[K.G_TURNS] if timed_out else M[K.G_TURNS] + 1
-        out_game[g, OUT_DECISIONS] = M[K.G_DECS]
-        out_game[g, OUT_TIMED_OUT] = timed_out
-        out_game[g, OUT_WOKE] = M[K.G_WOKE]
-        out_game[g, OUT_HORROR_WON] = M[K.G_HWON]
-        out_game[g, OUT_HORROR_SEAT] = M[K.G_HORROR]
-        out_game[g, OUT_CAUSE] = timeout_cause(M) if timed_out else 0
-        for q in range(n):
-            for s in range(K.N_STATS):
-                out_seat[g, q, s] = M[K.O_STATS + s * K.MAX_SEATS + q]
-            out_seat[g, q, OUT_BRIDGE] = bridge_distance(M, M[K.O_WHERE + q])
+        record_game(M, g, out_game, out_seat)
 
 
 @njit(cache=True, error_model="numpy")

@@ -449,27 +449,33 @@ def timeout_cause(M):
 
 
 @njit(cache=True, error_model="numpy")
+def record_game(M, g, out_game, out_seat):
+    """Game g's per-game and per-seat results (the finished game in M) into the outputs."""
+    n = M[K.G_N]
+    timed_out = M[K.G_TIMEOUT]
+    out_game[g, OUT_WINNER] = -1 if timed_out else M[K.G_WINNER]
+    out_game[g, OUT_TURNS] = M[K.G_TURNS] if timed_out else M[K.G_TURNS] + 1
+    out_game[g, OUT_DECISIONS] = M[K.G_DECS]
+    out_game[g, OUT_TIMED_OUT] = timed_out
+    out_game[g, OUT_WOKE] = M[K.G_WOKE]
+    out_game[g, OUT_HORROR_WON] = M[K.G_HWON]
+    out_game[g, OUT_HORROR_SEAT] = M[K.G_HORROR]
+    out_game[g, OUT_CAUSE] = timeout_cause(M) if timed_out else 0
+    for q in range(n):
+        for s in range(K.N_STATS):
+            out_seat[g, q, s] = M[K.O_STATS + s * K.MAX_SEATS + q]
+        out_seat[g, q, OUT_BRIDGE] = bridge_distance(M, M[K.O_WHERE + q])
+
+
+@njit(cache=True, error_model="numpy")
 def play_games(M, seeds, out_game, out_seat):
     """Play one game per seed (M holds the rules); per-game and per-seat results into the outputs."""
     rs = np.zeros(1, dtype=np.uint64)
-    n = M[K.G_N]
     for g in range(len(seeds)):
         seed_rng(rs, seeds[g])
         deal(M, rs)
         run(M, rs, -1)
-        timed_out = M[K.G_TIMEOUT]
-        out_game[g, OUT_WINNER] = -1 if timed_out else M[K.G_WINNER]
-        out_game[g, OUT_TURNS] = M[K.G_TURNS] if timed_out else M[K.G_TURNS] + 1
-        out_game[g, OUT_DECISIONS] = M[K.G_DECS]
-        out_game[g, OUT_TIMED_OUT] = timed_out
-        out_game[g, OUT_WOKE] = M[K.G_WOKE]
-        out_game[g, OUT_HORROR_WON] = M[K.G_HWON]
-        out_game[g, OUT_HORROR_SEAT] = M[K.G_HORROR]
-        out_game[g, OUT_CAUSE] = timeout_cause(M) if timed_out else 0
-        for q in range(n):
-            for s in range(K.N_STATS):
-                out_seat[g, q, s] = M[K.O_STATS + s * K.MAX_SEATS + q]
-            out_seat[g, q, OUT_BRIDGE] = bridge_distance(M, M[K.O_WHERE + q])
+        record_game(M, g, out_game, out_seat)
 
 
 # --- single steps (tests: the kernel against the engine at the same position) -------------------
