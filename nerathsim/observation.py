@@ -91,7 +91,9 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     x = s.owner_start
     c.owner_start = last.owner_start = last.owner_start if x == last.owner_start else x[:]
     c.placed = dict(s.placed)
-    c.spots = None if s.spots is None else {"castles": dict(s.spots["castles"]), "fallback": s.spots["fallback"][:]}
+    x = s.spots                            # worked out once per buying phase, then only read
+    c.spots = last.spots = None if x is None else last.spots if x == last.spots else \
+        {"castles": dict(x["castles"]), "fallback": x["fallback"][:]}
     c.sites = s.sites[:]
     c.battle = _public_battle(s.battle, last)
     c.frames = E.copy_frames(s.frames, s.battle, c.battle)
@@ -154,7 +156,7 @@ class LastCopy:
 
     __slots__ = ("fr_land", "land", "hostile", "hostile_key", "units", "log", "seen", "mob", "stats", "spent",
                  "used", "kept", "dungeon_given", "revealed", "win_done", "card_plays", "turn_castles",
-                 "owner_start", "explored", "conquered", "guardians", "guardians_of", "revealed_of",
+                 "owner_start", "explored", "conquered", "spots", "guardians", "guardians_of", "revealed_of",
                  "armies")
 
     def __init__(self):
