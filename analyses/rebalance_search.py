@@ -416,7 +416,11 @@ class _Runner:
         return df
 
     def _simulate(self, rules, n: int, seed: int) -> pd.DataFrame:
-        df = simulate(self.module, n, rules=rules, policies=list(self.lineup), seed=seed, **self.options)
+        # in process (n_jobs=1, no scheduler): one chunk, as tune.Arena does (the frame is the same for any
+        # chunk size; eight small chunks cost more in frame building than a small game costs to play)
+        one = self.options["n_jobs"] == 1 and self.options["scheduler"] is None
+        df = simulate(self.module, n, rules=rules, policies=list(self.lineup), seed=seed,
+                      chunk_size=n if one else None, **self.options)
         self.played += len(df)
         self.engines.add(str(df.attrs.get("engine", "python")))
         return df
