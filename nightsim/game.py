@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from .cards import ABILITIES, LEGIONS
 from .engine import IllegalActionError, apply_legal, new_game
 from .log import format_events
-from .observation import observe
+from .observation import creatures_view, observe
 from .policies import POLICIES, HeuristicPolicy, RandomPolicy
 from .rules import Rules
 from .seeding import spawn_generators
@@ -140,6 +141,10 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     rngs = [Uniforms(g) if h else g for h, g in zip(heuristic, prngs)]
     s = new_game(rules, chance, record=record)
     stack = s.stack
+    table = rules.table
+    # a built-in HeuristicPolicy without context features chooses from the public creatures
+    # (HeuristicPolicy.choose), and gets its seat's observation only as a function to call if it needs it
+    lean = [partial(observe, s, i) if h and not pol._extras else None for i, (h, pol) in enumerate(zip(heuristic, pols))]
     while not s.is_terminal:
         p = s.current_player
         legal = (stack[-1] if stack else TURN).legal(s)
@@ -151,7 +156,12 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         elif heuristic[p]:
             # a built-in HeuristicPolicy returns one of the listed values (legal by construction);
             # with one action legal it returns it at once, without looking or drawing
-            a = legal[0] if len(legal) == 1 else pols[p](observe(s, p), legal, rngs[p])
+            if len(legal) == 1:
+                a = legal[0]
+            elif lean[p] is not None:
+                a = pols[p].choose(s.creatures_view or creatures_view(s), p, table, legal, rngs[p], lean[p])
+            else:
+                a = pols[p](observe(s, p), legal, rngs[p])
         else:
             a = pols[p](observe(s, p), tuple(legal), rngs[p])  # a copy: the check below reads `legal`
             for x in legal:  # the policy's choice is one of the listed values (identity first: cheap)

@@ -79,13 +79,7 @@ class Observation(NamedTuple):
 def observe(state: State, player: int) -> Observation:
     """The observation of seat `player` (any seat, not only the one deciding)."""
     s = state
-    view = s.creatures_view
-    if view is None:  # shared by every observation until a creature changes (State.creatures_changed)
-        seats = s._seat_views
-        for p, seat in enumerate(seats):
-            if seat is None:
-                seats[p] = tuple([(tuple(c.cards), c.seal) for c in s.creatures[p]])
-        view = s.creatures_view = tuple(seats)
+    view = s.creatures_view or creatures_view(s)
     discard = s._discard_view  # (the pile, its length, the pile as a tuple): the engine only appends to it
     if discard is None or discard[0] is not s.discard or discard[1] != len(s.discard):
         discard = s._discard_view = (s.discard, len(s.discard), tuple(s.discard))
@@ -112,6 +106,19 @@ def observe(state: State, player: int) -> Observation:
         tuple(map(len, s.hands)), view, len(s.deck), discard[2], s.turns, s.rules,
         public_frames(s, player) if s.stack else (),
     ))
+
+
+def creatures_view(s: State) -> tuple:
+    """`Observation.creatures` (public: per seat, per creature, (cards, seal)), one value shared by
+    every observation until a creature changes (`State.creatures_changed`), cached on the state."""
+    view = s.creatures_view
+    if view is None:
+        seats = s._seat_views
+        for p, seat in enumerate(seats):
+            if seat is None:
+                seats[p] = tuple([(tuple(c.cards), c.seal) for c in s.creatures[p]])
+        view = s.creatures_view = tuple(seats)
+    return view
 
 
 def _encode(s: State, x):

@@ -138,9 +138,17 @@ class HeuristicPolicy:
             return legal[0]
         if self._extras:
             return _pick(legal, _Context(obs, self.weights, self._abil).score, rng)
+        return self.choose(obs.creatures, obs.player, obs.rules.table, legal, rng, obs)
+
+    def choose(self, creatures, player: int, table, legal, rng, obs):
+        """`__call__`'s choice with the context features off (`self._extras` false), from two or more
+        legal actions and the parts of the observation it reads: `creatures` (`Observation.creatures`,
+        public), `player` and `table` (`obs.rules.table`). `obs` is the observation itself, or a
+        function of no arguments that returns it (`play_game` passes one and so builds a seat's
+        observation only when an action needs more than the creatures: a Devour, a seal, a discard
+        choice); the choice is the same either way."""
         w = self.weights
-        mine = obs.creatures[obs.player]  # (cards, seal) per own creature: a value shared until they change
-        table = obs.rules.table
+        mine = creatures[player]  # (cards, seal) per own creature: a value shared until they change
         memo = self._memo
         entry = memo.get(id(mine))
         if entry is None or entry[1] is not table:
@@ -179,9 +187,9 @@ class HeuristicPolicy:
             elif t is StartDiscard:
                 sc = w.discard
             elif t is Take or t is Scavenge:  # _Context.score_victim
-                if counts is None:
-                    counts = obs.complete_counts
-                cards = obs.creatures[a.owner][a.creature][0]
+                if counts is None:  # Observation.complete_counts
+                    counts = [[len(cards) for cards, _ in crs].count(3) for crs in creatures]
+                cards = creatures[a.owner][a.creature][0]
                 sc = (w.target_leader * counts[a.owner] + len(cards)
                       + ((2.0 if t is Take else 0.0) if len(cards) == 3 else 0.0))
             elif t is PenaltyDiscard:  # -_Context.card_value, kept per own-creatures value
@@ -192,7 +200,7 @@ class HeuristicPolicy:
                 sc = -v
             else:
                 if ctx is None:
-                    ctx = _Context(obs, w, abil)
+                    ctx = _Context(obs if isinstance(obs, tuple) else obs(), w, abil)
                 sc = ctx.score(a)
             if best_score is None or sc > best_score:
                 best, best_score = a, sc
