@@ -187,10 +187,14 @@ class HeuristicPolicy:
             elif t is StartDiscard:
                 sc = w.discard
             elif t is Take or t is Scavenge:  # _Context.score_victim
-                if counts is None:  # Observation.complete_counts
-                    counts = [[len(cards) for cards, _ in crs].count(3) for crs in creatures]
-                cards = creatures[a.owner][a.creature][0]
-                sc = (w.target_leader * counts[a.owner] + len(cards)
+                owner = a.owner
+                if counts is None:
+                    counts = {}
+                done = counts.get(owner)
+                if done is None:  # Observation.complete_counts[owner]
+                    done = counts[owner] = [len(cards) for cards, _ in creatures[owner]].count(3)
+                cards = creatures[owner][a.creature][0]
+                sc = (w.target_leader * done + len(cards)
                       + ((2.0 if t is Take else 0.0) if len(cards) == 3 else 0.0))
             elif t is PenaltyDiscard:  # -_Context.card_value, kept per own-creatures value
                 values = entry[3]
@@ -368,7 +372,7 @@ def _card_value(c: int, mine, table, abil, fit: float = 1.0) -> float:
     ab = table.ability[c]
     v = abil[ab] if ab >= 0 else 0.0
     fits = table.fits[c]
-    if any(len(cards) < 3 and fits[len(cards)] for cards, _ in mine) or fits[0]:
+    if fits[0] or any(len(cards) < 3 and fits[len(cards)] for cards, _ in mine):  # either order: the same bool
         v += fit
     return v
 
