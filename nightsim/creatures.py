@@ -68,7 +68,7 @@ def _play_from_hand(s: State, p: int, a: Play) -> None:
 
 def _place(s: State, p: int, card: int, k) -> None:
     """Put a body card on creature k of player p (None: a new creature), then check completion."""
-    s.creatures_changed(p)
+    s.creatures_view = s._seat_views[p] = s._open[p] = None  # s.creatures_changed(p), inlined
     crs = s.creatures[p]
     if k is None:
         cr = Creature([card])

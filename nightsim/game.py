@@ -145,6 +145,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     # a built-in HeuristicPolicy without context features chooses from the public creatures
     # (HeuristicPolicy.choose), and gets its seat's observation only as a function to call if it needs it
     lean = [partial(observe, s, i) if h and not pol._extras else None for i, (h, pol) in enumerate(zip(heuristic, pols))]
+    choose = [pol.choose if f is not None else None for pol, f in zip(pols, lean)]
     while not s.is_terminal:
         p = s.current_player
         legal = (stack[-1] if stack else TURN).legal(s)
@@ -159,7 +160,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
             if len(legal) == 1:
                 a = legal[0]
             elif lean[p] is not None:
-                a = pols[p].choose(s.creatures_view or creatures_view(s), p, table, legal, rngs[p], lean[p])
+                a = choose[p](s.creatures_view or creatures_view(s), p, table, legal, rngs[p], lean[p])
             else:
                 a = pols[p](observe(s, p), legal, rngs[p])
         else:

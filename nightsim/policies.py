@@ -116,6 +116,7 @@ class HeuristicPolicy:
         object.__setattr__(self, "_abil", self.weights.ability_values())  # per-policy constant
         object.__setattr__(self, "_extras", self.weights.extras())         # context features on: _Context scores
         object.__setattr__(self, "_memo", {})                               # per-policy cache, see __call__
+        object.__setattr__(self, "_infos", (None, {}))                      # (card table, {cards: creature info})
 
     def __getstate__(self):  # pickled (joblib workers) without the cache
         return {"weights": self.weights, "name": self.name}
@@ -131,7 +132,9 @@ class HeuristicPolicy:
         What a placement scores depends on the creature it goes on (`_creature_info`), and what a
         penalty discard scores on the card and the own creatures (`_card_value`); both are kept per
         policy in `_memo`: {id(own creatures): (own creatures, card table, {creature: info}, {card:
-        value})}. The own creatures are the observation's shared tuple (`observe` builds a new one
+        value})}, whose creature infos also come from `_infos`: (card table, {a creature's cards: info}),
+        kept per policy for every creature it has scored a placement on (at most two cards each, so
+        bounded by the deck). The own creatures are the observation's shared tuple (`observe` builds a new one
         when they change); each entry holds the value whose id keys it, so an id is never reused
         while it is cached, and the seats sharing one policy object keep an entry each."""
         if len(legal) == 1:
@@ -170,8 +173,16 @@ class HeuristicPolicy:
                     sc = w.start
                 else:
                     info = infos.get(k)
-                    if info is None:
-                        info = infos[k] = _creature_info(mine[k][0], legion, ability, abil)
+                    if info is None:  # kept per creature (cards in build order) too, in _infos
+                        shared = self._infos
+                        if shared[0] is not table:
+                            shared = (table, {})
+                            object.__setattr__(self, "_infos", shared)
+                        cards = mine[k][0]
+                        info = shared[1].get(cards)
+                        if info is None:
+                            info = shared[1][cards] = _creature_info(cards, legion, ability, abil)
+                        infos[k] = info
                     n, per_legion, partial = info
                     same = per_legion[legion[a.card]]
                     sc = w.same_legion * same + w.mixed_legion * (n - same)
