@@ -52,6 +52,7 @@ from .policy_plan import (
 )
 from .policy_random import RandomPolicy
 from .policy_scoring import _CYCLES, _SCORE, _Context, play_threat
+from .policy_value import PlanValue
 
 
 def clear_caches() -> None:
@@ -129,8 +130,17 @@ def load_tuned(path=TUNED_FILE) -> HeuristicPolicy:
 if TUNED_FILE.exists():
     POLICIES["tuned"] = load_tuned()
 
+#: the default search (`ismcts:default` in a policy list, analyses.search.ismcts.default_spec): on the same
+#: deals against `heuristic` it beat plain `ismcts:100` at about the same CPU per game
+#: (benchmarks/bench_dreamsim_paired.py; figures in README.md, "Search")
+#: value estimates for a search's rollout cut-off, by name (`ismcts:N:cutoff=K:value=plan`): factories, so
+#: that every search owns its estimate's caches
+SEARCH_VALUES = MappingProxyType({"plan": PlanValue})
+SEARCH_DEFAULT = ("ismcts:100:paired=1:z=0:topk=3:rollout=tuned" if "tuned" in POLICIES
+                  else "ismcts:100:paired=1:z=0:topk=3:rollout=heuristic")
+
 __all__ = ["RandomPolicy", "HeuristicPolicy", "Weights", "RUNNER", "TRICKSTER", "HORROR", "BALANCED", "POLICIES",
            "clear_caches", "route", "plan_cost", "public_cost", "lead_cost", "play_threat", "key_id", "key_add",
-           "key_strict", "key_free", "Memo", "TUNING", "with_params", "load_tuned"]
+           "key_strict", "key_free", "Memo", "TUNING", "with_params", "load_tuned", "SEARCH_DEFAULT", "SEARCH_VALUES", "PlanValue"]
 # the heuristic's internals, importable from here as before the split (tests and tools reach them)
 _INTERNALS = (_P_DRAW, _Context, _CYCLES, _SCORE, _BLOCKED, _INF)
