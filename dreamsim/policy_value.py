@@ -42,6 +42,13 @@ class PlanValue:
     def __repr__(self):
         return f"PlanValue(beta={self.beta}, tempo={self.tempo})"
 
+    def __eq__(self, other):   # the same estimate whatever its caches hold
+        return type(other) is PlanValue and (self.beta, self.tempo, self.weights) == (
+            other.beta, other.tempo, other.weights)
+
+    def __hash__(self):
+        return hash((PlanValue, self.beta, self.tempo, self.weights))
+
     def costs(self, state) -> list:
         """Each seat's plan cost in `state` (its own hand; capped at the blocked cost)."""
         out = []

@@ -14,16 +14,18 @@ import nightsim
 from analyses.games import resolve_policies
 from analyses.search import ISMCTSPolicy, parse_ismcts
 from analyses.search.ismcts import DEFAULT_ITERATIONS, default_spec
+from dreamsim.policy_value import PlanValue
 from dreamsim.scenario import build_state as dream_position
 
 
-def test_dreamsim_declares_a_paired_top3_search_with_tuned_rollouts():
+def test_dreamsim_declares_a_paired_top3_search_with_cut_off_tuned_rollouts():
     spec = dreamsim.SEARCH_DEFAULT
     assert default_spec(dreamsim) == default_spec("dreamsim") == spec
     p = resolve_policies(dreamsim, "ismcts:default,heuristic", 2)[0]
     assert p.name == "ismcts:default"
     assert dataclasses.replace(p, name=spec) == parse_ismcts(dreamsim, spec)
-    assert (p.iterations, p.paired, p.topk, p.rollout) == (100, True, 3, "tuned")
+    assert (p.iterations, p.paired, p.z, p.topk, p.rollout, p.cutoff) == (200, True, 0.0, 3, "tuned", 6)
+    assert isinstance(p.value, PlanValue)
 
 
 def test_a_game_without_its_own_default_gets_the_policy_defaults():
@@ -36,7 +38,7 @@ def test_a_game_without_its_own_default_gets_the_policy_defaults():
 
 def test_options_after_default_override_the_games_own():
     p = parse_ismcts(dreamsim, "ismcts:default:topk=2:z=1.5")
-    assert (p.topk, p.z, p.paired, p.rollout, p.iterations) == (2, 1.5, True, "tuned", 100)
+    assert (p.topk, p.z, p.paired, p.rollout, p.iterations) == (2, 1.5, True, "tuned", 200)
     assert p.name == "ismcts:default:topk=2:z=1.5"
     assert parse_ismcts(dreamsim, "ismcts:DEFAULT").name == "ismcts:DEFAULT"
 

@@ -61,7 +61,8 @@ def test_value_by_name_in_a_search_spec():
     assert isinstance(p.value, PlanValue) and p.cutoff == 3
     assert repr(p).endswith("value=plan)")
     q = resolve_policies(dreamsim, "ismcts:8:cutoff=3:value=plan,heuristic", 2)[0]
-    assert q.value is not p.value   # every search owns its estimate (and its caches)
+    assert q.value is not p.value and q.value == p.value and q == p   # every search owns its estimate's caches
+    assert PlanValue(beta=0.2) != PlanValue(beta=0.3) and hash(PlanValue()) == hash(PlanValue())
     with pytest.raises(ValueError, match="unknown value estimate 'nope'"):
         resolve_policies(dreamsim, "ismcts:8:value=nope,heuristic", 2)
     with pytest.raises(ValueError, match="known: none"):
