@@ -49,6 +49,12 @@ class PlanValue:
     def __hash__(self):
         return hash((PlanValue, self.beta, self.tempo, self.weights))
 
+    def __getstate__(self):   # pickled (joblib workers) without the caches, as a HeuristicPolicy is
+        return {"beta": self.beta, "tempo": self.tempo, "weights": self.weights}
+
+    def __setstate__(self, state):
+        self.__init__(**state)
+
     def costs(self, state) -> list:
         """Each seat's plan cost in `state` (its own hand; capped at the blocked cost)."""
         out = []

@@ -4,6 +4,7 @@ a finished game's true rewards, and its use by name from a policy list."""
 from __future__ import annotations
 
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -49,6 +50,14 @@ def test_a_finished_game_is_valued_by_its_winner():
     dreamsim.apply_action(s, star, np.random.default_rng(0))
     assert s.is_terminal and s.winner == 0
     assert PlanValue()(s) == [1.0, 0.0]
+
+
+def test_a_pickled_estimate_is_equal_and_values_alike_without_its_caches():
+    s = build_state(where=["Bridge", "Corridor 1"], hands=[["star"], ["walk"]])
+    v = PlanValue(beta=0.3, tempo=0.1)
+    before = v(s)
+    w = pickle.loads(pickle.dumps(v))
+    assert w == v and w(s) == before and w._tables[2] is not v._tables[2]
 
 
 def test_a_bad_beta_is_refused():
