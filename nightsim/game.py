@@ -149,20 +149,18 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     while not s.is_terminal:
         p = s.current_player
         legal = (stack[-1] if stack else TURN).legal(s)
-        buf = uniforms[p]
-        if buf is not None:
+        f = choose[p]
+        if f is not None:  # a built-in HeuristicPolicy without context features: legal by construction, unchecked
+            a = legal[0] if len(legal) == 1 else f(s.creatures_view or creatures_view(s), p, table, legal, rngs[p],
+                                                     lean[p])
+        elif (buf := uniforms[p]) is not None:
             if not buf:
                 buf += prngs[p].random(UNIFORM_BLOCK).tolist()[::-1]
             a = legal[int(buf.pop() * len(legal))]
         elif heuristic[p]:
             # a built-in HeuristicPolicy returns one of the listed values (legal by construction);
             # with one action legal it returns it at once, without looking or drawing
-            if len(legal) == 1:
-                a = legal[0]
-            elif lean[p] is not None:
-                a = choose[p](s.creatures_view or creatures_view(s), p, table, legal, rngs[p], lean[p])
-            else:
-                a = pols[p](observe(s, p), legal, rngs[p])
+            a = legal[0] if len(legal) == 1 else pols[p](observe(s, p), legal, rngs[p])
         else:
             a = pols[p](observe(s, p), tuple(legal), rngs[p])  # a copy: the check below reads `legal`
             for x in legal:  # the policy's choice is one of the listed values (identity first: cheap)

@@ -131,12 +131,12 @@ class HeuristicPolicy:
 
         What a placement scores depends on the creature it goes on (`_creature_info`), and what a
         penalty discard scores on the card and the own creatures (`_card_value`); both are kept per
-        policy in `_memo`: {id(own creatures): (own creatures, card table, {creature: info}, {card:
-        value})}, whose creature infos also come from `_infos`: (card table, {a creature's cards: info}),
-        kept per policy for every creature it has scored a placement on (at most two cards each, so
-        bounded by the deck). The own creatures are the observation's shared tuple (`observe` builds a new one
-        when they change); each entry holds the value whose id keys it, so an id is never reused
-        while it is cached, and the seats sharing one policy object keep an entry each."""
+        policy. `_infos`: (card table, {a creature's cards: info}) for every creature the policy has
+        scored a placement on (at most two cards each, so bounded by the deck). `_memo` (`_card_values`):
+        {id(own creatures): (own creatures, card table, {card: value})}; the own creatures are the
+        observation's shared tuple (`observe` builds a new one when they change); each entry holds the
+        value whose id keys it, so an id is never reused while it is cached, and the seats sharing
+        one policy object keep an entry each."""
         if len(legal) == 1:
             return legal[0]
         if self._extras:
@@ -152,18 +152,13 @@ class HeuristicPolicy:
         choice); the choice is the same either way."""
         w = self.weights
         mine = creatures[player]  # (cards, seal) per own creature: a value shared until they change
-        memo = self._memo
-        entry = memo.get(id(mine))
-        if entry is None or entry[1] is not table:
-            if len(memo) >= _MEMO_SIZE:
-                try:
-                    del memo[next(iter(memo))]  # the oldest entry (the seats' current ones are recent)
-                except (RuntimeError, KeyError, StopIteration):  # another thread changed the memo meanwhile
-                    memo.clear()
-            entry = memo[id(mine)] = (mine, table, {}, {})  # ..., {creature: info}, {card: card value}
-        infos = entry[2]
+        shared = self._infos
+        if shared[0] is not table:
+            shared = (table, {})
+            object.__setattr__(self, "_infos", shared)
+        infos = shared[1]  # {a creature's cards: _creature_info}
         legion, ability, abil = table.legion, table.ability, self._abil
-        ctx = counts = None
+        ctx = counts = values = None
         best, best_score = None, None
         for a in legal:
             t = type(a)
@@ -172,17 +167,10 @@ class HeuristicPolicy:
                 if k is None:
                     sc = w.start
                 else:
-                    info = infos.get(k)
-                    if info is None:  # kept per creature (cards in build order) too, in _infos
-                        shared = self._infos
-                        if shared[0] is not table:
-                            shared = (table, {})
-                            object.__setattr__(self, "_infos", shared)
-                        cards = mine[k][0]
-                        info = shared[1].get(cards)
-                        if info is None:
-                            info = shared[1][cards] = _creature_info(cards, legion, ability, abil)
-                        infos[k] = info
+                    cards = mine[k][0]
+                    info = infos.get(cards)
+                    if info is None:
+                        info = infos[cards] = _creature_info(cards, legion, ability, abil)
                     n, per_legion, partial = info
                     same = per_legion[legion[a.card]]
                     sc = w.same_legion * same + w.mixed_legion * (n - same)
@@ -208,7 +196,8 @@ class HeuristicPolicy:
                 sc = (w.target_leader * done + len(cards)
                       + ((2.0 if t is Take else 0.0) if len(cards) == 3 else 0.0))
             elif t is PenaltyDiscard:  # -_Context.card_value, kept per own-creatures value
-                values = entry[3]
+                if values is None:
+                    values = self._card_values(mine, table)
                 v = values.get(a.card)
                 if v is None:
                     v = values[a.card] = _card_value(a.card, mine, table, abil)
@@ -225,6 +214,19 @@ class HeuristicPolicy:
                 else:
                     best = [best, a]  # a tie (an action is a NamedTuple, never a list)
         return best if type(best) is not list else best[int(rng.random() * len(best))]
+
+    def _card_values(self, mine, table) -> dict:
+        """{card: `_card_value`} for the own creatures `mine`, kept in `_memo` (see `__call__`)."""
+        memo = self._memo
+        entry = memo.get(id(mine))
+        if entry is None or entry[1] is not table:
+            if len(memo) >= _MEMO_SIZE:
+                try:
+                    del memo[next(iter(memo))]  # the oldest entry (the seats' current ones are recent)
+                except (RuntimeError, KeyError, StopIteration):  # another thread changed the memo meanwhile
+                    memo.clear()
+            entry = memo[id(mine)] = (mine, table, {})  # ..., {card: card value}
+        return entry[2]
 
     def __repr__(self):
         return f"HeuristicPolicy(name={self.name!r}, weights={self.weights!r})"
