@@ -53,17 +53,20 @@ X_H2 = X_HAND + K.N_KINDS     # a hypothetical hand
 X_WHERE = X_H2 + K.N_KINDS    # where each seat stands (obs.where)
 X_W2 = X_WHERE + K.MAX_SEATS  # a hypothetical `where`
 X_KEY = X_W2 + K.MAX_SEATS    # the actor's plan-cost key now (_Facts.k), 11 ints
-X_SIZE = X_KEY + 11
+X_BOARD = X_KEY + 11          # 1 once row BD_NOW holds a board of this game's rules (kept across decisions)
+X_SIZE = X_BOARD + 1
 # --- XF (float64) ---------------------------------------------------------------------------------
 XF_SIGN = 0       # 1.0, or -1.0 when acting for a captured rival
 XF_CS = 1         # card values of the actor's hand (_Facts.cs)
 XF_BASE = 2       # value() now
-XF_GEN = 3        # the decision's number: memo entries of an older decision are stale
+XF_GEN = 3        # the memo's generation: entries of an older one are stale (another board, or
+                  # another seat's need weights)
 MEMO = 128        # the plan costs on the board now, per (key, location), direct-mapped:
 XF_MK = 4         # the entry's key code,
 XF_MG = XF_MK + MEMO  # the decision it was worked out at,
 XF_MV = XF_MG + MEMO  # the plan cost (the Python heuristic keeps them in the board's memo)
-XF_SIZE = XF_MV + MEMO
+XF_NEED = XF_MV + MEMO  # the need_walk, need_star and need_vertigo weights the memo's plan costs used
+XF_SIZE = XF_NEED + 3
 
 #: P_DRAW: chance that a card drawn is a Dreamwalk / Vertigo / Midnight Star (policy_context._P_DRAW)
 P_DW = 36 / 102
@@ -73,7 +76,9 @@ P_STAR = 12 / 102
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def pc(M, BD, W, XF, b, key, x):
-    """plan_cost(b, key, x), remembered for the board now during one decision."""
+    """plan_cost(b, key, x), remembered for the board now (a pure function of the board, the key,
+    x and the need weights: kept across decisions while they stay the same, as the Python
+    heuristic keeps it in the board's memo)."""
     if b != BD_NOW or key[2] >= 32 or key[3] >= 32 or key[4] >= 32 or key[5] >= 8:
         return plan_cost(M, BD, W, b, key, x)
     code = x + 16 * (key[2] + 32 * (key[3] + 32 * (key[4] + 32 * (key[5] + 8 * (

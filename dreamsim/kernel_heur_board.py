@@ -10,8 +10,10 @@ the board of the decision; `BD_OP` .. are boards a Vertigo operation makes.
 A plan-cost key is the tuple of `policy_plan.plan_cost`'s key with the three weights replaced
 by `free` (1: `key_free`, missing cards cost nothing): (free, horror, walks, stars, vertigos,
 nightmares, blue, square_ok, motel_ok, town_hall_one, relax) — `KEY_*` name the places. The
-Python heuristic memoises all of this per board; the kernel works it out again per decision
-(the values are pure functions of the board and the key, so they are the same).
+Python heuristic memoises all of this per board; the kernel keeps row BD_NOW (its distances) and
+the plan costs on it from one decision to the next while the board stays the same, and works the
+other rows out again when it needs them (the values are pure functions of the board and the key,
+so they are the same).
 
 The heuristic's functions are compiled without numba's reference counting (`_nrt=False`: they
 allocate nothing, they only read and write the arrays they are given). With it, the atomic
@@ -110,6 +112,18 @@ def board_load(M, BD, b):
         BD[b, B_CELL + loc] = M[K.O_CELL_OF + loc]
         BD[b, B_ROT + loc] = M[K.O_ROT + loc]
     board_pred(M, BD, b)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def board_is(M, BD, b):
+    """Board row b is the game's board now (the same grid, cells and rotations)."""
+    for c in range(M[K.G_NCELLS]):
+        if BD[b, B_GRID + c] != M[K.O_GRID + c]:
+            return False
+    for loc in range(K.N_LOC):
+        if BD[b, B_CELL + loc] != M[K.O_CELL_OF + loc] or BD[b, B_ROT + loc] != M[K.O_ROT + loc]:
+            return False
+    return True
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
