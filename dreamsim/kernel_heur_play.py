@@ -16,6 +16,7 @@ from . import kernel_layout as K
 from .kernel_core import rand_below, seed_rng, top
 from .kernel_heur import (
     X_ACTOR,
+    X_BGEN,
     X_BOARD,
     X_F,
     X_FK,
@@ -91,6 +92,7 @@ def facts(M, BD, W, X, XF, f, fk):
     if not same:
         board_load(M, BD, BD_NOW)
         X[X_BOARD] = 1
+        X[X_BGEN] += 1  # the Vertigo boards of the last one are stale
     for k in range(K.N_KINDS):
         X[X_HAND + k] = M[K.O_HAND + actor * K.N_KINDS + k]
     for q in range(K.MAX_SEATS):
