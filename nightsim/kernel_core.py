@@ -276,11 +276,42 @@ def legal_actions(st, tb, rs, acts):
         if st[HAND_N + p] >= tb[PRM + P_MIN_DISCARD]:
             n = _emit(acts, n, A_START, 0, 0)
         tl = st[G_TL]
+        # the seat's creatures with an open slot, as bit sets by the slot they have open (m cards
+        # placed: slot m is next), so each card checks three table entries, not every creature
+        crn = st[CRN + p]
+        open0 = open1 = open2 = 0
+        for k in range(crn):
+            m = st[CRLEN + p * LM + k]
+            if m == LEGS:
+                open0 |= 1 << k
+            elif m == TORSO:
+                open1 |= 1 << k
+            elif m == HEAD:
+                open2 |= 1 << k
+        room = crn < limit
         for i in range(st[HAND_N + p]):
             c = st[HAND + p * NCM + i]
             if tl >= 0 and tb[LEGION + c] != tl:
                 continue
-            n = _emit_placements(st, tb, acts, n, p, c, limit)
+            f = FITS + c * CR_CARDS
+            fit = ((open0 if tb[f + LEGS] else 0) | (open1 if tb[f + TORSO] else 0)
+                   | (open2 if tb[f + HEAD] else 0))
+            k = 0
+            while fit:
+                if fit & 1:
+                    acts[n, A_KIND] = A_PLAY
+                    acts[n, A_X] = c
+                    acts[n, A_Y] = k
+                    acts[n, A_Z] = st[CRLEN + p * LM + k]
+                    n += 1
+                fit >>= 1
+                k += 1
+            if room and tb[f + LEGS]:
+                acts[n, A_KIND] = A_PLAY
+                acts[n, A_X] = c
+                acts[n, A_Y] = -1
+                acts[n, A_Z] = 0
+                n += 1
         return n
     f = st[G_FR_N] - 1
     kind = st[FR + f * FW + FR_KIND]
