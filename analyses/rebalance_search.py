@@ -53,6 +53,9 @@ from .objectives import (
     condition_label,
     conditions,
     make_objective,
+    parts_of,
+    price_limit_lines,
+    price_limits,
     restrict,
     score_frames,
     side_effect_objectives,
@@ -88,6 +91,7 @@ class Rebalance:
     note: str = BIAS_NOTE
     timing: dict = dataclasses.field(default_factory=dict)   # wall/CPU seconds, budget, engine, games played
     confirm_sizes: dict = dataclasses.field(default_factory=dict)   # condition label ('' = as given) -> games per side
+    notes: tuple = ()               # lines on what no setting of the knobs can meet (Nerath: a unit no price fixes)
 
     def tables(self) -> dict:
         return {"proposal": self.proposal, "table": self.table, "side_effects": self.side_effects,
@@ -112,9 +116,10 @@ class Rebalance:
         note = self.note if self.confirm_seed is not None else "exact: no sampling, so no selection bias"
         return "\n".join([head, diff, "", f"search score of the proposal: {self.search_score:.4f} ({note})",
                           "", f"before / after ({where}):", format_table(self.table), "",
-                          f"verdict: the proposal {verdict} (every interval inside its band)", "",
-                          "side effects on the other objectives:",
-                          format_table(self.side_effects) if len(self.side_effects) else "(none measured)"]
+                          f"verdict: the proposal {verdict} (every interval inside its band)", ""]
+                         + [f"cannot be met by any price: {n}" for n in self.notes] + ([""] if self.notes else [])
+                         + ["side effects on the other objectives:",
+                            format_table(self.side_effects) if len(self.side_effects) else "(none measured)"]
                          + ([spent] if spent else []))
 
     def __str__(self) -> str:
@@ -295,6 +300,10 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
         confirm_seed, confirm_games = None, 0
         table = before_after(obj, None, None, base, after_rules)
         side = pd.DataFrame()
+    notes = tuple(line for p in parts_of(obj) if p.name == "unit_value_parity" and p.param("measure", "break_even")
+                  == "break_even" for line in price_limit_lines(
+                      price_limits(after_rules, float(p.param("band", 0.10)), p.param("units")),
+                      float(p.param("band", 0.10))))
     meets = bool(len(table)) and bool(table["within_after"].all())
     engines = set().union(*(r.engines for r in runs.values()))
     timing = {"wall_seconds": time.perf_counter() - wall0, "cpu_seconds": time.process_time() - cpu0,
@@ -306,13 +315,13 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
                         "confirm_sizes": confirm_sizes,
                         "table": table.astype(object).where(table.notna(), None).to_dict("records"),
                         "side_effects": side.astype(object).where(side.notna(), None).to_dict("records"),
-                        "timing": timing}
+                        "timing": timing, "notes": list(notes)}
         (Path(store) / CONFIRM_FILE).write_text(json.dumps(confirmation, indent=1, default=_json), encoding="utf-8")
     return Rebalance(game=module.__name__, objective=obj.label(), proposal=proposal, table=table, side_effects=side,
                      trials=trials_frame(study, knob_list), meets=meets,
                      search_score=float(best.user_attrs.get("score", best.value)),
                      confirm_seed=confirm_seed, confirm_games=confirm_games, timing=timing,
-                     confirm_sizes=confirm_sizes)
+                     confirm_sizes=confirm_sizes, notes=notes)
 
 
 def confirmation_size(obj, df: pd.DataFrame, rules, precision: float = CONFIRM_PRECISION, per_deal: int = 1,
