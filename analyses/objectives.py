@@ -48,6 +48,7 @@ import pandas as pd
 from . import frames
 from .clusters import cluster_ids, mean_interval, rates
 from .games import make_rules
+from .knobs import set_values
 from .teams import teams
 from .win_rates import win_rates
 
@@ -374,6 +375,59 @@ def price_limit_lines(limits: pd.DataFrame, band: float = 0.10) -> list[str]:
                    f"price {r.best_price:.2f} × the footsoldier's gives attack {r.best_attack_ratio:.2f} and "
                    f"defence {r.best_defence_ratio:.2f} of the footsoldier's value per gold")
     return out
+
+
+STARTS_STOP = 1.5      # parity_starts: stop lowering a unit's price once every role is worth this × its gold
+
+
+def parity_starts(module, rules, knobs, obj) -> list[dict]:
+    """Settings worth trying first in an exact `unit_value_parity` search whose knobs are all unit
+    prices: one per footsoldier price the knobs allow, each other unit at its best price for it.
+
+    A unit's value per gold depends only on its own price and the footsoldier's (its army size is
+    budget × footsoldier cost // its cost, so the value depends on the ratio of the two prices, not
+    on their scale), so for a given footsoldier price every unit's best price is found on its own
+    (least |log ratio| summed over its roles, ties to the published price), trying prices from the
+    dearest down until every role is worth more than `STARTS_STOP` × its gold (a cheaper price
+    only raises that, and buys an army the exact solver takes long over). A sampler moving one
+    price at a time never finds a finer price scale (footsoldier 3 needs every other price
+    rescaled at once); these settings put each scale in the study. [] for any other search."""
+    parts = parts_of(obj)
+    if len(parts) != 1 or parts[0].name != "unit_value_parity":
+        return []
+    units = {}
+    for k in knobs:
+        m = re.fullmatch(r"battle\.units\.([a-z_]+)\.cost", k.path)
+        if m is None or k.kind != "int":
+            return []
+        units[k.path] = m.group(1)
+    part = parts[0]
+    wanted = part.param("units")
+    wanted = None if wanted is None else {wanted} if isinstance(wanted, str) else set(wanted)
+    foot = next((k for k in knobs if units[k.path] == REFERENCE), None)
+    starts = []
+    for f in (foot.values() if foot is not None else [None]):
+        values = {} if foot is None else {foot.path: f}
+        for k in knobs:
+            if k is foot or (wanted is not None and units[k.path] not in wanted):
+                continue
+            best = None
+            for c in sorted(k.values(), reverse=True):     # dearest first: a cheaper price buys a larger army
+                try:
+                    v = unit_values(set_values(module, rules, {**values, k.path: c}), part.param("measure", "break_even"),
+                                    units=units[k.path])
+                except ValueError:             # e.g. an army too large for the exact solver
+                    break
+                if not len(v):
+                    break
+                ratio = v["value_ratio"].to_numpy(float)
+                key = (float(np.abs(np.log(ratio)).sum()), abs(c - k.published))
+                best = min(best, (key, c)) if best is not None else (key, c)
+                if ratio.min() > STARTS_STOP:  # every role already worth far more than its gold: cheaper is worse
+                    break
+            values[k.path] = k.published if best is None else best[1]
+        starts.append({k.path: values.get(k.path, k.published) for k in knobs})
+    return starts
 
 
 TABLES = {"seat_balance": seat_table, "alliance_balance": team_table, "faction_balance": faction_table,

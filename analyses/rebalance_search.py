@@ -53,6 +53,7 @@ from .objectives import (
     condition_label,
     conditions,
     make_objective,
+    parity_starts,
     parts_of,
     price_limit_lines,
     price_limits,
@@ -219,8 +220,10 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
                  if obj.needs_games else None)
     obj = obj.bind(reference)
     grid = small_grid(knob_list, max_knobs)
-    if not study.trials:
-        for values in grid or [published]:
+    if not study.trials:      # the published game first, then any settings the objective knows are worth trying
+        first = [published] + [v for v in parity_starts(module, base, knob_list, obj) if v != published and (
+            max_knobs is None or sum(v[k.path] != k.published for k in knob_list) <= max_knobs)]
+        for values in first + [v for v in grid if v not in first]:
             study.enqueue_trial(values)
     if grid:       # an enumerated space ends when every setting has raced (no resampling of known points)
         waiting = len(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.WAITING,)))

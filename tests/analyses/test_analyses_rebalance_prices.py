@@ -8,7 +8,7 @@ import pytest
 
 import nerathsim
 from analyses import knobs as K
-from analyses.objectives import price_limits, unit_values
+from analyses.objectives import make_objective, parity_starts, price_limits, unit_values
 from analyses.rebalance_search import rebalance
 from analyses.unit_cost import _margin, break_even_count
 from nerathsim.battle.rules import BattleRules
@@ -69,3 +69,27 @@ def test_the_rebalance_output_states_the_siege_engine_impossibility():
     line = next(x for x in text.splitlines() if x.startswith("cannot be met by any price: "))
     assert "siege_engine: no price puts both its attack and its defence value per gold within ±10%" in line
     assert "allows at most 1.22" in line and "best achievable: price 1.82 × the footsoldier's" in line
+
+
+def test_the_parity_search_starts_from_every_footsoldier_price_scale_and_finds_the_fighter_price():
+    knobs = K.resolve_knobs(nerathsim, nerathsim.Rules(), "battle.units.footsoldier.cost=1:3:1,"
+                                                          "battle.units.fighter.cost=1:6:1")
+    objective = make_objective("unit_value_parity(units=fighter)")
+    starts = parity_starts(nerathsim, nerathsim.Rules(), knobs, objective)
+    assert [s["battle.units.footsoldier.cost"] for s in starts] == [1, 2, 3]
+    assert starts[2]["battle.units.fighter.cost"] == 5                # 5/3 of a footsoldier: the one fit in range
+    for start in starts:       # each start is the best fighter price for its footsoldier price, exactly
+        foot = start["battle.units.footsoldier.cost"]
+        def deviation(cost):
+            rules = K.set_values(nerathsim, nerathsim.Rules(), {"battle.units.footsoldier.cost": foot,
+                                                               "battle.units.fighter.cost": cost})
+            return abs(math.log(unit_values(rules, units="fighter")["value_ratio"].iloc[0]))
+        assert deviation(start["battle.units.fighter.cost"]) == min(deviation(c) for c in range(1, 7))
+    assert parity_starts(nerathsim, nerathsim.Rules(), knobs, make_objective("seat_balance")) == []
+    result = rebalance("nerathsim", objective, knobs=knobs, budget=4, seed=0)
+    trials = result.trials
+    assert list(trials["battle.units.footsoldier.cost"])[:3] == [1, 2, 3]     # published (= the footsoldier-1 start),
+    assert list(trials["battle.units.fighter.cost"])[:3] == [2, 4, 5]         # then the other starts, then the grid
+    proposal = result.proposal.set_index("knob")["proposed"]
+    assert (proposal["battle.units.footsoldier.cost"], proposal["battle.units.fighter.cost"]) == (3, 5)
+    assert result.meets and result.table["within_after"].all() and not result.table["within_before"].any()
