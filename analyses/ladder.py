@@ -59,11 +59,13 @@ from .tables import Tables, format_table
 from .teams import is_team_game, teams
 
 FORMAT = "balancelab-ladder-1"
-#: IS-MCTS iterations per decision of the two search rungs of the default ladder
+#: IS-MCTS iterations per decision of the two search rungs of the default ladder ("default": the game's
+#: `SEARCH_DEFAULT` spec, `ismcts:default`; Midnighters' plain ismcts:10 ranked below every heuristic in the
+#: stop-25 ladder, its default search plays at `tuned`'s strength: dreamsim/README.md "Search")
 #: (Nerath: none. Its `ismcts:N` is the macro search, ~37 s of CPU per short game at N=24, so the 800
 #: games per pairing of its default ladder are out of reach; give search rungs explicitly with a smaller
 #: --games, e.g. `balancelab ladder nerath --ladder random,balanced,tuned,ismcts:24 --games 40`.)
-SEARCH_BUDGETS = {"nightsim": (25, 100), "dreamsim": (10, 40), "nerathsim": ()}
+SEARCH_BUDGETS = {"nightsim": (25, 100), "dreamsim": (40, "default"), "nerathsim": ()}
 #: default games per pairing and self-play games per rung: the default ladder in <= 30 min on 2 cores
 DEFAULT_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 800}
 DEFAULT_FINDINGS_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 800}

@@ -30,6 +30,10 @@ successive-halving pruner, storage that lets a stopped search resume):
 
 `Tuned.to_data()` is the data file a game package loads as its `tuned` policy (the parameters and
 their provenance); `balancelab tune-policy GAME --out FILE` writes it.
+
+The pieces: `analyses.tune_space` (the search space and the policies), `analyses.tune_study`
+(the study, its trials and the provenance); this module plays the games (`Arena`), runs the
+search and the confirmation, and re-exports their names.
 """
 from __future__ import annotations
 
@@ -45,213 +49,48 @@ import numpy as np
 import pandas as pd
 
 from . import clusters, frames
-from .games import load_game, make_rules, with_parameter
+from .games import load_game, make_rules
 from .plan import policy_key
-from .rebalance_search import _optuna, fresh_seed, parse_budget
+from .rebalance_games import fresh_seed
+from .rebalance_search import parse_budget
+from .rebalance_study import _optuna
 from .runner import ENGINES, simulate
 from .tables import format_table
+from .tune_space import (
+    Param,
+    _label,
+    _param,
+    apply_params,
+    default_pool,
+    param_value,
+    parse_space,
+    resolve_pool,
+    resolve_start,
+    warm_points,
+)
+from .tune_study import (
+    CONFIRM_KEYS,
+    PROVENANCE_KEYS,
+    SEARCH_KEYS,
+    _command_text,
+    _open_study,
+    _plain,
+    _rules_changes,
+    _trials_frame,
+    check_provenance,
+)
+
+__all__ = [
+    "CONFIDENCE", "CONFIRM_KEYS", "NOTE", "PROVENANCE_KEYS", "SEARCH_KEYS", "TARGET", "TARGET_LOW", "Arena", "Param",
+    "Tuned", "apply_params", "check_provenance", "confirm", "default_pool", "param_value", "parse_space",
+    "resolve_pool", "resolve_start", "summary", "tune_policy", "warm_points", "_label", "_open_study", "_param",
+    "_plain", "_trials_frame",
+]
 
 TARGET, TARGET_LOW = 0.55, 0.50
 CONFIDENCE = 0.95
 NOTE = ("the search score of the best trial is biased by selection (the best of many noisy estimates looks "
         "better than it is); only the confirmation run on fresh seeds decides")
-PROVENANCE_KEYS = ("start", "pool", "players", "design", "rules", "rules_version", "search", "confirmation",
-                   "optuna_version", "date", "command", "note")
-SEARCH_KEYS = ("sampler", "pruner", "trials", "complete", "pruned", "games_per_trial", "rungs", "seed", "engine",
-               "best_trial", "best_score", "start_score")
-CONFIRM_KEYS = ("opponent", "seed", "games", "deals", "engine", "win_rate", "ci_low", "ci_high", "confidence",
-                "unit", "target", "meets_target")
-_SPACE_KEYS = {"name", "low", "high", "step", "log", "choices"}
-
-
-@dataclasses.dataclass(frozen=True)
-class Param:
-    """One dimension of the search space: a number in [low, high] (on a `step` grid, or on a log
-    scale), an integer (low, high and step all integers), or one of `choices`."""
-
-    name: str
-    low: float | None = None
-    high: float | None = None
-    step: float | None = None
-    log: bool = False
-    choices: tuple | None = None
-
-    @property
-    def integer(self) -> bool:
-        return self.choices is None and all(isinstance(v, numbers.Integral) and not isinstance(v, bool)
-                                            for v in (self.low, self.high, 1 if self.step is None else self.step))
-
-    def suggest(self, trial):
-        if self.choices is not None:
-            return trial.suggest_categorical(self.name, list(self.choices))
-        if self.integer:
-            return trial.suggest_int(self.name, int(self.low), int(self.high), step=int(self.step or 1), log=self.log)
-        return trial.suggest_float(self.name, float(self.low), float(self.high), step=self.step, log=self.log)
-
-    def snap(self, value):
-        """`value` moved onto this dimension (clipped to the range, rounded to the grid)."""
-        if self.choices is not None:
-            return value if value in self.choices else self.choices[0]
-        value = min(max(float(value), float(self.low)), float(self.high))
-        if self.step is not None:
-            value = float(self.low) + round((value - float(self.low)) / float(self.step)) * float(self.step)
-            value = min(value, float(self.high))
-        return int(round(value)) if self.integer else round(value, 10)
-
-    def around(self, value, radius: float) -> Param:
-        """This dimension cut to `value` ± `radius` × its range (on its grid; choices unchanged): a
-        trust region, for a search that improves a good start rather than exploring everything."""
-        if self.choices is not None:
-            return self
-        half = radius * (float(self.high) - float(self.low))
-        if self.log:
-            low, high = max(float(self.low), value / (1 + radius * 10)), min(float(self.high), value * (1 + radius * 10))
-        else:
-            low, high = max(float(self.low), value - half), min(float(self.high), value + half)
-        if self.step is not None:
-            step, base = float(self.step), float(self.low)
-            low = base + math.floor((low - base) / step + 1e-9) * step
-            high = base + math.ceil((high - base) / step - 1e-9) * step
-            low, high = max(low, float(self.low)), min(high, float(self.high))
-            low = base + round((low - base) / step) * step
-            high = low + math.floor((high - low) / step + 1e-9) * step
-        low, high = (int(round(low)), int(round(high))) if self.integer else (round(low, 10), round(high, 10))
-        if not low < high:
-            return self
-        return dataclasses.replace(self, low=low, high=high)
-
-    def spec(self) -> dict:
-        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None and v is not False}
-
-
-def parse_space(space) -> list[Param]:
-    """Check a search space (a list of dicts or Params) and return Params; bad input raises ValueError."""
-    if isinstance(space, (str, bytes, dict)) or not hasattr(space, "__iter__"):
-        raise ValueError(f"space must be a list of {{'name', 'low', 'high', 'step'|'log'}} or {{'name', 'choices'}} "
-                         f"entries, got {space!r}")
-    out, seen = [], set()
-    for entry in space:
-        if isinstance(entry, Param):
-            entry = dataclasses.asdict(entry)
-        if not isinstance(entry, dict):
-            raise ValueError(f"space: each entry must be a dict with name/low/high or name/choices, got {entry!r}")
-        unknown = set(entry) - _SPACE_KEYS
-        if unknown:
-            raise ValueError(f"space: unknown key(s) {', '.join(sorted(unknown))} in {entry!r}; "
-                             f"allowed: {', '.join(sorted(_SPACE_KEYS))}")
-        name = entry.get("name")
-        if not isinstance(name, str) or not name:
-            raise ValueError(f"space: every entry needs a name (a parameter of the policy), got {entry!r}")
-        if name in seen:
-            raise ValueError(f"space: parameter {name!r} is declared twice")
-        seen.add(name)
-        out.append(_param(entry, name))
-    if not out:
-        raise ValueError("space: declare at least one parameter")
-    return out
-
-
-def _param(entry: dict, name: str) -> Param:
-    choices = entry.get("choices")
-    if choices is not None:
-        if isinstance(choices, (str, bytes)) or not hasattr(choices, "__iter__") or not list(choices):
-            raise ValueError(f"space: {name}: choices must be a non-empty list, got {choices!r}")
-        if any(k in entry for k in ("low", "high", "step")):
-            raise ValueError(f"space: {name}: give either choices or low/high, not both")
-        return Param(name, choices=tuple(choices))
-    low, high, step, log = entry.get("low"), entry.get("high"), entry.get("step"), entry.get("log", False)
-    for label, v in (("low", low), ("high", high)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
-            raise ValueError(f"space: {name}: {label} must be a finite number, got {v!r}")
-    if not low < high:
-        raise ValueError(f"space: {name}: low must be below high, got low={low!r} high={high!r}")
-    if step is not None and (isinstance(step, bool) or not isinstance(step, numbers.Real) or not step > 0):
-        raise ValueError(f"space: {name}: step must be a positive number, got {step!r}")
-    if not isinstance(log, bool):
-        raise ValueError(f"space: {name}: log must be True or False, got {log!r}")
-    if log and step is not None:
-        raise ValueError(f"space: {name}: give step or log=True, not both")
-    if log and low <= 0:
-        raise ValueError(f"space: {name}: a log scale needs low > 0, got {low!r}")
-    return Param(name, low, high, step, log)
-
-
-# --- policies ------------------------------------------------------------------------------
-
-def apply_params(module, policy, params: dict, name: str | None = None):
-    """`policy` with `params` set: the game's `with_params` when it has one, else dataclass fields
-    by dotted path (`analyses.games.with_parameter`)."""
-    hook = getattr(module, "with_params", None)
-    if hook is not None:
-        return hook(policy, params, name=name)
-    for key, value in params.items():
-        policy = with_parameter(policy, key, value)
-    if name is not None and dataclasses.is_dataclass(policy) and "name" in {f.name for f in dataclasses.fields(policy)}:
-        policy = dataclasses.replace(policy, name=name)
-    return policy
-
-
-def param_value(module, policy, name: str):
-    """The current value of parameter `name` of `policy` (the game's `param_value`, else attributes)."""
-    hook = getattr(module, "param_value", None)
-    if hook is not None:
-        return hook(policy, name)
-    value = policy
-    for part in name.split("."):
-        value = getattr(value, part)
-    return value
-
-
-def _label(entry) -> str:
-    return entry if isinstance(entry, str) else str(getattr(entry, "name", None) or repr(entry))
-
-
-def resolve_start(module, start):
-    """(label, policy object) of the start policy; ValueError for an unknown or non-policy entry."""
-    tuning = getattr(module, "TUNING", {}) or {}
-    if start is None:
-        start = tuning.get("start")
-        if start is None:
-            raise ValueError(f"game {module.__name__!r} declares no start policy (TUNING['start']); give start=NAME")
-    if isinstance(start, str):
-        if start not in module.POLICIES:
-            raise ValueError(f"unknown start policy {start!r} for {module.__name__}; known: "
-                             f"{', '.join(module.POLICIES)}")
-        return start, module.POLICIES[start]
-    if not callable(start):
-        raise ValueError(f"start policy {start!r} is neither a registered name nor a policy object")
-    return _label(start), start
-
-
-def default_pool(module, start_label: str, start) -> list:
-    """The start policy plus every other shipped policy of its kind that plays differently
-    (aliases such as nightsim's `heuristic` = `greedy`, `random` and `tuned` left out)."""
-    pool, keys = [start_label if start_label in module.POLICIES else start], [policy_key(start)]
-    for name, policy in module.POLICIES.items():
-        if name in ("random", "tuned") or type(policy) is not type(start):
-            continue
-        if policy_key(policy) not in keys:
-            pool.append(name)
-            keys.append(policy_key(policy))
-    return pool
-
-
-def resolve_pool(module, pool, start_label: str, start) -> list:
-    if pool is None:
-        return default_pool(module, start_label, start)
-    if isinstance(pool, str):
-        pool = [p.strip() for p in pool.split(",") if p.strip()]
-    elif callable(pool):
-        pool = [pool]
-    pool = list(pool)
-    if not pool:
-        raise ValueError("pool: give at least one opponent")
-    for entry in pool:
-        if isinstance(entry, str) and entry not in module.POLICIES:
-            raise ValueError(f"pool: unknown policy {entry!r} for {module.__name__}; known: {', '.join(module.POLICIES)}")
-        if not isinstance(entry, str) and not callable(entry):
-            raise ValueError(f"pool: {entry!r} is neither a registered name nor a policy object")
-    return pool
 
 
 # --- games ---------------------------------------------------------------------------------
@@ -307,6 +146,21 @@ def summary(games: pd.DataFrame, confidence: float = CONFIDENCE) -> dict:
 
 def _segment_seed(seed: int, k: int) -> int:
     return int(np.random.SeedSequence([int(seed), 0x7E7E, k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def confirm(arena: Arena, tuned, opponent, label: str, games: int, seed: int) -> tuple[dict, pd.DataFrame]:
+    """The confirmation run: `tuned` against `opponent` (named `label`) on about `games` games of
+    fresh deals (`seed`: a stream no search rung uses), one tuned seat rotated over every seat of
+    each deal, with the Python engine; its win rate with the 95% interval, the deal as the unit
+    (`summary`). Returns (the summary row with the verdict, the one-row confirmation table)."""
+    deals = max(1, math.ceil(games / arena.players))
+    scores = arena.scores(tuned, [opponent], deals, seed, engine="python")
+    row = summary(scores)
+    row.update({"opponent": label, "target": TARGET,
+                "meets_target": row["win_rate"] >= TARGET and row["ci_low"] > TARGET_LOW})
+    table = pd.DataFrame([row])[["opponent", "games", "deals", "wins", "losses", "no_winner", "win_rate",
+                                 "ci_low", "ci_high", "target", "meets_target"]]
+    return row, table
 
 
 # --- the search ------------------------------------------------------------------------------
@@ -463,14 +317,8 @@ def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 2
     tuned = apply_params(module, start_policy, params, name="tuned")
     confirm_seed = fresh_seed(seed)
     confirm_games = confirm_games or 4 * deals[-1] * players
-    confirm_deals = max(1, math.ceil(confirm_games / players))
-    games = arena.scores(tuned, [start_label if start_label in module.POLICIES else start_policy], confirm_deals,
-                         confirm_seed, engine="python")
-    row = summary(games)
-    row.update({"opponent": start_label, "target": TARGET,
-                "meets_target": row["win_rate"] >= TARGET and row["ci_low"] > TARGET_LOW})
-    confirmation = pd.DataFrame([row])[["opponent", "games", "deals", "wins", "losses", "no_winner", "win_rate",
-                                        "ci_low", "ci_high", "target", "meets_target"]]
+    row, confirmation = confirm(arena, tuned, start_label if start_label in module.POLICIES else start_policy,
+                                start_label, confirm_games, confirm_seed)
     first_trial = min(study.trials, key=lambda t: t.number)
     design = (f"{players} players: the candidate in one seat, the opponent in the other {players - 1}, seats rotated "
               f"(every seat once per deal)")
@@ -502,98 +350,3 @@ def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 2
     return Tuned(game=module.__name__, start=start_label, pool=tuple(_label(p) for p in pool), params=params,
                  start_params=start_params, trials=_trials_frame(study, dims), confirmation=confirmation,
                  policy=tuned, provenance=json.loads(json.dumps(provenance, default=_plain)))
-
-
-def warm_points(warm_start, dims, start_params: dict) -> tuple[list[dict], list]:
-    """(points on the space's grid, what each came from) for `tune_policy(warm_start=...)`."""
-    if warm_start is None:
-        return [], []
-    entries = [warm_start] if isinstance(warm_start, (str, Path, dict)) else list(warm_start)
-    points, sources = [], []
-    for entry in entries:
-        if isinstance(entry, (str, Path)):
-            try:
-                params = json.loads(Path(entry).read_text(encoding="utf-8"))["params"]
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                raise ValueError(f"warm_start: {entry} is not a tuned data file with 'params' ({exc}). Reproduce "
-                                 f"with json.load(open({str(entry)!r}))['params']") from None
-            sources.append(str(entry))
-        elif isinstance(entry, dict):
-            params = entry
-            sources.append("params")
-        else:
-            raise ValueError(f"warm_start: give data file paths or {{parameter: value}} dicts, got {entry!r}")
-        names = {d.name for d in dims}
-        unknown = sorted(set(params) - names)
-        if unknown:
-            raise ValueError(f"warm_start: parameter(s) {', '.join(unknown)} are not in the search space")
-        points.append({d.name: d.snap(params.get(d.name, start_params[d.name])) for d in dims})
-    return points, sources
-
-
-def _open_study(optuna, storage, spec: dict, seed: int, reduction_factor: int, min_resource: int):
-    sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=8, multivariate=True)
-    pruner = optuna.pruners.SuccessiveHalvingPruner(min_resource=max(1, min_resource),
-                                                    reduction_factor=reduction_factor, min_early_stopping_rate=0)
-    if storage is None:
-        return optuna.create_study(direction="maximize", sampler=sampler, pruner=pruner)
-    if not isinstance(storage, str) or not storage:
-        raise ValueError(f"storage must be an optuna URL such as sqlite:///tune.db or a .journal path, got {storage!r}")
-    if "://" not in storage:
-        backend = optuna.storages.journal.JournalFileBackend(str(Path(storage)))
-        storage = optuna.storages.JournalStorage(backend)
-    name = f"tune-{spec['game']}-{spec['start']}-seed{seed}"
-    study = optuna.create_study(storage=storage, study_name=name, direction="maximize", sampler=sampler,
-                                pruner=pruner, load_if_exists=True)
-    plain = json.loads(json.dumps(spec, default=_plain))
-    stored = study.user_attrs.get("spec")
-    if stored is None:
-        study.set_user_attr("spec", plain)
-    elif stored != plain:
-        diff = sorted(k for k in set(stored) | set(plain) if stored.get(k) != plain.get(k))
-        raise ValueError(f"storage holds study {name!r} with other settings ({', '.join(diff)}); use the same "
-                         f"settings to resume it, or another storage")
-    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-        study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)   # killed mid-trial
-    return study
-
-
-def _trials_frame(study, dims) -> pd.DataFrame:
-    rows = []
-    for t in study.trials:
-        if t.state.name == "WAITING":
-            continue
-        row = {"trial": t.number, "state": t.state.name.lower(), "games": t.user_attrs.get("games", 0),
-               "score": t.user_attrs.get("score")}
-        row.update({d.name: t.params.get(d.name) for d in dims})
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def _rules_changes(module, rules) -> dict:
-    published = module.Rules()
-    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)
-            if getattr(rules, f.name) != getattr(published, f.name)}
-
-
-def _command_text(module, start, pool, budget, games_per_trial, seed, n_jobs, players, rungs, rf, confirm, engine,
-                  radius):
-    return (f"analyses.tune_policy({module.__name__!r}, start={start!r}, pool={[_label(p) for p in pool]!r}, "
-            f"budget={budget!r}, games_per_trial={games_per_trial}, seed={seed}, n_jobs={n_jobs}, players={players}, "
-            f"rungs={rungs}, reduction_factor={rf}, confirm_games={confirm}, engine={engine!r}, radius={radius!r})")
-
-
-def check_provenance(data: dict) -> list[str]:
-    """The keys missing (or empty) in a stored `tuned` data file; [] when it is complete."""
-    missing = [k for k in ("name", "game", "start", "params", "provenance") if data.get(k) in (None, "", {})]
-    prov = data.get("provenance") or {}
-    missing += [f"provenance.{k}" for k in PROVENANCE_KEYS if k not in prov or prov[k] in (None, "")]
-    missing += [f"provenance.search.{k}" for k in SEARCH_KEYS if k not in (prov.get("search") or {})]
-    missing += [f"provenance.confirmation.{k}" for k in CONFIRM_KEYS if k not in (prov.get("confirmation") or {})]
-    return missing
-
-
-def _plain(value):
-    if isinstance(value, (np.bool_,)):
-        return bool(value)
-    return value.item() if hasattr(value, "item") else str(value)

@@ -21,7 +21,15 @@ With `--simulate N` it also runs N blocks of the real `analyses.simulate` toy ga
 seat win rates on real games under rotate (nightsim: heuristic/greedy/purist/aggressor + 3 random;
 dreamsim: heuristic + 3 random), G games each.
 
+With `--rebalance R` and `--tune R` it proves the confirmation runs of `analyses.rebalance` (per
+condition: seat_balance + alliance_balance@teams=true, rotated deals with seat luck) and of
+`analyses.tune_policy` (candidate vs the start policy, seats rotated, common deals; policy luck
+and seat luck) by R runs of the real functions on the toy game against its exact odds
+(tests/analyses/confirm_coverage.py): coverage of the reported 95% intervals and of naive
+per-game intervals from the same tables. `--runs 0` skips the design table above.
+
     python benchmarks/bench_coverage.py --runs 500 --games 400
+    python benchmarks/bench_coverage.py --runs 0 --rebalance 500 --tune 1000
 """
 from __future__ import annotations
 
@@ -41,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 import analyses  # noqa: E402
 from analyses import clusters  # noqa: E402
 
+import confirm_coverage as cc  # noqa: E402
 import toygame as toy  # noqa: E402
 
 PLAYERS = 4
@@ -138,6 +147,35 @@ def real_design_effects(games: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def confirmations(rebalance_runs: int, tune_runs: int, args) -> None:
+    """Coverage of the rebalance and tune_policy confirmation runs (real functions, toy game)."""
+    fmt = {"float_format": lambda v: f"{v:.3f}", "index": False}
+    if rebalance_runs:
+        start = time.process_time()
+        table = cc.rebalance_runs(rebalance_runs, seed=args.seed, seat_luck=args.seat_luck,
+                                  tolerance=args.rebalance_tolerance, precision=args.rebalance_precision,
+                                  first_games=args.rebalance_first)
+        print(f"\nrebalance(toy, 'seat_balance(tolerance={args.rebalance_tolerance})+alliance_balance(...)@teams=true', "
+              f"knobs='bias=0:0.6:0.3', rules bias=0.6, seat_luck={args.seat_luck}, random + 3 coin, rotated seats; "
+              f"confirmation sized per condition (confirm_precision={args.rebalance_precision}); truth = exact rates "
+              f"of the proposed rules; {rebalance_runs} runs, {time.process_time() - start:.0f} s CPU:")
+        print(cc.summary(table, "condition").to_string(**fmt))
+        print("proposals (bias):", table.groupby("run")["bias"].first().value_counts().sort_index().to_dict())
+    if tune_runs:
+        cases = [("policy luck (die_luck=0.8), 4 players", dict(players=4, die_luck=0.8, seat_luck=0.0)),
+                 ("seat luck (seat_luck=0.5), 2 players", dict(players=2, die_luck=0.0, seat_luck=0.5)),
+                 ("policy + seat luck (0.4 + 0.3), 3 players", dict(players=3, die_luck=0.4, seat_luck=0.3))]
+        rows = []
+        start = time.process_time()
+        for label, case in cases:
+            table = cc.tune_runs(tune_runs, seed=args.seed, confirm_games=args.tune_games, **case)
+            rows.append(cc.summary(table).assign(rows=label))
+        print(f"\ntune_policy(toy, start=StrongPolicy(lucky=0), space lucky in {{0.8, 1.0}}, budget 2, seats rotated, "
+              f"common deals; confirmation {args.tune_games} games vs the start policy; truth = exact mean score; "
+              f"{tune_runs} runs per case, {time.process_time() - start:.0f} s CPU:")
+        print(pd.concat(rows, ignore_index=True).rename(columns={"rows": "deal luck"}).to_string(**fmt))
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=500)
@@ -149,10 +187,20 @@ def main(argv=None) -> None:
     parser.add_argument("--real", type=int, default=0, help="games per real-game design-effect measurement")
     parser.add_argument("--real-only", action="store_true", help="only the real-game design effects")
     parser.add_argument("--bt", type=int, default=0, help="blocks for the Bradley–Terry standard-error check")
+    parser.add_argument("--rebalance", type=int, default=0, help="runs of analyses.rebalance's confirmation coverage")
+    parser.add_argument("--rebalance-tolerance", type=float, default=0.05, help="seat/alliance band half-width")
+    parser.add_argument("--rebalance-precision", type=float, default=0.6, help="rebalance(confirm_precision=)")
+    parser.add_argument("--rebalance-first", type=int, default=40, help="rebalance(first_games=): search games")
+    parser.add_argument("--tune", type=int, default=0, help="runs per case of analyses.tune_policy's confirmation coverage")
+    parser.add_argument("--tune-games", type=int, default=2000, help="tune_policy(confirm_games=)")
     args = parser.parse_args(argv)
     start = time.time()
     if args.real_only:
         print(real_design_effects(args.real or 2000, args.seed).to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+        return
+    if not args.runs:
+        confirmations(args.rebalance, args.tune, args)
+        print(f"\n({time.time() - start:.0f} s)")
         return
     rows = [row for design in ("rotate", "random", "fixed")
             for row in measure(design, args.runs, args.games, args.seat_luck, args.policy_luck, args.seed)]
@@ -168,6 +216,7 @@ def main(argv=None) -> None:
     if args.bt:
         print("\nBradley–Terry log-strength of 'strong': spread over runs vs reported standard errors:")
         print(bradley_terry_calibration(args.bt, args.games, args.seed).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    confirmations(args.rebalance, args.tune, args)
     if args.real:
         print(f"\nDesign effect of seat win rates on real games (rotate, {args.real} games):")
         print(real_design_effects(args.real, args.seed).to_string(index=False, float_format=lambda v: f"{v:.2f}"))

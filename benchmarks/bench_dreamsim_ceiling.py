@@ -15,8 +15,12 @@ Prints the win rate with its 95% Wilson interval and n, and CPU seconds per game
 
 Measured 2026-12-02 (load 8-12), spec ismcts:100:paired=1:z=0 vs heuristic, seeds from 100:
 cheat (true state) 10/10 [0.72, 1.00]; --hands-only 9/16 = 0.56 [0.33, 0.77]; the honest search
-of the same spec 48.7% [38.1, 59.5] (n=80, earlier session). Only clairvoyance of the draws makes a
-big gain; knowing the other hand adds little.
+of the same spec 48.7% [38.1, 59.5] (n=80, earlier session).
+Settled later (benchmarks/bench_dreamsim_paired.py, deals 1000-1051, seats rotated, load ~8), spec
+ismcts:100:paired=1:z=0:topk=3:rollout=tuned: hands-only 67/102 = 65.7% [56.1, 74.2], the honest
+search 60/104 = 57.7% [48.1, 66.7], `tuned` alone 57.7% [48.1, 66.7]; hands-only minus honest per deal
++0.078 [-0.035, +0.192]. Knowing the other hand is worth some 8 points; the honest search adds nothing
+over its rollout policy.
 """
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """`play_game`, the only game loop, and `GameResult`, its plain-data record."""
 from __future__ import annotations
 
+import gc
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -15,6 +17,8 @@ from .rules import Rules
 
 #: bumped whenever the full game's behaviour changes
 RULES_VERSION = "nerath-game-1.7"
+#: the young-generation threshold of the garbage collector while a game is played (`quiet_gc`)
+GAME_GC_THRESHOLD = 20_000
 #: seat -> realm in the four-player game (the seed's table); `seat_factions(rules)` for 2 and 3 players
 FACTIONS = REALMS
 
@@ -189,19 +193,64 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     children = ss.spawn(1 + rules.players)
     chance = np.random.default_rng(children[0])
     prngs = [np.random.default_rng(c) for c in children[1:]]
-    s = E.new_game(rules, chance, record=record)
-    caches = [SeatCaches() for _ in range(rules.players)]      # each seat's own reach tables
-    while not s.is_terminal:
-        p = s.current_player
-        a, legal = _ask(pols[p], s, p, prngs[p], caches[p])
-        if not legal.confirms(a) and not E.is_legal(s, a):
-            raise E.IllegalActionError(
-                f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
-                f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {E.legal_actions(s)!r}. "
-                f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
-            )
-        E.apply_legal(s, a, chance)          # logs the decision (record=True)
-    return _result(s, rules, pols, seed, record)
+    with quiet_gc():
+        s = E.new_game(rules, chance, record=record)
+        caches = [SeatCaches() for _ in range(rules.players)]      # each seat's own reach tables
+        while not s.is_terminal:
+            p = s.current_player
+            a, legal = _ask(pols[p], s, p, prngs[p], caches[p])
+            if not legal.confirms(a) and not E.is_legal(s, a):
+                raise E.IllegalActionError(
+                    f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
+                    f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {E.legal_actions(s)!r}. "
+                    f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+                )
+            E.apply_legal(s, a, chance)          # logs the decision (record=True)
+        return _result(s, rules, pols, seed, record)
+
+
+class _QuietGC:
+    """`with quiet_gc():` raises the garbage collector's young-generation threshold to `GAME_GC_THRESHOLD`
+    while a game is played, and restores the caller's thresholds when the last game under way ends
+    (nested and concurrent games counted under a lock, so the caller's settings always come back).
+
+    Why: a game allocates many short-lived containers (a public copy of the state per decision) and
+    makes no cyclic garbage, so the default threshold (700) runs young collections that free nothing
+    and promote the game's own state (which lives until the game ends) to the old generation; those
+    promotions are what trigger full collections, which in a process holding a large heap (a batch
+    worker, numba kernels, pandas) cost tens of milliseconds each. With the raised threshold a
+    game's temporaries are freed by reference counting before any collection runs; cyclic garbage,
+    if a policy makes some, is still collected (at the latest after 20,000 net allocations, or once
+    the game is over). The collector is never disabled and nothing is frozen."""
+
+    __slots__ = ()
+    _lock = threading.Lock()
+    _depth = 0
+    _saved = None
+
+    def __enter__(self):
+        cls = type(self)
+        with cls._lock:
+            if cls._depth == 0:
+                cls._saved = gc.get_threshold()
+                t0, *rest = cls._saved
+                if 0 < t0 < GAME_GC_THRESHOLD:        # 0: the caller turned automatic collection off
+                    gc.set_threshold(GAME_GC_THRESHOLD, *rest)
+            cls._depth += 1
+        return self
+
+    def __exit__(self, *exc):
+        cls = type(self)
+        with cls._lock:
+            cls._depth -= 1
+            if cls._depth == 0:
+                gc.set_threshold(*cls._saved)
+        return False
+
+
+def quiet_gc() -> _QuietGC:
+    """A context manager: the garbage collector's young threshold raised while games are played (see `_QuietGC`)."""
+    return _QuietGC()
 
 
 def _ask(policy, s: E.State, p: int, rng, caches=None):

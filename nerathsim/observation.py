@@ -22,6 +22,7 @@ methods that answer from the copy call only the engine's public functions (`dest
 """
 from __future__ import annotations
 
+from itertools import islice
 from typing import NamedTuple
 
 from . import engine as E
@@ -35,11 +36,14 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     """A copy of `s` holding only what seat `player` may know (see the module docstring); `caches`: the
     seat's own tables (`SeatCaches`: reach tables, and the parts of its last public copy that the engine
     has not changed since, which this copy shares), kept between its observations by the game loop."""
-    c = E.State.__new__(E.State)
-    for name in ("rules", "board", "tab", "n", "seat_of", "friends", "ally", "next_ship", "round", "turn_pos",
-                 "realm", "phase", "current_player", "decider", "mode", "n_castles_start", "capital_held_start",
-                 "stage", "is_terminal", "winner", "timed_out", "turns", "decisions", "cards"):
-        setattr(c, name, getattr(s, name))
+    c = _new_state(E.State)
+    # the game's fixed data and plain values (straight-line: this runs at every decision)
+    c.rules, c.board, c.tab, c.n, c.seat_of = s.rules, s.board, s.tab, s.n, s.seat_of
+    c.friends, c.ally, c.next_ship, c.round, c.turn_pos = s.friends, s.ally, s.next_ship, s.round, s.turn_pos
+    c.realm, c.phase, c.current_player, c.decider, c.mode = s.realm, s.phase, s.current_player, s.decider, s.mode
+    c.n_castles_start, c.capital_held_start, c.stage = s.n_castles_start, s.capital_held_start, s.stage
+    c.is_terminal, c.winner, c.timed_out, c.turns = s.is_terminal, s.winner, s.timed_out, s.turns
+    c.decisions, c.cards = s.decisions, s.cards
     if caches is None:
         caches = SeatCaches()
     last = caches.last
@@ -55,14 +59,26 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     c.reach_land = caches.table(land, s.reach_land)
     c._reach_fly = caches.table(("fly", s.rules.flyer_coast_cost), s._reach_fly)
     c.reach_store = {}
-    mine = set(s.rules.seating[player])
+    mine = s.rules.seating[player]
     c.hands = [s.hands[q][:] if q in mine else [] for q in range(4)]
     c.must_play = [s.must_play[q][:] if q in mine else [] for q in range(4)]
-    c.decks, c.treasure_deck, c.supply = [[] for _ in range(4)], [], []
-    c.used, c.kept = [u[:] for u in s.used], [k[:] for k in s.kept]
-    c.guardians = {r: (g[:] if r in s.revealed else [-1] * len(g)) for r, g in s.guardians.items()}
-    c.dungeon_given, c.revealed = dict(s.dungeon_given), set(s.revealed)
-    c.win_done, c.card_plays = set(s.win_done), s.card_plays[:]
+    c.decks, c.treasure_deck, c.supply = [[], [], [], []], [], []
+    # the parts below are shared with the seat's last copy while the engine's value still equals it
+    # (compared with what the last copy holds now, never assumed: a part a policy changed in its own
+    # copy is copied afresh)
+    x = s.used
+    c.used = last.used = last.used if x == last.used else [v[:] for v in x]
+    x = s.kept
+    c.kept = last.kept = last.kept if x == last.kept else [v[:] for v in x]
+    c.guardians = _guardians(s, last)
+    x = s.dungeon_given
+    c.dungeon_given = last.dungeon_given = last.dungeon_given if x == last.dungeon_given else dict(x)
+    x = s.revealed
+    c.revealed = last.revealed = last.revealed if x == last.revealed else set(x)
+    x = s.win_done
+    c.win_done = last.win_done = last.win_done if x == last.win_done else set(x)
+    x = s.card_plays
+    c.card_plays = last.card_plays = last.card_plays if x == last.card_plays else x[:]
     c.owner = s.owner[:]
     c.units = _units(s, last)
     c._touched = []
@@ -70,21 +86,26 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     c.gold, c.vp = s.gold[:], s.vp[:]
     mob = s.mob
     c.mob = last.mob = last.mob if mob == last.mob else {r: dict(g) for r, g in mob.items()}
-    c.turn_castles, c.owner_start, c.placed = set(s.turn_castles), s.owner_start[:], dict(s.placed)
-    c.spots = None if s.spots is None else {"castles": dict(s.spots["castles"]), "fallback": s.spots["fallback"][:]}
+    x = s.turn_castles
+    c.turn_castles = last.turn_castles = last.turn_castles if x == last.turn_castles else set(x)
+    x = s.owner_start
+    c.owner_start = last.owner_start = last.owner_start if x == last.owner_start else x[:]
+    c.placed = dict(s.placed)
+    x = s.spots                            # worked out once per buying phase, then only read
+    c.spots = last.spots = None if x is None else last.spots if x == last.spots else \
+        {"castles": dict(x["castles"]), "fallback": x["fallback"][:]}
     c.sites = s.sites[:]
-    c.battle = E._copy_battle(s.battle)
-    if c.battle is not None:
-        for ch in [c.battle.att, *c.battle.defs]:
-            ch.t, ch.plan = _public_table(ch.t), _public_plan(ch.plan)
-            ch.loads = None if ch.loads is None else tuple(tuple(x) for x in ch.loads)
+    c.battle = _public_battle(s.battle, last)
     c.frames = E.copy_frames(s.frames, s.battle, c.battle)
     if s.pending is not None:
         # who holds an answer is hidden; the realm being asked now (the decider) knows it is asked
         asked = s.pending.reactors[:1]
         c.frames[-1].reactors = asked if asked and s.phase == E.PH_EVENT and asked[0] == s.decider \
             and s.seat_of[s.decider] == player else []
-    c.explored, c.conquered = set(s.explored), [set(x) for x in s.conquered]
+    x = s.explored
+    c.explored = last.explored = last.explored if x == last.explored else set(x)
+    x = s.conquered
+    c.conquered = last.conquered = last.conquered if x == last.conquered else [set(v) for v in x]
     stats = s.stats
     c.stats = last.stats = last.stats if stats == last.stats else {k: v[:] for k, v in stats.items()}
     spent = s.spent
@@ -92,6 +113,19 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     c.memo = [s.memo[i] if i == player else {} for i in range(len(s.memo))]
     c.log, c._legal = None, None
     return c
+
+
+_new_state = object.__new__
+
+
+def _guardians(s: E.State, last: LastCopy):
+    """The copy's guardian tokens, a value ({dungeon: tuple of tokens}, the face-down ones as -1): the
+    seat's last one while the engine's tokens and the turned-over dungeons are what it was made from."""
+    g, rev = s.guardians, s.revealed
+    if g != last.guardians_of or rev != last.revealed_of:
+        last.guardians_of, last.revealed_of = {r: v[:] for r, v in g.items()}, set(rev)
+        last.guardians = FrozenDict({r: (tuple(v) if r in rev else (-1,) * len(v)) for r, v in g.items()})
+    return last.guardians
 
 
 def _units(s: E.State, last: LastCopy) -> tuple:
@@ -115,10 +149,15 @@ class LastCopy:
     """Parts of a seat's last public copy, shared by its next copy where the engine's values still equal
     them (compared, never assumed: a part a policy changed in its own copy is copied afresh); its unit
     counts, a value (tuples), with the engine's log of changed regions (`log`, `State._touched`) and how
-    much of it the counts have seen (`seen`); and the terrain the seat's reach tables were last keyed by
-    (private copies: `fr_land`, `hostile` and their bytes keys)."""
+    much of it the counts have seen (`seen`); the terrain the seat's reach tables were last keyed by
+    (private copies: `fr_land`, `hostile` and their bytes keys); the guardian tokens, a value, with
+    private copies of the engine's tokens and turned-over dungeons it was made from (`guardians_of`,
+    `revealed_of`); and the frozen army states of the battles it saw (`armies`, `_public_battle`)."""
 
-    __slots__ = ("fr_land", "land", "hostile", "hostile_key", "units", "log", "seen", "mob", "stats", "spent")
+    __slots__ = ("fr_land", "land", "hostile", "hostile_key", "units", "log", "seen", "mob", "stats", "spent",
+                 "used", "kept", "dungeon_given", "revealed", "win_done", "card_plays", "turn_castles",
+                 "owner_start", "explored", "conquered", "spots", "guardians", "guardians_of", "revealed_of",
+                 "armies")
 
     def __init__(self):
         for name in self.__slots__:
@@ -145,10 +184,51 @@ class SeatCaches:
                 self.tables.clear()
             got = self.tables[key] = [{}, None, -1]
         own = got[0]
-        if got[1] != id(engine) or got[2] != len(engine):
-            own.update(engine)
-            got[1], got[2] = id(engine), len(engine)
+        n = len(engine)
+        if got[1] != id(engine) or got[2] != n:
+            if got[1] == id(engine) and 0 <= got[2] < n:
+                # the engine's tables only grow, in insertion order: the entries after those last copied
+                # (were its table another one under the same id, an entry missed is worked out by the copy)
+                own.update(islice(engine.items(), got[2], None))
+            else:
+                own.update(engine)
+            got[1], got[2] = id(engine), n
         return own
+
+
+def _public_battle(b, last: LastCopy):
+    """The copy's battle: its own `Battle` and `ArmyChain`s, the chains' states read-only values (an army
+    state, once a chain holds it, is never changed: `ArmyChain.at` appends new states, `rebase` replaces
+    them by a fresh one), each frozen once and kept in the seat's `LastCopy.armies` with the state it
+    copies; the side tables and casualty plans read-only copies (`_public_table`, `_public_plan`)."""
+    if b is None:
+        return None
+    armies = last.armies
+    if armies is None or len(armies) > 512:
+        armies = last.armies = {}
+    c = _new_state(E.Battle)
+    c.region, c.at_sea, c.attacker, c.round, c.retreated = b.region, b.at_sea, b.attacker, b.round, b.retreated
+    c.owner0, c.dungeon, c.step = b.owner0, b.dungeon, b.step
+    c.luck, c.windows = list(b.luck), list(b.windows)
+    lb = b.luck_base
+    c.luck_base = None if lb is None else lb._replace(lost_defs=list(lb.lost_defs))
+    c.stack = None                      # bound to the copy's own stack by `copy_frames`
+    chains = []
+    for ch in [b.att, *b.defs]:
+        n = _new_state(E.ArmyChain)
+        n.realm, n.order, n.k, n.start_gold = ch.realm, ch.order, ch.k, ch.start_gold
+        n.t, n.plan = _public_table(ch.t), _public_plan(ch.plan)
+        n.loads = None if ch.loads is None else tuple(tuple(x) for x in ch.loads)
+        states = []
+        for st in ch.states:
+            got = armies.get(id(st))
+            if got is None or got[0] is not st:
+                got = armies[id(st)] = (st, tuple([tuple(row) for row in st]))
+            states.append(got[1])
+        n.states, n.lost, n.healths = states, ch.lost[:], ch.healths[:]
+        chains.append(n)
+    c.att, c.defs = chains[0], chains[1:]
+    return c
 
 
 def _frozen(value):

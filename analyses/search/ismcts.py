@@ -30,11 +30,23 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["ISMCTSPolicy", "parse_ismcts", "default_rollout"]
+__all__ = ["ISMCTSPolicy", "parse_ismcts", "default_rollout", "default_spec", "DEFAULT_ITERATIONS"]
+
+#: iterations per decision when none is given (`ISMCTSPolicy`, and `ismcts:default` for a game without its own)
+DEFAULT_ITERATIONS = 100
 
 
 def _module(game) -> types.ModuleType:
     return game if isinstance(game, types.ModuleType) else importlib.import_module(game)
+
+
+def default_spec(game) -> str:
+    """The game's default search, what `ismcts:default` means: the spec string the game declares as
+    `SEARCH_DEFAULT` (data in the simulator, e.g. dreamsim's, chosen by a paired benchmark), else
+    `ismcts:DEFAULT_ITERATIONS` (the ISMCTSPolicy defaults)."""
+    module = _module(game)
+    spec = getattr(module, "SEARCH_DEFAULT", None)
+    return spec if spec else f"ismcts:{DEFAULT_ITERATIONS}"
 
 
 def default_rollout(module) -> str:
@@ -104,7 +116,7 @@ class ISMCTSPolicy:
     """
 
     game: str
-    iterations: int = 100  # default budget: <= 10 s per 2-player Nightmarium game (benchmarks/bench_ismcts.py)
+    iterations: int = DEFAULT_ITERATIONS  # <= 10 s per 2-player Nightmarium game (benchmarks/bench_ismcts.py)
     rollout: Any = None
     c: float = 0.7
     cutoff: int | None = None
@@ -321,12 +333,14 @@ class ISMCTSPolicy:
 
 
 _KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float, "bias": float, "paired": int, "z": float,
-         "topk": int, "eps": float}
+         "topk": int, "eps": float, "value": str}
 
 
 def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
-    """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias, paired, z, topk, eps)
-    for `module`.
+    """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias, paired, z, topk, eps,
+    value: a name in the game's `SEARCH_VALUES`, a factory of value estimates, e.g. dreamsim's `plan`)
+    for `module`; `ismcts:default[:key=value...]` is the game's `default_spec` (its options overridden
+    by the ones given), named as given.
 
     >>> parse_ismcts(importlib.import_module("nightsim"), "ismcts:50:rollout=random").iterations
     50
@@ -334,6 +348,10 @@ def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
     head, *rest = spec.strip().split(":")
     if head.strip().lower() != "ismcts" or not rest:
         raise ValueError(f"policy {spec!r}: expected 'ismcts:N' or 'ismcts:N:key=value' (N iterations per decision)")
+    if rest[0].strip().lower() == "default":
+        base = default_spec(module)
+        policy = parse_ismcts(module, ":".join([base, *rest[1:]]))
+        return dataclasses.replace(policy, name=spec.strip())
     count = rest[0].strip()
     if not count.isdigit() or int(count) < 1:
         raise ValueError(f"policy {spec!r}: the iterations N in 'ismcts:N' must be a positive integer, "
@@ -353,4 +371,10 @@ def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
         if kwargs["paired"] not in (0, 1):
             raise ValueError(f"policy {spec!r}: option paired expects 0 or 1, got {kwargs['paired']!r}")
         kwargs["paired"] = bool(kwargs["paired"])
+    if "value" in kwargs:
+        values = getattr(module, "SEARCH_VALUES", {})
+        if kwargs["value"] not in values:
+            raise ValueError(f"policy {spec!r}: unknown value estimate {kwargs['value']!r} for {module.__name__}; "
+                             f"known: {', '.join(values) or 'none'}")
+        kwargs["value"] = values[kwargs["value"]]()   # a fresh estimate: its caches belong to this policy
     return ISMCTSPolicy(module.__name__, iterations=int(count), name=spec.strip(), **kwargs)

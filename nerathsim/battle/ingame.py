@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import weakref
 from functools import lru_cache
+from operator import mul
 
 import numpy as np
 
@@ -137,12 +138,9 @@ def health(t: SideTable, army: list) -> int:
 
 def present(t: SideTable, army: list, keep_silenced: bool = False) -> list:
     """Units on the field per type (not silenced, unless keep_silenced) — healed counts."""
-    out = []
-    for u in range(t.U):
-        row = army[u]
-        k = t.htk[u]
-        out.append(sum(row) if keep_silenced else sum(row[:k]))
-    return out
+    if keep_silenced:
+        return list(map(sum, army[:t.U]))
+    return [sum(row[:k]) for row, k in zip(army, t.htk)]
 
 
 def size(army: list) -> int:
@@ -400,7 +398,7 @@ def gold_value(t: SideTable, army: list) -> int:
 
 def lost_value(t: SideTable, army: list) -> int:
     """Gold of the units alive or silenced (units destroyed are what is missing from this)."""
-    return sum(t.cost[u] * sum(army[u]) for u in range(t.U))
+    return sum(map(mul, t.cost, map(sum, army)))       # unit by unit, in table order
 
 
 # ---------------------------------------------------------------------------------------

@@ -111,6 +111,9 @@ def tables(rules: Rules) -> Tables:
     return t
 
 
+_new_ship = object.__new__
+
+
 class Ship:
     """A warship: owner realm, region, moves left this turn, cargo (unit indices)."""
 
@@ -121,8 +124,9 @@ class Ship:
         self.moves, self.unloaded, self.cargo, self.landing, self.new = moves, False, cargo or [], -1, False
 
     def copy(self) -> "Ship":
-        s = Ship(self.id, self.owner, self.utype, self.region, self.moves, self.cargo[:])
-        s.unloaded, s.landing, s.new = self.unloaded, self.landing, self.new
+        s = _new_ship(Ship)
+        s.id, s.owner, s.utype, s.region, s.moves = self.id, self.owner, self.utype, self.region, self.moves
+        s.unloaded, s.cargo, s.landing, s.new = self.unloaded, self.cargo[:], self.landing, self.new
         return s
 
     def __repr__(self):
@@ -374,7 +378,7 @@ class State:
             setattr(s, name, getattr(self, name))
         s.must_play, s.kept = [m[:] for m in self.must_play], [k[:] for k in self.kept]
         s.treasure_deck, s.supply = self.treasure_deck[:], self.supply[:]
-        s.guardians = {r: g[:] for r, g in self.guardians.items()}
+        s.guardians = {r: list(g) for r, g in self.guardians.items()}     # lists (a public copy's are tuples)
         s.dungeon_given, s.revealed = dict(self.dungeon_given), set(self.revealed)
         s.win_done, s.card_plays = set(self.win_done), self.card_plays[:]
         s.owner = self.owner[:]
@@ -482,7 +486,8 @@ def _copy_battle(b):
         n = ArmyChain.__new__(ArmyChain)
         for name in ArmyChain.__slots__:
             setattr(n, name, getattr(ch, name))
-        n.states, n.lost, n.healths = [[r[:] for r in st] for st in ch.states], ch.lost[:], ch.healths[:]
+        # lists (a public copy's states are tuples, `observation._public_battle`)
+        n.states, n.lost, n.healths = [[list(r) for r in st] for st in ch.states], ch.lost[:], ch.healths[:]
         chains[id(ch)] = n
     c.att = chains[id(b.att)]
     c.defs = [chains[id(d)] for d in b.defs]

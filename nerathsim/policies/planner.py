@@ -75,23 +75,22 @@ class Planner:
         if pw is None:
             b, t = self.b, self.t
             ta = gb.side_table(self.br, "attacker", False)
-            strength = [ta.dice[u] * ta.p[u] if not t.castle[u] else 0.0 for u in range(t.U)]
+            # a unit's strength where it counts (0.0 elsewhere: adding c * 0.0 changes no sum)
+            s1 = [ta.dice[u] * ta.p[u] if not t.castle[u] and t.move[u] >= 1 else 0.0 for u in range(t.U)]
+            s2 = [v if t.move[u] >= 2 else 0.0 for u, v in enumerate(s1)]
             pw1, pw2 = [0.0] * b.n, [0.0] * b.n
             enemies = [q for q in range(4) if q not in self.F]
-            counts = self.obs.unit_counts
-            for y in range(b.n):
-                reg = counts[y]
+            for y, reg in enumerate(self.obs.unit_counts):
                 for q in enemies:
                     row = reg[q]
                     if not any(row):
                         continue
-                    for u in range(t.U):
-                        c = row[u]
-                        if c and t.move[u] >= 1:
-                            v = c * strength[u]
-                            pw1[y] += v
-                            if t.move[u] >= 2:
-                                pw2[y] += v
+                    a1, a2 = pw1[y], pw2[y]
+                    for c, v1, v2 in zip(row, s1, s2):
+                        if c:
+                            a1 += c * v1
+                            a2 += c * v2
+                    pw1[y], pw2[y] = a1, a2
             pw = self._pw = (pw1, pw2)
         return pw
 

@@ -223,3 +223,10 @@ def test_deal_bootstrap_intervals_cover_the_truth_when_a_deal_decides_both_its_g
     se = np.sqrt(0.95 * 0.05 / n)    # about 1.1 points; the runs' ratings of b and c are correlated, so allow 4 se
     assert abs(boot - 0.95) < 4 * se + 0.01, (boot, fisher)
     assert fisher < 0.90, fisher      # about 0.83 expected: the naive analysis is overconfident
+
+
+def test_the_midnighters_default_ladder_tops_with_its_default_search():
+    rungs = L.default_ladder("dreamsim")
+    assert rungs[-2:] == ["ismcts:40", "ismcts:default"]
+    top = L.resolve_policies(analyses.load_game("dreamsim"), "ismcts:default", 1)[0]
+    assert "tuned" in repr(top)            # dreamsim.SEARCH_DEFAULT: tuned rollouts, not the plain search

@@ -8,7 +8,10 @@ a decided game with probability exactly 1/players; ``bias`` multiplies seat 0's 
 ``1 + bias``. After ``max_rounds`` rounds without a winner the game is a timeout. With
 ``teams=True`` seats s and s + players/2 win together. With ``seat_luck > 0`` the deal first
 hands the game, with that chance, to one seat drawn uniformly (luck that belongs to the seat:
-every rotation of a deal is won by the same seat), which keeps the seats fair.
+every rotation of a deal is won by the same seat), which keeps the seats fair. With
+``die_luck > 0`` the deal, with that chance, decides the lucky die: in half of those deals it
+always succeeds, in the other half never (luck that belongs to the policy that picks it, in
+whatever seat: every rotation of a deal favours the same policy).
 
 `paired_runs(...)` draws many runs of clustered games straight from an exact model (deals of
 k rotations whose seat luck or policy luck repeats within the deal), with the true seat
@@ -19,6 +22,7 @@ timeout, which is what the statistical tests of `analyses` compare against.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
@@ -40,6 +44,7 @@ class Rules:
     max_rounds: int = 100     # rounds before the game ends as a timeout
     teams: bool = False       # seats s and s + players/2 win together
     seat_luck: float = 0.0    # chance that the deal hands the game to a uniformly drawn seat before any roll
+    die_luck: float = 0.0     # chance that the deal decides the lucky die (half: always succeeds, half: never)
 
     def __post_init__(self):
         for name in ("base", "edge", "bias"):
@@ -63,8 +68,19 @@ class Rules:
         if isinstance(self.seat_luck, bool) or not isinstance(self.seat_luck, (int, float)) \
                 or not 0 <= self.seat_luck <= 1:
             raise ValueError(f"Rules.seat_luck must be in [0, 1], got {self.seat_luck!r}")
+        if isinstance(self.die_luck, bool) or not isinstance(self.die_luck, (int, float)) \
+                or not 0 <= self.die_luck <= 1:
+            raise ValueError(f"Rules.die_luck must be in [0, 1], got {self.die_luck!r}")
         if self.chances().max() > 1:
             raise ValueError("Rules.base/edge/bias: a success chance exceeds 1")
+
+    def to_dict(self) -> dict:
+        """Every field as a plain value (run metadata); `die_luck` only when it is set, so a run
+        without it keeps the metadata (and the run identity a resume checks) it had before the field."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        if not self.die_luck:
+            del fields["die_luck"]
+        return fields
 
     @cached_property
     def chance_table(self) -> tuple:
@@ -186,19 +202,25 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         lucky_draw, lucky_seat = rng.random(), int(rng.integers(n))
         if lucky_draw < rules.seat_luck:
             return _result(rules, pols, lucky_seat, turns, decisions, rolls, lucky, 0, log)
+    die = None            # the lucky die's chance in this deal: None = each seat's own, 1.0 or 0.0 when decided
+    if rules.die_luck > 0:
+        die_draw = rng.random()
+        if die_draw < rules.die_luck:
+            die = 1.0 if die_draw < rules.die_luck / 2 else 0.0
     for rnd in range(rules.max_rounds):
         for seat in range(n):
             turns += 1
-            die = pols[seat](Observation(seat, rnd), DICE, rng)
+            choice = pols[seat](Observation(seat, rnd), DICE, rng)
             decisions += 1
-            if die == "lucky":
+            if choice == "lucky":
                 pols[seat](Observation(seat, rnd), FACES, rng)
                 decisions += 1
                 lucky[seat] += 1
             rolls[seat] += 1
             if log is not None:
-                log.append((rnd, seat, die))
-            if rng.random() < chances[seat][die == "lucky"]:
+                log.append((rnd, seat, choice))
+            chance = chances[seat][choice == "lucky"] if die is None or choice != "lucky" else die
+            if rng.random() < chance:
                 return _result(rules, pols, seat, turns, decisions, rolls, lucky, rnd + 1, log)
     return _result(rules, pols, None, turns, decisions, rolls, lucky, rules.max_rounds, log)
 
@@ -218,17 +240,31 @@ def win_probabilities(rules: Rules, policies) -> tuple[np.ndarray, float]:
     """Exact P(seat s wins) for each seat (team members each count the team's win) and P(timeout)."""
     pols = resolve(policies, rules.players)
     share = np.array([p.lucky_share() for p in pols])
-    q = rules.chances()[:, 0] * (1 + share * rules.edge)
-    first_success = q * np.concatenate([[1.0], np.cumprod(1 - q)[:-1]])
-    none = float(np.prod(1 - q))
-    timeout = none ** rules.max_rounds
-    p = first_success * (1 - timeout) / (1 - none)
+    plain = rules.chances()[:, 0]
+    p, timeout = _race(plain * (1 + share * rules.edge), rules.max_rounds)
+    if rules.die_luck > 0:          # the deal decides the lucky die: always (half) or never (half) a success
+        always = _race(plain * (1 - share) + share, rules.max_rounds)
+        never = _race(plain * (1 - share), rules.max_rounds)
+        half = rules.die_luck / 2
+        p = (1 - rules.die_luck) * p + half * always[0] + half * never[0]
+        timeout = (1 - rules.die_luck) * timeout + half * always[1] + half * never[1]
     p, timeout = rules.seat_luck / rules.players + (1 - rules.seat_luck) * p, (1 - rules.seat_luck) * timeout
     if rules.teams:
         half = rules.players // 2
         team = p[:half] + p[half:]
         p = np.concatenate([team, team])
     return p, timeout
+
+
+def _race(q: np.ndarray, max_rounds: int) -> tuple[np.ndarray, float]:
+    """(P(seat s succeeds first), P(nobody succeeds in max_rounds rounds)) when seat s succeeds
+    with chance q[s] on each of its turns."""
+    first_success = q * np.concatenate([[1.0], np.cumprod(1 - q)[:-1]])
+    none = float(np.prod(1 - q))
+    timeout = none ** max_rounds
+    if none >= 1:
+        return np.zeros_like(q), 1.0
+    return first_success * (1 - timeout) / (1 - none), timeout
 
 
 # --- exact clustered model for the coverage tests of paired designs ---------------------------------
