@@ -187,7 +187,7 @@ def make_knob(module, rules, name: str, entry) -> Knob:
         choices = tuple(entry.get("choices") or ())
         if len(choices) < 2:
             raise ValueError(f"{label}: a categorical knob needs at least two choices")
-        return Knob(name, kind, choices=choices, published=published)
+        return Knob(name, kind, choices=choices, published=_published_choice(module, rules, name, choices, published))
     if isinstance(published, bool) or not isinstance(published, numbers.Real):
         raise ValueError(f"{label}: {module.__name__}.Rules.{name} is not numeric (published value {published!r}); "
                          f"give its choices instead (name=a|b)")
@@ -210,6 +210,25 @@ def make_knob(module, rules, name: str, entry) -> Knob:
     if values["low"] > values["high"]:
         raise ValueError(f"{label}: low {values['low']!r} is above high {values['high']!r}")
     return Knob(name, kind, values["low"], values["high"], values["step"], published=published)
+
+
+def _published_choice(module, rules, name: str, choices: tuple, published):
+    """Check every choice of a categorical knob by setting it (a value the game refuses raises a
+    ValueError naming the knob and the choice), and return the published value as the choice that
+    means it: a field the game normalises (Nerath's ``turn_order`` "published" -> a tuple of realms)
+    is published as that choice's name, so the published game costs nothing and is the first trial."""
+    same = None
+    for choice in choices:
+        try:
+            value = get_value(module, set_values(module, rules, {name: choice}), name)
+        except (KeyError, AttributeError, IndexError, ValueError, TypeError) as exc:
+            raise ValueError(f"knob {name!r}: choice {choice!r} is not a valid value of "
+                             f"{module.__name__}.Rules.{name} ({_reason(exc)})") from None
+        if choice == published:
+            return published
+        if same is None and value == published:
+            same = choice
+    return published if same is None else same
 
 
 def _reason(exc: BaseException) -> str:

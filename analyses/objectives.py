@@ -48,6 +48,7 @@ import pandas as pd
 from . import frames
 from .clusters import cluster_ids, mean_interval, rates
 from .games import make_rules
+from .knobs import set_values
 from .teams import teams
 from .win_rates import win_rates
 
@@ -315,6 +316,118 @@ def parity_score(obj: Objective, df=None, rules=None) -> float:
         return 0.0
     dev = np.abs(np.log(values["value_ratio"].to_numpy(float)))
     return float(dev.max() + dev.mean())     # the worst unit, plus the rest: a unit no price can fix leaves a gradient
+
+
+def price_limits(rules, band: float = 0.10, units=None, budget: int = 12, max_count: int | None = None
+                 ) -> pd.DataFrame:
+    """Units whose attack AND defence value per gold no price can put within 1 ± `band` of the
+    footsoldier's (exact; break-even measure).
+
+    A price scales both roles' value per gold alike, so both fit the band only if the unit's
+    attack value per unit (break-even footsoldiers per unit, m*/count) is at most (1 + band) /
+    (1 − band) times its defence value, or vice versa. A unit whose two roles differ by more at its
+    present army size is checked at every army size 1..`max_count` (default `budget`: every price
+    from the footsoldier's up); it is listed when the spread exceeds the allowance at
+    all of them, with the price (in footsoldier prices) that balances the two misses and the
+    ratios that price gives: the best any price can do. Empty when every unit can be priced."""
+    battle = getattr(rules, "battle", rules)
+    table = battle.units
+    foot = table[REFERENCE]
+    allowed = (1 + band) / (1 - band)
+    max_count = budget if max_count is None else max_count
+    names = [u.name for u in table.units if u.domain != "sea" and u.name != REFERENCE] if units is None else \
+        [table.canonical(n) for n in ((units,) if isinstance(units, str) else units)]
+    rows = []
+    for name in names:
+        u = table[name]
+        if u.captured or not u.dice("attacker", False) or not u.dice("defender", False):
+            continue                                  # one role only: a price can always fit it
+        count = max(1, (budget * foot.cost) // u.cost) if u.cost else 1
+
+        def spread(n: int) -> tuple[float, float, float]:
+            a = _break_even(_stats(u), _stats(foot), n, "attack", _battle_key(battle)) / n
+            d = _break_even(_stats(u), _stats(foot), n, "defence", _battle_key(battle)) / n
+            return max(a, d) / min(a, d), a, d
+
+        if spread(count)[0] <= allowed:
+            continue
+        best = min((spread(n) + (n,) for n in range(1, max_count + 1)), key=lambda t: t[0])
+        if best[0] <= allowed:
+            continue
+        ratio, a, d, n = best
+        price = math.sqrt(a * d)                      # both misses equal: a / price = price / d
+        rows.append({"unit": name, "attack_per_unit": a, "defence_per_unit": d, "spread": ratio,
+                     "allowed": allowed, "counts_checked": f"1..{max_count}", "closest_count": n,
+                     "best_price": price, "best_attack_ratio": a / price, "best_defence_ratio": d / price})
+    return pd.DataFrame(rows, columns=["unit", "attack_per_unit", "defence_per_unit", "spread", "allowed",
+                                       "counts_checked", "closest_count", "best_price", "best_attack_ratio",
+                                       "best_defence_ratio"])
+
+
+def price_limit_lines(limits: pd.DataFrame, band: float = 0.10) -> list[str]:
+    """One line per unit of `price_limits`: which unit, why no price meets the band, the best achievable."""
+    out = []
+    for r in limits.itertuples(index=False):
+        out.append(f"{r.unit}: no price puts both its attack and its defence value per gold within ±{band:.0%} of "
+                   f"the footsoldier's: per unit its attack is worth {r.attack_per_unit:.2f} footsoldiers and its "
+                   f"defence {r.defence_per_unit:.2f}, a spread of {r.spread:.2f} (the closest at any army size "
+                   f"{r.counts_checked}), and ±{band:.0%} on both allows at most {r.allowed:.2f}; best achievable: "
+                   f"price {r.best_price:.2f} × the footsoldier's gives attack {r.best_attack_ratio:.2f} and "
+                   f"defence {r.best_defence_ratio:.2f} of the footsoldier's value per gold")
+    return out
+
+
+STARTS_STOP = 1.5      # parity_starts: stop lowering a unit's price once every role is worth this × its gold
+
+
+def parity_starts(module, rules, knobs, obj) -> list[dict]:
+    """Settings worth trying first in an exact `unit_value_parity` search whose knobs are all unit
+    prices: one per footsoldier price the knobs allow, each other unit at its best price for it.
+
+    A unit's value per gold depends only on its own price and the footsoldier's (its army size is
+    budget × footsoldier cost // its cost, so the value depends on the ratio of the two prices, not
+    on their scale), so for a given footsoldier price every unit's best price is found on its own
+    (least |log ratio| summed over its roles, ties to the published price), trying prices from the
+    dearest down until every role is worth more than `STARTS_STOP` × its gold (a cheaper price
+    only raises that, and buys an army the exact solver takes long over). A sampler moving one
+    price at a time never finds a finer price scale (footsoldier 3 needs every other price
+    rescaled at once); these settings put each scale in the study. [] for any other search."""
+    parts = parts_of(obj)
+    if len(parts) != 1 or parts[0].name != "unit_value_parity":
+        return []
+    units = {}
+    for k in knobs:
+        m = re.fullmatch(r"battle\.units\.([a-z_]+)\.cost", k.path)
+        if m is None or k.kind != "int":
+            return []
+        units[k.path] = m.group(1)
+    part = parts[0]
+    wanted = part.param("units")
+    wanted = None if wanted is None else {wanted} if isinstance(wanted, str) else set(wanted)
+    foot = next((k for k in knobs if units[k.path] == REFERENCE), None)
+    starts = []
+    for f in (foot.values() if foot is not None else [None]):
+        values = {} if foot is None else {foot.path: f}
+        for k in knobs:
+            if k is foot or (wanted is not None and units[k.path] not in wanted):
+                continue
+            best = None
+            for c in sorted(k.values(), reverse=True):     # dearest first: a cheaper price buys a larger army
+                try:
+                    v = unit_values(set_values(module, rules, {**values, k.path: c}), part.param("measure", "break_even"),
+                                    units=units[k.path])
+                except ValueError:             # e.g. an army too large for the exact solver
+                    break
+                if not len(v):
+                    break
+                ratio = v["value_ratio"].to_numpy(float)
+                key = (float(np.abs(np.log(ratio)).sum()), abs(c - k.published))
+                best = min(best, (key, c)) if best is not None else (key, c)
+                if ratio.min() > STARTS_STOP:  # every role already worth far more than its gold: cheaper is worse
+                    break
+            values[k.path] = k.published if best is None else best[1]
+        starts.append({k.path: values.get(k.path, k.published) for k in knobs})
+    return starts
 
 
 TABLES = {"seat_balance": seat_table, "alliance_balance": team_table, "faction_balance": faction_table,

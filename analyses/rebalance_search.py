@@ -53,6 +53,10 @@ from .objectives import (
     condition_label,
     conditions,
     make_objective,
+    parity_starts,
+    parts_of,
+    price_limit_lines,
+    price_limits,
     score_frames,
 )
 from .rebalance_confirm import (
@@ -107,6 +111,7 @@ class Rebalance:
     note: str = BIAS_NOTE
     timing: dict = dataclasses.field(default_factory=dict)   # wall/CPU seconds, budget, engine, games played
     confirm_sizes: dict = dataclasses.field(default_factory=dict)   # condition label ('' = as given) -> games per side
+    notes: tuple = ()               # lines on what no setting of the knobs can meet (Nerath: a unit no price fixes)
 
     def tables(self) -> dict:
         return {"proposal": self.proposal, "table": self.table, "side_effects": self.side_effects,
@@ -131,9 +136,10 @@ class Rebalance:
         note = self.note if self.confirm_seed is not None else "exact: no sampling, so no selection bias"
         return "\n".join([head, diff, "", f"search score of the proposal: {self.search_score:.4f} ({note})",
                           "", f"before / after ({where}):", format_table(self.table), "",
-                          f"verdict: the proposal {verdict} (every interval inside its band)", "",
-                          "side effects on the other objectives:",
-                          format_table(self.side_effects) if len(self.side_effects) else "(none measured)"]
+                          f"verdict: the proposal {verdict} (every interval inside its band)", ""]
+                         + [f"cannot be met by any price: {n}" for n in self.notes] + ([""] if self.notes else [])
+                         + ["side effects on the other objectives:",
+                            format_table(self.side_effects) if len(self.side_effects) else "(none measured)"]
                          + ([spent] if spent else []))
 
     def __str__(self) -> str:
@@ -224,8 +230,10 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
                  if obj.needs_games else None)
     obj = obj.bind(reference)
     grid = small_grid(knob_list, max_knobs)
-    if not study.trials:
-        for values in grid or [published]:
+    if not study.trials:      # the published game first, then any settings the objective knows are worth trying
+        first = [published] + [v for v in parity_starts(module, base, knob_list, obj) if v != published and (
+            max_knobs is None or sum(v[k.path] != k.published for k in knob_list) <= max_knobs)]
+        for values in first + [v for v in grid if v not in first]:
             study.enqueue_trial(values)
     if grid:       # an enumerated space ends when every setting has raced (no resampling of known points)
         waiting = len(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.WAITING,)))
@@ -286,18 +294,23 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
         confirm_seed, confirm_games, confirm_sizes = None, 0, {}
         table = before_after(obj, None, None, base, after_rules)
         side = pd.DataFrame()
+    notes = tuple(line for p in parts_of(obj) if p.name == "unit_value_parity" and p.param("measure", "break_even")
+                  == "break_even" for line in price_limit_lines(
+                      price_limits(after_rules, float(p.param("band", 0.10)), p.param("units")),
+                      float(p.param("band", 0.10))))
     meets = bool(len(table)) and bool(table["within_after"].all())
     engines = set().union(*(r.engines for r in runs.values()))
     timing = {"wall_seconds": time.perf_counter() - wall0, "cpu_seconds": time.process_time() - cpu0,
               "budget": str(budget), "engine": ",".join(sorted(engines)) or "none", "n_jobs": n_jobs,
               "games": sum(r.played for r in runs.values())}
     if store is not None:
-        save_confirmation(store, proposal, meets, confirm_seed, confirm_games, confirm_sizes, table, side, timing)
+        save_confirmation(store, proposal, meets, confirm_seed, confirm_games, confirm_sizes, table, side, timing,
+                          notes)
     return Rebalance(game=module.__name__, objective=obj.label(), proposal=proposal, table=table, side_effects=side,
                      trials=trials_frame(study, knob_list), meets=meets,
                      search_score=float(best.user_attrs.get("score", best.value)),
                      confirm_seed=confirm_seed, confirm_games=confirm_games, timing=timing,
-                     confirm_sizes=confirm_sizes)
+                     confirm_sizes=confirm_sizes, notes=notes)
 
 
 def small_grid(knob_list, max_knobs=None, limit: int = GRID_LIMIT) -> list[dict]:

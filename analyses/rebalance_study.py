@@ -94,14 +94,16 @@ def load_stored(store) -> tuple[dict, pd.DataFrame]:
 
 
 def save_confirmation(store, proposal: pd.DataFrame, meets: bool, confirm_seed, confirm_games: int,
-                      confirm_sizes: dict, table: pd.DataFrame, side: pd.DataFrame, timing: dict) -> None:
-    """The outcome of a search (proposal, verdict, confirmation tables, timing) beside its study."""
+                      confirm_sizes: dict, table: pd.DataFrame, side: pd.DataFrame, timing: dict,
+                      notes: tuple = ()) -> None:
+    """The outcome of a search (proposal, verdict, confirmation tables, timing, and the lines on
+    what no setting can meet) beside its study."""
     confirmation = {"proposal": proposal.astype(object).where(proposal.notna(), None).to_dict("records"),
                     "meets": meets, "confirm_seed": confirm_seed, "confirm_games": confirm_games,
                     "confirm_sizes": confirm_sizes,
                     "table": table.astype(object).where(table.notna(), None).to_dict("records"),
                     "side_effects": side.astype(object).where(side.notna(), None).to_dict("records"),
-                    "timing": timing}
+                    "timing": timing, "notes": list(notes)}
     (Path(store) / CONFIRM_FILE).write_text(json.dumps(confirmation, indent=1, default=_json), encoding="utf-8")
 
 

@@ -8,8 +8,9 @@ first call may compile: numba caches it), then for each round and workload asks 
 in alternating order, to play the same batch (same rules, policies and seeds) through the array
 API and report the CPU time it took (`time.process_time`, which a busy shared machine disturbs
 less than wall time). Prints, per workload, the minimum over the rounds for each checkout (the
-least disturbed run) and B / A. Workloads: nightsim 4 x random and 4 x greedy, dreamsim 4 x random;
-with --engine the same line-ups (and dreamsim 4 x heuristic) through `play_game`, game by game.
+least disturbed run) and B / A. Workloads: nightsim 4 x random and 4 x greedy, dreamsim 4 x random
+and 4 x heuristic; with --engine the same line-ups through `play_game`, game by game. --only NAME
+(repeatable, a substring of the workload names) times only those.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ WORKLOADS = {  # name -> (game, policy, games per batch)
     "nightsim 4p random": ("nightsim", "random", 16000),
     "nightsim 4p greedy": ("nightsim", "greedy", 16000),
     "dreamsim 4p random": ("dreamsim", "random", 4000),
+    "dreamsim 4p heuristic": ("dreamsim", "heuristic", 3000),
 }
 ENGINE_WORKLOADS = {  # name -> (game, policy, games per batch), through play_game
     "nightsim 4p random": ("nightsim", "random", 1000),
@@ -42,9 +44,14 @@ ENGINE_WORKLOADS = {  # name -> (game, policy, games per batch), through play_ga
 FIRST_SEED = 90_000
 
 
-def worker(engine: bool) -> None:
+def chosen(workloads: dict, only: list[str]) -> dict:
+    """The workloads whose names contain one of `only` (all of them when it is empty)."""
+    return {name: w for name, w in workloads.items() if not only or any(o in name for o in only)}
+
+
+def worker(engine: bool, only: list[str]) -> None:
     """Answer one JSON line per request: {"workload": name} -> {"cpu": seconds, "decisions": n}."""
-    workloads = ENGINE_WORKLOADS if engine else WORKLOADS
+    workloads = chosen(ENGINE_WORKLOADS if engine else WORKLOADS, only)
 
     def play(name: str) -> tuple[float, int]:
         game, policy, n = workloads[name]
@@ -75,12 +82,14 @@ def main() -> None:
     ap.add_argument("b")
     ap.add_argument("--rounds", type=int, default=12)
     ap.add_argument("--engine", action="store_true", help="time play_game, not the kernels")
+    ap.add_argument("--only", action="append", default=[], help="workloads whose name contains this")
     args = ap.parse_args()
-    workloads = ENGINE_WORKLOADS if args.engine else WORKLOADS
+    workloads = chosen(ENGINE_WORKLOADS if args.engine else WORKLOADS, args.only)
     procs = {}
     for side, path in (("A", args.a), ("B", args.b)):
         env = {**os.environ, "PYTHONPATH": os.path.abspath(path)}
-        cmd = [sys.executable, os.path.abspath(__file__), "--worker"] + (["--engine"] if args.engine else [])
+        cmd = ([sys.executable, os.path.abspath(__file__), "--worker"] + (["--engine"] if args.engine else [])
+               + [f"--only={o}" for o in args.only])
         procs[side] = subprocess.Popen(cmd, env=env,
                                        cwd=os.path.abspath(path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        text=True)
@@ -111,6 +120,6 @@ def main() -> None:
 
 if __name__ == "__main__":
     if "--worker" in sys.argv:
-        worker("--engine" in sys.argv)
+        worker("--engine" in sys.argv, [a.split("=", 1)[1] for a in sys.argv if a.startswith("--only=")])
     else:
         main()

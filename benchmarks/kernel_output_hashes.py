@@ -8,7 +8,8 @@ nothing at all (same games, same statistics) by running it before and after:
     python benchmarks/kernel_output_hashes.py --only dreamsim --scale 0.1   # quick check
 
 Workloads cover every policy each kernel plays (nightsim: random and every HeuristicPolicy in
-POLICIES, mixed line-ups rotated over the games; dreamsim: random) and the rule parameters each
+POLICIES, mixed line-ups rotated over the games; dreamsim: random, and as "dreamsim-heuristic"
+every HeuristicPolicy in POLICIES, alone and mixed with random) and the rule parameters each
 kernel takes (players 2..6, the nightsim timing/scavenger/discard/deal knobs, the dreamsim action
 prices, debt and discard switches and a layout with gaps). Default: 30,000 games per game (timings go to stderr). The
 first run compiles each kernel (~1 min each; numba caches it for later runs).
@@ -55,6 +56,17 @@ DREAMSIM = [
                     debt_carries_over=False, discard_action=False), 5000),
     ("5p layout with gaps", dreamsim.Rules(players=5, layout=DREAM_GAP_LAYOUT), 5000),
 ]
+DREAM_POLICIES = ("heuristic", "runner", "trickster", "horror", "tuned", "random")
+#: the heuristic kernel (kernel_heur*): (label, rules, line-ups cycled over the games, games)
+DREAMSIM_HEURISTIC = [
+    ("4p heuristic", dreamsim.Rules(players=4), [("heuristic",) * 4], 4000),
+    ("4p every policy, rotated", dreamsim.Rules(players=4),
+     [tuple(DREAM_POLICIES[(i + j) % 6] for j in range(4)) for i in range(6)], 4000),
+    ("3p prices, no debt carry, hand 6, heuristic v tuned v random",
+     dreamsim.Rules(players=3, max_turns=200, hand_size=6, actions_per_turn=3, trap_actions=1, steal_actions=2,
+                    debt_carries_over=False), [("heuristic", "tuned", "random"), ("random", "heuristic", "tuned")], 2000),
+    ("5p layout with gaps, heuristic", dreamsim.Rules(players=5, layout=DREAM_GAP_LAYOUT), [("heuristic",) * 5], 1000),
+]
 FIRST_SEED = 7_000_000
 
 
@@ -83,13 +95,22 @@ def dreamsim_rows(scale: float):
         yield label, n, digest(out_game, out_seat)
 
 
+def dreamsim_heuristic_rows(scale: float):
+    for label, rules, lineups, n in DREAMSIM_HEURISTIC:
+        n = max(1, int(n * scale))
+        games = [lineups[i % len(lineups)] for i in range(n)]
+        out_game, out_seat = dkernel.play_arrays(rules, games, range(FIRST_SEED, FIRST_SEED + n))
+        yield label, n, digest(out_game, out_seat)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("nightsim", "dreamsim"), action="append")
+    ap.add_argument("--only", choices=("nightsim", "dreamsim", "dreamsim-heuristic"), action="append")
     ap.add_argument("--scale", type=float, default=1.0, help="fraction of the default games per workload")
     args = ap.parse_args(argv)
-    games = args.only or ["nightsim", "dreamsim"]
-    for game, rows in (("nightsim", nightsim_rows), ("dreamsim", dreamsim_rows)):
+    games = args.only or ["nightsim", "dreamsim", "dreamsim-heuristic"]
+    for game, rows in (("nightsim", nightsim_rows), ("dreamsim", dreamsim_rows),
+                       ("dreamsim-heuristic", dreamsim_heuristic_rows)):
         if game not in games:
             continue
         t0 = time.perf_counter()

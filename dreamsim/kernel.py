@@ -231,8 +231,10 @@ def _lineups(policies, n_games: int) -> list:
     return [policies] * n_games
 
 
-def play_batch(rules: Rules, policies, seeds) -> list[dict]:
-    """One `GameResult.to_record()`-shaped dict per seed (same keys, plain Python types).
+def play_columns(rules: Rules, policies, seeds) -> dict:
+    """The games as columns named and ordered like `GameResult.to_record()` (the analyses hook,
+    docs/GAME_PROTOCOL.md): numpy arrays, except `winner` (a list, None when timed out), the
+    `seat{i}_policy` names and `timeout_cause` (lists). `play_batch` gives the same as rows.
 
     `policies`: one lineup (a name or policy object per seat) for every game, or one lineup per
     seed (`lineups[i]` plays `seeds[i]`)."""
@@ -251,24 +253,32 @@ def play_batch(rules: Rules, policies, seeds) -> list[dict]:
         names.append(names_of[key])
     out_game, out_seat = play_arrays(rules, lineups, seeds)
     n = rules.players
-    stat_keys = [[f"seat{i}_{stat}" for i in range(n)] for stat in STAT_NAMES + ("bridge_distance",)]
-    records = []
-    for g, s, seat_names in zip(out_game.tolist(), out_seat.tolist(), names):
-        winner, turns, decisions, timed_out, woke, horror_won, horror_seat, cause = g
-        row = {"winner": None if timed_out else winner, "turns": turns, "decisions": decisions,
-               "timed_out": bool(timed_out)}
+    column = {name: out_game[:, j] for j, name in enumerate(GAME_FIELDS)}
+    timed_out = column["timed_out"].astype(bool)
+    winner = column["winner"]
+    columns = {"winner": [None if t else w for w, t in zip(winner.tolist(), timed_out.tolist())],
+               "turns": column["turns"], "decisions": column["decisions"], "timed_out": timed_out}
+    for i in range(n):
+        columns[f"seat{i}_policy"] = [seat_names[i] for seat_names in names]
+        columns[f"seat{i}_score"] = ((winner == i) & ~timed_out).astype(np.int64)
+    for j, stat in enumerate(STAT_NAMES + ("bridge_distance",)):
         for i in range(n):
-            row[f"seat{i}_policy"] = seat_names[i]
-            row[f"seat{i}_score"] = int(winner == i and not timed_out)
-        for j, keys in enumerate(stat_keys):
-            for i in range(n):
-                row[keys[i]] = s[i][j]
-        row["woke"] = woke
-        row["horror_won"] = bool(horror_won)
-        row["horror_seat"] = horror_seat
-        row["timeout_cause"] = TIMEOUT_CAUSES[cause - 1] if cause else ""
-        records.append(row)
-    return records
+            columns[f"seat{i}_{stat}"] = out_seat[:, i, j]
+    columns["woke"] = column["woke"]
+    columns["horror_won"] = column["horror_won"].astype(bool)
+    columns["horror_seat"] = column["horror_seat"]
+    columns["timeout_cause"] = [TIMEOUT_CAUSES[c - 1] if c else "" for c in column["timeout_cause"].tolist()]
+    return columns
+
+
+def play_batch(rules: Rules, policies, seeds) -> list[dict]:
+    """One `GameResult.to_record()`-shaped dict per seed (same keys, plain Python types): the rows
+    of `play_columns`.
+
+    `policies`: one lineup (a name or policy object per seat) for every game, or one lineup per
+    seed (`lineups[i]` plays `seeds[i]`)."""
+    columns = {k: v if isinstance(v, list) else v.tolist() for k, v in play_columns(rules, policies, seeds).items()}
+    return [dict(zip(columns, row)) for row in zip(*columns.values())]
 
 
 def warm_up(policies=("random", "random")) -> float:
@@ -278,6 +288,7 @@ def warm_up(policies=("random", "random")) -> float:
     return time.perf_counter() - t0
 
 
-#: the hook analyses looks for (docs/GAME_PROTOCOL.md): supports / refusal / play_batch
+#: the hook analyses looks for (docs/GAME_PROTOCOL.md): supports / refusal / play_batch / play_columns
 KERNEL = SimpleNamespace(name="dreamsim.kernel", supports=supports, refusal=unsupported, play_batch=play_batch,
-                         unsupported=unsupported, play_arrays=play_arrays, warm_up=warm_up)
+                         play_columns=play_columns, unsupported=unsupported, play_arrays=play_arrays,
+                         warm_up=warm_up)

@@ -20,6 +20,7 @@ from .kernel_heur_board import (
     BD_OP,
     BLOCKED,
     INF,
+    N_OPS,
     W_AVOID_HORROR,
     W_CV,
     W_DIG,
@@ -53,17 +54,23 @@ X_H2 = X_HAND + K.N_KINDS     # a hypothetical hand
 X_WHERE = X_H2 + K.N_KINDS    # where each seat stands (obs.where)
 X_W2 = X_WHERE + K.MAX_SEATS  # a hypothetical `where`
 X_KEY = X_W2 + K.MAX_SEATS    # the actor's plan-cost key now (_Facts.k), 11 ints
-X_SIZE = X_KEY + 11
+X_BOARD = X_KEY + 11          # 1 once row BD_NOW holds a board of this game's rules (kept across decisions)
+X_BGEN = X_BOARD + 1          # the number of the board in row BD_NOW (+1 at each new board)
+X_OPGEN = X_BGEN + 1          # per location: the X_BGEN its Vertigo boards were made at (0: never) ...
+X_OPN = X_OPGEN + K.N_LOC     # ... and their number
+X_SIZE = X_OPN + K.N_LOC
 # --- XF (float64) ---------------------------------------------------------------------------------
 XF_SIGN = 0       # 1.0, or -1.0 when acting for a captured rival
 XF_CS = 1         # card values of the actor's hand (_Facts.cs)
 XF_BASE = 2       # value() now
-XF_GEN = 3        # the decision's number: memo entries of an older decision are stale
+XF_GEN = 3        # the memo's generation: entries of an older one are stale (another board, or
+                  # another seat's need weights)
 MEMO = 128        # the plan costs on the board now, per (key, location), direct-mapped:
 XF_MK = 4         # the entry's key code,
 XF_MG = XF_MK + MEMO  # the decision it was worked out at,
 XF_MV = XF_MG + MEMO  # the plan cost (the Python heuristic keeps them in the board's memo)
-XF_SIZE = XF_MV + MEMO
+XF_NEED = XF_MV + MEMO  # the need_walk, need_star and need_vertigo weights the memo's plan costs used
+XF_SIZE = XF_NEED + 3
 
 #: P_DRAW: chance that a card drawn is a Dreamwalk / Vertigo / Midnight Star (policy_context._P_DRAW)
 P_DW = 36 / 102
@@ -73,7 +80,9 @@ P_STAR = 12 / 102
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def pc(M, BD, W, XF, b, key, x):
-    """plan_cost(b, key, x), remembered for the board now during one decision."""
+    """plan_cost(b, key, x), remembered for the board now (a pure function of the board, the key,
+    x and the need weights: kept across decisions while they stay the same, as the Python
+    heuristic keeps it in the board's memo)."""
     if b != BD_NOW or key[2] >= 32 or key[3] >= 32 or key[4] >= 32 or key[5] >= 8:
         return plan_cost(M, BD, W, b, key, x)
     code = x + 16 * (key[2] + 32 * (key[3] + 32 * (key[4] + 32 * (key[5] + 8 * (
@@ -277,18 +286,23 @@ def nightmares_in(M, X, h):
 
 # --- Vertigo ------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy", _nrt=False)
-def op_boards(M, BD, loc):
+def op_boards(M, BD, X, loc):
     """_Facts.op_boards: the distinct boards one Vertigo operation on `loc` makes, other than the
-    board now, into rows BD_OP ..; their number (duplicates among them are kept: only maxima are
-    taken over them)."""
+    board now, into rows BD_OP + loc * N_OPS ..; their number (duplicates among them are kept:
+    only maxima are taken over them). Made once per board now (X_BGEN), like the Python memo."""
+    if X[X_OPGEN + loc] == X[X_BGEN]:
+        return X[X_OPN + loc]
+    row = BD_OP + loc * N_OPS
     cell = M[K.O_CELL_OF + loc]
     nb_ = 0
     for o in range(K.NO_MOVE):  # op_ops: the moves onto the grid, then the rotations (vertigo_rotation="any")
         if o < K.VOP_ROTATE and M[K.O_NB + cell * K.N_DIRS + o] < 0:
             continue
-        board_after(M, BD, BD_OP + nb_, BD_NOW, loc, o)
-        if not same_board(M, BD, BD_OP + nb_, BD_NOW):
+        board_after(M, BD, row + nb_, BD_NOW, loc, o)
+        if not same_board(M, BD, row + nb_, BD_NOW):
             nb_ += 1
+    X[X_OPGEN + loc] = X[X_BGEN]
+    X[X_OPN + loc] = nb_
     return nb_
 
 
@@ -331,12 +345,13 @@ def best_vertigo(M, BD, W, X, XF, loc):
     ks = key_strict(k)
     if pc(M, BD, W, XF, BD_NOW, ks, x) < BLOCKED:  # my route exists: one the Vertigo blocks is just blocked
         k = ks
-    nb_ = op_boards(M, BD, loc)
+    nb_ = op_boards(M, BD, X, loc)
+    row = BD_OP + loc * N_OPS
     sign = XF[XF_SIGN]
     f = -sign * W[W_PROGRESS]
     best = 0.0
     for i in range(nb_):
-        v = f * op_cost(M, BD, W, BD_OP + i, k, x) + rest(M, BD, W, X, BD_OP + i, X_WHERE)
+        v = f * op_cost(M, BD, W, row + i, k, x) + rest(M, BD, W, X, row + i, X_WHERE)
         if i == 0 or v > best:
             best = v
     if nb_ == 0:  # nothing a Vertigo here would change

@@ -5,13 +5,17 @@ location where an arrow is missing, the plan cost and a rival's public cost.
 A board is one row of the workspace `BD` (`BD_ROWS` rows of `B_SIZE` ints): its grid, cell per
 location and rotations, the arrows into each location as bit sets (`B_PRED`), and the distances
 worked out so far (`B_DIST`, `B_RC`, `B_RT`, flagged in `B_DHAVE` / `B_RHAVE`). Row `BD_NOW` is
-the board of the decision; `BD_OP` .. are boards a Vertigo operation makes.
+the board of the decision; from `BD_OP` on, N_OPS rows per location: the boards a Vertigo
+operation on it makes.
 
 A plan-cost key is the tuple of `policy_plan.plan_cost`'s key with the three weights replaced
 by `free` (1: `key_free`, missing cards cost nothing): (free, horror, walks, stars, vertigos,
 nightmares, blue, square_ok, motel_ok, town_hall_one, relax) — `KEY_*` name the places. The
-Python heuristic memoises all of this per board; the kernel works it out again per decision
-(the values are pure functions of the board and the key, so they are the same).
+Python heuristic memoises all of this per board; the kernel keeps row BD_NOW (its distances), the
+plan costs on it and the Vertigo boards of each location (with their distances) from one
+decision to the next while the board stays the same, and works the trap's boards (BD_G1, BD_G2)
+out again when it needs them (the values are pure functions of the board and the key, so they
+are the same).
 
 The heuristic's functions are compiled without numba's reference counting (`_nrt=False`: they
 allocate nothing, they only read and write the arrays they are given). With it, the atomic
@@ -54,11 +58,12 @@ B_RC = B_RHAVE + K.N_LOC            # [goal][location] actions when a step again
 B_RT = B_RC + K.N_LOC * K.N_LOC     # [goal][location] ... and among those the fewest turns
 B_SIZE = B_RT + K.N_LOC * K.N_LOC
 BD_NOW = 0        # the board of the decision
-BD_OP = 1         # BD_OP .. BD_OP + 6: the boards one Vertigo operation on a location makes
-BD_G1 = 8         # a Vertigo trap: the board after its move ...
-BD_G2 = 9         # ... and after its rotation
-BD_SCRATCH = 10   # scratch of plan_cost: the ways to win (S_OPTS), the legs of a route (S_LEGS, S_SECONDS)
-BD_ROWS = 11
+BD_G1 = 1         # a Vertigo trap: the board after its move ...
+BD_G2 = 2         # ... and after its rotation
+BD_SCRATCH = 3    # scratch of plan_cost: the ways to win (S_OPTS), the legs of a route (S_LEGS, S_SECONDS)
+BD_OP = 4         # BD_OP + loc * N_OPS ..: the boards one Vertigo operation on loc makes (kept while
+N_OPS = K.NO_MOVE  # the board now stays the same, like their distances)
+BD_ROWS = BD_OP + K.N_LOC * N_OPS
 S_OPTS = 0        # up to S_MAX_OPTS rows of (walks, turns, stars, via the Town Hall)
 S_MAX_OPTS = 16
 S_LEGS = S_OPTS + 4 * S_MAX_OPTS    # up to 4 rows of (walks, turns, stars)
@@ -110,6 +115,18 @@ def board_load(M, BD, b):
         BD[b, B_CELL + loc] = M[K.O_CELL_OF + loc]
         BD[b, B_ROT + loc] = M[K.O_ROT + loc]
     board_pred(M, BD, b)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def board_is(M, BD, b):
+    """Board row b is the game's board now (the same grid, cells and rotations)."""
+    for c in range(M[K.G_NCELLS]):
+        if BD[b, B_GRID + c] != M[K.O_GRID + c]:
+            return False
+    for loc in range(K.N_LOC):
+        if BD[b, B_CELL + loc] != M[K.O_CELL_OF + loc] or BD[b, B_ROT + loc] != M[K.O_ROT + loc]:
+            return False
+    return True
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)

@@ -16,6 +16,8 @@ from . import kernel_layout as K
 from .kernel_core import rand_below, seed_rng, top
 from .kernel_heur import (
     X_ACTOR,
+    X_BGEN,
+    X_BOARD,
     X_F,
     X_FK,
     X_HAND,
@@ -29,13 +31,23 @@ from .kernel_heur import (
     X_WHERE,
     XF_CS,
     XF_GEN,
+    XF_NEED,
     XF_SIGN,
     XF_SIZE,
     card_sum,
     profile,
     stuck,
 )
-from .kernel_heur_board import B_SIZE, BD_NOW, BD_ROWS, board_load
+from .kernel_heur_board import (
+    B_SIZE,
+    BD_NOW,
+    BD_ROWS,
+    W_NEED_STAR,
+    W_NEED_VERTIGO,
+    W_NEED_WALK,
+    board_is,
+    board_load,
+)
 from .kernel_heur_score import score
 from .kernel_play import apply, auto, deal, finish, legal, record_game
 
@@ -67,7 +79,20 @@ def facts(M, BD, W, X, XF, f, fk):
     X[X_F] = f
     X[X_REM] = 0 if M[K.G_TP] != actor else M[K.G_AL] - (1 if fk == K.F_TURN else 0)
     X[X_HAVE_BASE] = 0
-    XF[XF_GEN] += 1  # forget the plan costs of the last decision (another board, another seat)
+    # the board now: row BD_NOW and the plan-cost memo are kept from the last decision when the
+    # board is the same (its distances and plan costs are pure functions of the board, as in the
+    # Python heuristic's per-board memo); the memo also depends on the seat's need weights
+    same = X[X_BOARD] == 1 and board_is(M, BD, BD_NOW)
+    if not same or XF[XF_NEED] != W[W_NEED_WALK] or XF[XF_NEED + 1] != W[W_NEED_STAR] \
+            or XF[XF_NEED + 2] != W[W_NEED_VERTIGO]:
+        XF[XF_GEN] += 1
+        XF[XF_NEED] = W[W_NEED_WALK]
+        XF[XF_NEED + 1] = W[W_NEED_STAR]
+        XF[XF_NEED + 2] = W[W_NEED_VERTIGO]
+    if not same:
+        board_load(M, BD, BD_NOW)
+        X[X_BOARD] = 1
+        X[X_BGEN] += 1  # the Vertigo boards of the last one are stale
     for k in range(K.N_KINDS):
         X[X_HAND + k] = M[K.O_HAND + actor * K.N_KINDS + k]
     for q in range(K.MAX_SEATS):
@@ -77,7 +102,6 @@ def facts(M, BD, W, X, XF, f, fk):
     for i in range(11):
         X[X_KEY + i] = key[i]
     XF[XF_CS] = card_sum(W, X, X_HAND)
-    board_load(M, BD, BD_NOW)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)

@@ -23,6 +23,8 @@ TURN_ORDERS = {
     "nerath_first": ("nerath", "karkoth", "vailin", "iron_circle"),      # fan wiki W: "let Nerath move first"
     "reversed": ("nerath", "iron_circle", "vailin", "karkoth"),          # Enhanced variant WE
 }
+#: a turn order spelled as text: the realms in order joined by this ("karkoth-vailin-iron_circle-nerath")
+ORDER_SEPARATOR = "-"
 #: the seed's table "Antal spillere / Spiller 1..4": which realms each seat controls
 SEATING = {
     2: (("karkoth", "iron_circle"), ("vailin", "nerath")),
@@ -58,6 +60,7 @@ class Rules:
     vp_to_win: int | None = None          # None = the seed's table for game_length and mode
     map: str | Board = "nerath"           # shipped map name, path to a JSON map, or a maps.Board
     turn_order: tuple | str = PUBLISHED_TURN_ORDER   # facts §3.3; or a TURN_ORDERS name ("nerath_first", "reversed")
+                                          #   or spelled out, "nerath-karkoth-vailin-iron_circle" (ORDER_SEPARATOR)
     battle: BattleRules = field(default_factory=BattleRules)   # unit table, hit threshold, castle mode
     event_deck_size: int | None = 20      # seed: "sin nations 20 event-kort"; checked against the event file (None: any size)
     starting_hand: int = 2                # seed: "trækker hver spiller to kort"
@@ -244,16 +247,20 @@ def _validate(rules: Rules) -> None:
             raise ValueError(f"Rules.{name} must be True or False, got {getattr(rules, name)!r}")
     if not isinstance(rules.battle, BattleRules):
         raise ValueError(f"Rules.battle must be a nerathsim.BattleRules, got {type(rules.battle).__name__}")
-    order = rules.turn_order
+    order = given_order = rules.turn_order
     if isinstance(order, str) and order in TURN_ORDERS:
         object.__setattr__(rules, "turn_order", TURN_ORDERS[order])
         order = rules.turn_order
+    elif isinstance(order, str) and ORDER_SEPARATOR in order:     # spelled out: "karkoth-nerath-iron_circle-vailin"
+        order = tuple(order.split(ORDER_SEPARATOR))
+        object.__setattr__(rules, "turn_order", order)
     if isinstance(order, list):
         object.__setattr__(rules, "turn_order", tuple(order))
         order = rules.turn_order
     if not isinstance(order, tuple) or sorted(order) != sorted(REALMS):
-        raise ValueError(f"Rules.turn_order must name each realm once ({', '.join(REALMS)}) or be one of "
-                         f"{', '.join(TURN_ORDERS)}, got {order!r}")
+        raise ValueError(f"Rules.turn_order must name each realm once ({', '.join(REALMS)}; as a tuple or spelled "
+                         f"'{ORDER_SEPARATOR.join(REALMS)}') or be one of {', '.join(TURN_ORDERS)}, "
+                         f"got {given_order!r}")
     sea = rules.flyers_ending_at_sea
     if isinstance(sea, list):
         object.__setattr__(rules, "flyers_ending_at_sea", tuple(sea))

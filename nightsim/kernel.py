@@ -120,12 +120,13 @@ def policy_row(policy):
 
 
 def _check(rules, lineups, seeds):
-    reason = refusal(rules, [entry for lineup in lineups for entry in lineup])
+    distinct = {id(lineup): lineup for lineup in lineups}   # a batch repeats a few lineup objects
+    reason = refusal(rules, list({id(e): e for lineup in distinct.values() for e in lineup}.values()))
     if reason:
         raise ValueError(f"nightsim kernel: {reason}. Reproduce with nightsim.kernel.refusal(rules, policies)")
     if len(lineups) != len(seeds):
         raise ValueError(f"nightsim kernel: {len(lineups)} lineups for {len(seeds)} seeds; give one per game")
-    for lineup in lineups:
+    for lineup in distinct.values():
         if len(lineup) != rules.players:
             raise ValueError(f"nightsim kernel: lineup {tuple(lineup)!r} has {len(lineup)} seats for "
                              f"{rules.players} players")
@@ -145,17 +146,28 @@ def play_arrays(rules: Rules, lineups, seeds) -> dict:
     _check(rules, lineups, seeds)
     core = _core()
     objects, index, kinds, weights = {}, [], [], []
+    # the policy rows of a lineup, by the identity of the lineup object, then of its entries
+    # (every object stays alive in `lineups` meanwhile): hashing a HeuristicPolicy's Weights
+    # (30 floats) for every seat of every game cost ~20% of a greedy batch
+    rows_of_lineup, rows_of_entries = {}, {}
     for lineup in lineups:
-        row = []
-        for entry in lineup:
-            p = _policy(entry)
-            key = (type(p), getattr(p, "weights", None))
-            if key not in objects:
-                objects[key] = len(kinds)
-                kind, w = policy_row(p)
-                kinds.append(kind)
-                weights.append(w)
-            row.append(objects[key])
+        row = rows_of_lineup.get(id(lineup))
+        if row is None:
+            entries = tuple(map(id, lineup))
+            row = rows_of_entries.get(entries)
+            if row is None:
+                row = []
+                for entry in lineup:
+                    p = _policy(entry)
+                    key = (type(p), getattr(p, "weights", None))
+                    if key not in objects:
+                        objects[key] = len(kinds)
+                        kind, w = policy_row(p)
+                        kinds.append(kind)
+                        weights.append(w)
+                    row.append(objects[key])
+                rows_of_entries[entries] = row
+            rows_of_lineup[id(lineup)] = row
         index.append(row)
     n, players = len(seeds), rules.players
     play = _play()

@@ -271,7 +271,7 @@ def score_action(st, tb, rs, acts, i, q, w):
     return 0.0  # A_DECLINE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose(st, tb, rs, acts, n, q, pol_kind, w, ties):
     """Index of the action seat q's policy picks (RandomPolicy / HeuristicPolicy semantics)."""
     if pol_kind == POL_RANDOM:

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import analyses
+import dreamsim
 import nightsim
 from analyses import frames
 from analyses.checkpoint import _check_same_run, simulate_to_file
@@ -128,3 +129,18 @@ def test_kernel_columns_make_the_frame_records_would():
     by_records = frames.records_frame(index, nightsim.KERNEL.play_batch(rules, lineups, seeds))
     pd.testing.assert_frame_equal(by_columns, by_records)
     assert (by_columns.dtypes == by_records.dtypes).all()
+
+
+def test_dreamsim_kernel_columns_make_the_frame_records_would():
+    lineups = [("heuristic", "random", "random"), ("random", "random", "heuristic")] * 3
+    seeds = list(range(200, 206))
+    index = {"game": list(range(6)), "deal": [0, 0, 1, 1, 2, 2], "game_seed": seeds}
+    for rules in (dreamsim.Rules(players=3), dreamsim.Rules(players=3, max_turns=3)):  # winners, then timeouts
+        columns = dreamsim.KERNEL.play_columns(rules, lineups, seeds)
+        records = dreamsim.KERNEL.play_batch(rules, lineups, seeds)
+        assert list(columns) == list(records[0])
+        by_columns = frames.columns_frame(index, columns)
+        by_records = frames.records_frame(index, records)
+        pd.testing.assert_frame_equal(by_columns, by_records)
+        assert (by_columns.dtypes == by_records.dtypes).all()
+    assert by_records["timed_out"].all() and by_records["winner"].isna().all()
