@@ -111,6 +111,14 @@ def unsupported(rules, policies) -> str | None:
     return None
 
 
+def _require_kernel(rules, lineup) -> None:
+    """Raise the kernel's clear error when `unsupported` names a reason it cannot play `lineup`."""
+    why = unsupported(rules, lineup)
+    if why is not None:
+        raise ValueError(f"dreamsim kernel: {why}. Reproduce with dreamsim.kernel.unsupported(rules, "
+                         f"policies); play such games with dreamsim.play_game")
+
+
 def _policy(p):
     """The policy object the kernel plays for a seat entry (a name or an object), or None."""
     if isinstance(p, str):
@@ -188,10 +196,7 @@ def play_arrays(rules: Rules, policies, seeds) -> tuple[np.ndarray, np.ndarray]:
     for lineup in lineups:
         key = id(lineup)
         if key not in seats_of:
-            why = unsupported(rules, lineup)
-            if why is not None:
-                raise ValueError(f"dreamsim kernel: {why}. Reproduce with dreamsim.kernel.unsupported(rules, "
-                                 f"policies); play such games with dreamsim.play_game")
+            _require_kernel(rules, lineup)
             seats = []
             for entry in lineup:
                 p = _policy(entry)
@@ -245,10 +250,7 @@ def play_columns(rules: Rules, policies, seeds) -> dict:
     for lineup in lineups:
         key = id(lineup)
         if key not in names_of:
-            why = unsupported(rules, lineup)
-            if why is not None:
-                raise ValueError(f"dreamsim kernel: {why}. Reproduce with dreamsim.kernel.unsupported(rules, "
-                                 f"policies); play such games with dreamsim.play_game")
+            _require_kernel(rules, lineup)
             names_of[key] = tuple(p if isinstance(p, str) else policy_name(p) for p in lineup)
         names.append(names_of[key])
     out_game, out_seat = play_arrays(rules, lineups, seeds)
