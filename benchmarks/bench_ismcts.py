@@ -9,8 +9,8 @@ per game on one core. Targets: win rate >= 60% with the lower bound > 50%, <= 10
     PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game dreamsim --deals 20 --iterations 100
     PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game dreamsim --deals 20   # its default search
 
-Without --iterations the search is the game's default (`ismcts:default`: dreamsim's SEARCH_DEFAULT,
-else ismcts:100). benchmarks/bench_dreamsim_paired.py compares Midnighters searches on the same deals.
+Without --iterations the search is the game's default (`ismcts:default`: the game's SEARCH_DEFAULT,
+dreamsim's and nerathsim's, else ismcts:100). benchmarks/bench_dreamsim_paired.py compares Midnighters searches on the same deals.
 
 Nerath (`--game nerathsim`): 4-seat free-for-all short games, the search seat (`ismcts:N`, Nerath's
 macro search, N rollouts per macro decision) against 3 x `balanced`, each deal played four times
@@ -23,6 +23,16 @@ then VP; ties half; 50% = as strong as balanced; target >= 55%). CPU seconds per
 (time.process_time, one core).
 
     PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game nerathsim --deals 6 --iterations 24
+
+`--design alliance` (Nerath): the 1-vs-3 design that confirmed Nerath's `tuned` (analyses.tune.confirm):
+alliance mode, short game, the search in one realm and the opponent in the other three (the search's ally
+included), rotated over the four realms on each deal (seeds --seed, --seed + 1, ...); a game scores 1 when
+the search's alliance wins, 0 when it loses, 1/2 without a winner (fair share 50%, target >= 55% with the
+lower bound > 50%); 95% interval with the deal as the unit (cluster-robust, analyses.clusters). Progress
+per deal, CPU seconds per game (mean, max, games over 60 s); --out writes one CSV row per game as it ends.
+
+    PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game nerathsim --design alliance --deals 60 --seed 1000
+    PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game nerathsim --design alliance --deals 20 --opponent tuned
 """
 from __future__ import annotations
 
@@ -30,9 +40,11 @@ import argparse
 import time
 
 import numpy as np
+import pandas as pd
 from scipy.stats import binomtest
 from scipy.stats import t as student_t
 
+from analyses import clusters
 from analyses.games import load_game, resolve_policies
 
 OPPONENT = {"nightsim": "greedy", "dreamsim": "heuristic", "nerathsim": "balanced"}
@@ -43,14 +55,18 @@ def main(argv=None) -> None:
     ap.add_argument("--game", choices=sorted(OPPONENT), default="nightsim")
     ap.add_argument("--deals", type=int, default=10, help="deals; each is played with seats rotated (2 games)")
     ap.add_argument("--iterations", type=int, default=None,
-                    help="per decision (default: the game's default search, `ismcts:default`; Nerath: 100)")
+                    help="per decision (default: the game's default search, `ismcts:default`)")
     ap.add_argument("--options", default="", help="extra ismcts options, e.g. ':cutoff=40:c=1.0'")
     ap.add_argument("--opponent", default=None)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--design", choices=("ffa", "alliance"), default="ffa",
+                    help="Nerath: free-for-all vs 3 opponents (ffa), or 1-vs-3 in alliance mode (alliance)")
+    ap.add_argument("--out", default=None, help="Nerath alliance: write one CSV row per game here, as they finish")
     args = ap.parse_args(argv)
     module = load_game(args.game)
     if args.game == "nerathsim":
-        args.iterations = args.iterations or 100
+        if args.design == "alliance":
+            return nerath_alliance(module, args)
         return nerath(module, args)
     spec = f"ismcts:{args.iterations or 'default'}{args.options}"
     opponent = args.opponent or OPPONENT[args.game]
@@ -99,7 +115,7 @@ def _ahead(res, seat: int) -> float:
 
 def nerath(module, args) -> None:
     rules = module.Rules(mode="free_for_all")
-    spec = f"ismcts:{args.iterations}{args.options}"
+    spec = f"ismcts:{args.iterations or 'default'}{args.options}"
     opponent = args.opponent or OPPONENT["nerathsim"]
     search = resolve_policies(module, f"{spec},{opponent},{opponent},{opponent}", 4)[0]
     wins, base_wins, ahead, diff = [], [], [], []
@@ -141,6 +157,61 @@ def nerath(module, args) -> None:
           f"timeouts {timeouts}")
     print(f"CPU seconds per game (search seat's games): mean {np.mean(seconds):.1f}, max {max(seconds):.1f} "
           "(target <= 60)")
+
+
+def nerath_alliance(module, args) -> None:
+    """1-vs-3 in alliance mode (the design that confirmed Nerath's `tuned`, analyses.tune.confirm): the
+    search in one realm, the opponent in the other three (the search's ally included), rotated over the
+    four realms on each deal; a game scores 1 when the search's alliance wins, 0 when it loses, 1/2
+    without a winner (fair share 50%); 95% interval with the deal as the unit (cluster-robust)."""
+    rules = module.Rules()                      # alliance, short game
+    spec = f"ismcts:{args.iterations or 'default'}{args.options}"
+    opponent = args.opponent or OPPONENT["nerathsim"]
+    search = resolve_policies(module, f"{spec},{opponent},{opponent},{opponent}", 4)[0]
+    rows = []
+    out = open(args.out, "w", encoding="utf-8") if args.out else None
+    if out:
+        out.write("deal,seed,seat,realm,score,won,lost,cpu_s,turns,timed_out\n")
+    for deal in range(args.deals):
+        seed = args.seed + deal
+        for seat in range(4):
+            seats = [opponent] * 4
+            seats[seat] = search
+            c0 = time.process_time()
+            res = module.play_game(rules, seats, seed=seed)
+            cpu = time.process_time() - c0
+            w = res.winner
+            won = () if w is None else (w if isinstance(w, tuple) else (w,))
+            score = 0.5 if w is None else float(seat in won)
+            row = {"deal": deal, "seed": seed, "seat": seat, "realm": module.REALMS[seat], "score": score,
+                   "won": w is not None and seat in won, "lost": w is not None and seat not in won, "cpu_s": cpu,
+                   "turns": res.turns, "timed_out": res.timed_out}
+            rows.append(row)
+            if out:
+                out.write(",".join(str(v) for v in row.values()) + "\n")
+                out.flush()
+        df = pd.DataFrame(rows)
+        low, high = clusters.mean_interval(df["score"].to_numpy(), df["deal"].to_numpy())
+        mine = df[df["deal"] == deal]
+        print(f"  deal {seed}: score {mine['score'].sum():.1f}/4, CPU s {mine['cpu_s'].mean():.1f} "
+              f"(max {mine['cpu_s'].max():.1f}); after {len(df):4d} games: {df['score'].mean():.3f} "
+              f"[{low:.3f}, {high:.3f}], CPU s/game mean {df['cpu_s'].mean():.1f} max {df['cpu_s'].max():.1f}",
+              flush=True)
+    if out:
+        out.close()
+    df = pd.DataFrame(rows)
+    low, high = clusters.mean_interval(df["score"].to_numpy(), df["deal"].to_numpy())
+    per_deal = df.groupby("deal")["score"].mean()
+    print(f"nerathsim alliance short, 1 x {search!r} vs 3 x {opponent!r} (the search's ally included), the search "
+          f"rotated over the four realms, seeds {args.seed}..{args.seed + args.deals - 1}")
+    print(f"search alliance's win rate: {df['score'].mean():.3f} (95% CI, the deal as the unit, "
+          f"[{low:.3f}, {high:.3f}]; n={len(df)} games, {args.deals} deals; wins {int(df['won'].sum())}, "
+          f"losses {int(df['lost'].sum())}, no winner {int((~df['won'] & ~df['lost']).sum())}; "
+          f"per-deal SD {per_deal.std(ddof=1):.3f}); fair share 0.5, target >= 0.55")
+    by_realm = df.groupby("realm", sort=False)["score"].agg(["mean", "count"])
+    print("by the search's realm: " + ", ".join(f"{r} {m:.3f} (n={c})" for r, (m, c) in by_realm.iterrows()))
+    print(f"CPU seconds per game: mean {df['cpu_s'].mean():.1f}, max {df['cpu_s'].max():.1f}, "
+          f"over 60 s: {int((df['cpu_s'] > 60).sum())} of {len(df)} (target <= 60)")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,11 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MacroSearchPolicy", "parse_macro", "MACRO_HOOKS"]
+__all__ = ["MacroSearchPolicy", "parse_macro", "MACRO_HOOKS", "DEFAULT_ROLLOUTS"]
+
+#: rollouts per macro decision when none is given (`MacroSearchPolicy`, and `macro:default` for a game
+#: without its own `SEARCH_DEFAULT`)
+DEFAULT_ROLLOUTS = 24
 
 #: what a game module must offer for macro search
 MACRO_HOOKS = ("sample_state", "macro_candidates", "commit_macro", "commit_in_state", "playout", "standing")
@@ -62,7 +66,7 @@ class MacroSearchPolicy:
     """
 
     game: str = "nerathsim"
-    rollouts: int = 24   # default budget: <= 60 s per Nerath short game on one core (benchmarks/bench_ismcts.py)
+    rollouts: int = DEFAULT_ROLLOUTS   # default budget: <= 60 s per Nerath short game on one core (benchmarks/bench_ismcts.py)
     base: Any = None
     rollout: Any = None
     cutoff: int | None = 2   # rounds; 2 measured stronger and cheaper than to the end (benchmarks/bench_ismcts.py)
@@ -185,6 +189,8 @@ _KEYS = {"base": str, "rollout": str, "cutoff": int, "seconds": float, "margin":
 def parse_macro(module, spec: str) -> MacroSearchPolicy:
     """`macro:N` or `macro:N:key=value:...` (keys: base, rollout, cutoff, seconds, margin, z) for `module`;
     for a game with macro decisions (Nerath) `ismcts:N[:...]` means the same search.
+    `macro:default[:key=value...]` (or `ismcts:default[...]`) is the game's `SEARCH_DEFAULT` spec (else
+    `macro:DEFAULT_ROLLOUTS`), its options overridden by the ones given, named as given.
 
     >>> parse_macro(importlib.import_module("nerathsim"), "macro:8:cutoff=2").cutoff
     2
@@ -193,6 +199,10 @@ def parse_macro(module, spec: str) -> MacroSearchPolicy:
     head = head.strip().lower()
     if head not in ("macro", "ismcts") or not rest:
         raise ValueError(f"policy {spec!r}: expected 'macro:N' or 'macro:N:key=value' (N rollouts per decision)")
+    if rest[0].strip().lower() == "default":
+        base = getattr(module, "SEARCH_DEFAULT", None) or f"macro:{DEFAULT_ROLLOUTS}"
+        policy = parse_macro(module, ":".join([base, *rest[1:]]))
+        return dataclasses.replace(policy, name=spec.strip())
     count = rest[0].strip()
     if not count.isdigit() or int(count) < 1:
         raise ValueError(f"policy {spec!r}: the rollouts N in '{head}:N' must be a positive integer, got {count!r}")
