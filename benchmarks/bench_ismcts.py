@@ -29,7 +29,8 @@ alliance mode, short game, the search in one realm and the opponent in the other
 included), rotated over the four realms on each deal (seeds --seed, --seed + 1, ...); a game scores 1 when
 the search's alliance wins, 0 when it loses, 1/2 without a winner (fair share 50%, target >= 55% with the
 lower bound > 50%); 95% interval with the deal as the unit (cluster-robust, analyses.clusters). Progress
-per deal, CPU seconds per game (mean, max, games over 60 s); --out writes one CSV row per game as it ends.
+per deal, CPU seconds per game (mean, max, games over 60 s); --out writes one CSV row per game as it ends,
+and --summarize CSV prints the result of such a file (whole deals; e.g. of a run stopped at a deadline).
 
     PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game nerathsim --design alliance --deals 60 --seed 1000
     PYTHONPATH=$PWD python benchmarks/bench_ismcts.py --game nerathsim --design alliance --deals 20 --opponent tuned
@@ -62,7 +63,11 @@ def main(argv=None) -> None:
     ap.add_argument("--design", choices=("ffa", "alliance"), default="ffa",
                     help="Nerath: free-for-all vs 3 opponents (ffa), or 1-vs-3 in alliance mode (alliance)")
     ap.add_argument("--out", default=None, help="Nerath alliance: write one CSV row per game here, as they finish")
+    ap.add_argument("--summarize", default=None, metavar="CSV",
+                    help="Nerath alliance: print the result of a (possibly interrupted) run's --out file, whole deals")
     args = ap.parse_args(argv)
+    if args.summarize:
+        return alliance_summary(pd.read_csv(args.summarize))
     module = load_game(args.game)
     if args.game == "nerathsim":
         if args.design == "alliance":
@@ -199,17 +204,24 @@ def nerath_alliance(module, args) -> None:
               flush=True)
     if out:
         out.close()
-    df = pd.DataFrame(rows)
-    low, high = clusters.mean_interval(df["score"].to_numpy(), df["deal"].to_numpy())
-    per_deal = df.groupby("deal")["score"].mean()
     print(f"nerathsim alliance short, 1 x {search!r} vs 3 x {opponent!r} (the search's ally included), the search "
           f"rotated over the four realms, seeds {args.seed}..{args.seed + args.deals - 1}")
+    alliance_summary(pd.DataFrame(rows))
+
+
+def alliance_summary(df: pd.DataFrame) -> None:
+    """Print the 1-vs-3 alliance result of the games in `df` (rows as --out writes them; only whole deals)."""
+    whole = df.groupby("deal")["seat"].transform("count") == 4
+    df = df[whole]
+    low, high = clusters.mean_interval(df["score"].to_numpy(), df["deal"].to_numpy())
+    per_deal = df.groupby("deal")["score"].mean()
+    deals = df["deal"].nunique()
     print(f"search alliance's win rate: {df['score'].mean():.3f} (95% CI, the deal as the unit, "
-          f"[{low:.3f}, {high:.3f}]; n={len(df)} games, {args.deals} deals; wins {int(df['won'].sum())}, "
+          f"[{low:.3f}, {high:.3f}]; n={len(df)} games, {deals} deals; wins {int(df['won'].sum())}, "
           f"losses {int(df['lost'].sum())}, no winner {int((~df['won'] & ~df['lost']).sum())}; "
           f"per-deal SD {per_deal.std(ddof=1):.3f}); fair share 0.5, target >= 0.55")
     by_realm = df.groupby("realm", sort=False)["score"].agg(["mean", "count"])
-    print("by the search's realm: " + ", ".join(f"{r} {m:.3f} (n={c})" for r, (m, c) in by_realm.iterrows()))
+    print("by the search's realm: " + ", ".join(f"{r} {m:.3f} (n={int(c)})" for r, (m, c) in by_realm.iterrows()))
     print(f"CPU seconds per game: mean {df['cpu_s'].mean():.1f}, max {df['cpu_s'].max():.1f}, "
           f"over 60 s: {int((df['cpu_s'] > 60).sum())} of {len(df)} (target <= 60)")
 
