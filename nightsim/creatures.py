@@ -13,7 +13,18 @@ from __future__ import annotations
 from .actions import Decline, Play, PlaySeal, Reactivate
 from .cards import ABILITIES, DEVOURER, EXECUTIONER, HERALD, MOCKER, SCAVENGER, WEEPER
 from .penalty import Penalty
-from .state import DECLINE, REACTIVATE, Creature, Frame, State, _draw_card, _draw_into_hand, _event, _index_of
+from .state import (
+    DECLINE,
+    REACTIVATE,
+    Creature,
+    Frame,
+    State,
+    _draw_card,
+    _draw_into_hand,
+    _event,
+    _index_of,
+    _open_entry,
+)
 
 ACT_COMPLETION, ACT_SEAL = "completion", "seal"   # Activation.source
 
@@ -41,7 +52,7 @@ def _card_placements(s: State, p: int, cards, allow_seals: bool) -> list:
         return out
     table = s.table
     fits_, is_seal, plays = table.fits, table.is_seal, s._acts.plays
-    open_slots, can_start = s._open[p] or s.open_slots(p)
+    open_slots, can_start = s._open[p] or _open_entry(s, p)
     for c in cards:
         if is_seal[c]:
             if allow_seals:
@@ -67,17 +78,47 @@ def _play_from_hand(s: State, p: int, a: Play) -> None:
 
 
 def _place(s: State, p: int, card: int, k) -> None:
-    """Put a body card on creature k of player p (None: a new creature), then check completion."""
-    s.creatures_view = s._seat_views[p] = s._open[p] = None  # s.creatures_changed(p), inlined
+    """Put a body card on creature k of player p (None: a new creature), then check completion.
+
+    The seat's caches (`State._seat_views[p]`, `State._open[p]`) are brought up to date here, where
+    the change is known: the values `creatures_changed(p)` and a rebuild would give."""
+    s.creatures_view = None
     crs = s.creatures[p]
+    views, opens = s._seat_views, s._open
+    view, entry = views[p], opens[p]
     if k is None:
         cr = Creature([card])
         crs.append(cr)
-    else:
-        cr = crs[k]
-        cr.cards.append(card)
+        if view is not None:
+            views[p] = view + (((card,), -1),)
+        if entry is not None:
+            n = len(crs)
+            opens[p] = (entry[0] + ((n, 1),), n < s._acts.limit)
+        s.legion_played[p][s.table.legion[card]] += 1
+        return  # one card: nothing completed
+    cr = crs[k]
+    cards = cr.cards
+    cards.append(card)
+    n = len(cards)
+    if view is not None:
+        old, seal = view[k]
+        view = list(view)
+        view[k] = (old + (card,), seal)
+        views[p] = tuple(view)
+    if entry is not None:
+        slots = list(entry[0])
+        try:
+            i = slots.index((k + 1, n - 1))
+        except ValueError:  # not an open slot of the cache: rebuild it when asked
+            opens[p] = None
+        else:
+            if n < 3:
+                slots[i] = (k + 1, n)
+            else:
+                del slots[i]
+            opens[p] = (tuple(slots), entry[1])
     s.legion_played[p][s.table.legion[card]] += 1
-    if len(cr.cards) == 3:
+    if n == 3:
         _complete(s, p, cr)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from .cards import ABILITIES, LEGIONS
 from .engine import IllegalActionError, apply_legal, new_game
 from .log import format_events
-from .observation import creatures_view, observe
+from .observation import observe, seat_views
 from .policies import POLICIES, HeuristicPolicy, RandomPolicy
 from .rules import Rules
 from .seeding import spawn_generators
@@ -151,8 +151,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         legal = (stack[-1] if stack else TURN).legal(s)
         f = choose[p]
         if f is not None:  # a built-in HeuristicPolicy without context features: legal by construction, unchecked
-            a = legal[0] if len(legal) == 1 else f(s.creatures_view or creatures_view(s), p, table, legal, rngs[p],
-                                                     lean[p])
+            a = legal[0] if len(legal) == 1 else f(seat_views(s), p, table, legal, rngs[p], lean[p])
         elif (buf := uniforms[p]) is not None:
             if not buf:
                 buf += prngs[p].random(UNIFORM_BLOCK).tolist()[::-1]

@@ -37,7 +37,7 @@ from .actions import (
     StopDiscard,
     Take,
 )
-from .cards import DEVOURER, EXECUTIONER, LEGIONS, MOCKER, SCAVENGER
+from .cards import ABILITIES, DEVOURER, EXECUTIONER, LEGIONS, MOCKER, SCAVENGER
 from .state import TURN_ACTION
 
 
@@ -116,7 +116,7 @@ class HeuristicPolicy:
         object.__setattr__(self, "_abil", self.weights.ability_values())  # per-policy constant
         object.__setattr__(self, "_extras", self.weights.extras())         # context features on: _Context scores
         object.__setattr__(self, "_memo", {})                               # per-policy cache, see __call__
-        object.__setattr__(self, "_infos", (None, {}))                      # (card table, {cards: creature info})
+        object.__setattr__(self, "_infos", (None, {}, ()))  # (card table, {cards: placement scores}, card kinds)
 
     def __getstate__(self):  # pickled (joblib workers) without the cache
         return {"weights": self.weights, "name": self.name}
@@ -131,8 +131,9 @@ class HeuristicPolicy:
 
         What a placement scores depends on the creature it goes on (`_creature_info`), and what a
         penalty discard scores on the card and the own creatures (`_card_value`); both are kept per
-        policy. `_infos`: (card table, {a creature's cards: info}) for every creature the policy has
-        scored a placement on (at most two cards each, so bounded by the deck). `_memo` (`_card_values`):
+        policy. `_infos`: (card table, {a creature's cards: `_placement_scores`}, `_card_kinds`) for
+        every creature the policy has scored a placement on (at most two cards each, so bounded by the
+        deck). `_memo` (`_card_values`):
         {id(own creatures): (own creatures, card table, {card: value})}; the own creatures are the
         observation's shared tuple (`observe` builds a new one when they change); each entry holds the
         value whose id keys it, so an id is never reused while it is cached, and the seats sharing
@@ -140,7 +141,7 @@ class HeuristicPolicy:
         if len(legal) == 1:
             return legal[0]
         if self._extras:
-            return _pick(legal, _Context(obs, self.weights, self._abil).score, rng)
+            return _pick(legal, _Context(obs, self.weights, self._abil, True).score, rng)
         return self.choose(obs.creatures, obs.player, obs.rules.table, legal, rng, obs)
 
     def choose(self, creatures, player: int, table, legal, rng, obs):
@@ -154,33 +155,23 @@ class HeuristicPolicy:
         mine = creatures[player]  # (cards, seal) per own creature: a value shared until they change
         shared = self._infos
         if shared[0] is not table:
-            shared = (table, {})
+            shared = (table, {}, _card_kinds(table))
             object.__setattr__(self, "_infos", shared)
-        infos = shared[1]  # {a creature's cards: _creature_info}
-        legion, ability, abil = table.legion, table.ability, self._abil
+        _, scores, kinds = shared  # {a creature's cards: _placement_scores}, card -> its index there
         ctx = counts = values = None
         best, best_score = None, None
         for a in legal:
             t = type(a)
-            if t is Play:  # the common cases inlined, with the same arithmetic as _Context.score
+            if t is Play:  # _Context.score_play's arithmetic, done once per creature and kind of card
                 k = a.creature
                 if k is None:
                     sc = w.start
                 else:
                     cards = mine[k][0]
-                    info = infos.get(cards)
-                    if info is None:
-                        info = infos[cards] = _creature_info(cards, legion, ability, abil)
-                    n, per_legion, partial = info
-                    same = per_legion[legion[a.card]]
-                    sc = w.same_legion * same + w.mixed_legion * (n - same)
-                    if n == 2:
-                        ab = ability[a.card]
-                        sc += w.complete + (partial + abil[ab] if ab >= 0 else partial)
-                        if same == 2:
-                            sc += w.pure
-                    else:
-                        sc = sc + w.extend
+                    row = scores.get(cards)
+                    if row is None:
+                        row = scores[cards] = _placement_scores(cards, table, self._abil, w)
+                    sc = row[kinds[a.card]]
             elif t is Draw:
                 sc = w.draw
             elif t is StartDiscard:
@@ -200,11 +191,11 @@ class HeuristicPolicy:
                     values = self._card_values(mine, table)
                 v = values.get(a.card)
                 if v is None:
-                    v = values[a.card] = _card_value(a.card, mine, table, abil)
+                    v = values[a.card] = _card_value(a.card, mine, table, self._abil)
                 sc = -v
             else:
                 if ctx is None:
-                    ctx = _Context(obs if isinstance(obs, tuple) else obs(), w, abil)
+                    ctx = _Context(obs if isinstance(obs, tuple) else obs(), w, self._abil, self._extras)
                 sc = ctx.score(a)
             if best_score is None or sc > best_score:
                 best, best_score = a, sc
@@ -235,14 +226,14 @@ class HeuristicPolicy:
 class _Context:
     """Per-decision facts the scoring needs, computed once."""
 
-    def __init__(self, obs, w: Weights, abil: tuple | None = None):
+    def __init__(self, obs, w: Weights, abil: tuple | None = None, x: bool | None = None):
         self.obs, self.w = obs, w
         t = obs.rules.table
         self.legion, self.ability, self.fits = t.legion, t.ability, t.fits
         self.mine = obs.creatures[obs.player]  # (cards, seal) per own creature
         self.abil = w.ability_values() if abil is None else abil
         self._counts = None
-        self.x = w.extras()   # context features on (off: greedy's arithmetic, nothing added)
+        self.x = w.extras() if x is None else x  # context features on (off: greedy's arithmetic, nothing added)
 
     def counts(self):
         if self._counts is None:
@@ -388,6 +379,34 @@ def _card_value(c: int, mine, table, abil, fit: float = 1.0) -> float:
     if fits[0] or any(len(cards) < 3 and fits[len(cards)] for cards, _ in mine):  # either order: the same bool
         v += fit
     return v
+
+
+_KINDS_PER_LEGION = len(ABILITIES) + 1  # the abilities, and none (NO_ABILITY = -1)
+
+
+def _card_kinds(table) -> tuple:
+    """Per card id, its kind: the index of its (legion, ability) in a `_placement_scores` row."""
+    return tuple(lg * _KINDS_PER_LEGION + ab + 1 for lg, ab in zip(table.legion, table.ability))
+
+
+def _placement_scores(cards, table, abil, w: Weights) -> tuple:
+    """What placing a card of each kind (`_card_kinds`) on the creature `cards` (one or two cards)
+    scores with the context features off: `_Context.score_play`'s arithmetic, in the same order, for
+    every legion and ability a card may have."""
+    n, per_legion, partial = _creature_info(cards, table.legion, table.ability, abil)
+    row = []
+    for lg in range(len(LEGIONS)):
+        same = per_legion[lg]
+        for ab in range(-1, len(ABILITIES)):
+            sc = w.same_legion * same + w.mixed_legion * (n - same)
+            if n == 2:
+                sc += w.complete + (partial + abil[ab] if ab >= 0 else partial)
+                if same == 2:
+                    sc += w.pure
+            else:
+                sc = sc + w.extend
+            row.append(sc)
+    return tuple(row)
 
 
 def _creature_info(cards, legion, ability, abil) -> tuple:

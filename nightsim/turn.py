@@ -18,6 +18,7 @@ from .state import (
     State,
     _draw_into_hand,
     _event,
+    _open_entry,
 )
 
 
@@ -80,7 +81,7 @@ def _turn_actions(s: State) -> list:
         return out
     table = s.table
     fits_, legion_, is_seal, plays = table.fits, table.legion, table.is_seal, s._acts.plays
-    open_slots, can_start = s._open[p] or s.open_slots(p)
+    open_slots, can_start = s._open[p] or _open_entry(s, p)
     legion = s.turn_legion
     for c in hand:
         if is_seal[c]:
