@@ -149,7 +149,9 @@ def _complete(s: State, p: int, cr: Creature) -> None:
 
 def _check_win(s: State, p: int) -> bool:
     """"The first player to build five complete creatures wins." """
-    if s.complete_count(p) >= s.rules.creatures_to_win:
+    crs = s.creatures[p]
+    to_win = s.rules.creatures_to_win
+    if len(crs) >= to_win and [len(c.cards) for c in crs].count(3) >= to_win:  # (s.complete_count(p))
         s.winner = p
         s.is_terminal = True
         _event(s, "win", p, winner=p)
@@ -415,6 +417,32 @@ def _has_target(s: State, p: int, ab: int, source: Creature) -> bool:
     return False
 
 
+def _top_taken(s: State, o: int, k: int, gone: bool) -> None:
+    """Seat o's creature k has lost its top card (and left the table if `gone`): `creatures_changed(o)`,
+    with the seat's public creatures brought up to date here instead of rebuilt."""
+    s.creatures_view = s._open[o] = None
+    views = s._seat_views
+    view = views[o]
+    if view is not None:
+        if gone:
+            views[o] = view[:k] + view[k + 1:]
+        else:
+            old, seal = view[k]
+            view = list(view)
+            view[k] = (old[:-1], seal)
+            views[o] = tuple(view)
+
+
+def _creature_gone(s: State, o: int, k: int) -> None:
+    """Seat o's creature k is about to leave the table: `creatures_changed(o)`, with the seat's public
+    creatures brought up to date here instead of rebuilt."""
+    s.creatures_view = s._open[o] = None
+    views = s._seat_views
+    view = views[o]
+    if view is not None:
+        views[o] = view[:k] + view[k + 1:]
+
+
 def _drop_if_empty(s: State, crs: list, cr: Creature) -> None:
     if not cr.cards:
         crs.remove(cr)
@@ -437,13 +465,13 @@ class ExecutionerTarget(Frame):
 
     def apply(self, s, a, rng):
         s.stack.pop()
-        s.creatures_changed(a.owner)
         p = self.player
         crs = s.creatures[a.owner]
         cr = crs[a.creature]
         card = cr.cards.pop()
         s.hands[p].append(card)
         _drop_if_empty(s, crs, cr)
+        _top_taken(s, a.owner, a.creature, not cr.cards)
         if s.log is not None:
             _event(s, "executioner", p, victim=a.owner, card=card, creature=a.creature)
 
@@ -469,7 +497,7 @@ class ScavengerTarget(Frame):
         if type(a) is Decline:
             _event(s, "scavenger_declined", p)
             return
-        s.creatures_changed(a.owner)
+        _creature_gone(s, a.owner, a.creature)
         crs = s.creatures[a.owner]
         cr = crs.pop(a.creature)
         s.discard.extend(cr.cards)
@@ -494,12 +522,12 @@ class DevourerTarget(Frame):
 
     def apply(self, s, a, rng):
         s.stack.pop()
-        s.creatures_changed(self.player)
         p = self.player
         crs = s.creatures[p]
         cr = crs[a.creature]
         card = cr.cards.pop()
         s.discard.append(card)
         _drop_if_empty(s, crs, cr)
+        _top_taken(s, p, a.creature, not cr.cards)
         if s.log is not None:
             _event(s, "devourer", p, card=card, creature=a.creature)

@@ -151,7 +151,11 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         legal = (stack[-1] if stack else TURN).legal(s)
         f = choose[p]
         if f is not None:  # a built-in HeuristicPolicy without context features: legal by construction, unchecked
-            a = legal[0] if len(legal) == 1 else f(seat_views(s), p, table, legal, rngs[p], lean[p])
+            if len(legal) == 1:
+                a = legal[0]
+            else:
+                views = s._seat_views  # observation.seat_views, its common case inlined
+                a = f(views if None not in views else seat_views(s), p, table, legal, rngs[p], lean[p])
         elif (buf := uniforms[p]) is not None:
             if not buf:
                 buf += prngs[p].random(UNIFORM_BLOCK).tolist()[::-1]

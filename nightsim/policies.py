@@ -37,8 +37,8 @@ from .actions import (
     StopDiscard,
     Take,
 )
-from .cards import ABILITIES, DEVOURER, EXECUTIONER, LEGIONS, MOCKER, SCAVENGER
-from .state import TURN_ACTION
+from .cards import DEVOURER, EXECUTIONER, LEGIONS, MOCKER, SCAVENGER
+from .state import DRAW, START_DISCARD, TURN_ACTION
 
 
 class RandomPolicy:
@@ -116,7 +116,9 @@ class HeuristicPolicy:
         object.__setattr__(self, "_abil", self.weights.ability_values())  # per-policy constant
         object.__setattr__(self, "_extras", self.weights.extras())         # context features on: _Context scores
         object.__setattr__(self, "_memo", {})                               # per-policy cache, see __call__
-        object.__setattr__(self, "_infos", (None, {}, ()))  # (card table, {cards: placement scores}, card kinds)
+        object.__setattr__(self, "_infos", (None, {}))                      # (card table, {cards: creature info})
+        d, x = self.weights.draw, self.weights.discard  # choose's pick from exactly [Draw, StartDiscard]
+        object.__setattr__(self, "_draw_or_discard", START_DISCARD if x > d else None if x == d else DRAW)
 
     def __getstate__(self):  # pickled (joblib workers) without the cache
         return {"weights": self.weights, "name": self.name}
@@ -131,9 +133,8 @@ class HeuristicPolicy:
 
         What a placement scores depends on the creature it goes on (`_creature_info`), and what a
         penalty discard scores on the card and the own creatures (`_card_value`); both are kept per
-        policy. `_infos`: (card table, {a creature's cards: `_placement_scores`}, `_card_kinds`) for
-        every creature the policy has scored a placement on (at most two cards each, so bounded by the
-        deck). `_memo` (`_card_values`):
+        policy. `_infos`: (card table, {a creature's cards: info}) for every creature the policy has
+        scored a placement on (at most two cards each, so bounded by the deck). `_memo` (`_card_values`):
         {id(own creatures): (own creatures, card table, {card: value})}; the own creatures are the
         observation's shared tuple (`observe` builds a new one when they change); each entry holds the
         value whose id keys it, so an id is never reused while it is cached, and the seats sharing
@@ -151,27 +152,39 @@ class HeuristicPolicy:
         function of no arguments that returns it (`play_game` passes one and so builds a seat's
         observation only when an action needs more than the creatures: a Devour, a seal, a discard
         choice); the choice is the same either way."""
+        if len(legal) == 2 and legal[1] is START_DISCARD and legal[0] is DRAW and self._draw_or_discard is not None:
+            return self._draw_or_discard  # a turn action with no card to play: the better of the two (no tie)
         w = self.weights
         mine = creatures[player]  # (cards, seal) per own creature: a value shared until they change
         shared = self._infos
         if shared[0] is not table:
-            shared = (table, {}, _card_kinds(table))
+            shared = (table, {})
             object.__setattr__(self, "_infos", shared)
-        _, scores, kinds = shared  # {a creature's cards: _placement_scores}, card -> its index there
+        infos = shared[1]  # {a creature's cards: _creature_info}
+        legion, ability, abil = table.legion, table.ability, self._abil
         ctx = counts = values = None
         best, best_score = None, None
         for a in legal:
             t = type(a)
-            if t is Play:  # _Context.score_play's arithmetic, done once per creature and kind of card
+            if t is Play:  # the common cases inlined, with the same arithmetic as _Context.score
                 k = a.creature
                 if k is None:
                     sc = w.start
                 else:
                     cards = mine[k][0]
-                    row = scores.get(cards)
-                    if row is None:
-                        row = scores[cards] = _placement_scores(cards, table, self._abil, w)
-                    sc = row[kinds[a.card]]
+                    info = infos.get(cards)
+                    if info is None:
+                        info = infos[cards] = _creature_info(cards, legion, ability, abil)
+                    n, per_legion, partial = info
+                    same = per_legion[legion[a.card]]
+                    sc = w.same_legion * same + w.mixed_legion * (n - same)
+                    if n == 2:
+                        ab = ability[a.card]
+                        sc += w.complete + (partial + abil[ab] if ab >= 0 else partial)
+                        if same == 2:
+                            sc += w.pure
+                    else:
+                        sc = sc + w.extend
             elif t is Draw:
                 sc = w.draw
             elif t is StartDiscard:
@@ -191,11 +204,11 @@ class HeuristicPolicy:
                     values = self._card_values(mine, table)
                 v = values.get(a.card)
                 if v is None:
-                    v = values[a.card] = _card_value(a.card, mine, table, self._abil)
+                    v = values[a.card] = _card_value(a.card, mine, table, abil)
                 sc = -v
             else:
                 if ctx is None:
-                    ctx = _Context(obs if isinstance(obs, tuple) else obs(), w, self._abil, self._extras)
+                    ctx = _Context(obs if isinstance(obs, tuple) else obs(), w, abil, self._extras)
                 sc = ctx.score(a)
             if best_score is None or sc > best_score:
                 best, best_score = a, sc
@@ -379,34 +392,6 @@ def _card_value(c: int, mine, table, abil, fit: float = 1.0) -> float:
     if fits[0] or any(len(cards) < 3 and fits[len(cards)] for cards, _ in mine):  # either order: the same bool
         v += fit
     return v
-
-
-_KINDS_PER_LEGION = len(ABILITIES) + 1  # the abilities, and none (NO_ABILITY = -1)
-
-
-def _card_kinds(table) -> tuple:
-    """Per card id, its kind: the index of its (legion, ability) in a `_placement_scores` row."""
-    return tuple(lg * _KINDS_PER_LEGION + ab + 1 for lg, ab in zip(table.legion, table.ability))
-
-
-def _placement_scores(cards, table, abil, w: Weights) -> tuple:
-    """What placing a card of each kind (`_card_kinds`) on the creature `cards` (one or two cards)
-    scores with the context features off: `_Context.score_play`'s arithmetic, in the same order, for
-    every legion and ability a card may have."""
-    n, per_legion, partial = _creature_info(cards, table.legion, table.ability, abil)
-    row = []
-    for lg in range(len(LEGIONS)):
-        same = per_legion[lg]
-        for ab in range(-1, len(ABILITIES)):
-            sc = w.same_legion * same + w.mixed_legion * (n - same)
-            if n == 2:
-                sc += w.complete + (partial + abil[ab] if ab >= 0 else partial)
-                if same == 2:
-                    sc += w.pure
-            else:
-                sc = sc + w.extend
-            row.append(sc)
-    return tuple(row)
 
 
 def _creature_info(cards, legion, ability, abil) -> tuple:
