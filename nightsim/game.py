@@ -93,9 +93,10 @@ class Uniforms:
         self.generator, self._buf = generator, []
 
     def random(self) -> float:
-        if not self._buf:
-            self._buf = self.generator.random(UNIFORM_BLOCK).tolist()[::-1]
-        return self._buf.pop()
+        buf = self._buf
+        if not buf:
+            buf = self._buf = self.generator.random(UNIFORM_BLOCK).tolist()[::-1]
+        return buf.pop()
 
 
 def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
@@ -148,7 +149,8 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     choose = [pol.choose if f is not None else None for pol, f in zip(pols, lean)]
     while not s.is_terminal:
         p = s.current_player
-        legal = (stack[-1] if stack else TURN).legal(s)
+        top = stack[-1] if stack else TURN  # the frame deciding (the policy never changes the state)
+        legal = top.legal(s)
         f = choose[p]
         if f is not None:  # a built-in HeuristicPolicy without context features: legal by construction, unchecked
             if len(legal) == 1:
@@ -182,7 +184,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
             apply_legal(s, a, chance)  # logs the decision
             continue
         s.decisions += 1  # engine.apply_legal without the log, inlined (one call less per decision)
-        if not (stack[-1] if stack else TURN).apply(s, a, chance):
+        if not top.apply(s, a, chance):
             while not s.is_terminal and not (stack[-1] if stack else TURN).advance(s, chance):
                 pass
     stats = {k: tuple(v) for k, v in s.stats.items()}
