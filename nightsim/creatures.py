@@ -13,7 +13,18 @@ from __future__ import annotations
 from .actions import Decline, Play, PlaySeal, Reactivate
 from .cards import ABILITIES, DEVOURER, EXECUTIONER, HERALD, MOCKER, SCAVENGER, WEEPER
 from .penalty import Penalty
-from .state import DECLINE, REACTIVATE, Creature, Frame, State, _draw_card, _draw_into_hand, _event, _index_of
+from .state import (
+    DECLINE,
+    REACTIVATE,
+    Creature,
+    Frame,
+    State,
+    _draw_card,
+    _draw_into_hand,
+    _event,
+    _index_of,
+    _open_entry,
+)
 
 ACT_COMPLETION, ACT_SEAL = "completion", "seal"   # Activation.source
 
@@ -41,7 +52,7 @@ def _card_placements(s: State, p: int, cards, allow_seals: bool) -> list:
         return out
     table = s.table
     fits_, is_seal, plays = table.fits, table.is_seal, s._acts.plays
-    open_slots, can_start = s._open[p] or s.open_slots(p)
+    open_slots, can_start = s._open[p] or _open_entry(s, p)
     for c in cards:
         if is_seal[c]:
             if allow_seals:
@@ -67,17 +78,47 @@ def _play_from_hand(s: State, p: int, a: Play) -> None:
 
 
 def _place(s: State, p: int, card: int, k) -> None:
-    """Put a body card on creature k of player p (None: a new creature), then check completion."""
-    s.creatures_view = s._seat_views[p] = s._open[p] = None  # s.creatures_changed(p), inlined
+    """Put a body card on creature k of player p (None: a new creature), then check completion.
+
+    The seat's caches (`State._seat_views[p]`, `State._open[p]`) are brought up to date here, where
+    the change is known: the values `creatures_changed(p)` and a rebuild would give."""
+    s.creatures_view = None
     crs = s.creatures[p]
+    views, opens = s._seat_views, s._open
+    view, entry = views[p], opens[p]
     if k is None:
         cr = Creature([card])
         crs.append(cr)
-    else:
-        cr = crs[k]
-        cr.cards.append(card)
+        if view is not None:
+            views[p] = view + (((card,), -1),)
+        if entry is not None:
+            n = len(crs)
+            opens[p] = (entry[0] + ((n, 1),), n < s._acts.limit)
+        s.legion_played[p][s.table.legion[card]] += 1
+        return  # one card: nothing completed
+    cr = crs[k]
+    cards = cr.cards
+    cards.append(card)
+    n = len(cards)
+    if view is not None:
+        old, seal = view[k]
+        view = list(view)
+        view[k] = (old + (card,), seal)
+        views[p] = tuple(view)
+    if entry is not None:
+        slots = list(entry[0])
+        try:
+            i = slots.index((k + 1, n - 1))
+        except ValueError:  # not an open slot of the cache: rebuild it when asked
+            opens[p] = None
+        else:
+            if n < 3:
+                slots[i] = (k + 1, n)
+            else:
+                del slots[i]
+            opens[p] = (tuple(slots), entry[1])
     s.legion_played[p][s.table.legion[card]] += 1
-    if len(cr.cards) == 3:
+    if n == 3:
         _complete(s, p, cr)
 
 
@@ -108,7 +149,9 @@ def _complete(s: State, p: int, cr: Creature) -> None:
 
 def _check_win(s: State, p: int) -> bool:
     """"The first player to build five complete creatures wins." """
-    if s.complete_count(p) >= s.rules.creatures_to_win:
+    crs = s.creatures[p]
+    to_win = s.rules.creatures_to_win
+    if len(crs) >= to_win and [len(c.cards) for c in crs].count(3) >= to_win:  # (s.complete_count(p))
         s.winner = p
         s.is_terminal = True
         _event(s, "win", p, winner=p)
@@ -374,6 +417,32 @@ def _has_target(s: State, p: int, ab: int, source: Creature) -> bool:
     return False
 
 
+def _top_taken(s: State, o: int, k: int, gone: bool) -> None:
+    """Seat o's creature k has lost its top card (and left the table if `gone`): `creatures_changed(o)`,
+    with the seat's public creatures brought up to date here instead of rebuilt."""
+    s.creatures_view = s._open[o] = None
+    views = s._seat_views
+    view = views[o]
+    if view is not None:
+        if gone:
+            views[o] = view[:k] + view[k + 1:]
+        else:
+            old, seal = view[k]
+            view = list(view)
+            view[k] = (old[:-1], seal)
+            views[o] = tuple(view)
+
+
+def _creature_gone(s: State, o: int, k: int) -> None:
+    """Seat o's creature k is about to leave the table: `creatures_changed(o)`, with the seat's public
+    creatures brought up to date here instead of rebuilt."""
+    s.creatures_view = s._open[o] = None
+    views = s._seat_views
+    view = views[o]
+    if view is not None:
+        views[o] = view[:k] + view[k + 1:]
+
+
 def _drop_if_empty(s: State, crs: list, cr: Creature) -> None:
     if not cr.cards:
         crs.remove(cr)
@@ -396,13 +465,13 @@ class ExecutionerTarget(Frame):
 
     def apply(self, s, a, rng):
         s.stack.pop()
-        s.creatures_changed(a.owner)
         p = self.player
         crs = s.creatures[a.owner]
         cr = crs[a.creature]
         card = cr.cards.pop()
         s.hands[p].append(card)
         _drop_if_empty(s, crs, cr)
+        _top_taken(s, a.owner, a.creature, not cr.cards)
         if s.log is not None:
             _event(s, "executioner", p, victim=a.owner, card=card, creature=a.creature)
 
@@ -428,7 +497,7 @@ class ScavengerTarget(Frame):
         if type(a) is Decline:
             _event(s, "scavenger_declined", p)
             return
-        s.creatures_changed(a.owner)
+        _creature_gone(s, a.owner, a.creature)
         crs = s.creatures[a.owner]
         cr = crs.pop(a.creature)
         s.discard.extend(cr.cards)
@@ -453,12 +522,12 @@ class DevourerTarget(Frame):
 
     def apply(self, s, a, rng):
         s.stack.pop()
-        s.creatures_changed(self.player)
         p = self.player
         crs = s.creatures[p]
         cr = crs[a.creature]
         card = cr.cards.pop()
         s.discard.append(card)
         _drop_if_empty(s, crs, cr)
+        _top_taken(s, p, a.creature, not cr.cards)
         if s.log is not None:
             _event(s, "devourer", p, card=card, creature=a.creature)

@@ -9,7 +9,7 @@ import numpy as np
 from .cards import ABILITIES, LEGIONS
 from .engine import IllegalActionError, apply_legal, new_game
 from .log import format_events
-from .observation import creatures_view, observe
+from .observation import observe, seat_views
 from .policies import POLICIES, HeuristicPolicy, RandomPolicy
 from .rules import Rules
 from .seeding import spawn_generators
@@ -93,9 +93,10 @@ class Uniforms:
         self.generator, self._buf = generator, []
 
     def random(self) -> float:
-        if not self._buf:
-            self._buf = self.generator.random(UNIFORM_BLOCK).tolist()[::-1]
-        return self._buf.pop()
+        buf = self._buf
+        if not buf:
+            buf = self._buf = self.generator.random(UNIFORM_BLOCK).tolist()[::-1]
+        return buf.pop()
 
 
 def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
@@ -148,11 +149,15 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     choose = [pol.choose if f is not None else None for pol, f in zip(pols, lean)]
     while not s.is_terminal:
         p = s.current_player
-        legal = (stack[-1] if stack else TURN).legal(s)
+        top = stack[-1] if stack else TURN  # the frame deciding (the policy never changes the state)
+        legal = top.legal(s)
         f = choose[p]
         if f is not None:  # a built-in HeuristicPolicy without context features: legal by construction, unchecked
-            a = legal[0] if len(legal) == 1 else f(s.creatures_view or creatures_view(s), p, table, legal, rngs[p],
-                                                     lean[p])
+            if len(legal) == 1:
+                a = legal[0]
+            else:
+                views = s._seat_views  # observation.seat_views, its common case inlined
+                a = f(views if None not in views else seat_views(s), p, table, legal, rngs[p], lean[p])
         elif (buf := uniforms[p]) is not None:
             if not buf:
                 buf += prngs[p].random(UNIFORM_BLOCK).tolist()[::-1]
@@ -179,7 +184,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
             apply_legal(s, a, chance)  # logs the decision
             continue
         s.decisions += 1  # engine.apply_legal without the log, inlined (one call less per decision)
-        if not (stack[-1] if stack else TURN).apply(s, a, chance):
+        if not top.apply(s, a, chance):
             while not s.is_terminal and not (stack[-1] if stack else TURN).advance(s, chance):
                 pass
     stats = {k: tuple(v) for k, v in s.stats.items()}

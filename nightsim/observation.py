@@ -113,12 +113,20 @@ def creatures_view(s: State) -> tuple:
     every observation until a creature changes (`State.creatures_changed`), cached on the state."""
     view = s.creatures_view
     if view is None:
-        seats = s._seat_views
+        view = s.creatures_view = tuple(seat_views(s))
+    return view
+
+
+def seat_views(s: State) -> list:
+    """`creatures_view` as the state's own list of its seats' values (`State._seat_views`, rebuilt
+    where a seat's creatures changed): what `HeuristicPolicy.choose` reads, without the tuple
+    around it. Read it, never change it."""
+    seats = s._seat_views
+    if None in seats:
         for p, seat in enumerate(seats):
             if seat is None:
                 seats[p] = tuple([(tuple(c.cards), c.seal) for c in s.creatures[p]])
-        view = s.creatures_view = tuple(seats)
-    return view
+    return seats
 
 
 def _encode(s: State, x):

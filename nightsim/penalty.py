@@ -29,10 +29,11 @@ class Penalty(Frame):
         victims, legion, leg = self.victims, self.legion, s.table.legion
         while victims:
             hand = s.hands[victims[0]]
-            if any(leg[c] == legion for c in hand):
-                self.count, self.same_legion = 1, True
-                s.current_player = victims[0]
-                return True
+            for c in hand:  # a card of the legion in hand
+                if leg[c] == legion:
+                    self.count, self.same_legion = 1, True
+                    s.current_player = victims[0]
+                    return True
             if hand:
                 self.count, self.same_legion = min(2, len(hand)), False
                 s.current_player = victims[0]

@@ -38,7 +38,7 @@ from .actions import (
     Take,
 )
 from .cards import DEVOURER, EXECUTIONER, LEGIONS, MOCKER, SCAVENGER
-from .state import TURN_ACTION
+from .state import DRAW, START_DISCARD, TURN_ACTION
 
 
 class RandomPolicy:
@@ -117,6 +117,8 @@ class HeuristicPolicy:
         object.__setattr__(self, "_extras", self.weights.extras())         # context features on: _Context scores
         object.__setattr__(self, "_memo", {})                               # per-policy cache, see __call__
         object.__setattr__(self, "_infos", (None, {}))                      # (card table, {cards: creature info})
+        d, x = self.weights.draw, self.weights.discard  # choose's pick from exactly [Draw, StartDiscard]
+        object.__setattr__(self, "_draw_or_discard", START_DISCARD if x > d else None if x == d else DRAW)
 
     def __getstate__(self):  # pickled (joblib workers) without the cache
         return {"weights": self.weights, "name": self.name}
@@ -140,7 +142,7 @@ class HeuristicPolicy:
         if len(legal) == 1:
             return legal[0]
         if self._extras:
-            return _pick(legal, _Context(obs, self.weights, self._abil).score, rng)
+            return _pick(legal, _Context(obs, self.weights, self._abil, True).score, rng)
         return self.choose(obs.creatures, obs.player, obs.rules.table, legal, rng, obs)
 
     def choose(self, creatures, player: int, table, legal, rng, obs):
@@ -150,6 +152,8 @@ class HeuristicPolicy:
         function of no arguments that returns it (`play_game` passes one and so builds a seat's
         observation only when an action needs more than the creatures: a Devour, a seal, a discard
         choice); the choice is the same either way."""
+        if len(legal) == 2 and legal[1] is START_DISCARD and legal[0] is DRAW and self._draw_or_discard is not None:
+            return self._draw_or_discard  # a turn action with no card to play: the better of the two (no tie)
         w = self.weights
         mine = creatures[player]  # (cards, seal) per own creature: a value shared until they change
         shared = self._infos
@@ -204,7 +208,7 @@ class HeuristicPolicy:
                 sc = -v
             else:
                 if ctx is None:
-                    ctx = _Context(obs if isinstance(obs, tuple) else obs(), w, abil)
+                    ctx = _Context(obs if isinstance(obs, tuple) else obs(), w, abil, self._extras)
                 sc = ctx.score(a)
             if best_score is None or sc > best_score:
                 best, best_score = a, sc
@@ -235,14 +239,14 @@ class HeuristicPolicy:
 class _Context:
     """Per-decision facts the scoring needs, computed once."""
 
-    def __init__(self, obs, w: Weights, abil: tuple | None = None):
+    def __init__(self, obs, w: Weights, abil: tuple | None = None, x: bool | None = None):
         self.obs, self.w = obs, w
         t = obs.rules.table
         self.legion, self.ability, self.fits = t.legion, t.ability, t.fits
         self.mine = obs.creatures[obs.player]  # (cards, seal) per own creature
         self.abil = w.ability_values() if abil is None else abil
         self._counts = None
-        self.x = w.extras()   # context features on (off: greedy's arithmetic, nothing added)
+        self.x = w.extras() if x is None else x  # context features on (off: greedy's arithmetic, nothing added)
 
     def counts(self):
         if self._counts is None:

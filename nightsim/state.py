@@ -170,12 +170,7 @@ class State:
     def open_slots(self, p: int) -> tuple:
         """((creature index + 1, the body part it needs next), ...) of seat p's uncompleted creatures,
         and whether p may start a new creature (cached until p's creatures change)."""
-        o = self._open[p]
-        if o is None:
-            crs = self.creatures[p]
-            o = self._open[p] = (tuple([(k, len(cr.cards)) for k, cr in enumerate(crs, 1) if len(cr.cards) < 3]),
-                                 len(crs) < self._acts.limit)
-        return o
+        return self._open[p] or _open_entry(self, p)
 
     def complete_count(self, player: int) -> int:
         return [len(c.cards) for c in self.creatures[player]].count(3)
@@ -208,6 +203,18 @@ class State:
         return (f"State(turn={self.turns}, player={self.current_player}, decision={self.decision!r}, "
                 f"deck={len(self.deck)}, discard={len(self.discard)}, hands={[len(h) for h in self.hands]}, "
                 f"creatures={[[c.cards for c in crs] for crs in self.creatures]}, terminal={self.is_terminal})")
+
+
+def _open_entry(s: State, p: int) -> tuple:
+    """`State._open[p]`, rebuilt: `State.open_slots(p)` (`creatures._place` updates it itself)."""
+    crs = s.creatures[p]
+    slots = []
+    for k, cr in enumerate(crs, 1):
+        n = len(cr.cards)
+        if n < 3:
+            slots.append((k, n))
+    o = s._open[p] = (tuple(slots), len(crs) < s._acts.limit)
+    return o
 
 
 # ---------------------------------------------------------------------------------------

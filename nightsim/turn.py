@@ -8,7 +8,7 @@ a `Discard` frame.
 from __future__ import annotations
 
 from .actions import DiscardCard, Draw, Play, StartDiscard
-from .creatures import _check_win, _play_from_hand, _play_seal, _seal_targets
+from .creatures import _check_win, _place, _play_seal, _seal_targets
 from .state import (
     DRAW,
     START_DISCARD,
@@ -18,6 +18,7 @@ from .state import (
     State,
     _draw_into_hand,
     _event,
+    _open_entry,
 )
 
 
@@ -35,7 +36,9 @@ class TurnActions(Frame):
             s.current_player = s.turn_player
             return True
         _end_turn(s)
-        return False
+        # the next turn's first call of this method, inlined: with the win checked at once (not after
+        # each action) it rests at the new turn player (set by _end_turn) if that seat has actions
+        return not s.is_terminal and s.rules.win_timing == "immediate" and s.actions_left > 0
 
     def legal(self, s: State) -> list:  # replaced by _turn_actions itself below (one call less)
         return _turn_actions(s)
@@ -55,9 +58,15 @@ class TurnActions(Frame):
             return s.actions_left > 0 and s.rules.win_timing == "immediate"
         elif t is StartDiscard:
             s.stack.append(Discard(s.turn_player, []))
-        elif t is Play:
-            s.turn_legion = s.table.legion[a.card]
-            _play_from_hand(s, s.turn_player, a)
+        elif t is Play:  # _play_from_hand, inlined
+            card, p = a.card, s.turn_player
+            s.turn_legion = s.table.legion[card]
+            s.hands[p].remove(card)
+            if s.log is not None:
+                _event(s, "play", p, card=card, creature=a.creature, slot=a.slot)
+            _place(s, p, card, a.creature)
+            # nothing completed (nothing stacked): as after a draw, the turn player may decide again at once
+            return not s.stack and s.actions_left > 0 and s.rules.win_timing == "immediate" and not s.is_terminal
         else:  # PlaySeal
             if s.rules.seal_counts_as_play:
                 s.turn_legion = s.table.legion[a.card]
@@ -80,8 +89,17 @@ def _turn_actions(s: State) -> list:
         return out
     table = s.table
     fits_, legion_, is_seal, plays = table.fits, table.legion, table.is_seal, s._acts.plays
-    open_slots, can_start = s._open[p] or s.open_slots(p)
+    open_slots, can_start = s._open[p] or _open_entry(s, p)
     legion = s.turn_legion
+    if legion < 0 and not rules.seals:  # the common case: any body card, no seal (Rules.seals: none dealt)
+        for c in hand:
+            fits, row = fits_[c], plays[c]
+            for k, n in open_slots:
+                if fits[n]:
+                    out.append(row[k][n])
+            if can_start and fits[0]:
+                out.append(row[0][0])
+        return out
     for c in hand:
         if is_seal[c]:
             if legion < 0 or legion_[c] == legion or not rules.seal_counts_as_play:
