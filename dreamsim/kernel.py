@@ -38,14 +38,13 @@ any `layout` of up to 64 cells; anything else is refused by `supports` (False) a
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import fields
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 
+from . import kernel_cache  # noqa: F401  (numba's cache of the kernel: fresh across all its source files)
 from . import kernel_layout as K
 from .engine import STAT_NAMES
 from .game import TIMEOUT_CAUSES, policy_name
@@ -64,30 +63,6 @@ _MAX_SEED = 2 ** 63
 #: the heuristic's weights as the kernel reads them (kernel_heur_board.W_*): Weights fields in order
 WEIGHT_FIELDS = tuple(f.name for f in fields(Weights))
 assert len(WEIGHT_FIELDS) == N_WEIGHT_FIELDS and W_CV == N_WEIGHT_FIELDS
-
-
-def _guard_numba_cache() -> None:
-    """numba's on-disk cache of a function is keyed by its own file only: a kernel_play cached
-    before kernel_core changed would run the old kernel_core. Drop the kernel's cache files
-    whenever any kernel source changed (a stamp of their hashes in __pycache__)."""
-    here = Path(__file__).parent
-    sources = [here / f"kernel_{part}.py"  # the compiled ones
-               for part in ("layout", "core", "frames", "play", "heur_board", "heur", "heur_score", "heur_play")]
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
-    cache = here / "__pycache__"
-    stamp = cache / "dreamsim_kernel.sha256"
-    try:
-        if stamp.exists() and stamp.read_text() == digest:
-            return
-        for p in list(cache.glob("kernel*.nbi")) + list(cache.glob("kernel*.nbc")):
-            p.unlink()
-        cache.mkdir(exist_ok=True)
-        stamp.write_text(digest)
-    except OSError:  # a read-only install: numba then compiles in memory or in its own cache dir
-        pass
-
-
-_guard_numba_cache()
 
 
 def unsupported(rules, policies) -> str | None:

@@ -34,7 +34,9 @@ except ImportError:  # pragma: no cover - numba is a dependency; keep the kernel
     _caching = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KERNEL_FILES = tuple(os.path.join(HERE, name) for name in ("kernel_core.py", "kernel_play.py"))
+#: the kernel's files: the layout constants, the rules (draw, abilities, core), the policies and games
+KERNEL_SOURCES = ("kernel_layout.py", "kernel_draw.py", "kernel_abilities.py", "kernel_core.py", "kernel_play.py")
+KERNEL_FILES = tuple(os.path.join(HERE, name) for name in KERNEL_SOURCES)
 
 
 def source_stamp(files: tuple[str, ...] = KERNEL_FILES) -> str:

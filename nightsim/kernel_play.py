@@ -11,6 +11,15 @@ from numba import njit
 
 from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from .kernel_core import (
+    apply_action,
+    legal_actions,
+)
+from .kernel_draw import (
+    _rand,
+    complete_count,
+    seed_streams,
+)
+from .kernel_layout import (
     A_DCARD,
     A_DEVOUR,
     A_DRAW,
@@ -101,11 +110,6 @@ from .kernel_core import (
     W_START,
     W_THREAT,
     W_WIN,
-    _rand,
-    apply_action,
-    complete_count,
-    legal_actions,
-    seed_streams,
 )
 
 

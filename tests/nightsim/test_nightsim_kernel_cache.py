@@ -31,12 +31,15 @@ import dreamsim.kernel_heur_score
 import dreamsim.kernel_play
 import nerathsim.battle.kernel
 import nerathsim.battle.kernel_cache
+import nightsim.kernel_abilities
 import nightsim.kernel_cache
 import nightsim.kernel_core
+import nightsim.kernel_draw
 import nightsim.kernel_play
 
 KERNELS = {   # the kernel_cache module of a package -> the modules holding its compiled functions
-    "nightsim": (nightsim.kernel_cache, (nightsim.kernel_core, nightsim.kernel_play)),
+    "nightsim": (nightsim.kernel_cache, (nightsim.kernel_draw, nightsim.kernel_abilities, nightsim.kernel_core,
+                                         nightsim.kernel_play)),
     "dreamsim": (dreamsim.kernel_cache, (dreamsim.kernel_core, dreamsim.kernel_frames, dreamsim.kernel_play,
                                          dreamsim.kernel_heur_board, dreamsim.kernel_heur, dreamsim.kernel_heur_score,
                                          dreamsim.kernel_heur_play)),

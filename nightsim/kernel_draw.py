@@ -1,0 +1,185 @@
+"""Random numbers, drawing and discarding, and the small state helpers of the Nightmarium batch
+kernel (numba): SplitMix64 streams, the deck with its reshuffle, hands, creatures and the frame
+stack. The layout of the arrays is `kernel_layout.py`; the rules built on these, `kernel_core.py`
+and `kernel_abilities.py`.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
+from .kernel_layout import (
+    CR_CARDS,
+    CRC,
+    CRID,
+    CRLEN,
+    CRN,
+    DECK,
+    DISC,
+    FITS,
+    FMAX,
+    FR,
+    FR_KIND,
+    FR_PLAYER,
+    FW,
+    G_DECK_N,
+    G_DISC_N,
+    G_FR_N,
+    G_PICK_N,
+    G_RESHUFFLES,
+    HAND,
+    HAND_N,
+    HEAD,
+    LEGS,
+    LM,
+    N_STATS,
+    NCM,
+    PICKED,
+    RS_CHANCE,
+    S_DISCARDED,
+    S_DRAWN,
+    STATS,
+    TORSO,
+)
+
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_U30, _U27, _U31, _U11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+_TWO_M53 = 1.0 / 9007199254740992.0
+
+
+# ============================================================================ random numbers
+@njit(cache=True, _nrt=False, inline="always")
+def _mix(z):
+    z = (z ^ (z >> _U30)) * _M1
+    z = (z ^ (z >> _U27)) * _M2
+    return z ^ (z >> _U31)
+
+
+@njit(cache=True, _nrt=False)
+def seed_streams(rs, seed):
+    """SplitMix64 streams from a game seed: stream i starts at mix(mix(seed) + (i + 1) * golden)."""
+    base = _mix(np.uint64(seed) ^ _M2)
+    for i in range(rs.shape[0]):
+        rs[i] = _mix(base + np.uint64(i + 1) * _GOLD)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _rand(rs, i):
+    """A float in [0, 1) from stream i (53 bits)."""
+    z = rs[i] + _GOLD
+    rs[i] = z
+    return np.float64(_mix(z) >> _U11) * _TWO_M53
+
+
+# ============================================================================ cards and creatures
+@njit(cache=True, _nrt=False, inline="always")
+def _hand_remove(st, p, card):
+    n = st[HAND_N + p]
+    i = 0
+    while st[HAND + p * NCM + i] != card:
+        i += 1
+    for j in range(i, n - 1):
+        st[HAND + p * NCM + j] = st[HAND + p * NCM + j + 1]
+    st[HAND_N + p] = n - 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def complete_count(st, p):
+    c = 0
+    for k in range(st[CRN + p]):
+        if st[CRLEN + p * LM + k] == CR_CARDS:
+            c += 1
+    return c
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _find(st, p, cid):
+    for k in range(st[CRN + p]):
+        if st[CRID + p * LM + k] == cid:
+            return k
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _remove_creature(st, p, k):
+    n = st[CRN + p]
+    for j in range(k, n - 1):
+        st[CRC + (p * LM + j) * CR_CARDS + LEGS] = st[CRC + (p * LM + j + 1) * CR_CARDS + LEGS]
+        st[CRC + (p * LM + j) * CR_CARDS + TORSO] = st[CRC + (p * LM + j + 1) * CR_CARDS + TORSO]
+        st[CRC + (p * LM + j) * CR_CARDS + HEAD] = st[CRC + (p * LM + j + 1) * CR_CARDS + HEAD]
+        st[CRLEN + p * LM + j] = st[CRLEN + p * LM + j + 1]
+        st[CRID + p * LM + j] = st[CRID + p * LM + j + 1]
+    st[CRN + p] = n - 1
+
+
+@njit(cache=True, _nrt=False)
+def _push(st, kind, player):
+    i = st[G_FR_N]
+    if i >= FMAX:
+        raise RuntimeError("nightsim kernel: frame stack overflow")
+    st[FR + (i) * FW + FR_KIND] = kind
+    st[FR + (i) * FW + FR_PLAYER] = player
+    st[G_FR_N] = i + 1
+    return i
+
+
+@njit(cache=True, _nrt=False)
+def _fits_somewhere(st, tb, p, card, limit):
+    """Whether `card` has a placement for seat p (engine:_placements is not empty)."""
+    for k in range(st[CRN + p]):
+        n = st[CRLEN + p * LM + k]
+        if n < CR_CARDS and tb[FITS + card * CR_CARDS + n]:
+            return True
+    return tb[FITS + card * CR_CARDS + LEGS] != 0 and st[CRN + p] < limit
+
+
+# ============================================================================ drawing and discarding
+@njit(cache=True, _nrt=False, inline="always")
+def _draw_card(st, rs):
+    """The top card; an empty deck takes the shuffled discard pile; -1 when both are empty."""
+    if st[G_DECK_N] == 0:
+        n = st[G_DISC_N]
+        if n == 0:
+            return -1
+        for i in range(n):
+            st[DECK + i] = st[DISC + i]
+        for i in range(n - 1, 0, -1):
+            j = int(_rand(rs, RS_CHANCE) * (i + 1))
+            t = st[DECK + i]
+            st[DECK + i] = st[DECK + j]
+            st[DECK + j] = t
+        st[G_DECK_N] = n
+        st[G_DISC_N] = 0
+        st[G_RESHUFFLES] += 1
+    st[G_DECK_N] -= 1
+    return st[DECK + st[G_DECK_N]]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _draw_into_hand(st, rs, p, k):
+    got = 0
+    for _ in range(k):
+        c = _draw_card(st, rs)
+        if c < 0:
+            break
+        st[HAND + p * NCM + st[HAND_N + p]] = c
+        st[HAND_N + p] += 1
+        got += 1
+    st[STATS + p * N_STATS + S_DRAWN] += got
+    return got
+
+
+@njit(cache=True, _nrt=False)
+def _discard_and_draw(st, tb, rs, p):
+    """Action 2: discard the chosen X cards (in the chosen order), draw X // 2."""
+    m = st[G_PICK_N]
+    for j in range(m):
+        _hand_remove(st, p, st[PICKED + j])
+        st[DISC + st[G_DISC_N]] = st[PICKED + j]
+        st[G_DISC_N] += 1
+    st[STATS + p * N_STATS + S_DISCARDED] += m
+    st[G_PICK_N] = 0
+    _draw_into_hand(st, rs, p, m // 2)
