@@ -492,8 +492,8 @@ def place_realm_units(board: Board, wanted) -> tuple:
     A realm's extra units of a type stand on its capital (as if bought and placed there before the
     first turn); fewer are taken one at a time from its land region holding the most of that type
     (ties: the region listed last in the map file), so garrisons thin evenly and a region may end
-    empty (still owned). Units at sea are never touched. A count that is not a whole number in
-    0..MAX_UNIT_COUNT, an unknown realm or a unit type the board does not count raises `MapError`."""
+    empty (still owned). Units at sea are never touched. A count that is not a whole number >= 0, one
+    that puts more than MAX_UNIT_COUNT of a type on the capital, or an unknown realm raises `MapError`."""
     _check_counts(board.name, wanted)
     rows = [list(row) for row in board.units]
     have = _count_units(board.units, board.owner, board.is_sea, wanted)
@@ -503,7 +503,13 @@ def place_realm_units(board: Board, wanted) -> tuple:
         for name, want in counts.items():
             diff = want - have[realm].get(name, 0)
             if diff > 0:
-                _add(rows, board.capitals[p], p, name, diff)
+                capital = board.capitals[p]
+                _add(rows, capital, p, name, diff)
+                if _held(rows[capital], p, name) > MAX_UNIT_COUNT:
+                    raise MapError(f"map {board.name!r}: realm_units: {realm} {name} {want:,} puts "
+                                   f"{_held(rows[capital], p, name):,} on the capital {board.names[capital]!r}, above "
+                                   f"the limit of {MAX_UNIT_COUNT:,} units of a type on a region "
+                                   f"(nerathsim.maps.MAX_UNIT_COUNT)")
             for _ in range(-diff):
                 region = max(land, key=lambda r: (_held(rows[r], p, name), r))
                 _add(rows, region, p, name, -1)
@@ -520,9 +526,8 @@ def _check_counts(map_name: str, wanted) -> None:
         if not isinstance(counts, dict):
             raise MapError(f"{label}[{realm!r}] must be {{unit: count}}, got {counts!r}")
         for name, want in counts.items():
-            if isinstance(want, bool) or not isinstance(want, int) or not 0 <= want <= MAX_UNIT_COUNT:
-                raise MapError(f"{label}: {realm} {name} must be a whole number in 0..{MAX_UNIT_COUNT:,} "
-                               f"(nerathsim.maps.MAX_UNIT_COUNT), got {want!r}")
+            if isinstance(want, bool) or not isinstance(want, int) or want < 0:
+                raise MapError(f"{label}: {realm} {name} must be a whole number >= 0, got {want!r}")
 
 
 def _held(row, p: int, name: str) -> int:

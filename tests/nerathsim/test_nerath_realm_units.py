@@ -120,8 +120,8 @@ def test_any_count_in_range_is_what_the_board_holds_and_nothing_else_moves(realm
 
 
 @pytest.mark.parametrize("value, message", [
-    (-1, "karkoth footsoldier must be a whole number in 0..1,000"),
-    (1001, "karkoth footsoldier must be a whole number in 0..1,000"),
+    (-1, "karkoth footsoldier must be a whole number >= 0, got -1"),
+    (2000, "karkoth footsoldier 2,000 puts 1,981 on the capital 'Karkoth', above the limit of 1,000 units"),
     (2.5, "got 2.5"),
     (True, "got True"),
 ])
