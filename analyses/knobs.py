@@ -11,12 +11,14 @@ ValueError naming the knob.
 
 Walking a path: a dataclass field is read by name (a game may map a field to the attribute that
 holds its loaded value, e.g. Nerath's ``map`` name -> ``board``, through ``<game>.knobs.RESOLVE``);
-an object with ``canonical``/``with_unit`` (Nerath's `UnitTable`) by unit name; a tuple by the
+an object with ``canonical``/``with_unit`` (Nerath's `UnitTable`) by unit name; a mapping by key
+(Nerath's ``map.realm_units.<realm>.<unit>``, rebuilt as the same mapping type); a tuple by the
 labels ``<game>.knobs.LABELS[field]`` (realms) or by its integer index. Writing a path rebuilds
 every object on the way with `dataclasses.replace` (a derived-data ``cache`` field starts empty).
 """
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import importlib
 import json
@@ -291,6 +293,10 @@ def _child(obj, seg: str, parent_field, resolve, labels):
         if seg in resolve and not dataclasses.is_dataclass(getattr(obj, seg)):
             return getattr(obj, resolve[seg])
         return getattr(obj, seg)
+    if isinstance(obj, collections.abc.Mapping):
+        if seg not in obj:
+            raise KeyError(f"{seg!r} is not a key of {parent_field} ({', '.join(map(str, obj))})")
+        return obj[seg]
     if isinstance(obj, tuple):
         return obj[_index(obj, seg, parent_field, labels)]
     raise KeyError(f"{seg!r}: cannot look inside a {type(obj).__name__}")
@@ -332,6 +338,8 @@ def _set(obj, segs: list, value, parent_field, resolve, labels):
             new = dataclasses.replace(new, cache={})
             changes[seg] = new
         return dataclasses.replace(obj, **changes)
+    if isinstance(obj, collections.abc.Mapping):
+        return type(obj)({**obj, seg: new})
     items = list(obj)
     items[_index(obj, seg, parent_field, labels)] = new
     return tuple(items)

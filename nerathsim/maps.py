@@ -93,11 +93,24 @@ class Board:
     realm_income: tuple[int, ...]
     source: str = ""
     index: dict = field(default_factory=dict, repr=False)
+    #: {realm: {unit: count}}: each realm's starting units on its own land (every land or flying unit
+    #: type but the castle; units at sea not counted). None: counted from `units`. A Board made with
+    #: other counts (``dataclasses.replace(board, realm_units=...)``, the re-balancing knob
+    #: ``map.realm_units.<realm>.<unit>``) moves `units` to them: see `place_realm_units`.
+    realm_units: dict | None = None
 
     def __post_init__(self):
         # read-only derived data, built once: nothing a game or a policy reaches through the board changes
         set_ = object.__setattr__
         set_(self, "index", FrozenDict(self.index))
+        wanted = self.realm_units
+        if wanted is not None:
+            _check_counts(self.name, wanted)
+        counted = _count_units(self.units, self.owner, self.is_sea, wanted)
+        if wanted is not None and _plain(wanted) != _plain(counted):
+            set_(self, "units", place_realm_units(self, wanted))
+            counted = _count_units(self.units, self.owner, self.is_sea, wanted)
+        set_(self, "realm_units", counted)
         n = len(self.names)
         set_(self, "_land", tuple(r for r in range(n) if not self.is_sea[r] and not self.is_dungeon[r]))
         set_(self, "_sea", tuple(r for r in range(n) if self.is_sea[r]))
@@ -395,6 +408,7 @@ def parse_map(data: dict, units: UnitTable | None = None, source: str = "") -> B
                 err(f"region {names[r]!r} (sea): {land} land unit(s) of {REALMS[p]} but its warships there "
                     f"carry only {cap}")
     realm_gold = tuple(realms[rn]["gold"] for rn in REALMS)
+    kinds = {rn: {u.name: 0 for u in units.units if u.domain != "sea" and not u.places_units} for rn in REALMS}
     realm_income = tuple(
         realms[rn]["income"] if "income" in realms[rn] else sum(gold[r] for r in range(n) if owner[r] == p)
         for p, rn in enumerate(REALMS))
@@ -403,6 +417,7 @@ def parse_map(data: dict, units: UnitTable | None = None, source: str = "") -> B
         is_sea=tuple(is_sea), is_dungeon=tuple(is_dungeon), owner=tuple(owner), start_area=tuple(start_area),
         capital_of=tuple(capital_of), castle=tuple(castle), gold=tuple(gold), adj=tuple(adj),
         units=tuple(start_units), realm_gold=realm_gold, realm_income=realm_income, source=source, index=index,
+        realm_units=_count_units(start_units, owner, is_sea, kinds),
     )
 
 
@@ -448,6 +463,87 @@ def _parse_units(spec, rn, owner, sea, dungeon, table: UnitTable, rerr) -> tuple
                 rerr(f"{key} cannot be at sea")
             out.append((p, key, c))
     return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------
+# Starting units per realm (the re-balancing knob map.realm_units.<realm>.<unit>)
+# ---------------------------------------------------------------------------------------
+def _count_units(rows, owner, is_sea, kinds=None) -> FrozenDict:
+    """{realm: {unit: count}} of each realm's units on its own land regions (`rows`: per region
+    (realm, unit, count) triples). kinds: {realm: unit names} to count (with zeros), else the types present."""
+    out = {rn: dict.fromkeys(kinds[rn], 0) if kinds is not None and rn in kinds else {} for rn in REALMS}
+    for r, row in enumerate(rows):
+        if is_sea[r] or owner[r] < 0:
+            continue
+        for p, name, c in row:
+            counts = out[REALMS[p]]
+            if kinds is None or name in counts:
+                counts[name] = counts.get(name, 0) + c
+    return FrozenDict({rn: FrozenDict(counts) for rn, counts in out.items()})
+
+
+def _plain(counts) -> dict:
+    return {rn: dict(c) for rn, c in counts.items()}
+
+
+def place_realm_units(board: Board, wanted) -> tuple:
+    """`board.units` moved to the counts `wanted` ({realm: {unit: count}} on each realm's own land).
+
+    A realm's extra units of a type stand on its capital (as if bought and placed there before the
+    first turn); fewer are taken one at a time from its land region holding the most of that type
+    (ties: the region listed last in the map file), so garrisons thin evenly and a region may end
+    empty (still owned). Units at sea are never touched. A count that is not a whole number >= 0, one
+    that puts more than MAX_UNIT_COUNT of a type on the capital, or an unknown realm raises `MapError`."""
+    _check_counts(board.name, wanted)
+    rows = [list(row) for row in board.units]
+    have = _count_units(board.units, board.owner, board.is_sea, wanted)
+    for realm, counts in wanted.items():
+        p = REALMS.index(realm)
+        land = [r for r in range(board.n) if board.owner[r] == p and not board.is_sea[r]]
+        for name, want in counts.items():
+            diff = want - have[realm].get(name, 0)
+            if diff > 0:
+                capital = board.capitals[p]
+                _add(rows, capital, p, name, diff)
+                if _held(rows[capital], p, name) > MAX_UNIT_COUNT:
+                    raise MapError(f"map {board.name!r}: realm_units: {realm} {name} {want:,} puts "
+                                   f"{_held(rows[capital], p, name):,} on the capital {board.names[capital]!r}, above "
+                                   f"the limit of {MAX_UNIT_COUNT:,} units of a type on a region "
+                                   f"(nerathsim.maps.MAX_UNIT_COUNT)")
+            for _ in range(-diff):
+                region = max(land, key=lambda r: (_held(rows[r], p, name), r))
+                _add(rows, region, p, name, -1)
+    return tuple(tuple(row) for row in rows)
+
+
+def _check_counts(map_name: str, wanted) -> None:
+    label = f"map {map_name!r}: realm_units"
+    if not isinstance(wanted, dict):
+        raise MapError(f"{label} must be {{realm: {{unit: count}}}}, got {wanted!r}")
+    for realm, counts in wanted.items():
+        if realm not in REALMS:
+            raise MapError(f"{label}: unknown realm {realm!r}; realms: {', '.join(REALMS)}")
+        if not isinstance(counts, dict):
+            raise MapError(f"{label}[{realm!r}] must be {{unit: count}}, got {counts!r}")
+        for name, want in counts.items():
+            if isinstance(want, bool) or not isinstance(want, int) or want < 0:
+                raise MapError(f"{label}: {realm} {name} must be a whole number >= 0, got {want!r}")
+
+
+def _held(row, p: int, name: str) -> int:
+    return sum(c for q, u, c in row if q == p and u == name)
+
+
+def _add(rows: list, r: int, p: int, name: str, delta: int) -> None:
+    row = rows[r]
+    for i, (q, u, c) in enumerate(row):
+        if q == p and u == name:
+            if c + delta:
+                row[i] = (q, u, c + delta)
+            else:
+                del row[i]
+            return
+    row.append((p, name, delta))
 
 
 def describe_map(board: Board) -> str:

@@ -94,6 +94,9 @@ class Rules:
                                           #   each hit (decision Hit); "order": one casualty order per battle (faster)
     ally_damage_split: str = "equal"      # seed fallback when allies do not agree: equal split, odd hit to the bigger army
     treasures_to_win: int | None = None   # long game: None = seed's 8 / 12 ("alle hovedstæder eller otte skatte")
+    team_vp_to_win: tuple | str | None = None   # re-balancing variant, not the seed: VP each alliance needs in alliance
+                                          #   play, (Karkoth + Iron Circle, Vailin + Nerath) in TEAMS order, or spelled out
+                                          #   "20-24"; None ("table") = vp_target for both (acts on the alliance game only)
     # --- events, dungeons and treasures (switches for designers; see RULES.md Part III) -------------
     events: bool = True                   # the realms' event decks in play (False: no decks, no draws)
     dungeons: bool = True                 # dungeon guardians and treasures in play (False: heroes find nothing)
@@ -167,6 +170,15 @@ class Rules:
         ffa, ally = VP_TABLE[self.game_length]
         return ally if self.alliance else ffa
 
+    def vp_target_of(self, realms) -> int | None:
+        """VP the side of these realm indices needs: `team_vp_to_win` for an alliance in alliance play
+        (the team holding Karkoth is the first entry), else `vp_target`."""
+        target = self.vp_target
+        if target is None or self.team_vp_to_win is None or not self.alliance or len(realms) < 2:
+            return target
+        evil = REALMS.index(TEAMS[0][0]) in realms
+        return self.team_vp_to_win[0 if evil else 1]
+
     @property
     def treasure_target(self) -> int:
         if self.treasures_to_win is not None:
@@ -227,6 +239,19 @@ def _validate(rules: Rules) -> None:
                          f"at spille alle mod alle'); with {rules.players} players a seat plays a whole alliance")
     _int_field(rules, "vp_to_win", 1, none_ok=True)
     _int_field(rules, "treasures_to_win", 1, none_ok=True)
+    team = given_team = rules.team_vp_to_win
+    if isinstance(team, str):              # spelled out, as the re-balancing knob gives it: "20-24"; "table" = None
+        parts = team.split(ORDER_SEPARATOR)
+        team = None if team == "table" else tuple(int(v) if v.isdigit() else v for v in parts)
+        object.__setattr__(rules, "team_vp_to_win", team)
+    if isinstance(team, list):
+        object.__setattr__(rules, "team_vp_to_win", tuple(team))
+        team = rules.team_vp_to_win
+    if team is not None and (not isinstance(team, tuple) or len(team) != 2
+                             or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in team)):
+        raise ValueError(f"Rules.team_vp_to_win must be None or two positive whole numbers (VP for Karkoth + Iron Circle, "
+                         f"VP for Vailin + Nerath; spelled out '20{ORDER_SEPARATOR}24', or 'table' for None), "
+                         f"got {given_team!r}")
     _int_field(rules, "event_deck_size", 1, none_ok=True)
     _int_field(rules, "treasures_per_dungeon", 1, none_ok=True)
     for name in ("starting_guardians", "new_guardians"):

@@ -134,7 +134,9 @@ def _victory_check(s: State) -> bool:
     target = rules.vp_target
     winner = None
     if target is not None:
-        over = [(v, g) for g, v in groups.items() if v >= target]
+        # every side measured against its own target (Rules.team_vp_to_win; the same for all in the published game):
+        # over the line by the most wins, which with one target is the most VP
+        over = [(v - rules.vp_target_of(g), g) for g, v in groups.items() if v >= rules.vp_target_of(g)]
         if over:
             over.sort(reverse=True)
             (best, side), *others = over
