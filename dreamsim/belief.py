@@ -27,6 +27,14 @@ fact has m = h (nothing drawn since), and treating which cards are old as unknow
 `MAX_TRIES` refusals it returns the likeliest deal it drew. Every returned state is one of
 `sample_state`'s, so it is consistent with the observation.
 
+Limits: facts are kept in 2-player games only (with three or more, a Purple Nightmare may pass two
+other seats' hands without any trace in my observation); in 2 players a Purple Nightmare that swaps
+two hands of nearly the same cards can go unnoticed (its effect is public at the table but not in
+the observation), so a fact may rarely be false: the sampler then keeps the likeliest of its deals.
+Checked in `tests/dreamsim/test_dreamsim_belief.py` (no fact ever excludes the true hand in those
+games; 1 fact false in 1,600 two-player games of heuristic, random, runner and trickster play).
+Measured: dreamsim/README.md, "Search".
+
     b = ReactionBelief(); b.see(obs0); b.acted(obs0, action); b.see(obs1)   # ... then
     state = b.sample_state(obs1, rng)
 """
