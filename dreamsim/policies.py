@@ -142,9 +142,13 @@ SEARCH_BELIEFS = MappingProxyType({"reactions": ReactionBelief})
 #: cut off after 6 decisions with the plan-cost value. On the same 52 deals against `heuristic`, seats rotated
 #: (benchmarks/bench_dreamsim_paired.py, README.md "Search"): 57.7% like the same search to the end at
 #: 100 rollouts and like `tuned` alone, at a third of its CPU (1.1 s a game, max 6.1 s), where plain
-#: `ismcts:100` won 29.8% (3.7 s, max 21.5 s); over 102 fresh deals 58.8% [52.0, 65.4] (`tuned` 58.3%)
-SEARCH_DEFAULT = ("ismcts:200:paired=1:z=0:topk=3:rollout=tuned:cutoff=6:value=plan" if "tuned" in POLICIES
-                  else "ismcts:200:paired=1:z=0:topk=3:rollout=heuristic:cutoff=6:value=plan")
+#: `ismcts:100` won 29.8% (3.7 s, max 21.5 s); over 102 fresh deals 58.8% [52.0, 65.4] (`tuned` 58.3%).
+#: With the belief `reactions` (dreamsim/belief.py: the determinisations respect who was asked or passed over in
+#: reaction windows), on deals 1000-1199 against `heuristic`, seats rotated: 244/400 = 61.0% [56.1, 65.7]
+#: where the same search without it won 230/400 = 57.5% [52.6, 62.3] (paired per deal +0.035 [-0.012, +0.082],
+#: not significant), CPU 1.17 s a game, max 8.1 s (README.md "Search")
+_SEARCH = "ismcts:200:paired=1:z=0:topk=3:rollout={}:cutoff=6:value=plan:belief=reactions"
+SEARCH_DEFAULT = _SEARCH.format("tuned" if "tuned" in POLICIES else "heuristic")
 
 __all__ = ["RandomPolicy", "HeuristicPolicy", "Weights", "RUNNER", "TRICKSTER", "HORROR", "BALANCED", "POLICIES",
            "clear_caches", "route", "plan_cost", "public_cost", "lead_cost", "play_threat", "key_id", "key_add",

@@ -143,8 +143,10 @@ def test_the_belief_option_of_the_search_spec():
     policy = parse_ismcts(dreamsim, "ismcts:default:belief=reactions")
     assert policy.belief is ReactionBelief
     assert isinstance(policy.for_game(np.random.default_rng(0)), BeliefChooser)
-    assert parse_ismcts(dreamsim, "ismcts:default").belief is None   # off by default
-    assert "belief" not in dreamsim.SEARCH_DEFAULT
+    assert parse_ismcts(dreamsim, "ismcts:200").belief is None and ISMCTSPolicy("dreamsim").belief is None  # off
+    # the default search uses it (measured: dreamsim/README.md "Search")
+    assert dreamsim.SEARCH_DEFAULT.endswith(":belief=reactions")
+    assert parse_ismcts(dreamsim, "ismcts:default").belief is ReactionBelief
     with pytest.raises(ValueError, match="unknown belief"):
         parse_ismcts(dreamsim, "ismcts:10:belief=psychic")
     with pytest.raises(ValueError, match="belief"):
