@@ -33,6 +33,9 @@ two hands of nearly the same cards can go unnoticed (its effect is public at the
 the observation), so a fact may rarely be false: the sampler then keeps the likeliest of its deals.
 Checked in `tests/dreamsim/test_dreamsim_belief.py` (no fact ever excludes the true hand in those
 games; 1 fact false in 1,600 two-player games of heuristic, random, runner and trickster play).
+It needs the observation at EVERY decision: fed only at its own (a game loop that does not call a
+chooser's `watch`), it would take a seat that was asked and allowed for one passed over.
+`dreamsim.play_game` (and so `analyses.simulate`) calls `watch`.
 Measured: dreamsim/README.md, "Search".
 
     b = ReactionBelief(); b.see(obs0); b.acted(obs0, action); b.see(obs1)   # ... then
