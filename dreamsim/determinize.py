@@ -17,7 +17,8 @@ nightmares is hidden, as in `tests/dreamsim/test_dreamsim_hidden.py` (only the B
 
 Limit: an observation is a snapshot. Cards the seat saw earlier and no longer sees (a
 nightmare another seat drew, a hand it looked into at the Motel) are not remembered, so they
-are dealt like any unseen card.
+are dealt like any unseen card. A search can condition the deal on more of the seat's history with a
+belief (`dreamsim/belief.py`, `ismcts:N:belief=reactions`), which draws from this function.
 """
 from __future__ import annotations
 

@@ -100,7 +100,9 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     never changes the cards the others are dealt.
 
     A policy gets the legal actions as a tuple of its own: nothing it does to them reaches the
-    engine's list or the check of its choice.
+    engine's list or the check of its choice. A seat's chooser (`for_game`) that has a
+    `watch(observation)` method is shown that seat's observation at every other seat's decision
+    too (what a player watching the table sees; e.g. a search keeping a belief, `belief=` of ismcts).
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a dreamsim.Rules, got {type(rules).__name__}")
@@ -111,8 +113,14 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     chance, prngs = _streams(seed, rules.players)
     s = new_game(rules, chance, record=record)
     choose, observes = zip(*[_seat_chooser(q, r) for q, r in zip(pols, prngs)])
+    # a chooser with `watch` (a search keeping a belief) sees its own observation at the other seats' decisions too
+    watchers = [(q, c.watch) for q, c in enumerate(choose) if getattr(c, "watch", None) is not None]
     while not s.is_terminal:
         p = s.current_player
+        if watchers:
+            for q, watch in watchers:
+                if q != p:
+                    watch(observe(s, q))
         legal = tuple(s.legal)  # the policy's own immutable copy of the engine's list (interned values)
         a = choose[p](observe(s, p) if observes[p] else None, legal)  # a copy of what seat p may know
         for x in legal:  # every choice is checked: identity finds the engine's own items cheaply

@@ -35,6 +35,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from . import board
+from .belief import ReactionBelief
 from .policy_context import _P_DRAW, Weights
 from .policy_heuristic import BALANCED, HORROR, RUNNER, TRICKSTER, HeuristicPolicy
 from .policy_plan import (
@@ -133,17 +134,25 @@ if TUNED_FILE.exists():
 #: value estimates for a search's rollout cut-off, by name (`ismcts:N:cutoff=K:value=plan`): factories, so
 #: that every search owns its estimate's caches
 SEARCH_VALUES = MappingProxyType({"plan": PlanValue})
+#: belief models for a search's determinisations, by name (`ismcts:N:belief=reactions`): factories, one belief
+#: per seat and game (dreamsim/belief.py: who was asked, or passed over, in a reaction window)
+SEARCH_BELIEFS = MappingProxyType({"reactions": ReactionBelief})
 #: the default search (`ismcts:default` in a policy list, analyses.search.ismcts.default_spec): the root's
 #: top 3 actions by the heuristic's scores, compared on common random numbers over 200 rollouts of `tuned`
 #: cut off after 6 decisions with the plan-cost value. On the same 52 deals against `heuristic`, seats rotated
 #: (benchmarks/bench_dreamsim_paired.py, README.md "Search"): 57.7% like the same search to the end at
 #: 100 rollouts and like `tuned` alone, at a third of its CPU (1.1 s a game, max 6.1 s), where plain
-#: `ismcts:100` won 29.8% (3.7 s, max 21.5 s); over 102 fresh deals 58.8% [52.0, 65.4] (`tuned` 58.3%)
-SEARCH_DEFAULT = ("ismcts:200:paired=1:z=0:topk=3:rollout=tuned:cutoff=6:value=plan" if "tuned" in POLICIES
-                  else "ismcts:200:paired=1:z=0:topk=3:rollout=heuristic:cutoff=6:value=plan")
+#: `ismcts:100` won 29.8% (3.7 s, max 21.5 s); over 102 fresh deals 58.8% [52.0, 65.4] (`tuned` 58.3%).
+#: With the belief `reactions` (dreamsim/belief.py: the determinisations respect who was asked or passed over in
+#: reaction windows), on deals 1000-1199 against `heuristic`, seats rotated: 244/400 = 61.0% [56.1, 65.7]
+#: where the same search without it won 230/400 = 57.5% [52.6, 62.3] (paired per deal +0.035 [-0.012, +0.082],
+#: not significant), CPU 1.17 s a game, max 8.1 s (README.md "Search")
+_SEARCH = "ismcts:200:paired=1:z=0:topk=3:rollout={}:cutoff=6:value=plan:belief=reactions"
+SEARCH_DEFAULT = _SEARCH.format("tuned" if "tuned" in POLICIES else "heuristic")
 
 __all__ = ["RandomPolicy", "HeuristicPolicy", "Weights", "RUNNER", "TRICKSTER", "HORROR", "BALANCED", "POLICIES",
            "clear_caches", "route", "plan_cost", "public_cost", "lead_cost", "play_threat", "key_id", "key_add",
-           "key_strict", "key_free", "Memo", "TUNING", "with_params", "load_tuned", "SEARCH_DEFAULT", "SEARCH_VALUES", "PlanValue"]
+           "key_strict", "key_free", "Memo", "TUNING", "with_params", "load_tuned", "SEARCH_DEFAULT", "SEARCH_VALUES", "SEARCH_BELIEFS",
+           "PlanValue"]
 # the heuristic's internals, importable from here as before the split (tests and tools reach them)
 _INTERNALS = (_P_DRAW, _Context, _CYCLES, _SCORE, _BLOCKED, _INF)

@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["ISMCTSPolicy", "parse_ismcts", "default_rollout", "default_spec", "DEFAULT_ITERATIONS"]
+__all__ = ["ISMCTSPolicy", "BeliefChooser", "parse_ismcts", "default_rollout", "default_spec", "DEFAULT_ITERATIONS"]
 
 #: iterations per decision when none is given (`ISMCTSPolicy`, and `ismcts:default` for a game without its own)
 DEFAULT_ITERATIONS = 100
@@ -112,7 +112,13 @@ class ISMCTSPolicy:
     `action_scores(observation, legal)`, e.g. dreamsim's HeuristicPolicy; its own choice always
     among them), so the budget is spent on fewer candidates (0: every legal action);
     eps: in rollouts, play a uniformly random legal action with this probability instead of the
-    rollout policy's (epsilon noise: more varied rollouts; 0: the policy alone).
+    rollout policy's (epsilon noise: more varied rollouts; 0: the policy alone);
+    belief: a factory of a belief model (e.g. dreamsim's `SEARCH_BELIEFS["reactions"]`), an object with
+    `see(observation)` (the seat's observation at every decision of the game), `acted(observation,
+    action)` and `sample_state(observation, rng)`: the determinisations are drawn from it instead of
+    the game's uniform `sample_state`. It lives in the chooser `for_game(rng)` makes, one per game;
+    a game loop that calls a chooser's `watch(observation)` at the other seats' decisions (dreamsim's
+    `play_game`) feeds it the whole observation history. None: the uniform `sample_state`.
     """
 
     game: str
@@ -127,6 +133,7 @@ class ISMCTSPolicy:
     z: float = 1.0
     topk: int = 0
     eps: float = 0.0
+    belief: Callable | None = None
     name: str = ""
 
     def __post_init__(self):
@@ -153,6 +160,8 @@ class ISMCTSPolicy:
             raise ValueError(f"ismcts: topk must be a non-negative integer (0: every action), got {self.topk!r}")
         if not 0 <= self.eps <= 1:
             raise ValueError(f"ismcts: eps must be in [0, 1], got {self.eps!r}")
+        if self.belief is not None and not callable(self.belief):
+            raise ValueError(f"ismcts: belief must be a factory of belief models (callable) or None, got {self.belief!r}")
         rollout = default_rollout(module) if self.rollout is None else self.rollout
         if isinstance(rollout, str) and rollout not in module.POLICIES:
             raise ValueError(f"ismcts: unknown rollout policy {rollout!r} for {module.__name__}; "
@@ -179,6 +188,8 @@ class ISMCTSPolicy:
             parts.append(f"eps={self.eps}")
         if self.value is not None:
             parts.append(f"value={getattr(self.value, '__name__', repr(self.value))}")
+        if self.belief is not None:
+            parts.append(f"belief={getattr(self.belief, '__name__', repr(self.belief))}")
         return f"ISMCTSPolicy({', '.join(parts)})"
 
     # --- the policy ------------------------------------------------------------------------
@@ -212,12 +223,20 @@ class ISMCTSPolicy:
             keep.add(legal.index(hint))
         return [a for i, a in enumerate(legal) if i in keep]
 
-    def __call__(self, observation, legal, rng):
+    def for_game(self, rng):
+        """The chooser(observation, legal) of one seat for one game: with a belief, a `BeliefChooser`
+        (its own belief object, fed by `watch`); else a plain call of this policy with `rng`."""
+        if self.belief is None:
+            return lambda observation, legal: self(observation, legal, rng)
+        return BeliefChooser(self, self.belief(), rng)
+
+    def __call__(self, observation, legal, rng, sample=None):
+        """The search's choice; sample(observation, rng): the determinisation (None: the game's sample_state)."""
         if len(legal) == 1:
             return legal[0]
         if self.paired:
-            return self.choose_paired(observation, rng, legal)[0]
-        root = self.search(observation, rng, legal)
+            return self.choose_paired(observation, rng, legal, sample)[0]
+        root = self.search(observation, rng, legal, sample)
         best, best_visits = root.hint if root.hint is not None else legal[0], -1
         if best in root.children:
             best_visits = root.children[best].visits
@@ -228,11 +247,12 @@ class ISMCTSPolicy:
                 best, best_visits = a, v
         return best
 
-    def search(self, observation, rng, legal=None) -> _Node:
+    def search(self, observation, rng, legal=None, sample=None) -> _Node:
         """The root of the search tree after this decision's iterations (`root.hint`: the
         rollout policy's choice among `legal`, when given and bias > 0)."""
         module = _module(self.game)
-        sample, legal_actions, apply_action = module.sample_state, module.legal_actions, module.apply_action
+        legal_actions, apply_action = module.legal_actions, module.apply_action
+        sample = module.sample_state if sample is None else sample
         policy, observes = self._rollout_policy(module)
         base = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
         n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
@@ -293,12 +313,13 @@ class ISMCTSPolicy:
         return root
 
 
-    def choose_paired(self, observation, rng, legal):
+    def choose_paired(self, observation, rng, legal, sample=None):
         """(action, table): the rollout policy's choice unless another root action beats it on
         common random numbers (see `paired`). table: per legal action, its mean reward for the
         deciding seat and the number of determinisations it was played on."""
         module = _module(self.game)
-        sample, apply_action = module.sample_state, module.apply_action
+        apply_action = module.apply_action
+        sample = module.sample_state if sample is None else sample
         policy, observes = self._rollout_policy(module)
         base = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
         n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
@@ -332,13 +353,34 @@ class ISMCTSPolicy:
         return legal[best], table
 
 
+class BeliefChooser:
+    """One seat's chooser for one game with a belief model: `watch(observation)` at the other seats'
+    decisions and the call at its own keep the belief up to date; the search samples from it."""
+
+    __slots__ = ("policy", "belief", "rng")
+
+    def __init__(self, policy: ISMCTSPolicy, belief, rng):
+        self.policy, self.belief, self.rng = policy, belief, rng
+
+    def watch(self, observation) -> None:
+        self.belief.see(observation)
+
+    def __call__(self, observation, legal):
+        b = self.belief
+        b.see(observation)
+        action = self.policy(observation, legal, self.rng, b.sample_state)
+        b.acted(observation, action)
+        return action
+
+
 _KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float, "bias": float, "paired": int, "z": float,
-         "topk": int, "eps": float, "value": str}
+         "topk": int, "eps": float, "value": str, "belief": str}
 
 
 def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
     """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias, paired, z, topk, eps,
-    value: a name in the game's `SEARCH_VALUES`, a factory of value estimates, e.g. dreamsim's `plan`)
+    value: a name in the game's `SEARCH_VALUES`, a factory of value estimates, e.g. dreamsim's `plan`;
+    belief: a name in the game's `SEARCH_BELIEFS`, a factory of belief models, e.g. dreamsim's `reactions`)
     for `module`; `ismcts:default[:key=value...]` is the game's `default_spec` (its options overridden
     by the ones given), named as given.
 
@@ -377,4 +419,10 @@ def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
             raise ValueError(f"policy {spec!r}: unknown value estimate {kwargs['value']!r} for {module.__name__}; "
                              f"known: {', '.join(values) or 'none'}")
         kwargs["value"] = values[kwargs["value"]]()   # a fresh estimate: its caches belong to this policy
+    if "belief" in kwargs:
+        beliefs = getattr(module, "SEARCH_BELIEFS", {})
+        if kwargs["belief"] not in beliefs:
+            raise ValueError(f"policy {spec!r}: unknown belief {kwargs['belief']!r} for {module.__name__}; "
+                             f"known: {', '.join(beliefs) or 'none'}")
+        kwargs["belief"] = beliefs[kwargs["belief"]]   # the factory: every game gets a fresh belief
     return ISMCTSPolicy(module.__name__, iterations=int(count), name=spec.strip(), **kwargs)
