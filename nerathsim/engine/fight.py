@@ -148,9 +148,10 @@ def _start_battle(s: State, r: int) -> None:
     for ch in [bt.att] + bt.defs:
         s.stats["battles_fought"][ch.realm] += 1
     s.stats["attacks"][p] += 1
-    _event(s, "battle", realm=REALMS[p], region=r, at_sea=at_sea,
-           attacker=_named(s, gb.present(ta, bt.att.states[0], True)),
-           defenders={REALMS[d.realm]: _named(s, gb.present(td, d.states[0], True)) for d in bt.defs})
+    if s.log is not None:
+        _event(s, "battle", realm=REALMS[p], region=r, at_sea=at_sea,
+               attacker=_named(s, gb.present(ta, bt.att.states[0], True)),
+               defenders={REALMS[d.realm]: _named(s, gb.present(td, d.states[0], True)) for d in bt.defs})
 
 
 def _sinking_order(s: State, ships: list) -> list:

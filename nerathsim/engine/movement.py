@@ -220,7 +220,8 @@ def _do_move(s: State, a: Move) -> None:
     s.units[a.src][p][u] -= a.count
     s.units[a.dst][p][u] += a.count
     s._touched += (a.src, a.dst)
-    _event(s, "move", realm=REALMS[p], src=a.src, dst=a.dst, unit=a.unit, count=a.count)
+    if s.log is not None:
+        _event(s, "move", realm=REALMS[p], src=a.src, dst=a.dst, unit=a.unit, count=a.count)
 
 
 def _do_embark(s: State, a: Embark) -> None:

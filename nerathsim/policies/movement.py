@@ -45,10 +45,11 @@ class MovementPlanner(Planner):
         plan: list = []
         # targets: enemy land regions (and enemy fleets) some unit can reach
         targets = set()
-        for key, dests in reach.items():
-            for dst in dests:
-                if (self.enemy_land(dst)) or (b.is_sea[dst] and obs.hostile(dst)):
-                    targets.add(dst)
+        self.enemy_land(0)
+        el, is_sea = self._el, b.is_sea
+        aim = [el[x] or (is_sea[x] and obs.hostile(x)) for x in range(len(el))]   # worth attacking, by region
+        for dests in reach.values():
+            targets.update([dst for dst in dests if aim[dst]])
         self.used_ships = set()
         if pol.naval:
             plan += self._naval(avail, reach)
@@ -322,8 +323,9 @@ class MovementPlanner(Planner):
         front = self.front_distance()
         out = []
         threatened = []
+        owner, me, is_sea = obs.owner, self.me, b.is_sea
         for r in range(b.n):
-            if obs.owner[r] == self.me and not b.is_sea[r] and front[r] <= 2:
+            if owner[r] == me and not is_sea[r] and front[r] <= 2:
                 th = self.threat(r)
                 de = self.defence(r)
                 if th > de:

@@ -96,18 +96,22 @@ class Planner:
 
     def threat(self, r: int) -> float:
         """Expected hits per round enemy units within their reach (one or two steps) could bring against r."""
-        pw1, pw2 = self._powers()
+        pw = self.__dict__.get("_pw") or self._powers()
+        pw1, pw2 = pw
         one, two = self.b.rings(r)
-        return sum(pw1[y] for y in one) + sum(pw2[y] for y in two)
+        return sum([pw1[y] for y in one]) + sum([pw2[y] for y in two])
 
     def defence(self, r: int) -> float:
-        td = gb.side_table(self.br, "defender", False)
+        td = self.__dict__.get("_td")
+        if td is None:
+            td = self._td = gb.side_table(self.br, "defender", False)
+        dice, p, htk = td.dice, td.p, td.htk
         tot = 0.0
+        reg = self.obs.unit_counts[r]
         for q in self.F:
-            row = self.obs.units(r, q)
-            for u in range(self.t.U):
-                if row[u]:
-                    tot += row[u] * td.dice[u] * td.p[u] * td.htk[u]
+            for u, c in enumerate(reg[q]):
+                if c:
+                    tot += c * dice[u] * p[u] * htk[u]
         return tot
 
     def target_value(self, r: int) -> float:
