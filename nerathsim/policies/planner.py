@@ -45,11 +45,20 @@ class Planner:
             armies[r] = out
         return out
 
-    def front_distance(self) -> list:
-        """Land steps from each region to the nearest enemy land region (through any land)."""
+    def front_distance(self) -> tuple:
+        """Land steps from each region to the nearest enemy land region (through any land); remembered in
+        the policy's `odds_cache.fronts` by (board, owners, friends), of which it is a pure function."""
         if self._front is not None:
             return self._front
         b = self.b
+        cache = getattr(self.pol, "odds_cache", None)
+        key = None
+        if cache is not None:
+            key = (b, tuple(self.obs.owner), self.F)
+            got = cache.fronts.get(key)
+            if got is not None:
+                self._front = got
+                return got
         dist = [1 << 20] * b.n
         q = deque()
         self.enemy_land(0)
@@ -67,7 +76,11 @@ class Planner:
                     continue
                 dist[x] = d
                 q.append(x)
-        self._front = dist
+        dist = self._front = tuple(dist)
+        if key is not None:
+            if len(cache.fronts) >= 4096:
+                cache.fronts.clear()
+            cache.fronts[key] = dist
         return dist
 
     def _powers(self):
