@@ -1,0 +1,117 @@
+"""The caches of the fourth Nerath speed pass (issue 16 item 3): each gives exactly what it stands in for.
+
+- `Planner.front_distance` remembers the land distances to the front in the policy's `odds_cache.fronts`
+  by (board, owners, friends): the same numbers as the breadth-first search it replaces, a read-only
+  tuple, and a policy sent to another process starts without them;
+- `BattleRules` hashes once per object: the dataclass hash of its fields, equal rules hash alike, and
+  the remembered hash never travels with a pickle (string hashes differ between processes);
+- a public copy's casualty plans are read-only copies made once per engine plan: equal to the engine's,
+  never the engine's, and a clone of the copy (a sampled state) pickles them as plain plans.
+"""
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from collections import deque
+
+import numpy as np
+import pytest
+
+import nerathsim as api
+from nerathsim import engine as E
+from nerathsim.battle import ingame as gb
+from nerathsim.battle.rules import BattleRules
+from nerathsim.game import LegalActions
+from nerathsim.observation import observe
+from nerathsim.policies import BALANCED, OddsCache
+from nerathsim.policies.planner import Planner
+
+
+def _bfs_front(obs) -> list:
+    """The distance to the front as the planner worked it out before it was remembered (no cache)."""
+    b, F = obs.board, obs.friends(obs.realm)
+    enemy = [not b.is_sea[x] and not b.is_dungeon[x] and obs.owner[x] not in F for x in range(b.n)]
+    dist = [1 << 20] * b.n
+    q = deque(r for r in range(b.n) if enemy[r])
+    for r in q:
+        dist[r] = 0
+    while q:
+        r = q.popleft()
+        for x in b.adj[r]:
+            if not b.is_sea[x] and dist[x] > dist[r] + 1:
+                dist[x] = dist[r] + 1
+                q.append(x)
+    return dist
+
+
+def test_the_remembered_front_distances_are_the_searchs_at_every_planned_decision():
+    pol = dataclasses.replace(BALANCED)                  # its own, empty cache
+    rules = api.Rules(mode="free_for_all")
+    rng = np.random.default_rng(11)
+    s = E.new_game(rules, rng)
+    hits = checked = 0
+    for _ in range(1500):
+        if s.is_terminal:
+            break
+        obs = observe(s, s.current_player)
+        before = len(pol.odds_cache.fronts)
+        front = Planner(pol, obs, rng).front_distance()
+        hits += len(pol.odds_cache.fronts) == before
+        assert type(front) is tuple and list(front) == _bfs_front(obs)
+        checked += 1
+        E.apply_legal(s, pol(obs, LegalActions.of(obs), rng), rng)
+    assert checked > 200 and hits > checked // 2         # most decisions find the front already known
+    assert all(type(k[0]) is type(rules.board) and type(k[1]) is tuple for k in pol.odds_cache.fronts)
+    fresh = pickle.loads(pickle.dumps(pol))
+    assert fresh == pol and len(fresh.odds_cache.fronts) == 0 and len(fresh.odds_cache) == 0
+    pol.odds_cache.clear()
+    assert len(pol.odds_cache.fronts) == 0
+
+
+def test_an_odds_cache_starts_empty_and_clears_its_fronts():
+    cache = OddsCache()
+    cache.fronts["k"] = (0,)
+    cache.clear()
+    assert cache.fronts == {} and len(pickle.loads(pickle.dumps(cache)).fronts) == 0
+
+
+def test_battle_rules_hash_once_like_the_dataclass_hash_and_never_pickle_it():
+    a, b = BattleRules(), BattleRules()
+    want = hash(tuple(getattr(a, f.name) for f in dataclasses.fields(a)))
+    assert hash(a) == hash(b) == want and a == b
+    assert a.__dict__.get("_hash") == want               # remembered on the object
+    other = dataclasses.replace(a, hit_threshold=5)
+    assert other != a and hash(other) == hash(tuple(getattr(other, f.name) for f in dataclasses.fields(other)))
+    back = pickle.loads(pickle.dumps(a))
+    assert back == a and "_hash" not in back.__dict__ and hash(back) == want
+    assert dataclasses.asdict(back) == dataclasses.asdict(a) and "_hash" not in dataclasses.asdict(a)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.hit_threshold = 4
+
+
+def test_a_public_copys_casualty_plans_are_read_only_copies_equal_to_the_engines():
+    rules = api.Rules(mode="free_for_all")
+    rng = np.random.default_rng(4)
+    s = E.new_game(rules, rng)
+    seen = 0
+    for _ in range(3000):
+        if s.is_terminal or seen > 30:
+            break
+        obs = observe(s, s.current_player)
+        if s.battle is not None:
+            for mine, eng in zip([obs._s.battle.att, *obs._s.battle.defs], [s.battle.att, *s.battle.defs]):
+                if eng.plan is None:
+                    continue
+                seen += 1
+                plan = mine.plan
+                assert plan is not eng.plan and isinstance(plan, gb.Plan)
+                assert list(plan.hits) == list(eng.plan.hits) and list(plan.drown) == list(eng.plan.drown)
+                assert type(plan.hits) is tuple and type(plan.drown) is tuple
+                with pytest.raises(AttributeError):
+                    plan.hits = ()
+                again = observe(s, s.current_player)
+                assert [c.plan for c in [again._s.battle.att, *again._s.battle.defs]][0] is obs._s.battle.att.plan
+                back = pickle.loads(pickle.dumps(obs._s.clone()))
+                assert type(back.battle.att.plan) is gb.Plan and back.battle.att.plan.hits == obs._s.battle.att.plan.hits
+        E.apply_legal(s, BALANCED(obs, LegalActions.of(obs), rng), rng)
+    assert seen > 10
