@@ -6,7 +6,9 @@
 - `BattleRules` hashes once per object: the dataclass hash of its fields, equal rules hash alike, and
   the remembered hash never travels with a pickle (string hashes differ between processes);
 - a public copy's casualty plans are read-only copies made once per engine plan: equal to the engine's,
-  never the engine's, and a clone of the copy (a sampled state) pickles them as plain plans.
+  never the engine's, and a clone of the copy (a sampled state) pickles them as plain plans;
+- the luck figure's yardstick (`engine.fight._KEPT`, the gold a side keeps after each further hit, by
+  army state) gives the expected losses of growing the chain, to the last bit, in both hit modes.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import nerathsim as api
 from nerathsim import engine as E
 from nerathsim.battle import ingame as gb
 from nerathsim.battle.rules import BattleRules
+from nerathsim.engine import fight as F
 from nerathsim.game import LegalActions
 from nerathsim.observation import observe
 from nerathsim.policies import BALANCED, OddsCache
@@ -115,3 +118,43 @@ def test_a_public_copys_casualty_plans_are_read_only_copies_equal_to_the_engines
                 assert type(back.battle.att.plan) is gb.Plan and back.battle.att.plan.hits == obs._s.battle.att.plan.hits
         E.apply_legal(s, BALANCED(obs, LegalActions.of(obs), rng), rng)
     assert seen > 10
+
+
+def _grown_chain_loss(ch, pmf, n) -> float:
+    """The luck yardstick as it was before `fight._KEPT`: grow the chain to k+n-1 hits and read its values."""
+    ch.at(ch.k + n - 1)
+    lost, k = ch.lost, ch.k
+    base, last = lost[k], len(lost) - 1
+    e = 0.0
+    for h in range(1, n):
+        e += pmf[h] * (base - lost[min(k + h, last)])
+    return np.float64(e)
+
+
+@pytest.mark.parametrize("casualty_choice", ["each_hit", "order"])
+def test_the_remembered_luck_yardstick_equals_growing_the_chain_to_the_last_bit(casualty_choice):
+    rules = dataclasses.replace(api.Rules(mode="free_for_all"), casualty_choice=casualty_choice)
+    rng = np.random.default_rng(8)
+    s = E.new_game(rules, rng)
+    compared = 0
+    for _ in range(4000):
+        if s.is_terminal or compared > 60:
+            break
+        bt = s.battle
+        if bt is not None and not bt.dungeon:
+            for ch in [bt.att, *bt.defs]:
+                for first in (True, False):
+                    pmf = gb.hit_distribution([(ch.t, ch.army)], first)
+                    n = len(pmf)
+                    if n <= 1:
+                        continue
+                    got = F._expected_chain_loss(ch, pmf, n)
+                    twin = E.ArmyChain.__new__(E.ArmyChain)
+                    for name in E.ArmyChain.__slots__:
+                        setattr(twin, name, getattr(ch, name))
+                    twin.states, twin.lost, twin.healths = [gb.copy_army(st) for st in ch.states], ch.lost[:], ch.healths[:]
+                    assert got == _grown_chain_loss(twin, pmf, n) and type(got) is np.float64
+                    compared += 1
+        obs = observe(s, s.current_player)
+        E.apply_legal(s, BALANCED(obs, LegalActions.of(obs), rng), rng)
+    assert compared > 20
