@@ -213,6 +213,28 @@ def destinations(s: State, src: int, unit: str) -> dict:
     return out
 
 
+def move_able(s: State, src: int, u: int, dst: int) -> int:
+    """`destinations(s, src, names[u]).get(dst)`'s units able (0 when `dst` is not among them), without
+    listing every destination: the legality check of one Move."""
+    groups = s.mob.get(src)
+    if not groups:
+        return 0
+    ms = [(m, c) for (uu, m), c in groups.items() if uu == u and m > 0 and c > 0]
+    if not ms:
+        return 0
+    if len(ms) == 1:
+        budget, able = ms[0]
+        for x, cost, _stop in _reach(s, src, s.tab.cls[u], budget, s.mode):
+            if x == dst:
+                return able if cost <= budget else 0
+        return 0
+    budget = max(m for m, _ in ms)
+    for x, cost, _stop in _reach(s, src, s.tab.cls[u], budget, s.mode):
+        if x == dst:
+            return sum(c for m, c in ms if m >= cost)
+    return 0
+
+
 def _mob_add(s: State, r: int, u: int, n: int, m: int) -> None:
     g = s.mob.setdefault(r, {})
     g[(u, m)] = g.get((u, m), 0) + n
