@@ -69,9 +69,12 @@ def play_cards(pol, obs, legal, rng):
     front = pl.front_distance()
     b = obs.board
 
+    window = obs.window
+    not_combat = window is None or window.kind != "combat"
+
     def score(a):
         v = 0.0
-        if a.target >= 0 and not b.is_sea[a.target] and (obs.window is None or obs.window.kind != "combat"):
+        if a.target >= 0 and not b.is_sea[a.target] and not_combat:
             v += pl.threat(a.target) - pl.defence(a.target) - 0.5 * min(front[a.target], 10)
         if a.source >= 0:
             v += 0.5 * min(front[a.source], 10) - 0.5 * pl.threat(a.source)

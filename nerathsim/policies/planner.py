@@ -84,7 +84,21 @@ class Planner:
         return dist
 
     def _powers(self):
+        """The enemies' strength standing in each region that one and two steps reach: (by region, by
+        region), worked out once per plan, and remembered in the policy's `odds_cache.powers` with the
+        unit counts it was made from (an observation's `unit_counts` is a value, shared from one
+        observation to the next while no count changed: the same object, the same numbers)."""
         pw = self.__dict__.get("_pw")
+        if pw is not None:
+            return pw
+        counts = self.obs.unit_counts
+        cache = getattr(self.pol, "odds_cache", None)
+        key = (self.F, self.br)
+        if cache is not None:
+            got = cache.powers.get(key)
+            if got is not None and got[0] is counts:
+                pw = self._pw = got[1]
+                return pw
         if pw is None:
             b, t = self.b, self.t
             ta = gb.side_table(self.br, "attacker", False)
@@ -93,7 +107,7 @@ class Planner:
             s2 = [v if t.move[u] >= 2 else 0.0 for u, v in enumerate(s1)]
             pw1, pw2 = [0.0] * b.n, [0.0] * b.n
             enemies = [q for q in range(4) if q not in self.F]
-            for y, reg in enumerate(self.obs.unit_counts):
+            for y, reg in enumerate(counts):
                 for q in enemies:
                     row = reg[q]
                     if not any(row):
@@ -104,17 +118,32 @@ class Planner:
                             a1 += c * v1
                             a2 += c * v2
                     pw1[y], pw2[y] = a1, a2
-            pw = self._pw = (pw1, pw2)
+            pw = self._pw = (tuple(pw1), tuple(pw2))
+            if cache is not None:
+                cache.powers[key] = (counts, pw)
         return pw
 
     def threat(self, r: int) -> float:
-        """Expected hits per round enemy units within their reach (one or two steps) could bring against r."""
-        pw = self.__dict__.get("_pw") or self._powers()
-        pw1, pw2 = pw
-        one, two = self.b.rings(r)
-        return sum([pw1[y] for y in one]) + sum([pw2[y] for y in two])
+        """Expected hits per round enemy units within their reach (one or two steps) could bring against r
+        (worked out once per region and plan: the observation does not change while the plan is made)."""
+        threats = self.__dict__.get("_threats")
+        if threats is None:
+            threats = self._threats = {}
+        got = threats.get(r)
+        if got is None:
+            pw1, pw2 = self.__dict__.get("_pw") or self._powers()
+            one, two = self.b.rings(r)
+            got = threats[r] = sum([pw1[y] for y in one]) + sum([pw2[y] for y in two])
+        return got
 
     def defence(self, r: int) -> float:
+        """The defending dice strength of the realm and its friends at r (once per region and plan)."""
+        defences = self.__dict__.get("_defences")
+        if defences is None:
+            defences = self._defences = {}
+        got = defences.get(r)
+        if got is not None:
+            return got
         td = self.__dict__.get("_td")
         if td is None:
             td = self._td = gb.side_table(self.br, "defender", False)
@@ -125,6 +154,7 @@ class Planner:
             for u, c in enumerate(reg[q]):
                 if c:
                     tot += c * dice[u] * p[u] * htk[u]
+        defences[r] = tot
         return tot
 
     def target_value(self, r: int) -> float:
