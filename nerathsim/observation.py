@@ -22,7 +22,8 @@ methods that answer from the copy call only the engine's public functions (`dest
 """
 from __future__ import annotations
 
-from itertools import islice
+from itertools import compress, islice
+from operator import ne
 from typing import NamedTuple
 
 from . import engine as E
@@ -84,8 +85,7 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     c._touched = []
     c.ships = [sh.copy() for sh in s.ships]
     c.gold, c.vp = s.gold[:], s.vp[:]
-    mob = s.mob
-    c.mob = last.mob = last.mob if mob == last.mob else {r: dict(g) for r, g in mob.items()}
+    c.mob = last.mob = _shared_entries(s.mob, last.mob, dict)
     x = s.turn_castles
     c.turn_castles = last.turn_castles = last.turn_castles if x == last.turn_castles else set(x)
     x = s.owner_start
@@ -106,8 +106,7 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     c.explored = last.explored = last.explored if x == last.explored else set(x)
     x = s.conquered
     c.conquered = last.conquered = last.conquered if x == last.conquered else [set(v) for v in x]
-    stats = s.stats
-    c.stats = last.stats = last.stats if stats == last.stats else {k: v[:] for k, v in stats.items()}
+    c.stats = last.stats = _shared_entries(s.stats, last.stats, list)
     spent = s.spent
     c.spent = last.spent = last.spent if spent == last.spent else [v[:] for v in spent]
     c.memo = [s.memo[i] if i == player else {} for i in range(len(s.memo))]
@@ -116,6 +115,23 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
 
 
 _new_state = object.__new__
+
+
+def _shared_entries(engine: dict, last: dict | None, copy) -> dict:
+    """The copy's dict of containers (the mobile units by region, the statistics by name): the seat's
+    last one while it equals the engine's; else, when it has the same keys in the same order, a copy of
+    it whose entries that differ from the engine's (compared in C, `map(ne, ...)`) are fresh copies
+    (`copy`) of the engine's; else a fresh copy. Compared entry by entry, never assumed: an entry a
+    policy changed in its own copy is copied afresh."""
+    if last is not None:
+        if engine == last:
+            return last
+        if list(engine) == list(last):
+            out = dict(last)
+            for k in compress(engine, map(ne, engine.values(), last.values())):
+                out[k] = copy(engine[k])
+            return out
+    return {k: copy(v) for k, v in engine.items()}
 
 
 def _guardians(s: E.State, last: LastCopy):

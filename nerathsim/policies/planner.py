@@ -85,42 +85,51 @@ class Planner:
 
     def _powers(self):
         """The enemies' strength standing in each region that one and two steps reach: (by region, by
-        region), worked out once per plan, and remembered in the policy's `odds_cache.powers` with the
-        unit counts it was made from (an observation's `unit_counts` is a value, shared from one
-        observation to the next while no count changed: the same object, the same numbers)."""
+        region), worked out once per plan. Remembered in the policy's `odds_cache.powers` with the unit
+        counts it was made from: an observation's `unit_counts` is a value whose regions are shared from
+        one observation to the next while their counts do not change (the same objects, the same
+        numbers), so a region whose counts are the very object the remembered figures were made from
+        keeps them, and the others are worked out again."""
         pw = self.__dict__.get("_pw")
         if pw is not None:
             return pw
         counts = self.obs.unit_counts
         cache = getattr(self.pol, "odds_cache", None)
         key = (self.F, self.br)
+        before = None
         if cache is not None:
             got = cache.powers.get(key)
-            if got is not None and got[0] is counts:
-                pw = self._pw = got[1]
-                return pw
-        if pw is None:
-            b, t = self.b, self.t
-            ta = gb.side_table(self.br, "attacker", False)
-            # a unit's strength where it counts (0.0 elsewhere: adding c * 0.0 changes no sum)
-            s1 = [ta.dice[u] * ta.p[u] if not t.castle[u] and t.move[u] >= 1 else 0.0 for u in range(t.U)]
-            s2 = [v if t.move[u] >= 2 else 0.0 for u, v in enumerate(s1)]
-            pw1, pw2 = [0.0] * b.n, [0.0] * b.n
-            enemies = [q for q in range(4) if q not in self.F]
-            for y, reg in enumerate(counts):
-                for q in enemies:
-                    row = reg[q]
-                    if not any(row):
-                        continue
-                    a1, a2 = pw1[y], pw2[y]
-                    for c, v1, v2 in zip(row, s1, s2):
-                        if c:
-                            a1 += c * v1
-                            a2 += c * v2
-                    pw1[y], pw2[y] = a1, a2
-            pw = self._pw = (tuple(pw1), tuple(pw2))
-            if cache is not None:
-                cache.powers[key] = (counts, pw)
+            if got is not None:
+                if got[0] is counts:
+                    pw = self._pw = got[1]
+                    return pw
+                if len(got[0]) == len(counts):
+                    before = got
+        b, t = self.b, self.t
+        ta = gb.side_table(self.br, "attacker", False)
+        # a unit's strength where it counts (0.0 elsewhere: adding c * 0.0 changes no sum)
+        s1 = [ta.dice[u] * ta.p[u] if not t.castle[u] and t.move[u] >= 1 else 0.0 for u in range(t.U)]
+        s2 = [v if t.move[u] >= 2 else 0.0 for u, v in enumerate(s1)]
+        pw1, pw2 = [0.0] * b.n, [0.0] * b.n
+        enemies = [q for q in range(4) if q not in self.F]
+        old, (old1, old2) = before if before is not None else ((), ((), ()))
+        for y, reg in enumerate(counts):
+            if old and old[y] is reg:
+                pw1[y], pw2[y] = old1[y], old2[y]
+                continue
+            for q in enemies:
+                row = reg[q]
+                if not any(row):
+                    continue
+                a1, a2 = pw1[y], pw2[y]
+                for c, v1, v2 in zip(row, s1, s2):
+                    if c:
+                        a1 += c * v1
+                        a2 += c * v2
+                pw1[y], pw2[y] = a1, a2
+        pw = self._pw = (tuple(pw1), tuple(pw2))
+        if cache is not None:
+            cache.powers[key] = (counts, pw)
         return pw
 
     def threat(self, r: int) -> float:
