@@ -7,6 +7,9 @@
   the remembered hash never travels with a pickle (string hashes differ between processes);
 - a public copy's casualty plans are read-only copies made once per engine plan: equal to the engine's,
   never the engine's, and a clone of the copy (a sampled state) pickles them as plain plans;
+- a plan's enemy strength by region (`Planner._powers`) kept for the regions whose counts are the very
+  object it was made from: equal to a fresh count; a Move's legality check (`terrain.move_able`) says
+  what the listing says;
 - the luck figure's yardstick (`engine.fight._KEPT`, the gold a side keeps after each further hit, by
   army state) gives the expected losses of growing the chain, to the last bit, in both hit modes.
 """
@@ -25,8 +28,9 @@ from nerathsim.battle import ingame as gb
 from nerathsim.battle.rules import BattleRules
 from nerathsim.engine import fight as F
 from nerathsim.game import LegalActions
-from nerathsim.observation import observe
-from nerathsim.policies import BALANCED, OddsCache
+from nerathsim.game_actions import Move
+from nerathsim.observation import SeatCaches, observe
+from nerathsim.policies import BALANCED, POLICIES, OddsCache
 from nerathsim.policies.planner import Planner
 
 
@@ -158,3 +162,51 @@ def test_the_remembered_luck_yardstick_equals_growing_the_chain_to_the_last_bit(
         obs = observe(s, s.current_player)
         E.apply_legal(s, BALANCED(obs, LegalActions.of(obs), rng), rng)
     assert compared > 20
+
+
+@pytest.mark.parametrize("rules, seed, policy", [(api.Rules(mode="free_for_all"), 2, "balanced"),
+                                                 (api.Rules(map="small"), 3, "random")])
+def test_a_moves_legality_check_answers_what_the_listing_says(rules, seed, policy):
+    """`terrain.move_able` (one destination looked up, not all listed): every Move the listing has is
+    legal, and one more unit than able, or a region not reached, is not (units with different moves
+    left at one region included)."""
+    pol = POLICIES[policy]
+    rng = np.random.default_rng(seed)
+    s = E.new_game(rules, rng)
+    checked = split = 0
+    for _ in range(3000):
+        if s.is_terminal:
+            break
+        if s.phase in (E.PH_MOVE, E.PH_REGROUP, E.PH_REINFORCE):
+            legal = set(a for a in E.legal_actions(s) if type(a) is Move)
+            for src, groups in s.mob.items():
+                split += len({m for (u, m), c in groups.items() if c > 0 and m > 0}) > 1
+                for unit in {s.tab.names[u] for (u, m), c in groups.items() if c > 0}:
+                    for dst in range(s.board.n):
+                        for count in (1, 2, 3):
+                            a = Move(src, dst, unit, count)
+                            assert E.is_legal(s, a) == (a in legal), a
+                            checked += 1
+        obs = observe(s, s.current_player)
+        E.apply_legal(s, pol(obs, LegalActions.of(obs), rng), rng)
+    assert checked > 1000 and split > 0
+
+
+def test_the_enemy_strength_kept_by_region_equals_a_fresh_count_at_every_plan():
+    pol = dataclasses.replace(BALANCED)
+    rules = api.Rules(mode="free_for_all")
+    rng = np.random.default_rng(12)
+    s = E.new_game(rules, rng)
+    caches = [SeatCaches() for _ in range(rules.players)]     # the seats' shared unit counts, as in play_game
+    from_cache = 0
+    for _ in range(1500):
+        if s.is_terminal:
+            break
+        obs = observe(s, s.current_player, caches[s.current_player])
+        kept = pol.odds_cache.powers.get((obs.friends(obs.realm), rules.battle))
+        got = Planner(pol, obs, rng)._powers()
+        fresh = Planner(dataclasses.replace(BALANCED), obs, rng)._powers()   # another policy: an empty cache
+        assert got == fresh
+        from_cache += kept is not None and any(a is b for a, b in zip(kept[0], obs.unit_counts))
+        E.apply_legal(s, pol(obs, LegalActions.of(obs), rng), rng)
+    assert from_cache > 100
