@@ -6,6 +6,7 @@ from pandas.testing import assert_frame_equal
 
 import analyses
 from analyses.plan import RunSpec, distinct_rotations
+from analyses.runner import MAX_CHUNK, TASKS_PER_WORKER, auto_chunk_size
 
 LINEUP = "strong,random,random"
 RULES = {"players": 3, "max_rounds": 4}  # ~6% timeouts, so timeouts are exercised
@@ -182,3 +183,10 @@ def test_runspec_is_a_pure_function_of_seed_and_index(toy):
     spec = RunSpec("toygame", toy.Rules(players=3), ("strong", "random", "random"), 5, "random")
     assert [spec.seats(i) for i in range(20)] == [spec.seats(i) for i in range(20)]
     assert spec.game_seed(7) == RunSpec("toygame", toy.Rules(), ("random",) * 4, 5, "fixed").game_seed(7)
+
+
+def test_one_worker_without_a_progress_bar_plays_the_run_as_one_chunk():
+    assert auto_chunk_size(80, 1, progress=False) == 80                    # nothing to balance or report
+    assert auto_chunk_size(5 * MAX_CHUNK, 1, progress=False) == MAX_CHUNK
+    assert auto_chunk_size(80, 1, progress=True) == 80 // TASKS_PER_WORKER   # the bar moves 8 times
+    assert auto_chunk_size(160, 2, progress=False) == 160 // (2 * TASKS_PER_WORKER)   # two workers balanced
