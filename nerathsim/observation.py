@@ -14,10 +14,10 @@ notebook (`memo`) is the one kept with the game, so a policy can store its plans
 
 Policies use only the Observation's public names (and the legal actions, `game.LegalActions`,
 which answer from the same public copy): `phase` is a `phases.Phase`, never an engine constant.
-What the engine knows only through its own helpers is computed here: the warships' reach
-(`ship_destinations`) when the observation is made, armies at sea (`army`) from the copy. The
+What the engine knows only through its own helpers is computed here, from the copy: the warships'
+reach (`ship_destinations`, when first asked) and armies at sea (`army`). The
 methods that answer from the copy call only the engine's public functions (`destinations`,
-`income`, `placement_spots`, `retreat_options`, `amok_targets`), never its private ones
+`ship_reach`, `income`, `placement_spots`, `retreat_options`, `amok_targets`), never its private ones
 (`test_observation_methods_call_no_private_engine_function`).
 """
 from __future__ import annotations
@@ -344,11 +344,7 @@ class Observation:
         self._sizes = tuple(map(len, state.hands))
         self._s = public_state(state, player, caches)
         self.player = player
-        # the warships' reach now, {ship id: ((dst, cost, stops there), ...)}: the ships of the realm
-        # whose turn it is with moves left (no other realm's warship can sail now)
-        p, mode = state.realm, state.mode
-        self._ship_reach = {sh.id: E._reach(state, sh.region, E.C_SHIP, sh.moves, mode)
-                            for sh in state.ships if sh.owner == p and sh.moves > 0 and not sh.unloaded}
+        self._ship_reach = None             # worked out from the copy when first asked (`ship_destinations`)
 
     # --- the decision -------------------------------------------------------------------------
     @property
@@ -479,7 +475,15 @@ class Observation:
     def ship_destinations(self, ship_id: int) -> dict:
         """{dst: (cost, stops there)} for warship `ship_id` of the realm whose turn it is, in the current
         phase's movement mode ({} for a ship that cannot sail: no moves left, unloaded, another realm's)."""
-        got = self._ship_reach.get(ship_id)
+        reach = self._ship_reach
+        if reach is None:
+            # the warships' reach, {ship id: ((dst, cost, stops there), ...)}: the ships of the realm whose
+            # turn it is with moves left (no other realm's warship can sail now), from the copy's terrain
+            s = self._s
+            p = s.realm
+            reach = self._ship_reach = {sh.id: E.ship_reach(s, sh) for sh in s.ships
+                                        if sh.owner == p and sh.moves > 0 and not sh.unloaded}
+        got = reach.get(ship_id)
         return {} if got is None else {dst: (c, st) for dst, c, st in got}
 
     def placement_spots(self) -> dict:

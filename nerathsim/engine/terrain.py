@@ -6,7 +6,7 @@ import heapq
 import weakref
 from collections import deque
 
-from .state import C_FLY, C_FLY_SEA, C_HERO, C_LAND, M_MOVE, M_REGROUP, State
+from .state import C_FLY, C_FLY_SEA, C_HERO, C_LAND, C_SHIP, M_MOVE, M_REGROUP, State
 
 
 def _refresh_terrain(s: State) -> None:
@@ -211,6 +211,11 @@ def destinations(s: State, src: int, unit: str) -> dict:
         if able:
             out[dst] = (cost, stop, able)
     return out
+
+
+def ship_reach(s: State, ship) -> tuple:
+    """((dst, cost, stops), ...) the warship `ship` can sail to now (its moves left, the current mode)."""
+    return _reach(s, ship.region, C_SHIP, ship.moves, s.mode)
 
 
 def move_able(s: State, src: int, u: int, dst: int) -> int:
