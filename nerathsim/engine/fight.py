@@ -392,7 +392,7 @@ def _kept_values(ch: ArmyChain, n: int) -> tuple:
             else:
                 kept.append(kept[-1])
         got = tuple(kept)
-        if len(_KEPT) >= 65536:
+        if len(_KEPT) >= 16384:           # ~1 kB an entry: a bounded table
             _KEPT.clear()
         _KEPT[key] = got
     return got
