@@ -14,15 +14,16 @@ notebook (`memo`) is the one kept with the game, so a policy can store its plans
 
 Policies use only the Observation's public names (and the legal actions, `game.LegalActions`,
 which answer from the same public copy): `phase` is a `phases.Phase`, never an engine constant.
-What the engine knows only through its own helpers is computed here: the warships' reach
-(`ship_destinations`) when the observation is made, armies at sea (`army`) from the copy. The
+What the engine knows only through its own helpers is computed here, from the copy: the warships'
+reach (`ship_destinations`, when first asked) and armies at sea (`army`). The
 methods that answer from the copy call only the engine's public functions (`destinations`,
-`income`, `placement_spots`, `retreat_options`, `amok_targets`), never its private ones
+`ship_reach`, `income`, `placement_spots`, `retreat_options`, `amok_targets`), never its private ones
 (`test_observation_methods_call_no_private_engine_function`).
 """
 from __future__ import annotations
 
-from itertools import islice
+from itertools import compress, islice
+from operator import ne
 from typing import NamedTuple
 
 from . import engine as E
@@ -84,8 +85,7 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     c._touched = []
     c.ships = [sh.copy() for sh in s.ships]
     c.gold, c.vp = s.gold[:], s.vp[:]
-    mob = s.mob
-    c.mob = last.mob = last.mob if mob == last.mob else {r: dict(g) for r, g in mob.items()}
+    c.mob = last.mob = _shared_entries(s.mob, last.mob, dict)
     x = s.turn_castles
     c.turn_castles = last.turn_castles = last.turn_castles if x == last.turn_castles else set(x)
     x = s.owner_start
@@ -106,8 +106,7 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
     c.explored = last.explored = last.explored if x == last.explored else set(x)
     x = s.conquered
     c.conquered = last.conquered = last.conquered if x == last.conquered else [set(v) for v in x]
-    stats = s.stats
-    c.stats = last.stats = last.stats if stats == last.stats else {k: v[:] for k, v in stats.items()}
+    c.stats = last.stats = _shared_entries(s.stats, last.stats, list)
     spent = s.spent
     c.spent = last.spent = last.spent if spent == last.spent else [v[:] for v in spent]
     c.memo = [s.memo[i] if i == player else {} for i in range(len(s.memo))]
@@ -116,6 +115,23 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
 
 
 _new_state = object.__new__
+
+
+def _shared_entries(engine: dict, last: dict | None, copy) -> dict:
+    """The copy's dict of containers (the mobile units by region, the statistics by name): the seat's
+    last one while it equals the engine's; else, when it has the same keys in the same order, a copy of
+    it whose entries that differ from the engine's (compared in C, `map(ne, ...)`) are fresh copies
+    (`copy`) of the engine's; else a fresh copy. Compared entry by entry, never assumed: an entry a
+    policy changed in its own copy is copied afresh."""
+    if last is not None:
+        if engine == last:
+            return last
+        if list(engine) == list(last):
+            out = dict(last)
+            for k in compress(engine, map(ne, engine.values(), last.values())):
+                out[k] = copy(engine[k])
+            return out
+    return {k: copy(v) for k, v in engine.items()}
 
 
 def _guardians(s: E.State, last: LastCopy):
@@ -200,7 +216,8 @@ def _public_battle(b, last: LastCopy):
     """The copy's battle: its own `Battle` and `ArmyChain`s, the chains' states read-only values (an army
     state, once a chain holds it, is never changed: `ArmyChain.at` appends new states, `rebase` replaces
     them by a fresh one), each frozen once and kept in the seat's `LastCopy.armies` with the state it
-    copies; the side tables and casualty plans read-only copies (`_public_table`, `_public_plan`)."""
+    copies; the side tables and casualty plans read-only copies (`_public_table`, `_public_plan`: a
+    compiled plan is never changed either, so its read-only copy is made once and kept with it)."""
     if b is None:
         return None
     armies = last.armies
@@ -211,17 +228,23 @@ def _public_battle(b, last: LastCopy):
     c.owner0, c.dungeon, c.step = b.owner0, b.dungeon, b.step
     c.luck, c.windows = list(b.luck), list(b.windows)
     lb = b.luck_base
-    c.luck_base = None if lb is None else lb._replace(lost_defs=list(lb.lost_defs))
+    c.luck_base = None if lb is None else E.LuckBase(lb.e_def, lb.e_att, lb.lost_att, list(lb.lost_defs))
     c.stack = None                      # bound to the copy's own stack by `copy_frames`
     chains = []
-    for ch in [b.att, *b.defs]:
+    tables, get = _PUBLIC_TABLES.get, armies.get
+    for ch in (b.att, *b.defs):
         n = _new_state(E.ArmyChain)
         n.realm, n.order, n.k, n.start_gold = ch.realm, ch.order, ch.k, ch.start_gold
-        n.t, n.plan = _public_table(ch.t), _public_plan(ch.plan)
+        t = ch.t
+        got = tables(id(t))
+        n.t = got[1] if got is not None and got[0] is t else _public_table(t)
+        plan = ch.plan
+        got = tables(id(plan))
+        n.plan = got[1] if got is not None and got[0] is plan else _public_plan(plan)
         n.loads = None if ch.loads is None else tuple(tuple(x) for x in ch.loads)
         states = []
         for st in ch.states:
-            got = armies.get(id(st))
+            got = get(id(st))
             if got is None or got[0] is not st:
                 got = armies[id(st)] = (st, tuple([tuple(row) for row in st]))
             states.append(got[1])
@@ -239,7 +262,8 @@ def _frozen(value):
     return value
 
 
-#: read-only copies of battle side tables, by the table they copy (held with it; the engine never reads them)
+#: read-only copies of battle side tables and compiled casualty plans, by the object they copy (held with
+#: it; the engine never reads them)
 _PUBLIC_TABLES: dict = {}
 
 
@@ -259,12 +283,31 @@ def _public_table(t: gb.SideTable) -> gb.SideTable:
     return c
 
 
+class _PublicPlan(gb.Plan):
+    """A read-only copy of a compiled casualty plan (its hits are (is_damage, unit) tuples)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a public copy's casualty plan is read-only: cannot set {name!r}")
+
+    def __reduce__(self):
+        return gb.Plan, (self.hits, self.drown, self.source, self.loads)
+
+
 def _public_plan(plan):
-    """A read-only copy of a side's compiled casualty plan (its hits are (is_damage, unit) tuples)."""
+    """A read-only copy of a side's compiled casualty plan, made once per plan (kept in `_PUBLIC_TABLES`
+    with the plan it copies: the engine never changes a compiled plan, `gb.with_loads` makes a new one)."""
     if plan is None:
         return None
-    loads = None if plan.loads is None else tuple(tuple(x) for x in plan.loads)
-    return gb.Plan(tuple(plan.hits), tuple(plan.drown), plan.source, loads)
+    c = _PublicPlan.__new__(_PublicPlan)
+    for name, value in (("hits", tuple(plan.hits)), ("drown", tuple(plan.drown)), ("source", plan.source),
+                        ("loads", None if plan.loads is None else tuple(tuple(x) for x in plan.loads))):
+        object.__setattr__(c, name, value)
+    if len(_PUBLIC_TABLES) > 4096:
+        _PUBLIC_TABLES.clear()
+    _PUBLIC_TABLES[id(plan)] = (plan, c)
+    return c
 
 
 class ShipView(NamedTuple):
@@ -298,14 +341,10 @@ class Observation:
     __slots__ = ("_s", "player", "_sizes", "_ship_reach")
 
     def __init__(self, state: E.State, player: int, caches: SeatCaches | None = None):
-        self._sizes = tuple(len(h) for h in state.hands)
+        self._sizes = tuple(map(len, state.hands))
         self._s = public_state(state, player, caches)
         self.player = player
-        # the warships' reach now, {ship id: ((dst, cost, stops there), ...)}: the ships of the realm
-        # whose turn it is with moves left (no other realm's warship can sail now)
-        p, mode = state.realm, state.mode
-        self._ship_reach = {sh.id: E._reach(state, sh.region, E.C_SHIP, sh.moves, mode)
-                            for sh in state.ships if sh.owner == p and sh.moves > 0 and not sh.unloaded}
+        self._ship_reach = None             # worked out from the copy when first asked (`ship_destinations`)
 
     # --- the decision -------------------------------------------------------------------------
     @property
@@ -436,7 +475,15 @@ class Observation:
     def ship_destinations(self, ship_id: int) -> dict:
         """{dst: (cost, stops there)} for warship `ship_id` of the realm whose turn it is, in the current
         phase's movement mode ({} for a ship that cannot sail: no moves left, unloaded, another realm's)."""
-        got = self._ship_reach.get(ship_id)
+        reach = self._ship_reach
+        if reach is None:
+            # the warships' reach, {ship id: ((dst, cost, stops there), ...)}: the ships of the realm whose
+            # turn it is with moves left (no other realm's warship can sail now), from the copy's terrain
+            s = self._s
+            p = s.realm
+            reach = self._ship_reach = {sh.id: E.ship_reach(s, sh) for sh in s.ships
+                                        if sh.owner == p and sh.moves > 0 and not sh.unloaded}
+        got = reach.get(ship_id)
         return {} if got is None else {dst: (c, st) for dst, c, st in got}
 
     def placement_spots(self) -> dict:
@@ -457,13 +504,19 @@ class Observation:
             return None
 
         def named(ch):
-            return {ch.t.names[u]: c for u, c in enumerate(gb.present(ch.t, ch.army)) if c}
+            names = ch.t.names
+            return {names[u]: c for u, c in enumerate(gb.present(ch.t, ch.army)) if c}
 
         att = bt.att
         def hurt(ch):
-            t = ch.t
-            return {t.names[u]: sum(ch.army[u][1:t.htk[u]])
-                    for u in range(t.U) if t.htk[u] > 1 and sum(ch.army[u][1:t.htk[u]])}
+            t, army = ch.t, ch.army
+            out = {}
+            for u, k in enumerate(t.htk):
+                if k > 1:
+                    v = sum(army[u][1:k])
+                    if v:
+                        out[t.names[u]] = v
+            return out
 
         due = bt.next_hits.hits if bt.hits and self._s.phase == Phase.HIT else 0
         return BattleView(bt.region, bt.at_sea, bt.attacker, bt.round, named(att),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import weakref
 from functools import lru_cache
-from operator import mul
+from operator import getitem, mul
 
 import numpy as np
 
@@ -40,7 +40,7 @@ class SideTable:
 
     __slots__ = ("U", "names", "dice", "die", "p", "thr", "reroll", "htk", "captured", "capacity", "land", "cost", "fights",
                  "takes", "fs", "take_idx", "roll_idx", "land_idx", "fight_cap_idx", "never_hit", "dmg_fight",
-                 "at_sea", "role", "situation", "strength", "plans")
+                 "at_sea", "role", "situation", "strength", "plans", "upto")
 
     def __init__(self, brules: BattleRules, role: str, at_sea: bool):
         table = brules.units
@@ -56,6 +56,7 @@ class SideTable:
         self.reroll = [False] * self.U                   # a card lets it re-roll misses
         self.p = [hit_probability(u.die, brules.threshold(role)) for u in us]
         self.htk = [u.hits_to_kill for u in us]
+        self.upto = tuple(slice(0, k) for k in self.htk)   # a row's healed counts: row[upto[u]] (`present`)
         self.captured = [u.captured for u in us]
         self.capacity = [u.capacity for u in us]
         self.land = [u.domain == "land" for u in us]
@@ -140,7 +141,7 @@ def present(t: SideTable, army: list, keep_silenced: bool = False) -> list:
     """Units on the field per type (not silenced, unless keep_silenced) — healed counts."""
     if keep_silenced:
         return list(map(sum, army[:t.U]))
-    return [sum(row[:k]) for row, k in zip(army, t.htk)]
+    return list(map(sum, map(getitem, army, t.upto)))     # sum(row[:htk[u]]) unit by unit
 
 
 def size(army: list) -> int:

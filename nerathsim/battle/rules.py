@@ -6,7 +6,7 @@ The full game's `Rules` (a later issue) embeds a `BattleRules`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .units import UnitTable
 
@@ -50,6 +50,23 @@ class BattleRules:
                              f"got {self.guardian_wounds!r}")
         if not isinstance(self.damaged_units_fight, bool):
             raise ValueError(f"BattleRules.damaged_units_fight must be True or False, got {self.damaged_units_fight!r}")
+
+    def __hash__(self):
+        """The dataclass hash (of the fields, in order), worked out once per object: the battle maths'
+        caches (`dungeons.fight_chance`, ...) are keyed by the rules, whose unit table is slow to hash."""
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self):
+        """Only the fields travel (the hash of strings differs between processes: it is worked out again)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def __setstate__(self, state):
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
 
     def threshold(self, role: str) -> int:
         """The roll a die of `role` ('attacker'/'defender') needs to hit."""

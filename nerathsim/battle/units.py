@@ -146,6 +146,8 @@ class UnitTable:
         return True
 
     def index(self, name: str) -> int:
+        if type(name) is str and name in self._by_name:      # the table's own name (canonical already)
+            return self._names.index(name)
         return self.names.index(self.canonical(name))
 
     def canonical(self, name: str) -> str:

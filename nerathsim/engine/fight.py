@@ -148,9 +148,10 @@ def _start_battle(s: State, r: int) -> None:
     for ch in [bt.att] + bt.defs:
         s.stats["battles_fought"][ch.realm] += 1
     s.stats["attacks"][p] += 1
-    _event(s, "battle", realm=REALMS[p], region=r, at_sea=at_sea,
-           attacker=_named(s, gb.present(ta, bt.att.states[0], True)),
-           defenders={REALMS[d.realm]: _named(s, gb.present(td, d.states[0], True)) for d in bt.defs})
+    if s.log is not None:
+        _event(s, "battle", realm=REALMS[p], region=r, at_sea=at_sea,
+               attacker=_named(s, gb.present(ta, bt.att.states[0], True)),
+               defenders={REALMS[d.realm]: _named(s, gb.present(td, d.states[0], True)) for d in bt.defs})
 
 
 def _sinking_order(s: State, ships: list) -> list:
@@ -354,13 +355,47 @@ def _expected_att_loss(bt: Battle, pmf: tuple) -> float:
 
 
 def _expected_chain_loss(ch: ArmyChain, pmf: tuple, n: int) -> float:
-    ch.at(ch.k + n - 1)
-    lost, k = ch.lost, ch.k
-    base, last = lost[k], len(lost) - 1
+    kept = _kept_values(ch, n)
+    base = kept[0]
     e = 0.0
     for h in range(1, n):
-        e += pmf[h] * (base - lost[min(k + h, last)])
+        e += pmf[h] * (base - kept[h])
     return np.float64(e)      # the type (and value) the numpy pmf gave: `round` of the luck stat keeps its digits
+
+
+#: the gold a side keeps after 0, 1, ... n-1 more hits under its casualty plan from an army state (the
+#: wiped-out state's value once it is wiped out): the luck figure's yardstick, by (side table, plan, the
+#: state as tuples, n). A pure function of its key (the table and plan are never changed and are held
+#: by the key), so a module-level cache, keyed by value, holding maths only.
+_KEPT: dict = {}
+
+
+def _kept_values(ch: ArmyChain, n: int) -> tuple:
+    """`ch.lost` of the chain's states k, k+1, ... k+n-1 as `ArmyChain.at` would make them (each state one
+    hit of the plan after the one before, none after the wiped-out one), remembered by army state in
+    `_KEPT` instead of growing the chain: a side that places its own hits starts a new chain at every
+    hit, so the states made for the yardstick were never used again."""
+    army = ch.army
+    key = (ch.t, ch.plan, tuple(map(tuple, army)), n)
+    got = _KEPT.get(key)
+    if got is None:
+        t, plan, k = ch.t, ch.plan, ch.k
+        kept = [ch.lost[k]]
+        alive = ch.healths[k] > 0
+        a = army
+        for _h in range(1, n):
+            if alive:
+                a = gb.copy_army(a)
+                gb._one_hit(t, a, plan)
+                kept.append(gb.lost_value(t, a))
+                alive = gb.health(t, a) > 0
+            else:
+                kept.append(kept[-1])
+        got = tuple(kept)
+        if len(_KEPT) >= 16384:           # ~1 kB an entry: a bounded table
+            _KEPT.clear()
+        _KEPT[key] = got
+    return got
 
 
 def _expected_def_loss(s: State, pmf: tuple) -> float:

@@ -23,7 +23,7 @@ from .state import (
     State,
     next_part,
 )
-from .terrain import _cache_for, _mob_add, _reach, _refresh_terrain, _set_units, destinations
+from .terrain import _cache_for, _mob_add, _reach, _refresh_terrain, _set_units, move_able
 from .windows import _has_cards, _open_window
 
 
@@ -220,7 +220,8 @@ def _do_move(s: State, a: Move) -> None:
     s.units[a.src][p][u] -= a.count
     s.units[a.dst][p][u] += a.count
     s._touched += (a.src, a.dst)
-    _event(s, "move", realm=REALMS[p], src=a.src, dst=a.dst, unit=a.unit, count=a.count)
+    if s.log is not None:
+        _event(s, "move", realm=REALMS[p], src=a.src, dst=a.dst, unit=a.unit, count=a.count)
 
 
 def _do_embark(s: State, a: Embark) -> None:
@@ -374,11 +375,7 @@ def _is_legal(s: State, a, end_ok, ships: bool) -> bool:
             return False
         if not isinstance(a.unit, str) or a.unit not in s.tab.idx or a.src not in s.mob:
             return False
-        d = destinations(s, a.src, a.unit).get(a.dst)
-        if d is None:
-            return False
-        _cost, _stops, able = d
-        return a.count <= able
+        return a.count <= move_able(s, a.src, s.tab.idx[a.unit], a.dst)      # 0: dst is not a destination
     if not ships or ty not in (Embark, Sail, Unload):
         return False
     sh = s.ship(a.ship)

@@ -204,7 +204,8 @@ def _do_buy(s: State, a: Buy) -> None:
         s._touched.append(at)
         if t.mobile[u]:
             _mob_add(s, at, u, 1, t.move[u])
-    _event(s, "buy", realm=REALMS[p], unit=a.unit, at=at, gold=s.gold[p], cost=t.cost[u], ship=ship)
+    if s.log is not None:
+        _event(s, "buy", realm=REALMS[p], unit=a.unit, at=at, gold=s.gold[p], cost=t.cost[u], ship=ship)
 
 
 class BuyUnits(Frame):

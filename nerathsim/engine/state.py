@@ -151,6 +151,7 @@ class Frame:
     __slots__ = ("realm",)
     phase = None                            # the decision kind when the state rests at this frame
     slot = None                             # "window", "pending" or "amok": what State.window etc. show
+    changing = False                        # True for a `ChangingFrame` (a clone copies it)
 
     def __init__(self, realm: int):
         object.__setattr__(self, "realm", realm)        # who decides
@@ -205,6 +206,7 @@ class ChangingFrame(Frame):
 
     __slots__ = ()
     __setattr__ = object.__setattr__
+    changing = True
 
     def copy(self) -> "ChangingFrame":
         raise NotImplementedError
@@ -469,7 +471,7 @@ def copy_frames(frames: list, battle, battle_copy) -> list:
     """A clone's stack: each frame's `copy()` (a `ChangingFrame` copied, the others shared). The copy of the
     battle under way (`battle_copy`, when `battle` is set) is bound to it: its queued decisions are views
     of the clone's own stack."""
-    out = [f.copy() for f in frames]
+    out = [f.copy() if f.changing else f for f in frames]      # a frame that never changes is shared
     if battle is not None:
         battle_copy.stack = out
     return out

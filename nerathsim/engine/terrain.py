@@ -6,7 +6,7 @@ import heapq
 import weakref
 from collections import deque
 
-from .state import C_FLY, C_FLY_SEA, C_HERO, C_LAND, M_MOVE, M_REGROUP, State
+from .state import C_FLY, C_FLY_SEA, C_HERO, C_LAND, C_SHIP, M_MOVE, M_REGROUP, State
 
 
 def _refresh_terrain(s: State) -> None:
@@ -211,6 +211,33 @@ def destinations(s: State, src: int, unit: str) -> dict:
         if able:
             out[dst] = (cost, stop, able)
     return out
+
+
+def ship_reach(s: State, ship) -> tuple:
+    """((dst, cost, stops), ...) the warship `ship` can sail to now (its moves left, the current mode)."""
+    return _reach(s, ship.region, C_SHIP, ship.moves, s.mode)
+
+
+def move_able(s: State, src: int, u: int, dst: int) -> int:
+    """`destinations(s, src, names[u]).get(dst)`'s units able (0 when `dst` is not among them), without
+    listing every destination: the legality check of one Move."""
+    groups = s.mob.get(src)
+    if not groups:
+        return 0
+    ms = [(m, c) for (uu, m), c in groups.items() if uu == u and m > 0 and c > 0]
+    if not ms:
+        return 0
+    if len(ms) == 1:
+        budget, able = ms[0]
+        for x, cost, _stop in _reach(s, src, s.tab.cls[u], budget, s.mode):
+            if x == dst:
+                return able if cost <= budget else 0
+        return 0
+    budget = max(m for m, _ in ms)
+    for x, cost, _stop in _reach(s, src, s.tab.cls[u], budget, s.mode):
+        if x == dst:
+            return sum(c for m, c in ms if m >= cost)
+    return 0
 
 
 def _mob_add(s: State, r: int, u: int, n: int, m: int) -> None:

@@ -47,11 +47,12 @@ def fight_order(pol, obs, legal):
     """Empty enemy regions first (no risk; their monsters may run amok), then battles, then dungeons."""
     b = obs.board
     F = obs.friends(obs.realm)
+    counts = obs.unit_counts
+    fleets = {sv.region for sv in obs.ships if sv.owner not in F}     # where enemy warships are
 
     def rank(a):
         r = a.region
-        enemies = any(any(obs.units(r, q)) for q in range(4) if q not in F) or any(
-            sv.region == r and sv.owner not in F for sv in obs.ships)
+        enemies = any(any(row) for q, row in enumerate(counts[r]) if q not in F) or r in fleets
         return (2 if b.is_dungeon[r] and not enemies else 1 if enemies else 0, r)
     return min(legal, key=rank)
 
@@ -69,9 +70,12 @@ def play_cards(pol, obs, legal, rng):
     front = pl.front_distance()
     b = obs.board
 
+    window = obs.window
+    not_combat = window is None or window.kind != "combat"
+
     def score(a):
         v = 0.0
-        if a.target >= 0 and not b.is_sea[a.target] and (obs.window is None or obs.window.kind != "combat"):
+        if a.target >= 0 and not b.is_sea[a.target] and not_combat:
             v += pl.threat(a.target) - pl.defence(a.target) - 0.5 * min(front[a.target], 10)
         if a.source >= 0:
             v += 0.5 * min(front[a.source], 10) - 0.5 * pl.threat(a.source)

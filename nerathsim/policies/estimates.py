@@ -17,21 +17,29 @@ _QUICK = (0.2736, 1.5716, -0.1872)   # fitted on 700 random battles against batt
 
 
 class OddsCache:
-    """Exact odds by (battle rules, attacker counts, defender counts, at sea), for one policy object.
+    """Exact odds by (battle rules, attacker counts, defender counts, at sea), for one policy object, and
+    the land distance of every region to the front by (board, owners, the realm's friends) (`fronts`,
+    `planner.Planner.front_distance`: a pure function of those values, read-only tuples), and the enemy
+    strength by region by (the realm's friends, battle rules) with the unit counts it was made from
+    (`powers`, `planner.Planner._powers`: used only while those very counts are observed).
 
     Bounded (cleared when it reaches `max_size` entries); `calls` counts the answers it had to fetch from
     the shared table of solved odds (`battle.odds_table.SHARED`, whose `solves` counts the exact solves). It is never pickled or copied with its policy: a policy sent to a worker
     process starts with an empty cache (its answers do not depend on the cache, only its speed)."""
 
-    __slots__ = ("table", "max_size", "calls")
+    __slots__ = ("table", "max_size", "calls", "fronts", "powers")
 
     def __init__(self, max_size: int = 200_000):
         self.table: dict = {}
         self.max_size = max_size
         self.calls = 0
+        self.fronts: dict = {}
+        self.powers: dict = {}
 
     def clear(self) -> None:
         self.table.clear()
+        self.fronts.clear()
+        self.powers.clear()
 
     def __len__(self) -> int:
         return len(self.table)

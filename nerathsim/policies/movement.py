@@ -45,10 +45,11 @@ class MovementPlanner(Planner):
         plan: list = []
         # targets: enemy land regions (and enemy fleets) some unit can reach
         targets = set()
-        for key, dests in reach.items():
-            for dst in dests:
-                if (self.enemy_land(dst)) or (b.is_sea[dst] and obs.hostile(dst)):
-                    targets.add(dst)
+        self.enemy_land(0)
+        el, is_sea = self._el, b.is_sea
+        aim = [el[x] or (is_sea[x] and obs.hostile(x)) for x in range(len(el))]   # worth attacking, by region
+        for dests in reach.values():
+            targets.update([dst for dst in dests if aim[dst]])
         self.used_ships = set()
         if pol.naval:
             plan += self._naval(avail, reach)
@@ -170,7 +171,7 @@ class MovementPlanner(Planner):
             if not b.is_dungeon[r]:
                 continue
             tokens, shown, _given = obs.dungeon(r)
-            if not tokens or any(any(obs.units(r, q)) for q in range(4) if q not in self.F):
+            if not tokens or any(any(row) for q, row in enumerate(obs.unit_counts[r]) if q not in self.F):
                 continue
             cands = sorted(((src, u) for (src, u), n in avail.items() if n > 0 and t.hero[u] and r in reach[(src, u)]),
                            key=lambda k: (t.cost[k[1]], k[0]))
@@ -205,12 +206,17 @@ class MovementPlanner(Planner):
         ta = gb.side_table(self.br, "attacker", at_sea)
         pool = []
         spare: dict[int, int] = {}
+        land = t.land
+        land_at: dict[int, int] = {}            # free land units by region
+        for (src, u), n in avail.items():
+            if land[u]:
+                land_at[src] = land_at.get(src, 0) + n
         for src, u in cands:
             n = avail[(src, u)]
             if n > 0 and (ta.fights[u] or t.ship[u]):
                 pool.append([src, u, n])
-            if t.land[u] and src not in spare:
-                spare[src] = sum(avail[k] for k in avail if k[0] == src and t.land[k[1]]) - keep.get(src, 0)
+            if land[u] and src not in spare:
+                spare[src] = land_at[src] - keep.get(src, 0)
         if not pool:
             return None
         att = [0] * t.U
@@ -226,15 +232,20 @@ class MovementPlanner(Planner):
             return None
         force: dict = {}
         size = 0
+        gains = {}                                  # added fighting value per gold, by unit type
+        for _src, u, _n in pool:
+            if u not in gains:
+                gain = (ta.dice[u] * ta.p[u] * (1.25 if ta.fs[u] else 1.0) + 0.35 * ta.htk[u]) / max(1, t.cost[u])
+                if t.flyer[u]:
+                    gain *= 0.8     # flyers are kept for flexibility unless needed
+                gains[u] = gain
         while size < pol.max_attackers:
             best, best_gain = None, -1.0
             for item in pool:
                 src, u, n = item
-                if n <= 0 or (t.land[u] and spare[src] <= 0):
+                if n <= 0 or (land[u] and spare[src] <= 0):
                     continue
-                gain = (ta.dice[u] * ta.p[u] * (1.25 if ta.fs[u] else 1.0) + 0.35 * ta.htk[u]) / max(1, t.cost[u])
-                if t.flyer[u]:
-                    gain *= 0.8     # flyers are kept for flexibility unless needed
+                gain = gains[u]
                 if gain > best_gain:
                     best, best_gain = item, gain
             if best is None:
@@ -322,8 +333,9 @@ class MovementPlanner(Planner):
         front = self.front_distance()
         out = []
         threatened = []
+        owner, me, is_sea = obs.owner, self.me, b.is_sea
         for r in range(b.n):
-            if obs.owner[r] == self.me and not b.is_sea[r] and front[r] <= 2:
+            if owner[r] == me and not is_sea[r] and front[r] <= 2:
                 th = self.threat(r)
                 de = self.defence(r)
                 if th > de:

@@ -45,11 +45,20 @@ class Planner:
             armies[r] = out
         return out
 
-    def front_distance(self) -> list:
-        """Land steps from each region to the nearest enemy land region (through any land)."""
+    def front_distance(self) -> tuple:
+        """Land steps from each region to the nearest enemy land region (through any land); remembered in
+        the policy's `odds_cache.fronts` by (board, owners, friends), of which it is a pure function."""
         if self._front is not None:
             return self._front
         b = self.b
+        cache = getattr(self.pol, "odds_cache", None)
+        key = None
+        if cache is not None:
+            key = (b, tuple(self.obs.owner), self.F)
+            got = cache.fronts.get(key)
+            if got is not None:
+                self._front = got
+                return got
         dist = [1 << 20] * b.n
         q = deque()
         self.enemy_land(0)
@@ -67,47 +76,94 @@ class Planner:
                     continue
                 dist[x] = d
                 q.append(x)
-        self._front = dist
+        dist = self._front = tuple(dist)
+        if key is not None:
+            if len(cache.fronts) >= 4096:
+                cache.fronts.clear()
+            cache.fronts[key] = dist
         return dist
 
     def _powers(self):
+        """The enemies' strength standing in each region that one and two steps reach: (by region, by
+        region), worked out once per plan. Remembered in the policy's `odds_cache.powers` with the unit
+        counts it was made from: an observation's `unit_counts` is a value whose regions are shared from
+        one observation to the next while their counts do not change (the same objects, the same
+        numbers), so a region whose counts are the very object the remembered figures were made from
+        keeps them, and the others are worked out again."""
         pw = self.__dict__.get("_pw")
-        if pw is None:
-            b, t = self.b, self.t
-            ta = gb.side_table(self.br, "attacker", False)
-            # a unit's strength where it counts (0.0 elsewhere: adding c * 0.0 changes no sum)
-            s1 = [ta.dice[u] * ta.p[u] if not t.castle[u] and t.move[u] >= 1 else 0.0 for u in range(t.U)]
-            s2 = [v if t.move[u] >= 2 else 0.0 for u, v in enumerate(s1)]
-            pw1, pw2 = [0.0] * b.n, [0.0] * b.n
-            enemies = [q for q in range(4) if q not in self.F]
-            for y, reg in enumerate(self.obs.unit_counts):
-                for q in enemies:
-                    row = reg[q]
-                    if not any(row):
-                        continue
-                    a1, a2 = pw1[y], pw2[y]
-                    for c, v1, v2 in zip(row, s1, s2):
-                        if c:
-                            a1 += c * v1
-                            a2 += c * v2
-                    pw1[y], pw2[y] = a1, a2
-            pw = self._pw = (pw1, pw2)
+        if pw is not None:
+            return pw
+        counts = self.obs.unit_counts
+        cache = getattr(self.pol, "odds_cache", None)
+        key = (self.F, self.br)
+        before = None
+        if cache is not None:
+            got = cache.powers.get(key)
+            if got is not None:
+                if got[0] is counts:
+                    pw = self._pw = got[1]
+                    return pw
+                if len(got[0]) == len(counts):
+                    before = got
+        b, t = self.b, self.t
+        ta = gb.side_table(self.br, "attacker", False)
+        # a unit's strength where it counts (0.0 elsewhere: adding c * 0.0 changes no sum)
+        s1 = [ta.dice[u] * ta.p[u] if not t.castle[u] and t.move[u] >= 1 else 0.0 for u in range(t.U)]
+        s2 = [v if t.move[u] >= 2 else 0.0 for u, v in enumerate(s1)]
+        pw1, pw2 = [0.0] * b.n, [0.0] * b.n
+        enemies = [q for q in range(4) if q not in self.F]
+        old, (old1, old2) = before if before is not None else ((), ((), ()))
+        for y, reg in enumerate(counts):
+            if old and old[y] is reg:
+                pw1[y], pw2[y] = old1[y], old2[y]
+                continue
+            for q in enemies:
+                row = reg[q]
+                if not any(row):
+                    continue
+                a1, a2 = pw1[y], pw2[y]
+                for c, v1, v2 in zip(row, s1, s2):
+                    if c:
+                        a1 += c * v1
+                        a2 += c * v2
+                pw1[y], pw2[y] = a1, a2
+        pw = self._pw = (tuple(pw1), tuple(pw2))
+        if cache is not None:
+            cache.powers[key] = (counts, pw)
         return pw
 
     def threat(self, r: int) -> float:
-        """Expected hits per round enemy units within their reach (one or two steps) could bring against r."""
-        pw1, pw2 = self._powers()
-        one, two = self.b.rings(r)
-        return sum(pw1[y] for y in one) + sum(pw2[y] for y in two)
+        """Expected hits per round enemy units within their reach (one or two steps) could bring against r
+        (worked out once per region and plan: the observation does not change while the plan is made)."""
+        threats = self.__dict__.get("_threats")
+        if threats is None:
+            threats = self._threats = {}
+        got = threats.get(r)
+        if got is None:
+            pw1, pw2 = self.__dict__.get("_pw") or self._powers()
+            one, two = self.b.rings(r)
+            got = threats[r] = sum([pw1[y] for y in one]) + sum([pw2[y] for y in two])
+        return got
 
     def defence(self, r: int) -> float:
-        td = gb.side_table(self.br, "defender", False)
+        """The defending dice strength of the realm and its friends at r (once per region and plan)."""
+        defences = self.__dict__.get("_defences")
+        if defences is None:
+            defences = self._defences = {}
+        got = defences.get(r)
+        if got is not None:
+            return got
+        td = self.__dict__.get("_td")
+        if td is None:
+            td = self._td = gb.side_table(self.br, "defender", False)
+        dice, p, htk = td.dice, td.p, td.htk
         tot = 0.0
+        reg = self.obs.unit_counts[r]
         for q in self.F:
-            row = self.obs.units(r, q)
-            for u in range(self.t.U):
-                if row[u]:
-                    tot += row[u] * td.dice[u] * td.p[u] * td.htk[u]
+            for u, c in enumerate(reg[q]):
+                if c:
+                    tot += c * dice[u] * p[u] * htk[u]
+        defences[r] = tot
         return tot
 
     def target_value(self, r: int) -> float:

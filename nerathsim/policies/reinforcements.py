@@ -56,7 +56,8 @@ class ReinforcementPlanner(Planner):
             for x in b.adj[r]:
                 if b.is_sea[x] and not obs.hostile(x) and x not in sea_sites:
                     sea_sites.append(x)
-        n_castles = sum(1 for r in range(b.n) if obs.owner[r] == me and obs.units(r, me)[t.castle_u])
+        owner, counts, cu = obs.owner, obs.unit_counts, t.castle_u
+        n_castles = sum(1 for r in range(b.n) if owner[r] == me and counts[r][me][cu])
         ships_bought = 0
         out = []
         weights = [(t.idx[n], w) for n, w in pol.purchase.weights if n in t.idx and w > 0]
@@ -92,8 +93,8 @@ class ReinforcementPlanner(Planner):
                 c = self._charge(at, castles, placed)
                 ships_bought += 1
             elif t.castle[u]:
-                sites = [r for r in range(b.n) if obs.owner[r] == me and not b.is_sea[r] and not b.is_dungeon[r]
-                         and not any(obs.units(r, q)[t.castle_u] for q in range(4))]
+                sites = [r for r in range(b.n) if owner[r] == me and not b.is_sea[r] and not b.is_dungeon[r]
+                         and not any(row[cu] for row in counts[r])]
                 if not sites:
                     weights = [(uu, w) for uu, w in weights if uu != u]
                     continue
