@@ -16,27 +16,14 @@ import argparse
 import os
 import time
 
+from nerath_turn_orders import _cell, _evil_share  # the same table cells as the turn-order evidence script
+
 import analyses
 import nerathsim
 from analyses.knobs import resolve_knobs, set_values
 from analyses.objectives import make_objective
 from nerathsim.knobs import KNOBS
 from nerathsim.maps import REALMS
-
-
-def _cell(row) -> str:
-    return f"{100 * row.value:5.1f} [{100 * row.ci_low:4.1f}, {100 * row.ci_high:4.1f}]"
-
-
-def _evil_share(table):
-    """The Karkoth + Iron Circle row of an alliance table (from the other alliance's row when the
-    evil alliance never won: the team table knows only teams that won)."""
-    for measure, row in table.iterrows():
-        if "karkoth" in measure and "iron_circle" in measure:
-            return row
-    row = next(r for m, r in table.iterrows() if "vailin" in m and "nerath" in m).copy()
-    row["value"], row["ci_low"], row["ci_high"] = 1 - row["value"], 1 - row["ci_high"], 1 - row["ci_low"]
-    return row
 
 
 def parse_point(text: str) -> dict:
