@@ -8,8 +8,12 @@
   strength ratio) anchored at one rung (0 by definition), with 95% intervals from a **percentile
   bootstrap over deals**: the deal (one seed, played by every pairing with seats rotated: common
   random numbers) is the independent unit, so each replicate draws the deals with replacement
-  and keeps every game of a drawn deal, in every pairing. The model-based (Fisher information)
-  standard error is given beside it (`se_fisher`).
+  and keeps every game of a drawn deal, in every pairing. When pairings play unequal numbers of
+  deals (fewer for a search rung: deals 0..n-1 of the same seeds), the deals fall into strata by
+  the set of pairings that played them, and each replicate draws the deals with replacement
+  within each stratum (a stratified bootstrap: every replicate keeps each pairing's number of
+  games, as the design fixed it). The model-based (Fisher information) standard error is given
+  beside it (`se_fisher`).
 - `skill_depth(...)`: the rating span and the number of significantly distinct levels (below).
 - `mark_robust(findings, top)`: a finding is robust when its sign and significance hold at the
   two top-rated rungs.
@@ -92,7 +96,7 @@ def ladder_ratings(deal_scores, names, anchor: str | None = None, bootstrap: int
     var = np.diag(cov) + cov[a, a] - 2 * cov[:, a]
     rng = np.random.default_rng(seed)
     if bootstrap > 0 and n_deals > 1:
-        counts = rng.multinomial(n_deals, np.full(n_deals, 1.0 / n_deals), size=bootstrap).astype(float)
+        counts = deal_counts(d, bootstrap, rng)
         replicate_wins = (counts @ d.reshape(n_deals, k * k)).reshape(bootstrap, k, k)
         replicate_played = replicate_wins + np.swapaxes(replicate_wins, 1, 2) > 0
         thetas = fit_log_strengths(replicate_wins + PSEUDO_WINS * replicate_played)
@@ -112,6 +116,30 @@ def ladder_ratings(deal_scores, names, anchor: str | None = None, bootstrap: int
     table["rank"] = table["elo"].rank(ascending=False, method="first").astype(np.int64)
     table.attrs["anchor"] = names[a]
     return table, boot
+
+
+def deal_strata(deal_scores) -> np.ndarray:
+    """Stratum of each deal (0, 1, ... in order of first appearance): deals with the same set of
+    played pairings share a stratum (one stratum when every pairing played every deal)."""
+    d = np.asarray(deal_scores, dtype=float)
+    played = (d + np.swapaxes(d, 1, 2) > 0).reshape(len(d), -1)
+    _, first, inverse = np.unique(played, axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(np.argsort(first))   # strata numbered by their first deal
+    return order[inverse.reshape(-1)]
+
+
+def deal_counts(deal_scores, bootstrap: int, rng) -> np.ndarray:
+    """(bootstrap, deals): how often each deal is drawn in each replicate, deals drawn with replacement
+    within their stratum (`deal_strata`); with one stratum, a plain bootstrap over all deals."""
+    strata = deal_strata(deal_scores)
+    n = len(strata)
+    if strata.max() == 0:
+        return rng.multinomial(n, np.full(n, 1.0 / n), size=bootstrap).astype(float)
+    counts = np.zeros((bootstrap, n))
+    for s in range(int(strata.max()) + 1):
+        members = np.flatnonzero(strata == s)
+        counts[:, members] = rng.multinomial(len(members), np.full(len(members), 1.0 / len(members)), size=bootstrap)
+    return counts
 
 
 def _anchor_index(names: list, theta: np.ndarray, anchor: str | None) -> int:
