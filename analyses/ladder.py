@@ -8,14 +8,18 @@
 **Rungs.** `default_ladder(game)`: 'random', every other shipped policy of the game (its
 heuristics, in `POLICIES` order), 'tuned' when the game's POLICIES has it, and `ismcts:N` at the
 game's two budgets (`SEARCH_BUDGETS`) when an IS-MCTS spec resolves for the game (it needs
-`sample_state`; Nerath has none yet, so its ladder is the heuristics). Any list of policy
-names, `ismcts:N[:k=v]` specs or policy objects (with a `name`) may be given instead.
+`sample_state`; Nerath's `ismcts:N` is its macro search). Any list of policy names,
+`ismcts:N[:k=v]` specs or policy objects (with a `name`) may be given instead.
 
 **Ratings.** A round-robin of 2-player games: every pair of rungs plays `games` games (whole
 deals of two games, seats rotated) on the same deals (common random numbers: game i of every
 pairing uses the seed of deal i // 2). Nerath at 2 players is one alliance against the other
 (each seat plays both realms of its alliance), the natural one-against-one game, so its ratings
-use 2 players as well. Bradley–Terry ratings by maximum likelihood, on the Elo scale anchored at
+use 2 players as well. A pairing with a search rung (`is_search_rung`, or the labels in
+`search_rungs`) plays at most `search_games` games (the game's `SEARCH_GAMES`: Nerath's search
+costs 20-55 s of CPU per game against 0.1 s for its heuristics), deals 0.. of the same seeds,
+and a search rung at most `search_findings_games` self-play games; the bootstrap then draws deals
+within the groups of deals played by the same pairings (`ladder_stats.deal_counts`). Bradley–Terry ratings by maximum likelihood, on the Elo scale anchored at
 'random' = 0 (else the lowest rung), with 95% intervals from a percentile bootstrap over deals
 (`analyses.ladder_stats`); the skill depth is the rating span and the number of significantly
 distinct levels (`ladder_stats.skill_depth`). Draws count half a win each.

@@ -9,6 +9,7 @@ import analyses
 from analyses import ladder as L
 from analyses import ladder_stats as ls
 from analyses.stats import ELO_PER_NAT
+from reports.ladder import ladder_view
 
 import toygame
 
@@ -118,3 +119,13 @@ def test_bad_search_counts_and_rungs_are_refused_before_any_game():
         L.skill_ladder(toygame, ["random", "strong"], games=2, search_findings_games=-1, progress=False)
     with pytest.raises(ValueError, match="not a rung"):
         L.skill_ladder(toygame, ["random", "strong"], games=2, search_rungs=["nope"], progress=False)
+
+
+def test_the_report_view_shows_the_search_rungs_fewer_games(uneven):
+    view = ladder_view(uneven, lambda df: df)
+    assert "the search rungs (strong) 200 games per pairing, on the first 100 of those deals" in view["summary"]
+    assert "150 self-play games" in view["summary"]
+    assert "--search-games 200 --search-findings-games 150" in view["command"]
+    cells = view["findings"]
+    assert cells.filter(like="strong").iloc[0, 0].endswith("; 150 games")
+    assert cells.filter(like="random").iloc[0, 0].endswith("; 600 games")
