@@ -26,7 +26,8 @@ EXAMPLES = """\
 examples:
   balancelab ladder nightsim --jobs 2 --out runs/ladders/nightsim.json
   balancelab ladder dreamsim --jobs 2 --out runs/ladders/dreamsim.json
-  balancelab ladder nerath --jobs 2 --out runs/ladders/nerathsim.json
+  balancelab ladder nerath --jobs 2 --out runs/ladders/nerathsim.json      # search rungs: 4 games per pairing
+  balancelab ladder nerath --jobs 2 --search-games 20 --search-findings-games 20  # ~3.5 h of CPU: tighter search rungs
   balancelab ladder nightsim --games 40 --findings-games 40 --ladder random,greedy,ismcts:10
   balancelab ladder nightsim --findings-players 4 --findings-games 100     # the 4-player seats
 then: balancelab report --from runs/study --ladder runs/ladders

@@ -73,14 +73,15 @@ def test_the_bootstrap_draws_deals_within_strata_of_equal_pairings():
                           np.random.default_rng(3).multinomial(10, np.full(10, 0.1), size=50).astype(float))
 
 
-def uneven_deals(theta, deals, few, rng):
+def uneven_deals(theta, deals, few, rng, alike=True):
     """(deals, 3, 3): rungs 0 and 1 play every deal, rung 2 (the search rung) only deals 0..few-1;
-    a deal decides both of its games of a pairing alike (games within a deal are dependent)."""
+    alike: a deal decides both of its games of a pairing alike (games within a deal are dependent),
+    else the two games are independent."""
     d = np.zeros((deals, 3, 3))
     p = expit(np.subtract.outer(theta, theta))
     for i, j in ((0, 1), (0, 2), (1, 2)):
         n = deals if j < 2 else few
-        wins = 2.0 * (rng.random(n) < p[i, j])
+        wins = 2.0 * (rng.random(n) < p[i, j]) if alike else (rng.random((n, 2)) < p[i, j]).sum(axis=1)
         d[:n, i, j] += wins
         d[:n, j, i] += 2 - wins
     return d
@@ -98,6 +99,29 @@ def test_stratified_deal_bootstrap_covers_the_truth_with_unequal_games_per_pairi
         hits += (low <= truth[1:]) & (truth[1:] <= high)
     se = np.sqrt(0.95 * 0.05 / runs)        # about 1.5 points per rung
     assert (np.abs(hits / runs - 0.95) < 4 * se + 0.01).all(), hits / runs
+
+
+def test_a_stratum_of_two_deals_is_redrawn_game_by_game_and_then_covers_the_truth(monkeypatch):
+    """Nerath's design: the search rung plays 2 deals (4 games) per pairing. A bootstrap over those 2
+    deals has at most 3 outcomes and under-covers badly; redrawing their games at the observed rate
+    (independent games here, as simulated) covers at least the nominal rate."""
+    theta = np.array([0.0, 0.5, 1.0])
+    truth = ELO_PER_NAT * (theta - theta[0])
+
+    def coverage():
+        rng = np.random.default_rng(5)
+        hits = np.zeros(2)
+        for r in range(150):
+            d = uneven_deals(theta, 120, 2, rng, alike=False)
+            ratings, _ = ls.ladder_ratings(d, list("abc"), anchor="a", bootstrap=300, seed=r)
+            low, high = ratings["elo_low"].to_numpy()[1:], ratings["elo_high"].to_numpy()[1:]
+            hits += (low <= truth[1:]) & (truth[1:] <= high)
+        return hits / 150
+
+    se = np.sqrt(0.95 * 0.05 / 150)         # about 1.8 points
+    assert (coverage() > 0.95 - 3 * se).all()
+    monkeypatch.setattr(ls, "MIN_STRATUM_DEALS", 0)                     # every stratum resampled by deals
+    assert coverage()[1] < 0.80                                         # about 0.63: far too narrow
 
 
 def test_nerath_default_ladder_has_two_search_rungs_played_fewer_times():
