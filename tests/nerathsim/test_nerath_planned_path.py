@@ -26,7 +26,7 @@ import nerathsim as api
 from nerathsim import engine as E
 from nerathsim import game as G
 from nerathsim.game import LegalActions
-from nerathsim.game_actions import EndPhase
+from nerathsim.game_actions import EndPhase, Move
 from nerathsim.observation import SeatCaches
 from nerathsim.phases import PHASES
 from nerathsim.policies import BALANCED, POLICIES, WarPolicy
@@ -132,3 +132,25 @@ def test_planned_by_hand():
 @pytest.mark.parametrize("name", ["balanced", "aggressive", "defensive"])
 def test_builtin_heuristics_are_war_policies_of_the_exact_class(name):
     assert type(POLICIES[name]) is WarPolicy
+
+
+def test_the_game_loops_planned_path_drops_what_the_engine_finds_illegal():
+    """Seeded plans are legal at their turn almost always; a plan adopted from elsewhere (a search's) may
+    not be: `game._planned` checks each action with the engine's rule check and skips the illegal ones."""
+    chance, rng = np.random.default_rng(3), np.random.default_rng(4)
+    s = E.new_game(FFA, chance)
+    while PHASES[s.phase] is not PHASES[E.PH_MOVE]:      # the first realm's event cards, then its movement
+        obs = G.Observation(s, s.current_player)
+        E.apply_legal(s, BALANCED(obs, LegalActions.of(obs), rng), chance)
+    p, me = s.current_player, s.decider
+    legal = E.legal_actions(s)
+    good = next(a for a in legal if type(a) is Move)
+    bad = [Move(good.src, good.dst, good.unit, good.count + 99), Move(-1, 0, good.unit, 1), "nonsense"]
+    assert not any(E.is_legal(s, a) for a in bad)
+    later = [a for a in legal if type(a) is Move and a != good][:1]
+    BALANCED.adopt_plan(G.Observation(s, p), [*bad, good, *later])
+    assert G._planned(BALANCED, s, p) == good
+    assert list(s.memo[p]["plan"][1]) == later
+    BALANCED.adopt_plan(G.Observation(s, p), bad)
+    assert G._planned(BALANCED, s, p) is None and not s.memo[p]["plan"][1]   # used up: the policy is asked
+    assert me == s.decider
