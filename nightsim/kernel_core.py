@@ -219,10 +219,11 @@ def legal_actions(st, tb, rs, acts):
     elif kind == F_PENALTY:
         v = st[FR + f * FW + PEN_V]
         lg = st[FR + f * FW + PEN_LEGION]
-        for i in range(st[HAND_N + v]):
+        anyc = 1 - st[FR + f * FW + PEN_OF_LEGION]
+        for i in range(st[HAND_N + v]):   # write-always rows, kept when legal (branch-free, as above)
             c = st[HAND + v * NCM + i]
-            if st[FR + f * FW + PEN_OF_LEGION] == 0 or tb[LEGION + c] == lg:
-                n = _emit(acts, n, A_PEN, c, 0)
+            _emit(acts, n, A_PEN, c, 0)
+            n += anyc | (1 if tb[LEGION + c] == lg else 0)
     elif kind == F_HERALD:
         for i in range(st[FR + f * FW + HER_N]):
             n = _emit_placements(st, tb, acts, n, p, st[FR + f * FW + HER_R + i], limit)
@@ -238,14 +239,15 @@ def legal_actions(st, tb, rs, acts):
         for o in range(tb[PRM + P_PLAYERS]):
             if o != p:
                 for k in range(st[CRN + o]):
-                    if st[CRLEN + o * LM + k] < CR_CARDS:
-                        n = _emit(acts, n, A_SCAV, o, k)
+                    _emit(acts, n, A_SCAV, o, k)
+                    n += 1 if st[CRLEN + o * LM + k] < CR_CARDS else 0
         if tb[PRM + P_SCAV_OPT]:
             n = _emit(acts, n, A_DECLINE, 0, 0)
     elif kind == F_DEVOUR:
+        src = st[FR + f * FW + DEV_SRC]
         for k in range(st[CRN + p]):
-            if st[CRID + p * LM + k] != st[FR + f * FW + DEV_SRC]:
-                n = _emit(acts, n, A_DEVOUR, k, 0)
+            _emit(acts, n, A_DEVOUR, k, 0)
+            n += 1 if st[CRID + p * LM + k] != src else 0
     return n
 
 
