@@ -60,7 +60,6 @@ from .kernel_layout import (
     A_TAKE,
     A_X,
     A_Y,
-    A_Z,
     ACT_ID,
     ACT_Q,
     ACT_QN,
@@ -139,13 +138,11 @@ def _emit_placements(st, tb, acts, n, p, card, limit):
             acts[n, A_KIND] = A_PLAY
             acts[n, A_X] = card
             acts[n, A_Y] = k
-            acts[n, A_Z] = m
             n += 1
     if tb[FITS + card * CR_CARDS + LEGS] and st[CRN + p] < limit:
         acts[n, A_KIND] = A_PLAY
         acts[n, A_X] = card
         acts[n, A_Y] = -1
-        acts[n, A_Z] = 0
         n += 1
     return n
 
@@ -155,7 +152,6 @@ def _emit(acts, n, kind, x, y):
     acts[n, A_KIND] = kind
     acts[n, A_X] = x
     acts[n, A_Y] = y
-    acts[n, A_Z] = 0
     return n + 1
 
 
@@ -193,12 +189,10 @@ def legal_actions(st, tb, rs, acts):
                 acts[n, A_KIND] = A_PLAY
                 acts[n, A_X] = c
                 acts[n, A_Y] = k
-                acts[n, A_Z] = st[CRLEN + p * LM + k]
                 n += (fit >> k) & 1
             acts[n, A_KIND] = A_PLAY
             acts[n, A_X] = c
             acts[n, A_Y] = -1
-            acts[n, A_Z] = 0
             n += room & tb[f + LEGS] & ok
         return n
     f = st[G_FR_N] - 1

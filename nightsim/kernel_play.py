@@ -236,9 +236,9 @@ def score_action(st, tb, rs, acts, i, q, w):
         if m == CR_CARDS - 1:
             total = 0.0
             for j in range(CR_CARDS):
-                c = st[CRC + (q * LM + y) * CR_CARDS + j] if j < CR_CARDS - 1 else x
-                if tb[ABILITY + c] >= 0:
-                    total = total + w[W_ABIL + tb[ABILITY + c]]
+                c = st[cr + j] if j < CR_CARDS - 1 else x
+                ab = tb[ABILITY + c]   # an unconditional load and a select (total is never -0.0)
+                total = total + (w[W_ABIL + max(ab, 0)] if ab >= 0 else 0.0)
             sc += w[W_COMPLETE] + total
             if same == CR_CARDS - 1:
                 sc += w[W_PURE]
