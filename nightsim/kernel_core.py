@@ -60,6 +60,7 @@ from .kernel_layout import (
     A_TAKE,
     A_X,
     A_Y,
+    A_Z,
     ACT_ID,
     ACT_Q,
     ACT_QN,
@@ -227,13 +228,18 @@ def legal_actions(st, tb, rs, acts):
     elif kind == F_EXEC:
         for o in range(tb[PRM + P_PLAYERS]):
             if o != p:
+                done = complete_count(st, o)   # A_Z: the owner's complete creatures (score_action)
                 for k in range(st[CRN + o]):
-                    n = _emit(acts, n, A_TAKE, o, k)
+                    _emit(acts, n, A_TAKE, o, k)
+                    acts[n, A_Z] = done
+                    n += 1
     elif kind == F_SCAV:
         for o in range(tb[PRM + P_PLAYERS]):
             if o != p:
+                done = complete_count(st, o)
                 for k in range(st[CRN + o]):
                     _emit(acts, n, A_SCAV, o, k)
+                    acts[n, A_Z] = done
                     n += 1 if st[CRLEN + o * LM + k] < CR_CARDS else 0
         if tb[PRM + P_SCAV_OPT]:
             n = _emit(acts, n, A_DECLINE, 0, 0)

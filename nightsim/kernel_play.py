@@ -264,10 +264,11 @@ def score_action(st, tb, rs, acts, i, q, w):
     if kind == A_TAKE or kind == A_SCAV:
         m = st[CRLEN + x * LM + y]
         bonus = 2.0 if kind == A_TAKE and m == CR_CARDS else 0.0
-        sc = w[W_LEADER] * complete_count(st, x) + m + bonus
+        done = acts[i, A_Z]   # complete_count(st, x), listed once per owner by legal_actions
+        sc = w[W_LEADER] * done + m + bonus
         if w[W_EXTRAS] == 0.0:
             return sc
-        near = 1.0 if complete_count(st, x) >= tb[PRM + P_TO_WIN] - 1 else 0.0
+        near = 1.0 if done >= tb[PRM + P_TO_WIN] - 1 else 0.0
         return sc + w[W_THREAT] * near
     if kind == A_DEVOUR:
         m = st[CRLEN + q * LM + x]
