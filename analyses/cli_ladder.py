@@ -13,13 +13,21 @@ import argparse
 from pathlib import Path
 
 from .cli_checks import check_output_file
-from .ladder import DEFAULT_FINDINGS_GAMES, DEFAULT_GAMES, default_ladder, skill_ladder
+from .ladder import (
+    DEFAULT_FINDINGS_GAMES,
+    DEFAULT_GAMES,
+    SEARCH_FINDINGS_GAMES,
+    SEARCH_GAMES,
+    default_ladder,
+    skill_ladder,
+)
 
 EXAMPLES = """\
 examples:
   balancelab ladder nightsim --jobs 2 --out runs/ladders/nightsim.json
   balancelab ladder dreamsim --jobs 2 --out runs/ladders/dreamsim.json
-  balancelab ladder nerath --jobs 2 --out runs/ladders/nerathsim.json
+  balancelab ladder nerath --jobs 2 --out runs/ladders/nerathsim.json      # search rungs: 4 games per pairing
+  balancelab ladder nerath --jobs 2 --search-games 20 --search-findings-games 20  # ~3.5 h of CPU: tighter search rungs
   balancelab ladder nightsim --games 40 --findings-games 40 --ladder random,greedy,ismcts:10
   balancelab ladder nightsim --findings-players 4 --findings-games 100     # the 4-player seats
 then: balancelab report --from runs/study --ladder runs/ladders
@@ -41,6 +49,12 @@ def add_subcommands(commands) -> None:
     sub.add_argument("--findings-games", type=int, default=None,
                      help=f"self-play games per rung for the findings, 0 = none "
                           f"(default per game: {_defaults(DEFAULT_FINDINGS_GAMES)})")
+    sub.add_argument("--search-games", type=int, default=None,
+                     help=f"at most this many games for a pairing with a search rung (ismcts:N), on the first of "
+                          f"the same deals (default: {_defaults(SEARCH_GAMES)}; other games: --games)")
+    sub.add_argument("--search-findings-games", type=int, default=None,
+                     help=f"at most this many self-play games of a search rung (default: "
+                          f"{_defaults(SEARCH_FINDINGS_GAMES)}; other games: --findings-games)")
     sub.add_argument("--ladder", default=None, metavar="A,B,C",
                      help="the rungs: policy names and ismcts:N specs (default: random, the heuristics, tuned if "
                           "shipped, ismcts at two budgets where the game supports search)")
@@ -61,6 +75,8 @@ def _defaults(table: dict) -> str:
 
 def run_ladder(args) -> int:
     for flag, value, least in (("--games", args.games, 1), ("--findings-games", args.findings_games, 0),
+                               ("--search-games", args.search_games, 1),
+                               ("--search-findings-games", args.search_findings_games, 0),
                                ("--players", args.players, 1), ("--findings-players", args.findings_players, 1),
                                ("--bootstrap", args.bootstrap, 0), ("--seed", args.seed, 0)):
         if value is not None and value < least:
@@ -74,7 +90,8 @@ def run_ladder(args) -> int:
     ladder = args.ladder if args.ladder is not None else default_ladder(args.game)
     result = skill_ladder(args.game, ladder=ladder, games=args.games, seed=args.seed, n_jobs=args.jobs,
                           players=args.players, findings_games=args.findings_games,
-                          findings_players=args.findings_players, bootstrap=args.bootstrap, progress=args.progress)
+                          findings_players=args.findings_players, bootstrap=args.bootstrap, progress=args.progress,
+                          search_games=args.search_games, search_findings_games=args.search_findings_games)
     print(result.to_text())
     if args.out is not None:
         print(f"\nwrote {result.save(args.out)}")

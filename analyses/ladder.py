@@ -8,14 +8,18 @@
 **Rungs.** `default_ladder(game)`: 'random', every other shipped policy of the game (its
 heuristics, in `POLICIES` order), 'tuned' when the game's POLICIES has it, and `ismcts:N` at the
 game's two budgets (`SEARCH_BUDGETS`) when an IS-MCTS spec resolves for the game (it needs
-`sample_state`; Nerath has none yet, so its ladder is the heuristics). Any list of policy
-names, `ismcts:N[:k=v]` specs or policy objects (with a `name`) may be given instead.
+`sample_state`; Nerath's `ismcts:N` is its macro search). Any list of policy names,
+`ismcts:N[:k=v]` specs or policy objects (with a `name`) may be given instead.
 
 **Ratings.** A round-robin of 2-player games: every pair of rungs plays `games` games (whole
 deals of two games, seats rotated) on the same deals (common random numbers: game i of every
 pairing uses the seed of deal i // 2). Nerath at 2 players is one alliance against the other
 (each seat plays both realms of its alliance), the natural one-against-one game, so its ratings
-use 2 players as well. Bradley–Terry ratings by maximum likelihood, on the Elo scale anchored at
+use 2 players as well. A pairing with a search rung (`is_search_rung`, or the labels in
+`search_rungs`) plays at most `search_games` games (the game's `SEARCH_GAMES`: Nerath's search
+costs 20-55 s of CPU per game against 0.1 s for its heuristics), deals 0.. of the same seeds,
+and a search rung at most `search_findings_games` self-play games; the bootstrap then draws deals
+within the groups of deals played by the same pairings (`ladder_stats.deal_counts`). Bradley–Terry ratings by maximum likelihood, on the Elo scale anchored at
 'random' = 0 (else the lowest rung), with 95% intervals from a percentile bootstrap over deals
 (`analyses.ladder_stats`); the skill depth is the rating span and the number of significantly
 distinct levels (`ladder_stats.skill_depth`). Draws count half a win each.
@@ -54,6 +58,7 @@ from .first_player import first_player_advantage
 from .games import load_game, make_rules, resolve_policies
 from .metadata import jsonable, package_version
 from .runner import positive_int, progress_bar, simulate
+from .search import ISMCTSPolicy, MacroSearchPolicy
 from .study import PLANS
 from .tables import Tables, format_table
 from .teams import is_team_game, teams
@@ -61,15 +66,21 @@ from .teams import is_team_game, teams
 FORMAT = "balancelab-ladder-1"
 #: IS-MCTS iterations per decision of the two search rungs of the default ladder ("default": the game's
 #: `SEARCH_DEFAULT` spec, `ismcts:default`; Midnighters' plain ismcts:10 ranked below every heuristic in the
-#: stop-25 ladder, its default search plays at `tuned`'s strength: dreamsim/README.md "Search")
-#: (Nerath: none. Its `ismcts:N` is the macro search, ~37 s of CPU per short game at N=24, so the 800
-#: games per pairing of its default ladder are out of reach; give search rungs explicitly with a smaller
-#: --games, e.g. `balancelab ladder nerath --ladder random,balanced,tuned,ismcts:24 --games 40`.)
-SEARCH_BUDGETS = {"nightsim": (25, 100), "dreamsim": (40, "default"), "nerathsim": ()}
+#: stop-25 ladder, its default search plays at `tuned`'s strength: dreamsim/README.md "Search").
+#: Nerath's `ismcts:N` is the macro search over `tuned`'s plans (`nerathsim.SEARCH_DEFAULT` =
+#: `ismcts:16:base=tuned`); in the ladder's 2-player game a search seat searches for both realms of its
+#: alliance, so its games are played far fewer times (SEARCH_GAMES).
+SEARCH_BUDGETS = {"nightsim": (25, 100), "dreamsim": (40, "default"), "nerathsim": ("4:base=tuned", "default")}
 #: default games per pairing and self-play games per rung: the default ladder in <= 30 min on 2 cores
-DEFAULT_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 800}
-DEFAULT_FINDINGS_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 800}
+DEFAULT_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 600}
+DEFAULT_FINDINGS_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 400}
+#: at most this many games for a pairing with a search rung, and self-play games of a search rung (games
+#: where not listed: the same counts as every pairing). Nerath: sized from the CPU seconds of one ladder
+#: game per kind of pairing (benchmarks/bench_ladder_costs.py; analyses/README.md "Skill ladder").
+SEARCH_GAMES = {"nerathsim": 4}
+SEARCH_FINDINGS_GAMES = {"nerathsim": 4}
 FALLBACK_GAMES = 200
+SEARCH_POLICIES = (ISMCTSPolicy, MacroSearchPolicy)
 ALPHA = 0.05
 
 
@@ -84,9 +95,14 @@ class Ladder(Tables):
 
     def to_text(self) -> str:
         m = self.metadata
+        search = ""
+        if m.get("search_rungs") and (m.get("search_games_per_pairing"), m.get("search_findings_games")) != (
+                m.get("games_per_pairing"), m.get("findings_games")):
+            search = (f"search rungs ({', '.join(m['search_rungs'])}): {m.get('search_games_per_pairing')} games per "
+                      f"pairing, {m.get('search_findings_games')} self-play games; ")
         head = (f"{m.get('game')} ({m.get('rules_version')}) skill ladder: {len(self.ratings)} rungs, "
                 f"{m.get('games_per_pairing')} games per pairing at {m.get('players')} players, "
-                f"{m.get('findings_games')} self-play games per rung at {m.get('findings_players')} players; "
+                f"{m.get('findings_games')} self-play games per rung at {m.get('findings_players')} players; {search}"
                 f"{m.get('games_played', 0):,} games, seed {m.get('seed')}, {m.get('seconds', 0):.0f} s\n"
                 f"ratings: Bradley–Terry, Elo scale, {m.get('anchor')} = 0; 95% intervals: {m.get('interval_method')}\n"
                 f"skill depth: span {m.get('span', math.nan):.0f} Elo [{m.get('span_low', math.nan):.0f}, "
@@ -163,12 +179,18 @@ def rung_name(entry) -> str:
 def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_jobs: int = 1, rules=None,
                  players: int = 2, findings_games: int | None = None, findings_players: int | None = None,
                  bootstrap: int = ls.BOOTSTRAP, confidence: float = 0.95, impact: bool | None = None,
-                 progress: bool = True, backend: str | None = None) -> Ladder:
+                 progress: bool = True, backend: str | None = None, search_games: int | None = None,
+                 search_findings_games: int | None = None, search_rungs=None) -> Ladder:
     """Round-robin ratings of the `ladder`'s rungs and the game's balance findings at every rung.
 
     ladder: rung names / `ismcts:N` specs / policy objects (None: `default_ladder(game)`), or a
         comma-separated string. games: per pairing (rounded up to whole deals of 2; None: the
         game's DEFAULT_GAMES). findings_games: self-play games per rung (0: no findings).
+    search_games, search_findings_games: at most this many games for a pairing with a search rung and
+        self-play games of a search rung (None: the game's SEARCH_GAMES / SEARCH_FINDINGS_GAMES, else
+        `games` / `findings_games`); a pairing plays deals 0.. of the same seeds as every pairing, so
+        its deals are a subset of the others'. search_rungs: labels of the rungs that count as search
+        (None: the rungs that are search policies, `is_search_rung`).
     rules: None or a dict of Rules fields (the published game); `players` seats for the ratings,
         `findings_players` (default `players`) for the findings. impact: measure the largest
         card effect (None: when the game's study measures card impact).
@@ -181,26 +203,36 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
     labels = [rung_name(e) for e in entries]
     games = positive_int(DEFAULT_GAMES.get(name, FALLBACK_GAMES) if games is None else games, "games")
     games = 2 * math.ceil(games / 2)
-    findings_games = DEFAULT_FINDINGS_GAMES.get(name, FALLBACK_GAMES) if findings_games is None else findings_games
-    if isinstance(findings_games, bool) or not isinstance(findings_games, int) or findings_games < 0:
-        raise ValueError(f"findings_games must be a non-negative integer, got {findings_games!r}")
+    findings_games = _count(DEFAULT_FINDINGS_GAMES.get(name, FALLBACK_GAMES) if findings_games is None
+                            else findings_games, "findings_games")
+    search_games = positive_int(SEARCH_GAMES.get(name, games) if search_games is None else search_games,
+                                "search_games")
+    search_games = min(games, 2 * math.ceil(search_games / 2))
+    search_findings_games = min(findings_games, _count(SEARCH_FINDINGS_GAMES.get(name, findings_games)
+                                                       if search_findings_games is None else search_findings_games,
+                                                       "search_findings_games"))
+    searching = _search_labels(entries, labels, search_rungs)
+    pair_games = {(i, j): search_games if {labels[i], labels[j]} & searching else games
+                  for i, j in itertools.combinations(range(len(entries)), 2)}
+    rung_findings = [search_findings_games if label in searching else findings_games for label in labels]
     findings_players = players if findings_players is None else findings_players
     rating_rules = {**(rules or {}), "players": players}
     finding_rules = {**(rules or {}), "players": findings_players}
     make_rules(module, rating_rules), make_rules(module, finding_rules)  # bad rules fail before any game
-    pairs = list(itertools.combinations(range(len(entries)), 2))
-    total = len(pairs) * games + (len(entries) * findings_games)
+    pairs = list(pair_games)
+    total = sum(pair_games.values()) + sum(rung_findings)
     runs = {}
     with progress_bar(total, progress) as bar:
         if hasattr(bar, "set_description"):
             bar.set_description(f"{name} ladder")
         for i, j in pairs:
-            runs[(i, j)] = play_pairing(module, entries[i], entries[j], games // 2, rating_rules, seed, n_jobs,
-                                        backend, bar)
+            runs[(i, j)] = play_pairing(module, entries[i], entries[j], pair_games[(i, j)] // 2, rating_rules, seed,
+                                        n_jobs, backend, bar)
         selfplay = {}
-        for i, entry in enumerate(entries) if findings_games else ():
-            selfplay[labels[i]] = simulate(module, findings_games, rules=finding_rules, policies=entry, seed=seed,
-                                           n_jobs=n_jobs, backend=backend, progress=bar)
+        for i, entry in enumerate(entries):
+            if rung_findings[i]:
+                selfplay[labels[i]] = simulate(module, rung_findings[i], rules=finding_rules, policies=entry,
+                                               seed=seed, n_jobs=n_jobs, backend=backend, progress=bar)
     record = pairing_records(runs, labels)
     deal_scores = deal_score_tensor(record, len(labels), int(record["deal"].max()) + 1)
     ratings, boot = ls.ladder_ratings(deal_scores, labels, bootstrap=bootstrap, seed=seed, confidence=confidence)
@@ -217,6 +249,9 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
         "ladder": labels, "policy_reprs": _reprs(runs, selfplay), "seed": int(seed), "players": players,
         "findings_players": findings_players, "games_per_pairing": games, "deals": games // 2,
         "findings_games": findings_games, "pairings": len(pairs),
+        "search_rungs": [x for x in labels if x in searching], "search_games_per_pairing": search_games,
+        "search_findings_games": search_findings_games,
+        "pairing_games": {f"{labels[i]} vs {labels[j]}": n for (i, j), n in pair_games.items()},
         "games_played": int(sum(len(df) for df in runs.values()) + sum(len(df) for df in selfplay.values())),
         "rating_games": int(sum(len(df) for df in runs.values())),
         "findings_games_played": int(sum(len(df) for df in selfplay.values())),
@@ -229,6 +264,27 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
         "seconds": time.perf_counter() - started, "balancelab_version": package_version(),
     }
     return Ladder(ratings=ratings, pairwise=pairwise, findings=findings, metadata=jsonable(metadata))
+
+
+def is_search_rung(entry) -> bool:
+    """Whether a rung is a search policy (IS-MCTS or Nerath's macro search: its games cost far more)."""
+    return isinstance(entry, SEARCH_POLICIES)
+
+
+def _search_labels(entries: list, labels: list, search_rungs) -> set:
+    if search_rungs is None:
+        return {label for entry, label in zip(entries, labels) if is_search_rung(entry)}
+    chosen = [search_rungs] if isinstance(search_rungs, str) else list(search_rungs)
+    unknown = [x for x in chosen if x not in labels]
+    if unknown:
+        raise ValueError(f"search_rungs: {', '.join(map(str, unknown))} not a rung of the ladder ({', '.join(labels)})")
+    return set(chosen)
+
+
+def _count(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
+    return value
 
 
 def _rungs(module, ladder) -> list:

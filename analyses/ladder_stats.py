@@ -8,8 +8,16 @@
   strength ratio) anchored at one rung (0 by definition), with 95% intervals from a **percentile
   bootstrap over deals**: the deal (one seed, played by every pairing with seats rotated: common
   random numbers) is the independent unit, so each replicate draws the deals with replacement
-  and keeps every game of a drawn deal, in every pairing. The model-based (Fisher information)
-  standard error is given beside it (`se_fisher`).
+  and keeps every game of a drawn deal, in every pairing. When pairings play unequal numbers of
+  deals (fewer for a search rung: deals 0..n-1 of the same seeds), the deals fall into strata by
+  the set of pairings that played them, and each replicate draws the deals with replacement
+  within each stratum (a stratified bootstrap: every replicate keeps each pairing's number of
+  games, as the design fixed it). A stratum of fewer than `MIN_STRATUM_DEALS` deals (Nerath's
+  search pairings: 2) cannot be resampled usefully (2 deals give at most 3 distinct replicates and
+  far too narrow intervals), so its pairings are redrawn as independent games at their observed
+  rate, smoothed by the pseudo-wins (a parametric bootstrap; it ignores the correlation of the two
+  games of a deal). The model-based (Fisher information) standard error is given
+  beside it (`se_fisher`).
 - `skill_depth(...)`: the rating span and the number of significantly distinct levels (below).
 - `mark_robust(findings, top)`: a finding is robust when its sign and significance hold at the
   two top-rated rungs.
@@ -29,6 +37,9 @@ from .stats import ELO_PER_NAT
 
 PSEUDO_WINS = 0.5
 BOOTSTRAP = 2000
+#: with several strata of deals (pairings with unequal counts), a stratum of fewer deals than this is
+#: redrawn game by game (`binomial_scores`) rather than deal by deal
+MIN_STRATUM_DEALS = 10
 
 
 def fit_log_strengths(wins, tol: float = 1e-9, max_iter: int = 100) -> np.ndarray:
@@ -92,8 +103,7 @@ def ladder_ratings(deal_scores, names, anchor: str | None = None, bootstrap: int
     var = np.diag(cov) + cov[a, a] - 2 * cov[:, a]
     rng = np.random.default_rng(seed)
     if bootstrap > 0 and n_deals > 1:
-        counts = rng.multinomial(n_deals, np.full(n_deals, 1.0 / n_deals), size=bootstrap).astype(float)
-        replicate_wins = (counts @ d.reshape(n_deals, k * k)).reshape(bootstrap, k, k)
+        replicate_wins = replicate_scores(d, bootstrap, rng)
         replicate_played = replicate_wins + np.swapaxes(replicate_wins, 1, 2) > 0
         thetas = fit_log_strengths(replicate_wins + PSEUDO_WINS * replicate_played)
         boot = ELO_PER_NAT * (thetas - thetas[:, [a]])
@@ -112,6 +122,67 @@ def ladder_ratings(deal_scores, names, anchor: str | None = None, bootstrap: int
     table["rank"] = table["elo"].rank(ascending=False, method="first").astype(np.int64)
     table.attrs["anchor"] = names[a]
     return table, boot
+
+
+def deal_strata(deal_scores) -> np.ndarray:
+    """Stratum of each deal (0, 1, ... in order of first appearance): deals with the same set of
+    played pairings share a stratum (one stratum when every pairing played every deal)."""
+    d = np.asarray(deal_scores, dtype=float)
+    played = (d + np.swapaxes(d, 1, 2) > 0).reshape(len(d), -1)
+    _, first, inverse = np.unique(played, axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(np.argsort(first))   # strata numbered by their first deal
+    return order[inverse.reshape(-1)]
+
+
+def replicate_scores(deal_scores, bootstrap: int, rng) -> np.ndarray:
+    """(bootstrap, k, k) replicate score matrices: deals drawn with replacement within their stratum
+    (`deal_counts`); when there are several strata, a stratum of fewer than MIN_STRATUM_DEALS deals
+    is drawn game by game instead (`binomial_scores`), since a bootstrap over so few deals cannot
+    estimate the spread (over 2 deals it has at most 3 outcomes)."""
+    d = np.asarray(deal_scores, dtype=float)
+    n, k = d.shape[0], d.shape[1]
+    strata = deal_strata(d)
+    sizes = np.bincount(strata)
+    small = np.isin(strata, np.flatnonzero(sizes < MIN_STRATUM_DEALS)) if len(sizes) > 1 else np.zeros(n, bool)
+    if not small.any():
+        return (deal_counts(d, bootstrap, rng) @ d.reshape(n, k * k)).reshape(bootstrap, k, k)
+    large = d[~small]
+    out = (deal_counts(large, bootstrap, rng) @ large.reshape(len(large), k * k)).reshape(bootstrap, k, k)
+    for stratum in np.unique(strata[small]):
+        out += binomial_scores(d[strata == stratum].sum(axis=0), bootstrap, rng)
+    return out
+
+
+def binomial_scores(totals, bootstrap: int, rng) -> np.ndarray:
+    """(bootstrap, k, k): each played pairing's games redrawn as independent games at its observed
+    score rate, smoothed by PSEUDO_WINS ((score + 0.5) / (games + 1)); a parametric bootstrap for
+    pairings with too few deals to resample (games as the unit, draws as half a game each way)."""
+    totals = np.asarray(totals, dtype=float)
+    k = totals.shape[0]
+    out = np.zeros((bootstrap, k, k))
+    games = totals + totals.T
+    for i in range(k):
+        for j in range(i + 1, k):
+            n = int(round(games[i, j]))
+            if n == 0:
+                continue
+            wins = rng.binomial(n, (totals[i, j] + PSEUDO_WINS) / (n + 2 * PSEUDO_WINS), size=bootstrap)
+            out[:, i, j], out[:, j, i] = wins, n - wins
+    return out
+
+
+def deal_counts(deal_scores, bootstrap: int, rng) -> np.ndarray:
+    """(bootstrap, deals): how often each deal is drawn in each replicate, deals drawn with replacement
+    within their stratum (`deal_strata`); with one stratum, a plain bootstrap over all deals."""
+    strata = deal_strata(deal_scores)
+    n = len(strata)
+    if strata.max() == 0:
+        return rng.multinomial(n, np.full(n, 1.0 / n), size=bootstrap).astype(float)
+    counts = np.zeros((bootstrap, n))
+    for s in range(int(strata.max()) + 1):
+        members = np.flatnonzero(strata == s)
+        counts[:, members] = rng.multinomial(len(members), np.full(len(members), 1.0 / len(members)), size=bootstrap)
+    return counts
 
 
 def _anchor_index(names: list, theta: np.ndarray, anchor: str | None) -> int:

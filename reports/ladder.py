@@ -20,8 +20,8 @@ def ladder_view(ladder, html) -> dict:
     chain = " < ".join(str(r).replace("_", " ") for r in m.get("chain", []))
     summary = (f"{len(ratings)} rungs, {m.get('games_per_pairing', 0):,} games per pairing at {m.get('players')} "
                f"players (seats rotated, the same {m.get('deals', 0):,} deals for every pairing) and "
-               f"{m.get('findings_games', 0):,} self-play games per rung at {m.get('findings_players')} players: "
-               f"{m.get('games_played', 0):,} games, seed {m.get('seed')}. Skill depth: a span of "
+               f"{m.get('findings_games', 0):,} self-play games per rung at {m.get('findings_players')} players"
+               f"{_search_counts(m)}: {m.get('games_played', 0):,} games, seed {m.get('seed')}. Skill depth: a span of "
                f"{m.get('span', float('nan')):.0f} Elo [{m.get('span_low', float('nan')):.0f}, "
                f"{m.get('span_high', float('nan')):.0f}] and {m.get('levels')} significantly distinct level(s) "
                f"({chain}).")
@@ -38,10 +38,23 @@ def ladder_view(ladder, html) -> dict:
             "verdicts": verdicts(ladder.findings)}
 
 
+def _search_counts(m: dict) -> str:
+    """The search rungs' fewer games (analyses.ladder SEARCH_GAMES), when they play fewer."""
+    if not m.get("search_rungs") or (m.get("search_games_per_pairing"), m.get("search_findings_games")) == (
+            m.get("games_per_pairing"), m.get("findings_games")):
+        return ""
+    return (f"; the search rungs ({', '.join(map(str, m['search_rungs']))}) {m.get('search_games_per_pairing'):,} games "
+            f"per pairing, on the first {m.get('search_games_per_pairing', 0) // 2:,} of those deals (the bootstrap "
+            f"draws deals within the groups of deals played by the same pairings), and "
+            f"{m.get('search_findings_games'):,} self-play games")
+
+
 def _command(m: dict) -> str:
+    search = (f" --search-games {m.get('search_games_per_pairing')} --search-findings-games "
+              f"{m.get('search_findings_games')}" if m.get("search_rungs") else "")
     return (f"balancelab ladder {m.get('game')} --ladder {','.join(m.get('ladder', []))} --games "
-            f"{m.get('games_per_pairing')} --findings-games {m.get('findings_games')} --players {m.get('players')} "
-            f"--findings-players {m.get('findings_players')} --seed {m.get('seed')}")
+            f"{m.get('games_per_pairing')} --findings-games {m.get('findings_games')}{search} --players "
+            f"{m.get('players')} --findings-players {m.get('findings_players')} --seed {m.get('seed')}")
 
 
 def rating_table(ratings: pd.DataFrame) -> pd.DataFrame:
@@ -57,9 +70,10 @@ def rating_table(ratings: pd.DataFrame) -> pd.DataFrame:
 def findings_table(findings: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
     """Findings as rows, rungs (weakest to strongest) as columns: the estimate in points [interval], p."""
     order = list(ratings.sort_values("elo")["rung"])
+    uneven = "games" in findings and findings["games"].nunique() > 1    # fewer self-play games at a search rung
     cells = findings.assign(cell=[
         f"{interval_cell(r.estimate, r.ci_low, r.ci_high, 'points')} ({_p(r)}){' *' if r.significant else ''}"
-        for r in findings.itertuples()])
+        f"{f'; {int(r.games):,} games' if uneven else ''}" for r in findings.itertuples()])
     pivot = cells.pivot_table(index="finding", columns="rung", values="cell", aggfunc="first", sort=False)
     pivot = pivot.reindex(index=list(dict.fromkeys(findings["finding"])),
                           columns=[r for r in order if r in pivot.columns]).fillna("–")
