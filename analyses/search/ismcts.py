@@ -118,7 +118,10 @@ class ISMCTSPolicy:
     action)` and `sample_state(observation, rng)`: the determinisations are drawn from it instead of
     the game's uniform `sample_state`. It lives in the chooser `for_game(rng)` makes, one per game;
     a game loop that calls a chooser's `watch(observation)` at the other seats' decisions (dreamsim's
-    `play_game`) feeds it the whole observation history. None: the uniform `sample_state`.
+    `play_game`) feeds it the whole observation history. None: the uniform `sample_state`;
+    orollout: the rollout policy of the OTHER seats (a policy name of the game or a policy object; an
+    opponent model: the searching seat's rollouts play `rollout` for itself and this for the others;
+    None: `rollout` for every seat). Needs observing policies (the seat is read from the observation).
     """
 
     game: str
@@ -134,6 +137,7 @@ class ISMCTSPolicy:
     topk: int = 0
     eps: float = 0.0
     belief: Callable | None = None
+    orollout: Any = None
     name: str = ""
 
     def __post_init__(self):
@@ -169,6 +173,13 @@ class ISMCTSPolicy:
         if not isinstance(rollout, str) and not callable(rollout):
             raise ValueError(f"ismcts: rollout {rollout!r} is neither a policy name nor callable")
         object.__setattr__(self, "rollout", rollout)
+        orollout = self.orollout
+        if orollout is not None:
+            if isinstance(orollout, str) and orollout not in module.POLICIES:
+                raise ValueError(f"ismcts: unknown orollout policy {orollout!r} for {module.__name__}; "
+                                 f"known: {', '.join(module.POLICIES)}")
+            if not isinstance(orollout, str) and not callable(orollout):
+                raise ValueError(f"ismcts: orollout {orollout!r} is neither a policy name nor callable")
         if self.topk:
             policy = module.POLICIES[rollout] if isinstance(rollout, str) else rollout
             if not callable(getattr(policy, "action_scores", None)):
@@ -190,13 +201,24 @@ class ISMCTSPolicy:
             parts.append(f"value={getattr(self.value, '__name__', repr(self.value))}")
         if self.belief is not None:
             parts.append(f"belief={getattr(self.belief, '__name__', repr(self.belief))}")
+        if self.orollout is not None:
+            parts.append(f"orollout={self.orollout!r}")
         return f"ISMCTSPolicy({', '.join(parts)})"
 
     # --- the policy ------------------------------------------------------------------------
-    def _rollout_policy(self, module):
-        """(policy, observes): the rollout policy, wrapped with epsilon noise when eps > 0."""
+    def _rollout_policy(self, module, me=None):
+        """(policy, observes): the rollout policy (with `orollout`, the seat `me` plays `rollout` and the others
+        `orollout`), wrapped with epsilon noise when eps > 0."""
         policy = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
         observes = getattr(policy, "observes", True) is not False
+        if self.orollout is not None and me is not None:
+            other = module.POLICIES[self.orollout] if isinstance(self.orollout, str) else self.orollout
+            if not observes or getattr(other, "observes", True) is False:
+                raise ValueError("ismcts: orollout needs rollout policies that read the observation")
+            mine = policy
+
+            def policy(obs, legal, rng):
+                return (mine if obs.player == me else other)(obs, legal, rng)
         eps = self.eps
         if eps > 0:
             base = policy
@@ -253,7 +275,7 @@ class ISMCTSPolicy:
         module = _module(self.game)
         legal_actions, apply_action = module.legal_actions, module.apply_action
         sample = module.sample_state if sample is None else sample
-        policy, observes = self._rollout_policy(module)
+        policy, observes = self._rollout_policy(module, getattr(observation, "player", None))
         base = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
         n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
         c, cutoff, value = self.c, self.cutoff, self.value
@@ -320,7 +342,7 @@ class ISMCTSPolicy:
         module = _module(self.game)
         apply_action = module.apply_action
         sample = module.sample_state if sample is None else sample
-        policy, observes = self._rollout_policy(module)
+        policy, observes = self._rollout_policy(module, getattr(observation, "player", None))
         base = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
         n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
         hint = base(observation if observes else None, legal, rng)
@@ -374,13 +396,14 @@ class BeliefChooser:
 
 
 _KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float, "bias": float, "paired": int, "z": float,
-         "topk": int, "eps": float, "value": str, "belief": str}
+         "topk": int, "eps": float, "value": str, "belief": str, "orollout": str}
 
 
 def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
     """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias, paired, z, topk, eps,
     value: a name in the game's `SEARCH_VALUES`, a factory of value estimates, e.g. dreamsim's `plan`;
-    belief: a name in the game's `SEARCH_BELIEFS`, a factory of belief models, e.g. dreamsim's `reactions`)
+    belief: a name in the game's `SEARCH_BELIEFS`, a factory of belief models, e.g. dreamsim's `reactions`;
+    orollout: the other seats' rollout policy, an opponent model)
     for `module`; `ismcts:default[:key=value...]` is the game's `default_spec` (its options overridden
     by the ones given), named as given.
 

@@ -165,3 +165,39 @@ def test_paired_search_with_a_tiny_time_budget_still_answers():
     policy = ISMCTSPolicy("dreamsim", iterations=10**6, seconds=1e-9, rollout="random", paired=True, z=0.0)
     choice, table = policy.choose_paired(dreamsim.observe(s, 0), np.random.default_rng(0), legal)
     assert choice in legal and [n for _, _, n in table] == [1] * len(legal)
+
+
+class _SeatSpy:
+    """A rollout policy that records the seats it was asked for and plays the first legal action."""
+
+    observes = True
+
+    def __init__(self):
+        self.seats = set()
+
+    def __call__(self, obs, legal, rng):
+        self.seats.add(obs.player)
+        return legal[0]
+
+
+def test_orollout_plays_the_other_seats_in_the_rollouts():
+    s = dream_position(where=["Corridor 1", "Corridor 2"], hands=[["walk", "walk", "vertigo"], ["walk", "star"]],
+                       actions_left=2)
+    mine, other = _SeatSpy(), _SeatSpy()
+    policy = ISMCTSPolicy("dreamsim", iterations=12, rollout=mine, orollout=other, paired=True, z=0.0, cutoff=8)
+    legal = dreamsim.legal_actions(s)
+    policy(dreamsim.observe(s, 0), legal, np.random.default_rng(0))
+    assert mine.seats == {0} and other.seats == {1}
+    alone = _SeatSpy()
+    ISMCTSPolicy("dreamsim", iterations=12, rollout=alone, paired=True, z=0.0, cutoff=8)(
+        dreamsim.observe(s, 0), legal, np.random.default_rng(0))
+    assert alone.seats == {0, 1}
+
+
+def test_orollout_spec_parses_plays_deterministically_and_refuses_unknown_policies():
+    p = resolve_policies(dreamsim, "ismcts:12:paired=1:z=0:cutoff=4:orollout=heuristic,heuristic", 2)[0]
+    assert p.orollout == "heuristic" and "orollout='heuristic'" in repr(p)
+    runs = [dreamsim.play_game(dreamsim.Rules(players=2), [p, "heuristic"], seed=5).to_record() for _ in range(2)]
+    assert runs[0] == runs[1]
+    with pytest.raises(ValueError, match="unknown orollout policy"):
+        resolve_policies(dreamsim, "ismcts:5:orollout=nobody,heuristic", 2)
