@@ -5,6 +5,7 @@ import gc
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -12,7 +13,9 @@ from . import engine as E
 from .log import format_events
 from .maps import REALMS
 from .observation import Observation, SeatCaches, public_state
+from .phases import PHASES
 from .policies import POLICIES
+from .policies.war import PLANNED, WarPolicy
 from .rules import Rules
 
 #: bumped whenever the full game's behaviour changes
@@ -198,7 +201,13 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         caches = [SeatCaches() for _ in range(rules.players)]      # each seat's own reach tables
         while not s.is_terminal:
             p = s.current_player
-            a, legal = _ask(pols[p], s, p, prngs[p], caches[p])
+            pol = pols[p]
+            if type(pol) is WarPolicy and PHASES[s.phase] in PLANNED:
+                a = _planned(pol, s, p)
+                if a is not None:           # the engine's own check found it legal
+                    E.apply_legal(s, a, chance)
+                    continue
+            a, legal = _ask(pol, s, p, prngs[p], caches[p])
             if not legal.confirms(a) and not E.is_legal(s, a):
                 raise E.IllegalActionError(
                     f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
@@ -260,6 +269,18 @@ def _ask(policy, s: E.State, p: int, rng, caches=None):
     obs = Observation(s, p, caches)
     legal = LegalActions.of(obs)
     return policy(obs, legal, rng), legal
+
+
+def _planned(policy: WarPolicy, s: E.State, p: int):
+    """The built-in war heuristic's answer at a later decision of a phase it has planned (its next planned
+    action that is legal, `WarPolicy.planned`), worked out without an observation: the plan is in the
+    seat's own notebook, the plan's key (turn, phase, deciding realm) is public, and each action is
+    checked by the engine's rule check on the live state (what `action in legal` answers on the seat's
+    public copy; tests/nerathsim/test_nerath_planned_path.py). None when the policy must be asked (its
+    first decision of the phase, or its plan used up): then nothing was changed but the used-up plan's
+    queue, which `__call__` would have emptied too. Only for this exact class: a subclass may decide
+    otherwise."""
+    return policy.planned(s.memo[p], (s.turns, PHASES[s.phase], s.decider), partial(E.is_legal, s))
 
 
 def _result(s: E.State, rules: Rules, pols: list, seed, record: bool) -> GameResult:

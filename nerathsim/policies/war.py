@@ -21,7 +21,8 @@ from .purchase import Purchase
 from .reinforcements import ReinforcementPlanner
 
 END = EndPhase()
-_PLANNED = (Phase.MOVE, Phase.REGROUP, Phase.BUY, Phase.REINFORCE)
+#: the phases it plans whole at their first decision (`_from_plan`)
+PLANNED = (Phase.MOVE, Phase.REGROUP, Phase.BUY, Phase.REINFORCE)
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class WarPolicy:
             return run_amok(self, obs, legal)
         if ph == Phase.EVENT:
             return play_cards(self, obs, legal, rng)
-        if ph in _PLANNED:
+        if ph in PLANNED:
             return self._from_plan(obs, legal, rng)
         return legal[0]
 
@@ -79,7 +80,7 @@ class WarPolicy:
 
     def planning(self, obs) -> bool:
         """True at the first decision of a planned phase: no plan made yet (a search's macro decision)."""
-        if obs.phase not in _PLANNED:
+        if obs.phase not in PLANNED:
             return False
         plan = obs.memo.get("plan")
         return plan is None or plan[0] != self.plan_key(obs)
@@ -92,18 +93,31 @@ class WarPolicy:
         """Follow `actions` for the rest of this phase (a plan chosen elsewhere, e.g. by a search)."""
         obs.memo["plan"] = (self.plan_key(obs), deque(actions), 0)
 
+    def planned(self, memo: dict, key: tuple, is_legal) -> object | None:
+        """The next action of the plan in the notebook `memo` for the phase `key` (`plan_key`'s value) that
+        `is_legal` accepts, the ones before it dropped from the plan; None when there is no plan for this
+        phase yet or none of its actions left is legal (the plan is then used up). What `__call__` answers
+        at a planned phase's later decisions; `play_game` asks it first for this exact class, with the
+        engine's own rule check, so those decisions need no observation (the answer is the same)."""
+        plan = memo.get("plan")
+        if plan is None or plan[0] != key:
+            return None
+        queue = plan[1]
+        while queue:
+            a = queue.popleft()
+            if is_legal(a):
+                return a
+        return None
+
     def _from_plan(self, obs, legal, rng):
         memo = obs.memo
         key = self.plan_key(obs)
         plan = memo.get("plan")
         if plan is None or plan[0] != key:
-            plan = (key, deque(self._make_plan(obs, rng)), 0)
-            memo["plan"] = plan
-        queue = plan[1]
-        while queue:
-            a = queue.popleft()
-            if a in legal:
-                return a
+            memo["plan"] = (key, deque(self._make_plan(obs, rng)), 0)
+        a = self.planned(memo, key, legal.__contains__)
+        if a is not None:
+            return a
         if END in legal:
             return END
         return legal[0]

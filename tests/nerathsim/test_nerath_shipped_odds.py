@@ -21,6 +21,12 @@ def _shipped() -> OT.OddsTable:
     return table
 
 
+def _same(fresh, stored) -> bool:
+    """Equal to within float rounding (a relative 1e-12), element by element for a tuple of odds."""
+    fresh, stored = np.atleast_1d(np.asarray(fresh, dtype=float)), np.atleast_1d(np.asarray(stored, dtype=float))
+    return fresh.shape == stored.shape and bool(np.allclose(fresh, stored, rtol=1e-12, atol=1e-15))
+
+
 def test_the_shipped_table_is_built_for_the_published_battle_rules():
     """A new battle RULES_VERSION or unit table changes the key: rebuild the file
     (nerathsim/data/odds/build_odds.py) when this fails."""
@@ -32,20 +38,23 @@ def test_the_shipped_table_is_built_for_the_published_battle_rules():
 
 
 def test_the_shipped_table_answers_what_the_solvers_say():
-    """A sample of its battles and dungeon fights, solved again, gives the stored answer to the last bit."""
+    """A sample of its battles and dungeon fights, solved again, gives the stored answer to within float
+    rounding: the solvers' numpy sums may round differently in the last bit on another CPU (SIMD path)
+    or numpy version (seen 2026-12-02 on an AVX-512 machine: 0.2113532454561602 against the stored
+    0.21135324545616022), so the check allows a relative 1e-12, far below any odds that matter."""
     table = _shipped()
     rng = np.random.default_rng(16)
     key = OT.rules_key(BR)
     battles = [k for k in table.entries if k[0] == key]
     for i in rng.choice(len(battles), 12, replace=False):
         k = battles[i]
-        assert OT.solve(BR, k[1], k[2], k[3]) == table.entries[k], k
+        assert _same(OT.solve(BR, k[1], k[2], k[3]), table.entries[k]), k
     fights = [k for k in table.fights if k[0] == key]
     for i in rng.choice(len(fights), 6, replace=False):
         k = fights[i]
         guardians = tuple(Guardian(*g) for g in k[1])
         assert OT.fight_key(BR, guardians, k[2], k[3]) == k
-        assert dg._solve_fight(BR, guardians, k[2], k[3]) == table.fights[k], k
+        assert _same(dg._solve_fight(BR, guardians, k[2], k[3]), table.fights[k]), k
 
 
 def test_a_table_reads_its_shipped_file_once_on_its_first_miss(tmp_path):
