@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["ISMCTSPolicy", "BeliefChooser", "parse_ismcts", "default_rollout", "default_spec", "DEFAULT_ITERATIONS"]
+__all__ = ["ISMCTSPolicy", "BeliefChooser", "CappedChooser", "parse_ismcts", "default_rollout", "default_spec", "DEFAULT_ITERATIONS"]
 
 #: iterations per decision when none is given (`ISMCTSPolicy`, and `ismcts:default` for a game without its own)
 DEFAULT_ITERATIONS = 100
@@ -121,7 +121,10 @@ class ISMCTSPolicy:
     `play_game`) feeds it the whole observation history. None: the uniform `sample_state`;
     orollout: the rollout policy of the OTHER seats (a policy name of the game or a policy object; an
     opponent model: the searching seat's rollouts play `rollout` for itself and this for the others;
-    None: `rollout` for every seat). Needs observing policies (the seat is read from the observation).
+    None: `rollout` for every seat). Needs observing policies (the seat is read from the observation);
+    gamecap: searched decisions per game and seat (decisions with more than one legal action); after them the
+    seat plays the rollout policy's own choice, so that a very long game costs no more than a bounded search
+    (kept by the chooser `for_game` makes; 0: no cap; a bare call of the policy is never capped).
     """
 
     game: str
@@ -138,6 +141,7 @@ class ISMCTSPolicy:
     eps: float = 0.0
     belief: Callable | None = None
     orollout: Any = None
+    gamecap: int = 0
     name: str = ""
 
     def __post_init__(self):
@@ -180,6 +184,8 @@ class ISMCTSPolicy:
                                  f"known: {', '.join(module.POLICIES)}")
             if not isinstance(orollout, str) and not callable(orollout):
                 raise ValueError(f"ismcts: orollout {orollout!r} is neither a policy name nor callable")
+        if isinstance(self.gamecap, bool) or not isinstance(self.gamecap, int) or self.gamecap < 0:
+            raise ValueError(f"ismcts: gamecap must be a non-negative integer (0: no cap), got {self.gamecap!r}")
         if self.topk:
             policy = module.POLICIES[rollout] if isinstance(rollout, str) else rollout
             if not callable(getattr(policy, "action_scores", None)):
@@ -203,6 +209,8 @@ class ISMCTSPolicy:
             parts.append(f"belief={getattr(self.belief, '__name__', repr(self.belief))}")
         if self.orollout is not None:
             parts.append(f"orollout={self.orollout!r}")
+        if self.gamecap:
+            parts.append(f"gamecap={self.gamecap}")
         return f"ISMCTSPolicy({', '.join(parts)})"
 
     # --- the policy ------------------------------------------------------------------------
@@ -247,10 +255,19 @@ class ISMCTSPolicy:
 
     def for_game(self, rng):
         """The chooser(observation, legal) of one seat for one game: with a belief, a `BeliefChooser`
-        (its own belief object, fed by `watch`); else a plain call of this policy with `rng`."""
-        if self.belief is None:
-            return lambda observation, legal: self(observation, legal, rng)
-        return BeliefChooser(self, self.belief(), rng)
+        (its own belief object, fed by `watch`); with only a `gamecap`, a `CappedChooser`; else a plain
+        call of this policy with `rng`."""
+        if self.belief is not None:
+            return BeliefChooser(self, self.belief(), rng)
+        if self.gamecap:
+            return CappedChooser(self, rng)
+        return lambda observation, legal: self(observation, legal, rng)
+
+    def own_choice(self, observation, legal, rng):
+        """The rollout policy's own choice (what the seat plays once its `gamecap` is spent)."""
+        module = _module(self.game)
+        policy = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
+        return policy(observation if getattr(policy, "observes", True) is not False else None, legal, rng)
 
     def __call__(self, observation, legal, rng, sample=None):
         """The search's choice; sample(observation, rng): the determinisation (None: the game's sample_state)."""
@@ -375,14 +392,36 @@ class ISMCTSPolicy:
         return legal[best], table
 
 
-class BeliefChooser:
+class CappedChooser:
+    """One seat's chooser for one game that counts its searched decisions (`searched`): after the policy's
+    `gamecap` of them it plays the rollout policy's own choice."""
+
+    __slots__ = ("policy", "rng", "searched")
+
+    def __init__(self, policy: ISMCTSPolicy, rng):
+        self.policy, self.rng, self.searched = policy, rng, 0
+
+    def choose(self, observation, legal, sample=None):
+        policy = self.policy
+        if len(legal) > 1:
+            if policy.gamecap and self.searched >= policy.gamecap:
+                return policy.own_choice(observation, legal, self.rng)
+            self.searched += 1
+        return policy(observation, legal, self.rng, sample)
+
+    def __call__(self, observation, legal):
+        return self.choose(observation, legal)
+
+
+class BeliefChooser(CappedChooser):
     """One seat's chooser for one game with a belief model: `watch(observation)` at the other seats'
     decisions and the call at its own keep the belief up to date; the search samples from it."""
 
-    __slots__ = ("policy", "belief", "rng")
+    __slots__ = ("belief",)
 
     def __init__(self, policy: ISMCTSPolicy, belief, rng):
-        self.policy, self.belief, self.rng = policy, belief, rng
+        super().__init__(policy, rng)
+        self.belief = belief
 
     def watch(self, observation) -> None:
         self.belief.see(observation)
@@ -390,20 +429,20 @@ class BeliefChooser:
     def __call__(self, observation, legal):
         b = self.belief
         b.see(observation)
-        action = self.policy(observation, legal, self.rng, b.sample_state)
+        action = self.choose(observation, legal, b.sample_state)
         b.acted(observation, action)
         return action
 
 
 _KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float, "bias": float, "paired": int, "z": float,
-         "topk": int, "eps": float, "value": str, "belief": str, "orollout": str}
+         "topk": int, "eps": float, "value": str, "belief": str, "orollout": str, "gamecap": int}
 
 
 def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
     """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias, paired, z, topk, eps,
     value: a name in the game's `SEARCH_VALUES`, a factory of value estimates, e.g. dreamsim's `plan`;
     belief: a name in the game's `SEARCH_BELIEFS`, a factory of belief models, e.g. dreamsim's `reactions`;
-    orollout: the other seats' rollout policy, an opponent model)
+    orollout: the other seats' rollout policy, an opponent model; gamecap: searched decisions per game and seat)
     for `module`; `ismcts:default[:key=value...]` is the game's `default_spec` (its options overridden
     by the ones given), named as given.
 
