@@ -119,20 +119,80 @@ def policy_row(policy):
     return core.POL_HEURISTIC, row
 
 
-def _check(rules, lineups, seeds):
-    distinct = {id(lineup): lineup for lineup in lineups}   # a batch repeats a few lineup objects
-    reason = refusal(rules, list({id(e): e for lineup in distinct.values() for e in lineup}.values()))
+def _seed_array(seeds: list) -> np.ndarray:
+    """The seeds as uint64; ValueError naming the first that is not an integer in 0..2**64-1."""
+    types = set(map(type, seeds))
+    if all(t is int or issubclass(t, np.integer) for t in types) and (
+            not seeds or (min(seeds) >= 0 and max(seeds) < MAX_SEED)):
+        return np.array(seeds, np.uint64)   # the common case, checked without a loop in Python
+    for seed in seeds:
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < MAX_SEED:
+            raise ValueError(f"nightsim kernel: seed must be an integer in 0..2**64-1, got {seed!r}")
+    return np.array([int(s) for s in seeds], np.uint64)   # int subclasses the fast path leaves to this loop
+
+
+def _distinct(lineups: list) -> tuple[list, np.ndarray]:
+    """The distinct lineup objects (by identity: a batch repeats a few) and each game's index among them."""
+    ids = list(map(id, lineups))
+    objects = dict(zip(ids, lineups))   # every object stays alive in `lineups` meanwhile
+    position = {key: j for j, key in enumerate(objects)}
+    return list(objects.values()), np.fromiter(map(position.__getitem__, ids), np.int64, len(ids))
+
+
+def _check(rules, lineups, distinct, seeds):
+    reason = refusal(rules, list({id(e): e for lineup in distinct for e in lineup}.values()))
     if reason:
         raise ValueError(f"nightsim kernel: {reason}. Reproduce with nightsim.kernel.refusal(rules, policies)")
     if len(lineups) != len(seeds):
         raise ValueError(f"nightsim kernel: {len(lineups)} lineups for {len(seeds)} seeds; give one per game")
-    for lineup in distinct.values():
+    for lineup in distinct:
         if len(lineup) != rules.players:
             raise ValueError(f"nightsim kernel: lineup {tuple(lineup)!r} has {len(lineup)} seats for "
                              f"{rules.players} players")
-    for seed in seeds:
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < MAX_SEED:
-            raise ValueError(f"nightsim kernel: seed must be an integer in 0..2**64-1, got {seed!r}")
+    return _seed_array(seeds)
+
+
+def _games(rules: Rules, lineups, seeds) -> tuple[dict, list, np.ndarray]:
+    """play_arrays' arrays, and the distinct lineups with each game's index among them (play_columns)."""
+    lineups, seeds = list(lineups), list(seeds)
+    distinct, game_lineup = _distinct(lineups)
+    seed_array = _check(rules, lineups, distinct, seeds)
+    core = _core()
+    objects, rows, kinds, weights = {}, [], [], []
+    # each distinct lineup's policy rows, by the identity of its entries: hashing a
+    # HeuristicPolicy's Weights (30 floats) for every seat of every game cost ~20% of a greedy batch
+    rows_of_entries = {}
+    for lineup in distinct:
+        entries = tuple(map(id, lineup))
+        row = rows_of_entries.get(entries)
+        if row is None:
+            row = []
+            for entry in lineup:
+                p = _policy(entry)
+                key = (type(p), getattr(p, "weights", None))
+                if key not in objects:
+                    objects[key] = len(kinds)
+                    kind, w = policy_row(p)
+                    kinds.append(kind)
+                    weights.append(w)
+                row.append(objects[key])
+            rows_of_entries[entries] = row
+        rows.append(row)
+    n, players = len(seeds), rules.players
+    play = _play()
+    st, rs, acts, ties = play.new_buffers()
+    out_game = np.zeros((n, core.N_OUT), np.int64)
+    out_score = np.zeros((n, players), np.int64)
+    out_stats = np.zeros((n, players, core.N_STATS), np.int64)
+    seat_pol = np.array(rows, np.int64).reshape(len(rows), players)[game_lineup]
+    play.play_games(st, tables(rules), rs, acts, ties, np.zeros(players, np.int64),
+                    np.zeros((players, core.N_WEIGHTS)), seed_array,
+                    np.array(kinds, np.int64), np.array(weights, np.float64).reshape(len(kinds), core.N_WEIGHTS),
+                    seat_pol, out_game, out_score, out_stats)
+    arrays = {"winner": out_game[:, core.OUT_WINNER], "turns": out_game[:, core.OUT_TURNS],
+              "decisions": out_game[:, core.OUT_DECISIONS],
+              "timed_out": out_game[:, core.OUT_TIMED_OUT].astype(bool), "score": out_score, "stats": out_stats}
+    return arrays, distinct, game_lineup
 
 
 def play_arrays(rules: Rules, lineups, seeds) -> dict:
@@ -141,59 +201,22 @@ def play_arrays(rules: Rules, lineups, seeds) -> dict:
     winner (-1: none), turns (played, the winning turn included), decisions, timed_out (bool),
     score (games x seats: complete creatures), stats (games x seats x STAT_COLUMNS).
     """
-    lineups = [tuple(lineup) for lineup in lineups]
-    seeds = list(seeds)
-    _check(rules, lineups, seeds)
-    core = _core()
-    objects, index, kinds, weights = {}, [], [], []
-    # the policy rows of a lineup, by the identity of the lineup object, then of its entries
-    # (every object stays alive in `lineups` meanwhile): hashing a HeuristicPolicy's Weights
-    # (30 floats) for every seat of every game cost ~20% of a greedy batch
-    rows_of_lineup, rows_of_entries = {}, {}
-    for lineup in lineups:
-        row = rows_of_lineup.get(id(lineup))
-        if row is None:
-            entries = tuple(map(id, lineup))
-            row = rows_of_entries.get(entries)
-            if row is None:
-                row = []
-                for entry in lineup:
-                    p = _policy(entry)
-                    key = (type(p), getattr(p, "weights", None))
-                    if key not in objects:
-                        objects[key] = len(kinds)
-                        kind, w = policy_row(p)
-                        kinds.append(kind)
-                        weights.append(w)
-                    row.append(objects[key])
-                rows_of_entries[entries] = row
-            rows_of_lineup[id(lineup)] = row
-        index.append(row)
-    n, players = len(seeds), rules.players
-    play = _play()
-    st, rs, acts, ties = play.new_buffers()
-    out_game = np.zeros((n, core.N_OUT), np.int64)
-    out_score = np.zeros((n, players), np.int64)
-    out_stats = np.zeros((n, players, core.N_STATS), np.int64)
-    play.play_games(st, tables(rules), rs, acts, ties, np.zeros(players, np.int64),
-                    np.zeros((players, core.N_WEIGHTS)), np.array([int(s) for s in seeds], np.uint64),
-                    np.array(kinds, np.int64), np.array(weights, np.float64).reshape(len(kinds), core.N_WEIGHTS),
-                    np.array(index, np.int64).reshape(n, players), out_game, out_score, out_stats)
-    return {"winner": out_game[:, core.OUT_WINNER], "turns": out_game[:, core.OUT_TURNS],
-            "decisions": out_game[:, core.OUT_DECISIONS], "timed_out": out_game[:, core.OUT_TIMED_OUT].astype(bool),
-            "score": out_score, "stats": out_stats}
+    return _games(rules, lineups, seeds)[0]
 
 
 def play_columns(rules: Rules, lineups, seeds) -> dict:
     """The games as columns named and ordered like `GameResult.to_record()`: numpy arrays, except
     `winner` (a list, None for no winner) and the `seat{i}_policy` names (lists)."""
-    lineups = [tuple(lineup) for lineup in lineups]
-    arrays = play_arrays(rules, lineups, seeds)
-    names = {seats: [policy_name(_policy(e)) for e in seats] for seats in dict.fromkeys(lineups)}
-    columns = {"winner": [None if w < 0 else w for w in arrays["winner"].tolist()], "turns": arrays["turns"],
+    arrays, distinct, game_lineup = _games(rules, lineups, seeds)
+    names = np.empty((len(distinct), rules.players), object)
+    for j, lineup in enumerate(distinct):
+        names[j] = [policy_name(_policy(e)) for e in lineup]
+    winner = arrays["winner"].astype(object)
+    winner[arrays["winner"] < 0] = None
+    columns = {"winner": winner.tolist(), "turns": arrays["turns"],
                "decisions": arrays["decisions"], "timed_out": arrays["timed_out"]}
     for p in range(rules.players):
-        columns[f"seat{p}_policy"] = [names[seats][p] for seats in lineups]
+        columns[f"seat{p}_policy"] = names[game_lineup, p].tolist()
         columns[f"seat{p}_score"] = arrays["score"][:, p]
     for j, stat in enumerate(STAT_COLUMNS):
         for p in range(rules.players):

@@ -132,20 +132,26 @@ def _engine_stats(s: engine.State, p: int) -> list[int]:
     return [s.stats[k][p] for k in engine.STAT_NAMES] + list(s.abilities[p]) + list(s.legion_played[p])
 
 
-def _action(core, row) -> object:
-    kind, x, y, z = (int(v) for v in row)
-    if kind == core.A_PLAY:
-        return Play(x, None if y < 0 else y, z)
+def _action(core, row, st) -> object:
+    kind, x, y = (int(v) for v in row[:core.A_Z])
+    if kind == core.A_PLAY:   # the slot: the creature's card count (the kernel does not write A_Z)
+        return Play(x, None if y < 0 else y, 0 if y < 0 else int(st[core.CRLEN + _decider(core, st) * core.LM + y]))
     return {core.A_DRAW: Draw(), core.A_START: StartDiscard(), core.A_STOP: StopDiscard(),
             core.A_DECLINE: Decline(), core.A_DCARD: DiscardCard(x), core.A_PEN: PenaltyDiscard(x),
             core.A_TAKE: Take(x, y), core.A_SCAV: Scavenge(x, y), core.A_DEVOUR: Devour(x)}[kind]
+
+
+def _decider(core, st) -> int:
+    """The seat whose creatures legal_actions places on: the turn's player, else the top frame's."""
+    f = int(st[core.G_FR_N]) - 1
+    return int(st[core.G_TP]) if f < 0 else int(st[core.FR + f * core.FW + core.FR_PLAYER])
 
 
 def legal_actions(ks: KernelState) -> list:
     """The kernel's legal actions as engine action values, in the kernel's order."""
     core = _core()
     n = core.legal_actions(ks.st, ks.tb, ks.rs, ks.acts)
-    return [_action(core, ks.acts[i]) for i in range(n)]
+    return [_action(core, ks.acts[i], ks.st) for i in range(n)]
 
 
 def apply(ks: KernelState, action) -> None:
@@ -170,7 +176,7 @@ def choose(ks: KernelState, policy) -> object:
     n = core.legal_actions(ks.st, ks.tb, ks.rs, ks.acts)
     kind, w = policy_row(policy)
     i = _play().choose(ks.st, ks.tb, ks.rs, ks.acts, n, int(ks.st[core.G_CP]), kind, w, ks.ties)
-    return _action(core, ks.acts[i])
+    return _action(core, ks.acts[i], ks.st)
 
 
 def view(ks: KernelState) -> dict:

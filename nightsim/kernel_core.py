@@ -139,13 +139,11 @@ def _emit_placements(st, tb, acts, n, p, card, limit):
             acts[n, A_KIND] = A_PLAY
             acts[n, A_X] = card
             acts[n, A_Y] = k
-            acts[n, A_Z] = m
             n += 1
     if tb[FITS + card * CR_CARDS + LEGS] and st[CRN + p] < limit:
         acts[n, A_KIND] = A_PLAY
         acts[n, A_X] = card
         acts[n, A_Y] = -1
-        acts[n, A_Z] = 0
         n += 1
     return n
 
@@ -155,7 +153,6 @@ def _emit(acts, n, kind, x, y):
     acts[n, A_KIND] = kind
     acts[n, A_X] = x
     acts[n, A_Y] = y
-    acts[n, A_Z] = 0
     return n + 1
 
 
@@ -172,42 +169,32 @@ def legal_actions(st, tb, rs, acts):
         if st[HAND_N + p] >= tb[PRM + P_MIN_DISCARD]:
             n = _emit(acts, n, A_START, 0, 0)
         tl = st[G_TL]
-        # the seat's creatures with an open slot, as bit sets by the slot they have open (m cards
-        # placed: slot m is next), so each card checks three table entries, not every creature
+        # the seat's creatures by the slot they have open (m cards placed: slot m is next), as bit
+        # sets packed in one int (byte m: creatures k with m cards; complete ones land in byte 3),
+        # so each card checks three table entries, not every creature. Branch-free: the outcomes
+        # of these tests follow the cards, and mispredicted branches cost more than the work
         crn = st[CRN + p]
-        open0 = open1 = open2 = 0
+        opens = 0
         for k in range(crn):
-            m = st[CRLEN + p * LM + k]
-            if m == LEGS:
-                open0 |= 1 << k
-            elif m == TORSO:
-                open1 |= 1 << k
-            elif m == HEAD:
-                open2 |= 1 << k
-        room = crn < limit
+            opens |= 1 << (st[CRLEN + p * LM + k] * LM + k)
+        room = 1 if crn < limit else 0
         for i in range(st[HAND_N + p]):
             c = st[HAND + p * NCM + i]
-            if tl >= 0 and tb[LEGION + c] != tl:
-                continue
             f = FITS + c * CR_CARDS
-            fit = ((open0 if tb[f + LEGS] else 0) | (open1 if tb[f + TORSO] else 0)
-                   | (open2 if tb[f + HEAD] else 0))
-            k = 0
-            while fit:
-                if fit & 1:
-                    acts[n, A_KIND] = A_PLAY
-                    acts[n, A_X] = c
-                    acts[n, A_Y] = k
-                    acts[n, A_Z] = st[CRLEN + p * LM + k]
-                    n += 1
-                fit >>= 1
-                k += 1
-            if room and tb[f + LEGS]:
+            ok = 1 if tl < 0 or tb[LEGION + c] == tl else 0   # the turn's legion, once set
+            fit = (opens & -tb[f + LEGS]) | ((opens >> LM) & -tb[f + TORSO]) | ((opens >> (2 * LM)) & -tb[f + HEAD])
+            fit &= -ok
+            # every creature's row is written; only those the card fits are kept (n advances; bits
+            # 0..crn-1 of fit are read, so the other bytes of `opens` need no mask)
+            for k in range(crn):
                 acts[n, A_KIND] = A_PLAY
                 acts[n, A_X] = c
-                acts[n, A_Y] = -1
-                acts[n, A_Z] = 0
-                n += 1
+                acts[n, A_Y] = k
+                n += (fit >> k) & 1
+            acts[n, A_KIND] = A_PLAY
+            acts[n, A_X] = c
+            acts[n, A_Y] = -1
+            n += room & tb[f + LEGS] & ok
         return n
     f = st[G_FR_N] - 1
     kind = st[FR + f * FW + FR_KIND]
@@ -227,10 +214,11 @@ def legal_actions(st, tb, rs, acts):
     elif kind == F_PENALTY:
         v = st[FR + f * FW + PEN_V]
         lg = st[FR + f * FW + PEN_LEGION]
-        for i in range(st[HAND_N + v]):
+        anyc = 1 - st[FR + f * FW + PEN_OF_LEGION]
+        for i in range(st[HAND_N + v]):   # write-always rows, kept when legal (branch-free, as above)
             c = st[HAND + v * NCM + i]
-            if st[FR + f * FW + PEN_OF_LEGION] == 0 or tb[LEGION + c] == lg:
-                n = _emit(acts, n, A_PEN, c, 0)
+            _emit(acts, n, A_PEN, c, 0)
+            n += anyc | (1 if tb[LEGION + c] == lg else 0)
     elif kind == F_HERALD:
         for i in range(st[FR + f * FW + HER_N]):
             n = _emit_placements(st, tb, acts, n, p, st[FR + f * FW + HER_R + i], limit)
@@ -240,20 +228,26 @@ def legal_actions(st, tb, rs, acts):
     elif kind == F_EXEC:
         for o in range(tb[PRM + P_PLAYERS]):
             if o != p:
+                done = complete_count(st, o)   # A_Z: the owner's complete creatures (score_action)
                 for k in range(st[CRN + o]):
-                    n = _emit(acts, n, A_TAKE, o, k)
+                    _emit(acts, n, A_TAKE, o, k)
+                    acts[n, A_Z] = done
+                    n += 1
     elif kind == F_SCAV:
         for o in range(tb[PRM + P_PLAYERS]):
             if o != p:
+                done = complete_count(st, o)
                 for k in range(st[CRN + o]):
-                    if st[CRLEN + o * LM + k] < CR_CARDS:
-                        n = _emit(acts, n, A_SCAV, o, k)
+                    _emit(acts, n, A_SCAV, o, k)
+                    acts[n, A_Z] = done
+                    n += 1 if st[CRLEN + o * LM + k] < CR_CARDS else 0
         if tb[PRM + P_SCAV_OPT]:
             n = _emit(acts, n, A_DECLINE, 0, 0)
     elif kind == F_DEVOUR:
+        src = st[FR + f * FW + DEV_SRC]
         for k in range(st[CRN + p]):
-            if st[CRID + p * LM + k] != st[FR + f * FW + DEV_SRC]:
-                n = _emit(acts, n, A_DEVOUR, k, 0)
+            _emit(acts, n, A_DEVOUR, k, 0)
+            n += 1 if st[CRID + p * LM + k] != src else 0
     return n
 
 

@@ -76,7 +76,11 @@ TB_SIZE = PRM + N_PRM
 AMAX = NCM * (LM + 1) + PM * LM + 8   # more than the legal actions of any decision
 # --- actions --------------------------------------------------------------------------------
 A_DRAW, A_START, A_PLAY, A_DCARD, A_STOP, A_PEN, A_TAKE, A_SCAV, A_DEVOUR, A_DECLINE = range(10)
-A_KIND, A_X, A_Y, A_Z = 0, 1, 2, 3   # PLAY: card, creature (-1 new), slot; TAKE/SCAV: owner, creature
+A_KIND, A_X, A_Y, A_Z = 0, 1, 2, 3   # PLAY: card, creature (-1 new); TAKE/SCAV: owner, creature
+# A_Z: TAKE/SCAV: the owner's complete creatures (listed once per owner, read by the heuristic's
+# score); not written for other kinds: a placement's slot is its creature's card count, which nothing
+# in the kernel reads from the row (kernel_bridge reads it from the state), so a store and a load
+# less per listed placement (kernel_ab: random 0.83 -> 0.81 of the base time)
 # --- policies -------------------------------------------------------------------------------
 POL_RANDOM, POL_HEURISTIC = 0, 1
 RS_CHANCE, RS_SEAT = 0, 1   # random streams: chance's, then one per seat (rs[RS_SEAT + seat])

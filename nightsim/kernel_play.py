@@ -85,6 +85,7 @@ from .kernel_layout import (
     SCAVENGER,
     ST_SIZE,
     STATS,
+    TORSO,
     W_ABIL,
     W_COMPLETE,
     W_CROWD,
@@ -228,17 +229,16 @@ def score_action(st, tb, rs, acts, i, q, w):
             return w[W_START] + play_extras(st, tb, q, x, y, w) if w[W_EXTRAS] != 0.0 else w[W_START]
         lg = tb[LEGION + x]
         m = st[CRLEN + q * LM + y]
-        same = 0
-        for j in range(m):
-            if tb[LEGION + st[CRC + (q * LM + y) * CR_CARDS + j]] == lg:
-                same += 1
+        cr = CRC + (q * LM + y) * CR_CARDS   # m is 1 or 2 (an open creature): no loop, no branch
+        same = (1 if tb[LEGION + st[cr + LEGS]] == lg else 0) + (
+            1 if m > 1 and tb[LEGION + st[cr + TORSO]] == lg else 0)
         sc = w[W_SAME] * same + w[W_MIXED] * (m - same)
         if m == CR_CARDS - 1:
             total = 0.0
             for j in range(CR_CARDS):
-                c = st[CRC + (q * LM + y) * CR_CARDS + j] if j < CR_CARDS - 1 else x
-                if tb[ABILITY + c] >= 0:
-                    total = total + w[W_ABIL + tb[ABILITY + c]]
+                c = st[cr + j] if j < CR_CARDS - 1 else x
+                ab = tb[ABILITY + c]   # an unconditional load and a select (total is never -0.0)
+                total = total + (w[W_ABIL + max(ab, 0)] if ab >= 0 else 0.0)
             sc += w[W_COMPLETE] + total
             if same == CR_CARDS - 1:
                 sc += w[W_PURE]
@@ -264,10 +264,11 @@ def score_action(st, tb, rs, acts, i, q, w):
     if kind == A_TAKE or kind == A_SCAV:
         m = st[CRLEN + x * LM + y]
         bonus = 2.0 if kind == A_TAKE and m == CR_CARDS else 0.0
-        sc = w[W_LEADER] * complete_count(st, x) + m + bonus
+        done = acts[i, A_Z]   # complete_count(st, x), listed once per owner by legal_actions
+        sc = w[W_LEADER] * done + m + bonus
         if w[W_EXTRAS] == 0.0:
             return sc
-        near = 1.0 if complete_count(st, x) >= tb[PRM + P_TO_WIN] - 1 else 0.0
+        near = 1.0 if done >= tb[PRM + P_TO_WIN] - 1 else 0.0
         return sc + w[W_THREAT] * near
     if kind == A_DEVOUR:
         m = st[CRLEN + q * LM + x]
@@ -286,14 +287,13 @@ def choose(st, tb, rs, acts, n, q, pol_kind, w, ties):
     ties[0] = 0
     nt = 1
     for i in range(1, n):
+        # branch-free: i goes to ties[0] (a new best) or ties[nt], kept (nt advances) on a tie;
+        # a lower score's write is overwritten later (mispredicted branches cost more than this)
         sc = score_action(st, tb, rs, acts, i, q, w)
-        if sc > best:
-            best = sc
-            ties[0] = i
-            nt = 1
-        elif sc == best:
-            ties[nt] = i
-            nt += 1
+        gt = sc > best
+        ties[0 if gt else nt] = i
+        nt = 1 if gt else nt + (1 if sc == best else 0)
+        best = sc if gt else best
     if nt == 1:
         return ties[0]
     return ties[int(_rand(rs, RS_SEAT + q) * nt)]
