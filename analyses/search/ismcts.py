@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["ISMCTSPolicy", "BeliefChooser", "parse_ismcts", "default_rollout", "default_spec", "DEFAULT_ITERATIONS"]
+__all__ = ["ISMCTSPolicy", "BeliefChooser", "CappedChooser", "parse_ismcts", "default_rollout", "default_spec", "DEFAULT_ITERATIONS"]
 
 #: iterations per decision when none is given (`ISMCTSPolicy`, and `ismcts:default` for a game without its own)
 DEFAULT_ITERATIONS = 100
@@ -118,7 +118,13 @@ class ISMCTSPolicy:
     action)` and `sample_state(observation, rng)`: the determinisations are drawn from it instead of
     the game's uniform `sample_state`. It lives in the chooser `for_game(rng)` makes, one per game;
     a game loop that calls a chooser's `watch(observation)` at the other seats' decisions (dreamsim's
-    `play_game`) feeds it the whole observation history. None: the uniform `sample_state`.
+    `play_game`) feeds it the whole observation history. None: the uniform `sample_state`;
+    orollout: the rollout policy of the OTHER seats (a policy name of the game or a policy object; an
+    opponent model: the searching seat's rollouts play `rollout` for itself and this for the others;
+    None: `rollout` for every seat). Needs observing policies (the seat is read from the observation);
+    gamecap: searched decisions per game and seat (decisions with more than one legal action); after them the
+    seat plays the rollout policy's own choice, so that a very long game costs no more than a bounded search
+    (kept by the chooser `for_game` makes; 0: no cap; a bare call of the policy is never capped).
     """
 
     game: str
@@ -134,6 +140,8 @@ class ISMCTSPolicy:
     topk: int = 0
     eps: float = 0.0
     belief: Callable | None = None
+    orollout: Any = None
+    gamecap: int = 0
     name: str = ""
 
     def __post_init__(self):
@@ -169,6 +177,15 @@ class ISMCTSPolicy:
         if not isinstance(rollout, str) and not callable(rollout):
             raise ValueError(f"ismcts: rollout {rollout!r} is neither a policy name nor callable")
         object.__setattr__(self, "rollout", rollout)
+        orollout = self.orollout
+        if orollout is not None:
+            if isinstance(orollout, str) and orollout not in module.POLICIES:
+                raise ValueError(f"ismcts: unknown orollout policy {orollout!r} for {module.__name__}; "
+                                 f"known: {', '.join(module.POLICIES)}")
+            if not isinstance(orollout, str) and not callable(orollout):
+                raise ValueError(f"ismcts: orollout {orollout!r} is neither a policy name nor callable")
+        if isinstance(self.gamecap, bool) or not isinstance(self.gamecap, int) or self.gamecap < 0:
+            raise ValueError(f"ismcts: gamecap must be a non-negative integer (0: no cap), got {self.gamecap!r}")
         if self.topk:
             policy = module.POLICIES[rollout] if isinstance(rollout, str) else rollout
             if not callable(getattr(policy, "action_scores", None)):
@@ -190,13 +207,26 @@ class ISMCTSPolicy:
             parts.append(f"value={getattr(self.value, '__name__', repr(self.value))}")
         if self.belief is not None:
             parts.append(f"belief={getattr(self.belief, '__name__', repr(self.belief))}")
+        if self.orollout is not None:
+            parts.append(f"orollout={self.orollout!r}")
+        if self.gamecap:
+            parts.append(f"gamecap={self.gamecap}")
         return f"ISMCTSPolicy({', '.join(parts)})"
 
     # --- the policy ------------------------------------------------------------------------
-    def _rollout_policy(self, module):
-        """(policy, observes): the rollout policy, wrapped with epsilon noise when eps > 0."""
+    def _rollout_policy(self, module, me=None):
+        """(policy, observes): the rollout policy (with `orollout`, the seat `me` plays `rollout` and the others
+        `orollout`), wrapped with epsilon noise when eps > 0."""
         policy = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
         observes = getattr(policy, "observes", True) is not False
+        if self.orollout is not None and me is not None:
+            other = module.POLICIES[self.orollout] if isinstance(self.orollout, str) else self.orollout
+            if not observes or getattr(other, "observes", True) is False:
+                raise ValueError("ismcts: orollout needs rollout policies that read the observation")
+            mine = policy
+
+            def policy(obs, legal, rng):
+                return (mine if obs.player == me else other)(obs, legal, rng)
         eps = self.eps
         if eps > 0:
             base = policy
@@ -225,10 +255,19 @@ class ISMCTSPolicy:
 
     def for_game(self, rng):
         """The chooser(observation, legal) of one seat for one game: with a belief, a `BeliefChooser`
-        (its own belief object, fed by `watch`); else a plain call of this policy with `rng`."""
-        if self.belief is None:
-            return lambda observation, legal: self(observation, legal, rng)
-        return BeliefChooser(self, self.belief(), rng)
+        (its own belief object, fed by `watch`); with only a `gamecap`, a `CappedChooser`; else a plain
+        call of this policy with `rng`."""
+        if self.belief is not None:
+            return BeliefChooser(self, self.belief(), rng)
+        if self.gamecap:
+            return CappedChooser(self, rng)
+        return lambda observation, legal: self(observation, legal, rng)
+
+    def own_choice(self, observation, legal, rng):
+        """The rollout policy's own choice (what the seat plays once its `gamecap` is spent)."""
+        module = _module(self.game)
+        policy = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
+        return policy(observation if getattr(policy, "observes", True) is not False else None, legal, rng)
 
     def __call__(self, observation, legal, rng, sample=None):
         """The search's choice; sample(observation, rng): the determinisation (None: the game's sample_state)."""
@@ -253,7 +292,7 @@ class ISMCTSPolicy:
         module = _module(self.game)
         legal_actions, apply_action = module.legal_actions, module.apply_action
         sample = module.sample_state if sample is None else sample
-        policy, observes = self._rollout_policy(module)
+        policy, observes = self._rollout_policy(module, getattr(observation, "player", None))
         base = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
         n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
         c, cutoff, value = self.c, self.cutoff, self.value
@@ -320,7 +359,7 @@ class ISMCTSPolicy:
         module = _module(self.game)
         apply_action = module.apply_action
         sample = module.sample_state if sample is None else sample
-        policy, observes = self._rollout_policy(module)
+        policy, observes = self._rollout_policy(module, getattr(observation, "player", None))
         base = module.POLICIES[self.rollout] if isinstance(self.rollout, str) else self.rollout
         n = observation.n_players if hasattr(observation, "n_players") else len(observation.hand_sizes)
         hint = base(observation if observes else None, legal, rng)
@@ -353,14 +392,36 @@ class ISMCTSPolicy:
         return legal[best], table
 
 
-class BeliefChooser:
+class CappedChooser:
+    """One seat's chooser for one game that counts its searched decisions (`searched`): after the policy's
+    `gamecap` of them it plays the rollout policy's own choice."""
+
+    __slots__ = ("policy", "rng", "searched")
+
+    def __init__(self, policy: ISMCTSPolicy, rng):
+        self.policy, self.rng, self.searched = policy, rng, 0
+
+    def choose(self, observation, legal, sample=None):
+        policy = self.policy
+        if len(legal) > 1:
+            if policy.gamecap and self.searched >= policy.gamecap:
+                return policy.own_choice(observation, legal, self.rng)
+            self.searched += 1
+        return policy(observation, legal, self.rng, sample)
+
+    def __call__(self, observation, legal):
+        return self.choose(observation, legal)
+
+
+class BeliefChooser(CappedChooser):
     """One seat's chooser for one game with a belief model: `watch(observation)` at the other seats'
     decisions and the call at its own keep the belief up to date; the search samples from it."""
 
-    __slots__ = ("policy", "belief", "rng")
+    __slots__ = ("belief",)
 
     def __init__(self, policy: ISMCTSPolicy, belief, rng):
-        self.policy, self.belief, self.rng = policy, belief, rng
+        super().__init__(policy, rng)
+        self.belief = belief
 
     def watch(self, observation) -> None:
         self.belief.see(observation)
@@ -368,19 +429,20 @@ class BeliefChooser:
     def __call__(self, observation, legal):
         b = self.belief
         b.see(observation)
-        action = self.policy(observation, legal, self.rng, b.sample_state)
+        action = self.choose(observation, legal, b.sample_state)
         b.acted(observation, action)
         return action
 
 
 _KEYS = {"rollout": str, "c": float, "cutoff": int, "seconds": float, "bias": float, "paired": int, "z": float,
-         "topk": int, "eps": float, "value": str, "belief": str}
+         "topk": int, "eps": float, "value": str, "belief": str, "orollout": str, "gamecap": int}
 
 
 def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
     """`ismcts:N` or `ismcts:N:key=value:...` (keys: rollout, c, cutoff, seconds, bias, paired, z, topk, eps,
     value: a name in the game's `SEARCH_VALUES`, a factory of value estimates, e.g. dreamsim's `plan`;
-    belief: a name in the game's `SEARCH_BELIEFS`, a factory of belief models, e.g. dreamsim's `reactions`)
+    belief: a name in the game's `SEARCH_BELIEFS`, a factory of belief models, e.g. dreamsim's `reactions`;
+    orollout: the other seats' rollout policy, an opponent model; gamecap: searched decisions per game and seat)
     for `module`; `ismcts:default[:key=value...]` is the game's `default_spec` (its options overridden
     by the ones given), named as given.
 

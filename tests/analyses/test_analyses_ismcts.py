@@ -10,6 +10,7 @@ import dreamsim
 import nightsim
 from analyses.games import resolve_policies
 from analyses.search import ISMCTSPolicy, parse_ismcts
+from analyses.search.ismcts import CappedChooser
 from dreamsim.scenario import build_state as dream_position
 from nightsim.scenario import build_state as night_position
 from nightsim.scenario import find_cards
@@ -165,3 +166,86 @@ def test_paired_search_with_a_tiny_time_budget_still_answers():
     policy = ISMCTSPolicy("dreamsim", iterations=10**6, seconds=1e-9, rollout="random", paired=True, z=0.0)
     choice, table = policy.choose_paired(dreamsim.observe(s, 0), np.random.default_rng(0), legal)
     assert choice in legal and [n for _, _, n in table] == [1] * len(legal)
+
+
+class _SeatSpy:
+    """A rollout policy that records the seats it was asked for and plays the first legal action."""
+
+    observes = True
+
+    def __init__(self):
+        self.seats = set()
+
+    def __call__(self, obs, legal, rng):
+        self.seats.add(obs.player)
+        return legal[0]
+
+
+def test_orollout_plays_the_other_seats_in_the_rollouts():
+    s = dream_position(where=["Corridor 1", "Corridor 2"], hands=[["walk", "walk", "vertigo"], ["walk", "star"]],
+                       actions_left=2)
+    mine, other = _SeatSpy(), _SeatSpy()
+    policy = ISMCTSPolicy("dreamsim", iterations=12, rollout=mine, orollout=other, paired=True, z=0.0, cutoff=8)
+    legal = dreamsim.legal_actions(s)
+    policy(dreamsim.observe(s, 0), legal, np.random.default_rng(0))
+    assert mine.seats == {0} and other.seats == {1}
+    alone = _SeatSpy()
+    ISMCTSPolicy("dreamsim", iterations=12, rollout=alone, paired=True, z=0.0, cutoff=8)(
+        dreamsim.observe(s, 0), legal, np.random.default_rng(0))
+    assert alone.seats == {0, 1}
+
+
+def test_orollout_spec_parses_plays_deterministically_and_refuses_unknown_policies():
+    p = resolve_policies(dreamsim, "ismcts:12:paired=1:z=0:cutoff=4:orollout=heuristic,heuristic", 2)[0]
+    assert p.orollout == "heuristic" and "orollout='heuristic'" in repr(p)
+    runs = [dreamsim.play_game(dreamsim.Rules(players=2), [p, "heuristic"], seed=5).to_record() for _ in range(2)]
+    assert runs[0] == runs[1]
+    with pytest.raises(ValueError, match="unknown orollout policy"):
+        resolve_policies(dreamsim, "ismcts:5:orollout=nobody,heuristic", 2)
+
+
+def test_gamecap_bounds_the_searched_decisions_of_a_game_and_changes_nothing_before():
+    rules, spec = dreamsim.Rules(players=2), "ismcts:12:paired=1:z=0:topk=3:rollout=tuned:cutoff=3:belief=reactions"
+
+    def play(extra, seed=4):
+        policy = resolve_policies(dreamsim, f"{spec}{extra},heuristic", 2)[0]
+        made = []
+        base = policy.for_game
+
+        class Spy:   # keeps the chooser the game makes, to read its count
+            def for_game(self, rng):
+                made.append(base(rng))
+                return made[-1]
+
+            def __call__(self, obs, legal, rng):
+                raise AssertionError("play_game uses for_game")
+
+            def __repr__(self):
+                return "spy"
+        game = dreamsim.play_game(rules, [Spy(), "heuristic"], seed=seed)
+        return game.to_record(), made[0]
+
+    plain, chooser = play("")
+    assert chooser.searched > 3
+    unreached, c2 = play(f":gamecap={chooser.searched}")   # a cap never reached: the same game
+    assert unreached == plain and c2.searched == chooser.searched
+    capped, c3 = play(":gamecap=3")
+    assert c3.searched == 3 and capped == play(":gamecap=3")[0]   # bounded, deterministic for the seed
+    assert isinstance(resolve_policies(dreamsim, "ismcts:5:gamecap=2,heuristic", 2)[0].for_game(
+        np.random.default_rng(0)), CappedChooser)
+    with pytest.raises(ValueError, match="gamecap must be a non-negative integer"):
+        resolve_policies(dreamsim, "ismcts:5:gamecap=-1,heuristic", 2)
+
+
+def test_a_capped_chooser_plays_the_rollout_policys_choice_once_the_cap_is_spent():
+    s = dream_position(where=["Corridor 1", "Corridor 2"], hands=[["walk", "walk", "vertigo"], ["walk", "star"]],
+                       actions_left=2)
+    obs, legal = dreamsim.observe(s, 0), dreamsim.legal_actions(s)
+    policy = ISMCTSPolicy("dreamsim", iterations=8, rollout="heuristic", paired=True, z=0.0, cutoff=2, gamecap=1)
+    chooser = CappedChooser(policy, np.random.default_rng(0))
+    chooser(obs, legal)
+    assert chooser.searched == 1
+    spent = CappedChooser(policy, np.random.default_rng(1))
+    spent.searched = 1
+    heuristic = dreamsim.POLICIES["heuristic"]
+    assert spent(obs, legal) == heuristic(obs, legal, np.random.default_rng(1)) and spent.searched == 1
