@@ -153,6 +153,14 @@ def test_the_belief_option_of_the_search_spec():
         ISMCTSPolicy("dreamsim", belief="reactions")
 
 
+def test_the_default_search_bounds_a_long_game_at_80_searched_decisions_a_seat():
+    """Issue 17's <= 10 s a game: the default caps its searched decisions per game and seat (`gamecap`),
+    after which the seat plays its rollout policy's own choice (README.md "A bound on long games")."""
+    policy = parse_ismcts(dreamsim, "ismcts:default")
+    assert policy.gamecap == 80 and policy.rollout == "tuned"
+    assert not parse_ismcts(dreamsim, "ismcts:200").gamecap            # off (0) unless named
+
+
 def test_a_search_with_a_belief_plays_legal_deterministic_games():
     spec = "ismcts:12:paired=1:z=0:topk=3:rollout=heuristic:cutoff=4:value=plan:belief=reactions"
     rules = dreamsim.Rules(players=2)
