@@ -49,11 +49,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy.stats import beta, binomtest
 
 from . import frames
 from . import ladder_stats as ls
 from .card_impact import card_impact, split_outcomes
-from .clusters import rates
+from .clusters import rates, score_pvalue
 from .first_player import first_player_advantage
 from .games import load_game, make_rules, resolve_policies
 from .metadata import jsonable, package_version
@@ -349,20 +350,49 @@ def deal_score_tensor(record: pd.DataFrame, k: int, deals: int) -> np.ndarray:
 
 def pairwise_table(record: pd.DataFrame, labels: list, elo, boot, confidence: float = 0.95) -> pd.DataFrame:
     """Per pairing: the first rung's score against the second (wins + draws/2 over games) with its
-    95% interval and p-value against 50% (the deal as the unit), and the rating difference with
-    its bootstrap interval; `separated` when that interval excludes 0."""
+    95% interval and p-value against 50%, and the rating difference with its bootstrap interval;
+    `separated` when that interval excludes 0.
+
+    The unit of the score's interval (`unit`) is the deal (both seat orders of one seed, clustered)
+    when the pairing played at least `ladder_stats.MIN_STRATUM_DEALS` deals, else the game (`exact_score`:
+    Clopper–Pearson over games): a clustered variance from 2 deals is no estimate at all (two deals that
+    each split 1–1 give the interval [0.5, 0.5]), and at 4 games even Wilson's interval covers 50% only
+    7 times in 8. With seats swapped inside a deal, a deal that favours one seat makes its two games'
+    scores negatively correlated, so counting games as independent errs wide rather than narrow;
+    `test_a_pairing_of_two_deals_gets_a_game_level_interval` checks the coverage under that design."""
     rows = []
     for (i, j), games in record.groupby(["a", "b"], sort=True):
         score = games["score"].to_numpy()
-        table = rates(score[:, None], np.ones((len(games), 1)), games["deal"].to_numpy(), expected=0.5,
-                      confidence=confidence).iloc[0]
+        deals = games["deal"].to_numpy()
+        by_deal = len(np.unique(deals)) >= ls.MIN_STRATUM_DEALS
+        if by_deal:
+            table = rates(score[:, None], np.ones((len(games), 1)), deals, expected=0.5, confidence=confidence).iloc[0]
+        else:
+            table = exact_score(score, confidence)
         diff, low, high, p = ls.pairwise_elo(boot, elo, int(i), int(j), confidence)
         rows.append({"rung": labels[i], "opponent": labels[j], "games": len(games),
                      "wins": int((score == 1).sum()), "losses": int((score == 0).sum()),
                      "draws": int((~games["decided"]).sum()), "score": table["rate"], "ci_low": table["ci_low"],
                      "ci_high": table["ci_high"], "p_value": table["p_value"], "elo_diff": diff,
-                     "elo_diff_low": low, "elo_diff_high": high, "separated": bool(low > 0 or high < 0)})
+                     "elo_diff_low": low, "elo_diff_high": high, "separated": bool(low > 0 or high < 0),
+                     "unit": "deal" if by_deal else "game"})
     return pd.DataFrame(rows)
+
+
+def exact_score(score, confidence: float = 0.95) -> dict:
+    """Score rate over games (1 win, 0.5 draw, 0 loss) with the Clopper–Pearson interval (beta quantiles,
+    so k = wins + draws / 2 may be fractional) and the two-sided exact binomial p-value against 50%
+    (draws: the score test); guaranteed coverage at any number of games."""
+    score = np.asarray(score, dtype=float)
+    n, k = len(score), float(score.sum())
+    tail = (1 - confidence) / 2
+    low = 0.0 if k == 0 else float(beta.ppf(tail, k, n - k + 1))
+    high = 1.0 if k == n else float(beta.ppf(1 - tail, k + 1, n - k))
+    if k == round(k):
+        p = float(binomtest(int(k), n, 0.5).pvalue)
+    else:
+        p = float(score_pvalue(k / n, 0.5, n))
+    return {"rate": k / n, "ci_low": low, "ci_high": high, "p_value": p}
 
 
 def findings_by_rung(selfplay: dict, ratings: pd.DataFrame, top: list, reference: str, impact: bool,

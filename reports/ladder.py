@@ -91,6 +91,9 @@ def _p(row) -> str:
 
 
 def pairwise_table(pairwise: pd.DataFrame) -> pd.DataFrame:
+    """The pairings, each score with the unit its interval counts (`unit`: deals, clustered; games,
+    Clopper–Pearson, for a pairing of fewer than 10 deals; ladders saved before that column: deals)."""
+    unit = pairwise["unit"] if "unit" in pairwise else pd.Series("deal", index=pairwise.index)
     return pd.DataFrame({
         "rung": pairwise["rung"].astype(str), "against": pairwise["opponent"].astype(str),
         "games": [f"{int(g):,}" for g in pairwise["games"]],
@@ -98,6 +101,7 @@ def pairwise_table(pairwise: pd.DataFrame) -> pd.DataFrame:
                               zip(pairwise["wins"], pairwise["losses"], pairwise["draws"])],
         "score [95% interval]": [interval_cell(s, lo, hi, "rate") for s, lo, hi in
                                  zip(pairwise["score"], pairwise["ci_low"], pairwise["ci_high"])],
+        "interval unit": ["games" if u == "game" else "deals" for u in unit.fillna("deal")],
         "p-value (50%)": [p_text(float(p))[2:].replace("= ", "") for p in pairwise["p_value"]],
         "rating difference [95% interval]": [interval_cell(v, lo, hi, "points") for v, lo, hi in
                                              zip(pairwise["elo_diff"], pairwise["elo_diff_low"], pairwise["elo_diff_high"])],

@@ -2,6 +2,7 @@
 unequal games per pairing and per rung on the toy game with a known ordering, the stratified
 bootstrap over deals, and Nerath's default ladder."""
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.special import expit
 
@@ -10,6 +11,7 @@ from analyses import ladder as L
 from analyses import ladder_stats as ls
 from analyses.stats import ELO_PER_NAT
 from reports.ladder import ladder_view
+from reports.ladder import pairwise_table as report_pairwise
 
 import toygame
 
@@ -153,3 +155,51 @@ def test_the_report_view_shows_the_search_rungs_fewer_games(uneven):
     cells = view["findings"]
     assert cells.filter(like="strong").iloc[0, 0].endswith("; 150 games")
     assert cells.filter(like="random").iloc[0, 0].endswith("; 600 games")
+    assert set(view["pairwise"]["interval unit"]) == {"deals"}          # every pairing has >= 10 deals
+
+
+def test_the_report_names_games_as_the_unit_of_a_two_deal_pairing():
+    split = pd.DataFrame({"a": 0, "b": 1, "deal": [0, 0, 1, 1], "a_seat": [0, 1, 0, 1],
+                          "score": [1.0, 0.0, 0.0, 1.0], "decided": True})
+    table = report_pairwise(L.pairwise_table(split, ["x", "y"], np.zeros(2), np.zeros((0, 2))))
+    assert list(table["interval unit"]) == ["games"] and list(table["games"]) == ["4"]
+
+
+def paired_record(deals, p, seat_swing, rng):
+    """One pairing's rating games as `pairing_records` gives them: each deal played twice with the
+    seats swapped; the deal favours one seat by ±seat_swing, so a's true score over both orders is p."""
+    tilt = seat_swing * rng.choice([-1.0, 1.0], size=deals)
+    first = rng.random(deals) < p + tilt          # a in seat 0
+    second = rng.random(deals) < p - tilt         # a in seat 1
+    score = np.column_stack([first, second]).astype(float).ravel()
+    return pd.DataFrame({"a": 0, "b": 1, "deal": np.repeat(np.arange(deals), 2), "a_seat": np.tile([0, 1], deals),
+                         "score": score, "decided": True})
+
+
+def test_a_pairing_of_two_deals_gets_a_game_level_interval():
+    """Nerath's search pairings play 2 deals (4 games). An interval clustered by deal from 2 deals is
+    no estimate (two deals that each split 1–1 give [0.5, 0.5]); under the lab's paired design (seats
+    swapped inside a deal, deals favouring a seat) the game-level interval covers the truth."""
+    split = pd.DataFrame({"a": 0, "b": 1, "deal": [0, 0, 1, 1], "a_seat": [0, 1, 0, 1],
+                          "score": [1.0, 0.0, 0.0, 1.0], "decided": True})
+    row = L.pairwise_table(split, ["x", "y"], np.zeros(2), np.zeros((0, 2))).iloc[0]
+    assert row["unit"] == "game" and row["score"] == 0.5
+    assert row["ci_low"] < 0.2 and row["ci_high"] > 0.8 and row["p_value"] == pytest.approx(1.0)
+    rng = np.random.default_rng(17)
+    runs = 400
+    for p in (0.5, 0.7):
+        hits = 0
+        for _ in range(runs):
+            row = L.pairwise_table(paired_record(2, p, 0.2, rng), ["x", "y"], np.zeros(2), np.zeros((0, 2))).iloc[0]
+            hits += row["ci_low"] <= p <= row["ci_high"]
+        assert hits / runs > 0.95 - 3 * np.sqrt(0.95 * 0.05 / runs), (p, hits / runs)
+
+
+def test_a_pairing_of_many_deals_keeps_the_deal_as_the_unit_and_covers_the_truth():
+    rng = np.random.default_rng(29)
+    runs, hits = 300, 0
+    for _ in range(runs):
+        row = L.pairwise_table(paired_record(60, 0.6, 0.3, rng), ["x", "y"], np.zeros(2), np.zeros((0, 2))).iloc[0]
+        assert row["unit"] == "deal"
+        hits += row["ci_low"] <= 0.6 <= row["ci_high"]
+    assert abs(hits / runs - 0.95) < 4 * np.sqrt(0.95 * 0.05 / runs) + 0.01, hits / runs
