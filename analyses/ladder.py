@@ -58,7 +58,7 @@ from .clusters import rates, score_pvalue
 from .first_player import first_player_advantage
 from .games import load_game, make_rules, resolve_policies
 from .metadata import jsonable, package_version
-from .runner import positive_int, progress_bar, simulate
+from .runner import positive_int, progress_bar, simulate, simulate_runs
 from .search import ISMCTSPolicy, MacroSearchPolicy
 from .study import PLANS
 from .tables import Tables, format_table
@@ -226,14 +226,23 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
     with progress_bar(total, progress) as bar:
         if hasattr(bar, "set_description"):
             bar.set_description(f"{name} ladder")
+        slow = searching
         for i, j in pairs:
-            runs[(i, j)] = play_pairing(module, entries[i], entries[j], pair_games[(i, j)] // 2, rating_rules, seed,
-                                        n_jobs, backend, bar)
+            if not {labels[i], labels[j]} & slow:
+                runs[(i, j)] = play_pairing(module, entries[i], entries[j], pair_games[(i, j)] // 2, rating_rules,
+                                            seed, n_jobs, backend, bar)
         selfplay = {}
         for i, entry in enumerate(entries):
-            if rung_findings[i]:
+            if rung_findings[i] and labels[i] not in slow:
                 selfplay[labels[i]] = simulate(module, rung_findings[i], rules=finding_rules, policies=entry,
                                                seed=seed, n_jobs=n_jobs, backend=backend, progress=bar)
+        searched_runs, searched_selfplay = play_search_games(
+            module, [(i, j) for i, j in pairs if {labels[i], labels[j]} & slow], entries, pair_games,
+            {i for i in range(len(entries)) if labels[i] in slow}, rung_findings,
+            rating_rules, finding_rules, seed, n_jobs, backend, bar)
+        runs = {pair: runs[pair] if pair in runs else searched_runs[pair] for pair in pairs}
+        selfplay = {labels[i]: selfplay[labels[i]] if labels[i] in selfplay else searched_selfplay[i]
+                    for i in range(len(entries)) if rung_findings[i]}
     record = pairing_records(runs, labels)
     deal_scores = deal_score_tensor(record, len(labels), int(record["deal"].max()) + 1)
     ratings, boot = ls.ladder_ratings(deal_scores, labels, bootstrap=bootstrap, seed=seed, confidence=confidence)
@@ -318,6 +327,32 @@ def play_pairing(module, a, b, deals: int, rules: dict, seed: int, n_jobs: int, 
     df = pd.concat(parts, ignore_index=True)
     df.attrs = parts[0].attrs
     return df
+
+
+def play_search_games(module, pairs: list, entries: list, pair_games: dict, search: set, rung_findings: list,
+                      rating_rules: dict, finding_rules: dict, seed: int, n_jobs: int, backend, bar) -> tuple[dict, dict]:
+    """The search rungs' games (`search`: their indices; the pairings with a search rung, the search
+    rungs' self-play) in one pool,
+    one game per task (`runner.simulate_runs`): the same frames as `play_pairing` and `simulate` run by
+    run, but a search game takes 20-55 s (Nerath) and a run of two of them left one worker idle for
+    most of the slower; interleaved, both workers stay busy. The most costly runs go first (self-play
+    of a search rung, then pairings of two search rungs), so the pool ends on short games."""
+    runs = {}
+    rungs = [i for i in sorted(search) if rung_findings[i]]
+    for i in rungs:
+        runs[("self", i)] = {"n_games": rung_findings[i], "rules": finding_rules, "policies": entries[i], "seed": seed}
+    both = [p for p in pairs if set(p) <= search]
+    for i, j in both + [p for p in pairs if p not in both]:
+        for order, lineup in enumerate(([entries[i], entries[j]], [entries[j], entries[i]])):
+            runs[(i, j, order)] = {"n_games": pair_games[(i, j)] // 2, "rules": rating_rules, "policies": lineup,
+                                   "seed": seed, "seat_order": "fixed"}
+    played = simulate_runs(module, runs, n_jobs=n_jobs, backend=backend, progress=bar)
+    pairings = {}
+    for i, j in pairs:
+        parts = [played[(i, j, 0)], played[(i, j, 1)]]
+        pairings[(i, j)] = pd.concat(parts, ignore_index=True)
+        pairings[(i, j)].attrs = parts[0].attrs
+    return pairings, {i: played[("self", i)] for i in rungs}
 
 
 def pairing_records(runs: dict, labels: list) -> pd.DataFrame:

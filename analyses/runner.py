@@ -28,7 +28,7 @@ from . import clusters, frames
 from .games import load_game, make_rules, resolve_policies
 from .metadata import run_metadata
 from .plan import RunSpec
-from .worker import play_chunk  # the light module a worker imports (no pandas, scipy, pyarrow)
+from .worker import play_chunk, play_tagged_chunk  # the light module a worker imports (no pandas, scipy, pyarrow)
 
 BACKENDS = ("loky", "threading", "dask")  # those that can stream results back unordered
 ENGINES = ("auto", "python", "kernel")
@@ -106,6 +106,32 @@ def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_job
             df = _run_until(executor, spec, n_games, rule, chunk_size, progress)
     df.attrs = run_metadata(module, spec, len(df))
     return df
+
+
+def simulate_runs(game, runs: dict, n_jobs: int = 1, backend: str | None = None, progress=True) -> dict:
+    """Several runs in one pool of workers, one game per task: `runs` maps a key to a dict of
+    `simulate`'s arguments (n_games, rules, policies, seed, seat_order; engine 'python'); returns key ->
+    the DataFrame `simulate` returns for those arguments (same rows, columns and metadata). For runs of
+    a few slow games each (the skill ladder's search pairings: 2 games a run, 20-55 s each), where
+    `simulate` run by run leaves a worker idle while the other finishes its run's slowest game."""
+    specs, sizes = {}, {}
+    if not runs:
+        return {}
+    for key, arguments in runs.items():
+        arguments = dict(arguments)
+        sizes[key] = positive_int(arguments.pop("n_games"), "n_games")
+        module, specs[key] = prepare_run(game, **arguments)
+    tasks = [(key, specs[key], g, g + 1) for key in runs for g in range(sizes[key])]
+    parts: dict = {key: [] for key in runs}
+    with Executor(n_jobs, backend) as executor, progress_bar(len(tasks), progress) as bar:
+        for key, frame in executor.run_tagged(tasks):
+            parts[key].append(frame)
+            bar.update(len(frame))
+    out = {}
+    for key in runs:
+        out[key] = frames.concat_frames(parts[key])
+        out[key].attrs = run_metadata(module, specs[key], len(out[key]))
+    return out
 
 
 def _run_until(executor, spec: RunSpec, batch: int, rule, chunk_size, progress) -> pd.DataFrame:
@@ -237,6 +263,15 @@ class Executor:
         backend = None if self.backend == "dask" else self.backend
         parallel = Parallel(n_jobs=self.n_jobs, backend=backend, return_as="generator_unordered")
         return map(frames.chunk_frame, parallel(delayed(play_chunk)(spec, a, b) for a, b in ranges))
+
+    def run_tagged(self, tasks: Iterable[tuple]) -> Iterator[tuple[object, pd.DataFrame]]:
+        """(tag, chunk frame) pairs in completion order for chunks of several runs, tasks given as
+        (tag, spec, start, stop): one pool plays the chunks of every run, so slow games of different
+        runs share the workers instead of each run waiting for its own slowest game."""
+        backend = None if self.backend == "dask" else self.backend
+        parallel = Parallel(n_jobs=self.n_jobs, backend=backend, return_as="generator_unordered")
+        done = parallel(delayed(play_tagged_chunk)(tag, spec, a, b) for tag, spec, a, b in tasks)
+        return ((tag, frames.chunk_frame(columns)) for tag, columns in done)
 
     def collect(self, spec: RunSpec, start: int, stop: int, chunk_size: int | None = None,
                 progress: bool = True) -> pd.DataFrame:

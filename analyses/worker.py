@@ -36,6 +36,11 @@ def play_chunk(spec: RunSpec, start: int, stop: int) -> dict[str, list]:
     return {**index, **record_columns(records)}
 
 
+def play_tagged_chunk(tag, spec: RunSpec, start: int, stop: int) -> tuple:
+    """`play_chunk` of one of several runs played by one pool (`Executor.run_tagged`): (tag, columns)."""
+    return tag, play_chunk(spec, start, stop)
+
+
 def record_columns(records: list[dict]) -> dict[str, list]:
     """The games' `to_record()` rows as columns (a field some rows lack is None there)."""
     names = list(dict.fromkeys(name for record in records[:1] for name in record))

@@ -203,3 +203,27 @@ def test_a_pairing_of_many_deals_keeps_the_deal_as_the_unit_and_covers_the_truth
         assert row["unit"] == "deal"
         hits += row["ci_low"] <= 0.6 <= row["ci_high"]
     assert abs(hits / runs - 0.95) < 4 * np.sqrt(0.95 * 0.05 / runs) + 0.01, hits / runs
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_the_search_rungs_games_played_in_one_pool_are_the_games_simulate_plays(n_jobs):
+    """A search rung's pairings and self-play run game by game in one pool (`play_search_games`); with as
+    many games as the other rungs they must give the ladder that playing them run by run gives."""
+    kwargs = dict(games=60, findings_games=40, search_games=60, search_findings_games=40, seed=8, rules=TOY_RULES,
+                  bootstrap=200, progress=False)
+    pooled = L.skill_ladder(toygame, [PLAIN, "random", "strong"], search_rungs=["strong"], n_jobs=n_jobs, **kwargs)
+    plain = L.skill_ladder(toygame, [PLAIN, "random", "strong"], search_rungs=[], **kwargs)
+    assert pooled.metadata["search_rungs"] == ["strong"] and plain.metadata["search_rungs"] == []
+    pd.testing.assert_frame_equal(pooled.ratings, plain.ratings)
+    pd.testing.assert_frame_equal(pooled.pairwise, plain.pairwise)
+    pd.testing.assert_frame_equal(pooled.findings, plain.findings)
+
+
+def test_simulate_runs_returns_what_simulate_returns_run_by_run():
+    runs = {"a": {"n_games": 7, "rules": {**TOY_RULES, "players": 2}, "policies": ["random", "strong"], "seed": 3, "seat_order": "fixed"},
+            "b": {"n_games": 5, "rules": TOY_RULES, "policies": "strong", "seed": 4}}
+    got = analyses.runner.simulate_runs(toygame, runs, n_jobs=2, progress=False)
+    for key, arguments in runs.items():
+        want = analyses.simulate(toygame, progress=False, **arguments)
+        pd.testing.assert_frame_equal(got[key], want)
+        assert got[key].attrs == want.attrs
