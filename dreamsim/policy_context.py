@@ -5,6 +5,7 @@ Vertigo can make.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 
 from .cards import (
     BLACK,
@@ -24,6 +25,7 @@ from .cards import (
 from .cards import (
     VERTIGO as VERTIGO_CARD,
 )
+from .observation import _FIELDS
 from .policy_plan import (
     _BLOCKED,
     _INF,
@@ -88,6 +90,9 @@ class Weights:
         return cv, sum(n * cv[k] for k, n in COMPOSITION.items()) / N_CARDS
 
 
+#: (player, acting_for, horror, n_players, where, rules, hand, board, effects) of an Observation
+_OBS = itemgetter(*[_FIELDS.index(name) for name in (
+    "player", "acting_for", "horror", "n_players", "where", "rules", "hand", "board", "effects")])
 _OTHERS = {n: tuple(tuple(q for q in range(n) if q != p) for p in range(n)) for n in range(1, 7)}
 _NO_TAIL = (False, False, False)  # the key's tail when no nightmare or Blue Nightmare is in the way
 
@@ -101,19 +106,16 @@ class _Facts:
 
     __slots__ = ("obs", "w", "cv", "mean_draw", "memo", "me", "actor", "horror", "n", "where", "rules", "sign",
                  "hand", "rivals", "_rest", "_base", "_decision", "_tail", "_remaining", "_cost0", "g", "eff", "k",
-                 "cs", "rk")
+                 "cs", "rk", "_vert")
 
     def __init__(self, obs, w: Weights, cv: tuple, mean_draw: float, memo: Memo):
         # memo: the policy's own caches (its boards, plan keys); w never changes for one memo
         self.obs, self.w, self.cv, self.mean_draw, self.memo = obs, w, cv, mean_draw, memo
-        self.me = me = obs.player
-        self.actor = actor = obs.acting_for
-        self.horror = obs.horror
-        self.n = n = obs.n_players
-        self.where = obs.where
-        self.rules = obs.rules
+        # the observation's fields this reads, in one C call (Observation is a tuple)
+        self.me, self.actor, self.horror, self.n, self.where, self.rules, hand, board, self.eff = _OBS(obs)
+        me, actor, n = self.me, self.actor, self.n
         self.sign = 1.0 if actor == me else -1.0  # a captured rival's progress is bad for me
-        self.hand = obs.hand
+        self.hand = hand
         # rivals: for a Midnighter, every other Midnighter and the Horror; for the Horror, all
         self.rivals = _OTHERS[n][me]
         self._rest = {}
@@ -122,17 +124,30 @@ class _Facts:
         self._tail = None
         self._remaining = None
         self._cost0 = None  # the actor's plan cost now
-        rows, cols, grid, _cell_of, rot, _nb = obs.board
+        self._vert = None  # vertigo_facts()
+        rows, cols, grid, _cell_of, rot, _nb = board
         boards = memo.last
         last = boards.get(rows)  # the board of the last decision, most often the board now
-        if last is not None and last[0] == grid and last[1] == rot and last[2].ret == self.rules.dreamwalk_return_arrow:
+        ret = self.rules.dreamwalk_return_arrow
+        if last is not None and last[0] == grid and last[1] == rot and last[2].ret == ret:
             self.g = last[2]
         else:
-            self.g = memo.get(rows, cols, grid, rot, self.rules.dreamwalk_return_arrow)
+            self.g = memo.get(rows, cols, grid, rot, ret)
             boards[rows] = (grid, rot, self.g)
-        self.eff = obs.effects
-        self.k = self.profile(self.hand)
-        self.cs = self.card_sum(self.hand)
+        horror = actor == self.horror
+        if horror or (max(hand, default=0) < RED and not (self.eff["blue"] >> actor) & 1):
+            # no nightmare and no Blue: the plan key and the card values depend on the hand alone
+            ck = (hand, horror)
+            hands = memo.hands
+            kc = hands.get(ck)
+            if kc is None:
+                if len(hands) >= 100_000:
+                    hands.clear()
+                kc = hands[ck] = (self.profile(hand), self.card_sum(hand))
+            self.k, self.cs = kc
+        else:
+            self.k = self.profile(hand)
+            self.cs = self.card_sum(hand)
         self.rk = self.rivals_at(self.where)
 
     def tail(self) -> tuple:
@@ -340,27 +355,38 @@ class _Facts:
         """The best value() one Vertigo card played on `loc` reaches. The boards it can make,
         my plan cost on each and the rest of value() on each are kept with the board (my plan
         changes when I move or my hand does, the rest when the others move)."""
-        k = key_add(self.memo, self.k, VERTIGO_CARD, -1)
-        where = self.where
-        x = where[self.actor]
+        vt = self._vert
+        if vt is None:
+            vt = self._vert = self.vertigo_facts()
+        k, x, mode, rkey = vt
         memo = self.g.memo
-        ks = key_strict(self.memo, k)
-        if _plan_cost(self.g, ks, x) < _BLOCKED:  # my route exists: one the Vertigo blocks is just blocked
-            k = ks
-        mode = self.rules.vertigo_rotation
         mk = ("vm", loc, k[0], x, mode)
         costs = memo.get(mk)
         if costs is None:
             costs = memo[mk] = self.op_costs(loc, k, x, mode)
-        mk = ("vr", loc, self.rk, mode, where if self.me == self.horror else None)
+        mk = ("vr", loc) + rkey
         rests = memo.get(mk)
         if rests is None:
+            where = self.where
             rests = memo[mk] = tuple([self.rest(g, where) for g in self.op_boards(loc)])
         f = -self.sign * self.w.progress
         best = max([f * c + r for c, r in zip(costs, rests)], default=None)
         if best is None:  # nothing a Vertigo here would change
             return self.base() - 0.1 * self.sign * self.cv[VERTIGO_CARD]
         return best + self.sign * 0.1 * (self.cs - self.cv[VERTIGO_CARD])
+
+    def vertigo_facts(self) -> tuple:
+        """What best_vertigo reads whatever the location (worked out once a decision): the actor's
+        plan key after playing the Vertigo card, its place, the rotation rule and the rest of the
+        key of the rests table."""
+        k = key_add(self.memo, self.k, VERTIGO_CARD, -1)
+        where = self.where
+        x = where[self.actor]
+        ks = key_strict(self.memo, k)
+        if _plan_cost(self.g, ks, x) < _BLOCKED:  # my route exists: one the Vertigo blocks is just blocked
+            k = ks
+        mode = self.rules.vertigo_rotation
+        return k, x, mode, (self.rk, mode, where if self.me == self.horror else None)
 
     def op_costs(self, loc: int, k: tuple, x: int, mode: str) -> tuple:
         """My plan cost (key k, at x) on each board op_boards(loc) makes."""

@@ -60,7 +60,7 @@ class Memo(Boards):
     Key ids are never reused (`next_id` keeps counting after a clear), so memos keyed by an id
     stay right after a clear."""
 
-    __slots__ = ("key_ids", "next_id", "added", "strict", "free", "profiles", "last")
+    __slots__ = ("key_ids", "next_id", "added", "strict", "free", "profiles", "hands", "last")
 
     def __init__(self):
         super().__init__()
@@ -70,16 +70,17 @@ class Memo(Boards):
         self.strict = {}     # key id -> key_strict
         self.free = {}       # key id -> key_free
         self.profiles = {}   # (hand, is the Horror) -> profile, for hands without nightmares
+        self.hands = {}      # the same -> (profile, card values), for the hand a decision is about
         self.last = {}       # rows -> (grid, rot, the WalkGraph of the last decision)
 
     def clear(self) -> None:
         super().clear()
-        for d in (self.key_ids, self.added, self.strict, self.free, self.profiles, self.last):
+        for d in (self.key_ids, self.added, self.strict, self.free, self.profiles, self.hands, self.last):
             d.clear()
 
     def is_empty(self) -> bool:
         return not (self.graphs or self.key_ids or self.added or self.strict or self.free or self.profiles
-                    or self.last)
+                    or self.hands or self.last)
 
 
 def key_id(memo: Memo, key: tuple) -> int:
