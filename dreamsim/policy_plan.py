@@ -73,6 +73,13 @@ class Memo(Boards):
         self.hands = {}      # the same -> (profile, card values), for the hand a decision is about
         self.last = {}       # rows -> (grid, rot, the WalkGraph of the last decision)
 
+    def get(self, rows: int, cols: int, grid: tuple, rot: tuple, ret: bool):
+        """Boards.get, first trying `rot` as given: the table is keyed by the rotations that matter
+        (Boards.get masks them), so a board found under `rot` as it is is the board Boards.get
+        finds (WalkGraph.after and the observation mostly pass rotations masked already)."""
+        g = self.graphs.get((rows, cols, ret, grid, rot))
+        return Boards.get(self, rows, cols, grid, rot, ret) if g is None else g
+
     def clear(self) -> None:
         super().clear()
         for d in (self.key_ids, self.added, self.strict, self.free, self.profiles, self.hands, self.last):
@@ -161,8 +168,8 @@ def _legs(g, goal: int, y: int, forest: bool, relax: bool = True) -> list:
     Only when no arrows lead there does a route count turns where an arrow is missing (a
     shortcut a Vertigo would open on a route that exists is seen when the Vertigo is scored).
     Without `relax`, a place no arrows lead to has no way."""
-    d = g.dist_to(goal)[y]
-    f = g.dist_to(FOREST)[y] if forest and goal != FOREST else _INF
+    d = (g.dists[goal] or g.dist_to(goal))[y]
+    f = (g.dists[FOREST] or g.dist_to(FOREST))[y] if forest and goal != FOREST else _INF
     if d < _INF:
         return [(d, 0, 0), (f, 0, 1)] if f < _INF else [(d, 0, 0)]
     if not relax:

@@ -68,8 +68,13 @@ class _Context(_Facts):
         """What playing `a` is worth to me (compared with passing / letting it be: 0)."""
         return _SCORE[type(a)](self, a)
 
-    def score_vertigo_op(self, op: int) -> float:
-        return self.value(g=self.g.after(self.obs.context["location"], op)) - self.base()
+    def score_vertigo_op(self, a: VertigoOp) -> float:
+        return self.value(g=self.g.after(self.obs.context["location"], a.op)) - self.base()
+
+    def score_vertigo(self, a: Vertigo) -> float:
+        """A Vertigo card on a.location: the best board it makes (best_vertigo), against now."""
+        b = self._base
+        return self.best_vertigo(a.location) - (self.base() if b is None else b)
 
     def score_set_trap(self, loc: int) -> float:
         if self.actor != self.me:
@@ -94,18 +99,20 @@ class _Context(_Facts):
         tgt = self.obs.context.get("target", -1)
         return n if self.is_rival(tgt) else -n
 
-    def score_walk(self, d: int) -> float:
+    def score_walk(self, a: Walk) -> float:
         g = self.g
         loc = self.where[self.actor]
-        to = g.grid[g.nb[g.grid.index(loc)][d]]
+        to = g.grid[g.nb[g.grid.index(loc)][a.direction]]
         return self.value(where=self.moved(self.actor, to), k=key_add(self.memo, self.k, DREAMWALK, -1),
                           cs=self.cs - self.cv[DREAMWALK], actor_moved=True) - self.base()
 
-    def score_discard(self, kind: int) -> float:
+    def score_discard(self, a: Discard) -> float:
+        kind = a.kind
         obs, w = self.obs, self.w
         dec = self.decision()
         if dec == "turn action":  # dig: an action for a card from the deck
-            return self.minus(kind) + self.draw_gain(key_add(self.memo, self.k, kind, -1)) - 0.05
+            k2 = key_add(self.memo, self.k, kind, -1)  # minus(kind) and draw_gain read the same key
+            return self.hand_delta(k2, -self.cv[kind]) + self.draw_gain(k2) - 0.05
         if dec.startswith("Town Hall"):
             return 0.0
         # a surplus card: keep the best hand (a nightmare may go only at the Square)
@@ -343,10 +350,10 @@ _CYCLES = frozenset((Walk, Vertigo, Star, SetTrap, DutchExtra, DutchReduce, Stea
 #: action type -> scoring function (context, action) -> score
 _SCORE = {
     Pass: lambda c, a: 0.0, Allow: lambda c, a: 0.0, Hold: lambda c, a: 0.0, StopTaking: lambda c, a: 0.0,
-    Walk: lambda c, a: c.score_walk(a.direction),
-    Discard: lambda c, a: c.score_discard(a.kind),
-    Vertigo: lambda c, a: c.best_vertigo(a.location) - c.base(),
-    VertigoOp: lambda c, a: c.score_vertigo_op(a.op),
+    Walk: _Context.score_walk,
+    Discard: _Context.score_discard,
+    Vertigo: _Context.score_vertigo,
+    VertigoOp: _Context.score_vertigo_op,
     Star: lambda c, a: c.score_star(),
     Cancel: lambda c, a: c.score_react(False),
     Intercept: lambda c, a: c.score_react(True),
