@@ -100,6 +100,46 @@ _NO_TAIL = (False, False, False)  # the key's tail when no nightmare or Blue Nig
 # -------------------------------------------------------------------------------------------
 # One decision
 # -------------------------------------------------------------------------------------------
+def board_of(memo: Memo, board: tuple, ret: bool):
+    """The policy's WalkGraph of an observation's board (Observation.board)."""
+    rows, cols, grid, _cell_of, rot, _nb = board
+    boards = memo.last
+    last = boards.get(rows)  # the board of the last decision, most often the board now
+    if last is not None and last[0] == grid and last[1] == rot and last[2].ret == ret:
+        return last[2]
+    g = memo.get(rows, cols, grid, rot, ret)
+    boards[rows] = (grid, rot, g)
+    return g
+
+
+#: (player, horror, n_players, where, rules, board) of an Observation
+_OBS_PUBLIC = itemgetter(*[_FIELDS.index(name) for name in ("player", "horror", "n_players", "where", "rules", "board")])
+
+
+class _Public:
+    """Who leads, from what is public (the board, where everyone stands): what a reaction
+    window's threat may need (`play_threat`), without the rest of a decision's facts."""
+
+    __slots__ = ("g", "where", "horror", "rivals")
+
+    def __init__(self, obs, memo: Memo):
+        me, self.horror, n, self.where, rules, board = _OBS_PUBLIC(obs)
+        self.rivals = _OTHERS[n][me]
+        self.g = board_of(memo, board, rules.dreamwalk_return_arrow)
+
+    def leader(self) -> int:
+        """The rival closest to winning, from public information (-1: none)."""
+        best, bc = -1, _BLOCKED + 1
+        for q in self.rivals:
+            c = public_cost(self.g, self.where[q], q == self.horror)
+            if c < bc:
+                best, bc = q, c
+        return best
+
+    def closeness(self, seat: int) -> float:
+        return 4.0 / public_cost(self.g, self.where[seat], seat == self.horror)
+
+
 class _Facts:
     """Per-decision facts the scoring needs, computed once (lazily); `policy_scoring._Context`
     adds one scoring method per kind of action."""
@@ -125,15 +165,7 @@ class _Facts:
         self._remaining = None
         self._cost0 = None  # the actor's plan cost now
         self._vert = None  # vertigo_facts()
-        rows, cols, grid, _cell_of, rot, _nb = board
-        boards = memo.last
-        last = boards.get(rows)  # the board of the last decision, most often the board now
-        ret = self.rules.dreamwalk_return_arrow
-        if last is not None and last[0] == grid and last[1] == rot and last[2].ret == ret:
-            self.g = last[2]
-        else:
-            self.g = memo.get(rows, cols, grid, rot, ret)
-            boards[rows] = (grid, rot, self.g)
+        self.g = board_of(memo, board, self.rules.dreamwalk_return_arrow)
         horror = actor == self.horror
         if horror or (max(hand, default=0) < RED and not (self.eff["blue"] >> actor) & 1):
             # no nightmare and no Blue: the plan key and the card values depend on the hand alone
@@ -266,17 +298,8 @@ class _Facts:
             self._base = self.value()
         return self._base
 
-    def leader(self) -> int:
-        """The rival closest to winning, from public information (-1: none)."""
-        best, bc = -1, _BLOCKED + 1
-        for q in self.rivals:
-            c = public_cost(self.g, self.where[q], q == self.horror)
-            if c < bc:
-                best, bc = q, c
-        return best
-
-    def closeness(self, seat: int) -> float:
-        return 4.0 / public_cost(self.g, self.where[seat], seat == self.horror)
+    leader = _Public.leader
+    closeness = _Public.closeness
 
     def is_rival(self, seat: int) -> bool:
         return seat != self.me and (self.me == self.horror or seat != self.horror)

@@ -11,7 +11,7 @@ from .actions import (
     Intercept,
     Pass,
 )
-from .policy_context import Weights
+from .policy_context import Weights, _Public
 from .policy_plan import Memo
 from .policy_scoring import _CYCLES, _SCORE, _Context, play_threat
 
@@ -85,16 +85,16 @@ class HeuristicPolicy:
         return [_SCORE[type(a)](ctx, a) for a in legal]
 
     def _reaction_scorer(self, obs):
-        """Scores for Cancel / Intercept / Allow, without building a whole _Context unless the
-        threat needs the board (who leads)."""
+        """Scores for Cancel / Intercept / Allow, without building a _Context: the threat may need
+        who leads (a _Public, built only then)."""
         w = self.weights
         me, horror = obs.player, obs.horror
         ctx = obs.context
         full = []
 
-        def leader_ctx():
+        def leader_ctx():  # who leads: the board and where everyone stands
             if not full:
-                full.append(_Context(obs, w, *self._tables))
+                full.append(_Public(obs, self._tables[2]))
             return full[0]
 
         threat = play_threat(obs, w, me, horror, ctx, leader_ctx)
