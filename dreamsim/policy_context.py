@@ -259,7 +259,9 @@ class _Facts:
         if k is None:
             k, cs = self.k, self.cs
         x = where[self.actor]
-        cost = _plan_cost(g, k, x)
+        cost = g.memo.get(k[0] * 16 + x)  # _plan_cost's own memo entry, read here (the usual case)
+        if cost is None:
+            cost = _plan_cost(g, k, x)
         v = self.sign * (-self.w.progress * cost + 0.1 * cs) + self.rest(g, where, actor_moved)
         h = self.horror
         if h >= 0 and h != self.me and where[self.me] == where[h]:
@@ -334,7 +336,10 @@ class _Facts:
         c0 = self._cost0
         if c0 is None:
             c0 = self._cost0 = _plan_cost(self.g, self.k, x)
-        return self.sign * (self.w.progress * (c0 - _plan_cost(self.g, k2, x)) + 0.1 * dcs)
+        c2 = self.g.memo.get(k2[0] * 16 + x)  # _plan_cost's own memo entry
+        if c2 is None:
+            c2 = _plan_cost(self.g, k2, x)
+        return self.sign * (self.w.progress * (c0 - c2) + 0.1 * dcs)
 
     def draw_gain(self, k: tuple) -> float:
         """Expected gain of drawing one card into a hand with plan key `k` (a Dreamwalk, Vertigo

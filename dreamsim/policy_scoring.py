@@ -76,17 +76,20 @@ class _Context(_Facts):
         b = self._base
         return self.best_vertigo(a.location) - (self.base() if b is None else b)
 
-    def score_set_trap(self, loc: int) -> float:
+    def score_set_trap(self, a: SetTrap) -> float:
+        loc = a.location
         if self.actor != self.me:
             return -5.0
         w = self.w
         return self.best_partner(loc)[0] - (w.progress * 0.5 if w.trap <= 0 else 0.0)
 
-    def score_reduce(self, target: int) -> float:
+    def score_reduce(self, a: DutchReduce) -> float:
+        target = a.target
         w = self.w
         return (w.dutch_reduce * self.closeness(target) if target == self.leader() else -5.0) - 0.1 * w.dutch_value
 
-    def score_steal(self, target: int) -> float:
+    def score_steal(self, a: Steal) -> float:
+        target = a.target
         w = self.w
         v = (w.steal * self.closeness(target) if self.is_rival(target) else -5.0) - 0.1 * w.catcher_value
         if self.actor == self.me and self.obs.hand_sizes[target] and self.stuck():
@@ -136,7 +139,7 @@ class _Context(_Facts):
             v += 0.05 * self.cv[kind]  # and the rival loses it
         return v
 
-    def score_star(self) -> float:
+    def score_star(self, _a: Star | None = None) -> float:
         w = self.w
         actor = self.actor
         loc = self.where[actor]
@@ -213,7 +216,7 @@ class _Context(_Facts):
                     best, bv = k, v
         return bv, best
 
-    def score_extra(self) -> float:
+    def score_extra(self, _a: DutchExtra | None = None) -> float:
         """An extra action is worth it if my whole plan fits in this turn with it."""
         w = self.w
         actor = self.actor
@@ -237,7 +240,8 @@ class _Context(_Facts):
             return -self.w.respond_cost
         return abs(threat) - self.w.respond_cost + (1.0 if intercept else 0.0)
 
-    def score_spring(self, loc: int, kind: int) -> float:
+    def score_spring(self, a: Spring) -> float:
+        loc, kind = a.location, a.kind
         w = self.w
         obs = self.obs
         dec = self.decision()
@@ -354,15 +358,15 @@ _SCORE = {
     Discard: _Context.score_discard,
     Vertigo: _Context.score_vertigo,
     VertigoOp: _Context.score_vertigo_op,
-    Star: lambda c, a: c.score_star(),
+    Star: _Context.score_star,
     Cancel: lambda c, a: c.score_react(False),
     Intercept: lambda c, a: c.score_react(True),
-    Spring: lambda c, a: c.score_spring(a.location, a.kind),
-    SetTrap: lambda c, a: c.score_set_trap(a.location),
+    Spring: _Context.score_spring,
+    SetTrap: _Context.score_set_trap,
     TrapPartner: lambda c, a: c.partner_value(c.obs.context["location"], a.kind),
-    DutchExtra: lambda c, a: c.score_extra(),
-    DutchReduce: lambda c, a: c.score_reduce(a.target),
-    Steal: lambda c, a: c.score_steal(a.target),
+    DutchExtra: _Context.score_extra,
+    DutchReduce: _Context.score_reduce,
+    Steal: _Context.score_steal,
     To: lambda c, a: c.score_to(a.location),
     Target: lambda c, a: c.score_target(a.seat),
     Take: lambda c, a: c.score_take(a.kind),
