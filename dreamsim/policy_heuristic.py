@@ -44,18 +44,22 @@ class HeuristicPolicy:
     def __call__(self, obs, legal, rng):
         if len(legal) == 1:
             return legal[0]
+        best, best_score = [], None
         if type(legal[-1]) is Allow:  # a reaction window: only the play being answered matters
             score = self._reaction_scorer(obs)
-            ctx = None
-        else:
-            ctx = _Context(obs, self.weights, *self._tables)
-            score = None
-        best, best_score = [], None
+            for a in legal:
+                sc = score(a)
+                if best_score is None or sc > best_score:
+                    best, best_score = [a], sc
+                elif sc == best_score:
+                    best.append(a)
+            return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+        ctx = _Context(obs, self.weights, *self._tables)
         dig, dig_score = None, None  # the best discard action, else the best card play (a card cycles)
         cycle, cycle_score = None, None
         for a in legal:
             t = type(a)
-            sc = _SCORE[t](ctx, a) if score is None else score(a)
+            sc = _SCORE[t](ctx, a)
             if best_score is None or sc > best_score:
                 best, best_score = [a], sc
             elif sc == best_score:
@@ -67,7 +71,7 @@ class HeuristicPolicy:
                 cycle, cycle_score = a, sc
         if dig is None:
             dig = cycle
-        if dig is not None and ctx is not None and type(best[0]) is Pass and ctx.stuck():
+        if dig is not None and type(best[0]) is Pass and ctx.stuck():
             # passing never changes a hand: a plan that lacks cards digs for them instead,
             # even at the price of a card it needs now (it comes back when drawn again): with
             # the discard action (Rules.discard_action) by discarding, without it by the least
