@@ -205,7 +205,15 @@ class _Facts:
                     profiles.clear()
                 k = profiles[ck] = self._profile(hand, 0, False)
             return k
-        return self._profile(hand, nightmares_gone, blue_gone)
+        # a nightmare or the Blue in the way: the key also reads the Blue and the table (tail)
+        ck = (hand, horror, nightmares_gone, blue_gone, (self.eff["blue"] >> self.actor) & 1, self.tail())
+        profiles = self.memo.profiles
+        k = profiles.get(ck)
+        if k is None:
+            if len(profiles) >= 100_000:
+                profiles.clear()
+            k = profiles[ck] = self._profile(hand, nightmares_gone, blue_gone)
+        return k
 
     def _profile(self, hand, nightmares_gone: int, blue_gone: bool) -> tuple:
         w = self.w

@@ -55,8 +55,8 @@ class Memo(Boards):
     """One heuristic policy's caches (`HeuristicPolicy` makes one; two policies never share one):
     the boards it has looked at with what it derived from them (`Boards`; `WalkGraph.memo`), the
     plan-cost key ids (`key_id`) and the keys derived from a key (`key_add`, `key_strict`,
-    `key_free`), the plan keys of hands without nightmares (`profiles`, see
-    `_Facts.profile`) and the last board seen per board height (`last`). Every table is bounded.
+    `key_free`), the plan keys of hands (`profiles`, see `_Facts.profile`), the plan key and card
+    values of the hand a decision is about (`hands`) and the last board seen per board height (`last`). Every table is bounded.
     Key ids are never reused (`next_id` keeps counting after a clear), so memos keyed by an id
     stay right after a clear."""
 
@@ -69,7 +69,8 @@ class Memo(Boards):
         self.added = {}      # (key id, kind, d) -> key_add
         self.strict = {}     # key id -> key_strict
         self.free = {}       # key id -> key_free
-        self.profiles = {}   # (hand, is the Horror) -> profile, for hands without nightmares
+        self.profiles = {}   # (hand, is the Horror) -> profile, for hands without nightmares (and
+        #                      (hand, is the Horror, nightmares gone, Blue gone, under the Blue, tail) for others)
         self.hands = {}      # the same -> (profile, card values), for the hand a decision is about
         self.last = {}       # rows -> (grid, rot, the WalkGraph of the last decision)
 
