@@ -5,6 +5,7 @@ Vertigo can make.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 
 from .cards import (
     BLACK,
@@ -24,6 +25,7 @@ from .cards import (
 from .cards import (
     VERTIGO as VERTIGO_CARD,
 )
+from .observation import _FIELDS
 from .policy_plan import (
     _BLOCKED,
     _INF,
@@ -88,6 +90,9 @@ class Weights:
         return cv, sum(n * cv[k] for k, n in COMPOSITION.items()) / N_CARDS
 
 
+#: (player, acting_for, horror, n_players, where, rules, hand, board, effects) of an Observation
+_OBS = itemgetter(*[_FIELDS.index(name) for name in (
+    "player", "acting_for", "horror", "n_players", "where", "rules", "hand", "board", "effects")])
 _OTHERS = {n: tuple(tuple(q for q in range(n) if q != p) for p in range(n)) for n in range(1, 7)}
 _NO_TAIL = (False, False, False)  # the key's tail when no nightmare or Blue Nightmare is in the way
 
@@ -95,25 +100,62 @@ _NO_TAIL = (False, False, False)  # the key's tail when no nightmare or Blue Nig
 # -------------------------------------------------------------------------------------------
 # One decision
 # -------------------------------------------------------------------------------------------
+def board_of(memo: Memo, board: tuple, ret: bool):
+    """The policy's WalkGraph of an observation's board (Observation.board)."""
+    rows, cols, grid, _cell_of, rot, _nb = board
+    boards = memo.last
+    last = boards.get(rows)  # the board of the last decision, most often the board now
+    if last is not None and last[0] == grid and last[1] == rot and last[2].ret == ret:
+        return last[2]
+    g = memo.get(rows, cols, grid, rot, ret)
+    boards[rows] = (grid, rot, g)
+    return g
+
+
+#: (player, horror, n_players, where, rules, board) of an Observation
+_OBS_PUBLIC = itemgetter(*[_FIELDS.index(name) for name in ("player", "horror", "n_players", "where", "rules", "board")])
+
+
+class _Public:
+    """Who leads, from what is public (the board, where everyone stands): what a reaction
+    window's threat may need (`play_threat`), without the rest of a decision's facts."""
+
+    __slots__ = ("g", "where", "horror", "rivals")
+
+    def __init__(self, obs, memo: Memo):
+        me, self.horror, n, self.where, rules, board = _OBS_PUBLIC(obs)
+        self.rivals = _OTHERS[n][me]
+        self.g = board_of(memo, board, rules.dreamwalk_return_arrow)
+
+    def leader(self) -> int:
+        """The rival closest to winning, from public information (-1: none)."""
+        best, bc = -1, _BLOCKED + 1
+        for q in self.rivals:
+            c = public_cost(self.g, self.where[q], q == self.horror)
+            if c < bc:
+                best, bc = q, c
+        return best
+
+    def closeness(self, seat: int) -> float:
+        return 4.0 / public_cost(self.g, self.where[seat], seat == self.horror)
+
+
 class _Facts:
     """Per-decision facts the scoring needs, computed once (lazily); `policy_scoring._Context`
     adds one scoring method per kind of action."""
 
     __slots__ = ("obs", "w", "cv", "mean_draw", "memo", "me", "actor", "horror", "n", "where", "rules", "sign",
                  "hand", "rivals", "_rest", "_base", "_decision", "_tail", "_remaining", "_cost0", "g", "eff", "k",
-                 "cs", "rk")
+                 "cs", "rk", "_vert")
 
     def __init__(self, obs, w: Weights, cv: tuple, mean_draw: float, memo: Memo):
         # memo: the policy's own caches (its boards, plan keys); w never changes for one memo
         self.obs, self.w, self.cv, self.mean_draw, self.memo = obs, w, cv, mean_draw, memo
-        self.me = me = obs.player
-        self.actor = actor = obs.acting_for
-        self.horror = obs.horror
-        self.n = n = obs.n_players
-        self.where = obs.where
-        self.rules = obs.rules
+        # the observation's fields this reads, in one C call (Observation is a tuple)
+        self.me, self.actor, self.horror, self.n, self.where, self.rules, hand, board, self.eff = _OBS(obs)
+        me, actor, n = self.me, self.actor, self.n
         self.sign = 1.0 if actor == me else -1.0  # a captured rival's progress is bad for me
-        self.hand = obs.hand
+        self.hand = hand
         # rivals: for a Midnighter, every other Midnighter and the Horror; for the Horror, all
         self.rivals = _OTHERS[n][me]
         self._rest = {}
@@ -122,17 +164,22 @@ class _Facts:
         self._tail = None
         self._remaining = None
         self._cost0 = None  # the actor's plan cost now
-        rows, cols, grid, _cell_of, rot, _nb = obs.board
-        boards = memo.last
-        last = boards.get(rows)  # the board of the last decision, most often the board now
-        if last is not None and last[0] == grid and last[1] == rot and last[2].ret == self.rules.dreamwalk_return_arrow:
-            self.g = last[2]
+        self._vert = None  # vertigo_facts()
+        self.g = board_of(memo, board, self.rules.dreamwalk_return_arrow)
+        horror = actor == self.horror
+        if horror or (max(hand, default=0) < RED and not (self.eff["blue"] >> actor) & 1):
+            # no nightmare and no Blue: the plan key and the card values depend on the hand alone
+            ck = (hand, horror)
+            hands = memo.hands
+            kc = hands.get(ck)
+            if kc is None:
+                if len(hands) >= 100_000:
+                    hands.clear()
+                kc = hands[ck] = (self.profile(hand), self.card_sum(hand))
+            self.k, self.cs = kc
         else:
-            self.g = memo.get(rows, cols, grid, rot, self.rules.dreamwalk_return_arrow)
-            boards[rows] = (grid, rot, self.g)
-        self.eff = obs.effects
-        self.k = self.profile(self.hand)
-        self.cs = self.card_sum(self.hand)
+            self.k = self.profile(hand)
+            self.cs = self.card_sum(hand)
         self.rk = self.rivals_at(self.where)
 
     def tail(self) -> tuple:
@@ -158,7 +205,15 @@ class _Facts:
                     profiles.clear()
                 k = profiles[ck] = self._profile(hand, 0, False)
             return k
-        return self._profile(hand, nightmares_gone, blue_gone)
+        # a nightmare or the Blue in the way: the key also reads the Blue and the table (tail)
+        ck = (hand, horror, nightmares_gone, blue_gone, (self.eff["blue"] >> self.actor) & 1, self.tail())
+        profiles = self.memo.profiles
+        k = profiles.get(ck)
+        if k is None:
+            if len(profiles) >= 100_000:
+                profiles.clear()
+            k = profiles[ck] = self._profile(hand, nightmares_gone, blue_gone)
+        return k
 
     def _profile(self, hand, nightmares_gone: int, blue_gone: bool) -> tuple:
         w = self.w
@@ -212,7 +267,9 @@ class _Facts:
         if k is None:
             k, cs = self.k, self.cs
         x = where[self.actor]
-        cost = _plan_cost(g, k, x)
+        cost = g.memo.get(k[0] * 16 + x)  # _plan_cost's own memo entry, read here (the usual case)
+        if cost is None:
+            cost = _plan_cost(g, k, x)
         v = self.sign * (-self.w.progress * cost + 0.1 * cs) + self.rest(g, where, actor_moved)
         h = self.horror
         if h >= 0 and h != self.me and where[self.me] == where[h]:
@@ -251,17 +308,8 @@ class _Facts:
             self._base = self.value()
         return self._base
 
-    def leader(self) -> int:
-        """The rival closest to winning, from public information (-1: none)."""
-        best, bc = -1, _BLOCKED + 1
-        for q in self.rivals:
-            c = public_cost(self.g, self.where[q], q == self.horror)
-            if c < bc:
-                best, bc = q, c
-        return best
-
-    def closeness(self, seat: int) -> float:
-        return 4.0 / public_cost(self.g, self.where[seat], seat == self.horror)
+    leader = _Public.leader
+    closeness = _Public.closeness
 
     def is_rival(self, seat: int) -> bool:
         return seat != self.me and (self.me == self.horror or seat != self.horror)
@@ -296,7 +344,10 @@ class _Facts:
         c0 = self._cost0
         if c0 is None:
             c0 = self._cost0 = _plan_cost(self.g, self.k, x)
-        return self.sign * (self.w.progress * (c0 - _plan_cost(self.g, k2, x)) + 0.1 * dcs)
+        c2 = self.g.memo.get(k2[0] * 16 + x)  # _plan_cost's own memo entry
+        if c2 is None:
+            c2 = _plan_cost(self.g, k2, x)
+        return self.sign * (self.w.progress * (c0 - c2) + 0.1 * dcs)
 
     def draw_gain(self, k: tuple) -> float:
         """Expected gain of drawing one card into a hand with plan key `k` (a Dreamwalk, Vertigo
@@ -340,27 +391,38 @@ class _Facts:
         """The best value() one Vertigo card played on `loc` reaches. The boards it can make,
         my plan cost on each and the rest of value() on each are kept with the board (my plan
         changes when I move or my hand does, the rest when the others move)."""
-        k = key_add(self.memo, self.k, VERTIGO_CARD, -1)
-        where = self.where
-        x = where[self.actor]
+        vt = self._vert
+        if vt is None:
+            vt = self._vert = self.vertigo_facts()
+        k, x, mode, rkey = vt
         memo = self.g.memo
-        ks = key_strict(self.memo, k)
-        if _plan_cost(self.g, ks, x) < _BLOCKED:  # my route exists: one the Vertigo blocks is just blocked
-            k = ks
-        mode = self.rules.vertigo_rotation
         mk = ("vm", loc, k[0], x, mode)
         costs = memo.get(mk)
         if costs is None:
             costs = memo[mk] = self.op_costs(loc, k, x, mode)
-        mk = ("vr", loc, self.rk, mode, where if self.me == self.horror else None)
+        mk = ("vr", loc) + rkey
         rests = memo.get(mk)
         if rests is None:
+            where = self.where
             rests = memo[mk] = tuple([self.rest(g, where) for g in self.op_boards(loc)])
         f = -self.sign * self.w.progress
         best = max([f * c + r for c, r in zip(costs, rests)], default=None)
         if best is None:  # nothing a Vertigo here would change
             return self.base() - 0.1 * self.sign * self.cv[VERTIGO_CARD]
         return best + self.sign * 0.1 * (self.cs - self.cv[VERTIGO_CARD])
+
+    def vertigo_facts(self) -> tuple:
+        """What best_vertigo reads whatever the location (worked out once a decision): the actor's
+        plan key after playing the Vertigo card, its place, the rotation rule and the rest of the
+        key of the rests table."""
+        k = key_add(self.memo, self.k, VERTIGO_CARD, -1)
+        where = self.where
+        x = where[self.actor]
+        ks = key_strict(self.memo, k)
+        if _plan_cost(self.g, ks, x) < _BLOCKED:  # my route exists: one the Vertigo blocks is just blocked
+            k = ks
+        mode = self.rules.vertigo_rotation
+        return k, x, mode, (self.rk, mode, where if self.me == self.horror else None)
 
     def op_costs(self, loc: int, k: tuple, x: int, mode: str) -> tuple:
         """My plan cost (key k, at x) on each board op_boards(loc) makes."""

@@ -11,7 +11,7 @@ from .actions import (
     Intercept,
     Pass,
 )
-from .policy_context import Weights
+from .policy_context import Weights, _Public
 from .policy_plan import Memo
 from .policy_scoring import _CYCLES, _SCORE, _Context, play_threat
 
@@ -44,18 +44,22 @@ class HeuristicPolicy:
     def __call__(self, obs, legal, rng):
         if len(legal) == 1:
             return legal[0]
+        best, best_score = [], None
         if type(legal[-1]) is Allow:  # a reaction window: only the play being answered matters
             score = self._reaction_scorer(obs)
-            ctx = None
-        else:
-            ctx = _Context(obs, self.weights, *self._tables)
-            score = None
-        best, best_score = [], None
+            for a in legal:
+                sc = score(a)
+                if best_score is None or sc > best_score:
+                    best, best_score = [a], sc
+                elif sc == best_score:
+                    best.append(a)
+            return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+        ctx = _Context(obs, self.weights, *self._tables)
         dig, dig_score = None, None  # the best discard action, else the best card play (a card cycles)
         cycle, cycle_score = None, None
         for a in legal:
             t = type(a)
-            sc = _SCORE[t](ctx, a) if score is None else score(a)
+            sc = _SCORE[t](ctx, a)
             if best_score is None or sc > best_score:
                 best, best_score = [a], sc
             elif sc == best_score:
@@ -67,7 +71,7 @@ class HeuristicPolicy:
                 cycle, cycle_score = a, sc
         if dig is None:
             dig = cycle
-        if dig is not None and ctx is not None and type(best[0]) is Pass and ctx.stuck():
+        if dig is not None and type(best[0]) is Pass and ctx.stuck():
             # passing never changes a hand: a plan that lacks cards digs for them instead,
             # even at the price of a card it needs now (it comes back when drawn again): with
             # the discard action (Rules.discard_action) by discarding, without it by the least
@@ -85,16 +89,16 @@ class HeuristicPolicy:
         return [_SCORE[type(a)](ctx, a) for a in legal]
 
     def _reaction_scorer(self, obs):
-        """Scores for Cancel / Intercept / Allow, without building a whole _Context unless the
-        threat needs the board (who leads)."""
+        """Scores for Cancel / Intercept / Allow, without building a _Context: the threat may need
+        who leads (a _Public, built only then)."""
         w = self.weights
         me, horror = obs.player, obs.horror
         ctx = obs.context
         full = []
 
-        def leader_ctx():
+        def leader_ctx():  # who leads: the board and where everyone stands
             if not full:
-                full.append(_Context(obs, w, *self._tables))
+                full.append(_Public(obs, self._tables[2]))
             return full[0]
 
         threat = play_threat(obs, w, me, horror, ctx, leader_ctx)

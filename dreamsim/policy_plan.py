@@ -55,12 +55,12 @@ class Memo(Boards):
     """One heuristic policy's caches (`HeuristicPolicy` makes one; two policies never share one):
     the boards it has looked at with what it derived from them (`Boards`; `WalkGraph.memo`), the
     plan-cost key ids (`key_id`) and the keys derived from a key (`key_add`, `key_strict`,
-    `key_free`), the plan keys of hands without nightmares (`profiles`, see
-    `_Facts.profile`) and the last board seen per board height (`last`). Every table is bounded.
+    `key_free`), the plan keys of hands (`profiles`, see `_Facts.profile`), the plan key and card
+    values of the hand a decision is about (`hands`) and the last board seen per board height (`last`). Every table is bounded.
     Key ids are never reused (`next_id` keeps counting after a clear), so memos keyed by an id
     stay right after a clear."""
 
-    __slots__ = ("key_ids", "next_id", "added", "strict", "free", "profiles", "last")
+    __slots__ = ("key_ids", "next_id", "added", "strict", "free", "profiles", "hands", "last")
 
     def __init__(self):
         super().__init__()
@@ -69,17 +69,26 @@ class Memo(Boards):
         self.added = {}      # (key id, kind, d) -> key_add
         self.strict = {}     # key id -> key_strict
         self.free = {}       # key id -> key_free
-        self.profiles = {}   # (hand, is the Horror) -> profile, for hands without nightmares
+        self.profiles = {}   # (hand, is the Horror) -> profile, for hands without nightmares (and
+        #                      (hand, is the Horror, nightmares gone, Blue gone, under the Blue, tail) for others)
+        self.hands = {}      # the same -> (profile, card values), for the hand a decision is about
         self.last = {}       # rows -> (grid, rot, the WalkGraph of the last decision)
+
+    def get(self, rows: int, cols: int, grid: tuple, rot: tuple, ret: bool):
+        """Boards.get, first trying `rot` as given: the table is keyed by the rotations that matter
+        (Boards.get masks them), so a board found under `rot` as it is is the board Boards.get
+        finds (WalkGraph.after and the observation mostly pass rotations masked already)."""
+        g = self.graphs.get((rows, cols, ret, grid, rot))
+        return Boards.get(self, rows, cols, grid, rot, ret) if g is None else g
 
     def clear(self) -> None:
         super().clear()
-        for d in (self.key_ids, self.added, self.strict, self.free, self.profiles, self.last):
+        for d in (self.key_ids, self.added, self.strict, self.free, self.profiles, self.hands, self.last):
             d.clear()
 
     def is_empty(self) -> bool:
         return not (self.graphs or self.key_ids or self.added or self.strict or self.free or self.profiles
-                    or self.last)
+                    or self.hands or self.last)
 
 
 def key_id(memo: Memo, key: tuple) -> int:
@@ -160,8 +169,8 @@ def _legs(g, goal: int, y: int, forest: bool, relax: bool = True) -> list:
     Only when no arrows lead there does a route count turns where an arrow is missing (a
     shortcut a Vertigo would open on a route that exists is seen when the Vertigo is scored).
     Without `relax`, a place no arrows lead to has no way."""
-    d = g.dist_to(goal)[y]
-    f = g.dist_to(FOREST)[y] if forest and goal != FOREST else _INF
+    d = (g.dists[goal] or g.dist_to(goal))[y]
+    f = (g.dists[FOREST] or g.dist_to(FOREST))[y] if forest and goal != FOREST else _INF
     if d < _INF:
         return [(d, 0, 0), (f, 0, 1)] if f < _INF else [(d, 0, 0)]
     if not relax:

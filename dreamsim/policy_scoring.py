@@ -68,20 +68,28 @@ class _Context(_Facts):
         """What playing `a` is worth to me (compared with passing / letting it be: 0)."""
         return _SCORE[type(a)](self, a)
 
-    def score_vertigo_op(self, op: int) -> float:
-        return self.value(g=self.g.after(self.obs.context["location"], op)) - self.base()
+    def score_vertigo_op(self, a: VertigoOp) -> float:
+        return self.value(g=self.g.after(self.obs.context["location"], a.op)) - self.base()
 
-    def score_set_trap(self, loc: int) -> float:
+    def score_vertigo(self, a: Vertigo) -> float:
+        """A Vertigo card on a.location: the best board it makes (best_vertigo), against now."""
+        b = self._base
+        return self.best_vertigo(a.location) - (self.base() if b is None else b)
+
+    def score_set_trap(self, a: SetTrap) -> float:
+        loc = a.location
         if self.actor != self.me:
             return -5.0
         w = self.w
         return self.best_partner(loc)[0] - (w.progress * 0.5 if w.trap <= 0 else 0.0)
 
-    def score_reduce(self, target: int) -> float:
+    def score_reduce(self, a: DutchReduce) -> float:
+        target = a.target
         w = self.w
         return (w.dutch_reduce * self.closeness(target) if target == self.leader() else -5.0) - 0.1 * w.dutch_value
 
-    def score_steal(self, target: int) -> float:
+    def score_steal(self, a: Steal) -> float:
+        target = a.target
         w = self.w
         v = (w.steal * self.closeness(target) if self.is_rival(target) else -5.0) - 0.1 * w.catcher_value
         if self.actor == self.me and self.obs.hand_sizes[target] and self.stuck():
@@ -94,18 +102,20 @@ class _Context(_Facts):
         tgt = self.obs.context.get("target", -1)
         return n if self.is_rival(tgt) else -n
 
-    def score_walk(self, d: int) -> float:
+    def score_walk(self, a: Walk) -> float:
         g = self.g
         loc = self.where[self.actor]
-        to = g.grid[g.nb[g.grid.index(loc)][d]]
+        to = g.grid[g.nb[g.grid.index(loc)][a.direction]]
         return self.value(where=self.moved(self.actor, to), k=key_add(self.memo, self.k, DREAMWALK, -1),
                           cs=self.cs - self.cv[DREAMWALK], actor_moved=True) - self.base()
 
-    def score_discard(self, kind: int) -> float:
+    def score_discard(self, a: Discard) -> float:
+        kind = a.kind
         obs, w = self.obs, self.w
         dec = self.decision()
         if dec == "turn action":  # dig: an action for a card from the deck
-            return self.minus(kind) + self.draw_gain(key_add(self.memo, self.k, kind, -1)) - 0.05
+            k2 = key_add(self.memo, self.k, kind, -1)  # minus(kind) and draw_gain read the same key
+            return self.hand_delta(k2, -self.cv[kind]) + self.draw_gain(k2) - 0.05
         if dec.startswith("Town Hall"):
             return 0.0
         # a surplus card: keep the best hand (a nightmare may go only at the Square)
@@ -129,7 +139,7 @@ class _Context(_Facts):
             v += 0.05 * self.cv[kind]  # and the rival loses it
         return v
 
-    def score_star(self) -> float:
+    def score_star(self, _a: Star | None = None) -> float:
         w = self.w
         actor = self.actor
         loc = self.where[actor]
@@ -206,7 +216,7 @@ class _Context(_Facts):
                     best, bv = k, v
         return bv, best
 
-    def score_extra(self) -> float:
+    def score_extra(self, _a: DutchExtra | None = None) -> float:
         """An extra action is worth it if my whole plan fits in this turn with it."""
         w = self.w
         actor = self.actor
@@ -230,7 +240,8 @@ class _Context(_Facts):
             return -self.w.respond_cost
         return abs(threat) - self.w.respond_cost + (1.0 if intercept else 0.0)
 
-    def score_spring(self, loc: int, kind: int) -> float:
+    def score_spring(self, a: Spring) -> float:
+        loc, kind = a.location, a.kind
         w = self.w
         obs = self.obs
         dec = self.decision()
@@ -343,19 +354,19 @@ _CYCLES = frozenset((Walk, Vertigo, Star, SetTrap, DutchExtra, DutchReduce, Stea
 #: action type -> scoring function (context, action) -> score
 _SCORE = {
     Pass: lambda c, a: 0.0, Allow: lambda c, a: 0.0, Hold: lambda c, a: 0.0, StopTaking: lambda c, a: 0.0,
-    Walk: lambda c, a: c.score_walk(a.direction),
-    Discard: lambda c, a: c.score_discard(a.kind),
-    Vertigo: lambda c, a: c.best_vertigo(a.location) - c.base(),
-    VertigoOp: lambda c, a: c.score_vertigo_op(a.op),
-    Star: lambda c, a: c.score_star(),
+    Walk: _Context.score_walk,
+    Discard: _Context.score_discard,
+    Vertigo: _Context.score_vertigo,
+    VertigoOp: _Context.score_vertigo_op,
+    Star: _Context.score_star,
     Cancel: lambda c, a: c.score_react(False),
     Intercept: lambda c, a: c.score_react(True),
-    Spring: lambda c, a: c.score_spring(a.location, a.kind),
-    SetTrap: lambda c, a: c.score_set_trap(a.location),
+    Spring: _Context.score_spring,
+    SetTrap: _Context.score_set_trap,
     TrapPartner: lambda c, a: c.partner_value(c.obs.context["location"], a.kind),
-    DutchExtra: lambda c, a: c.score_extra(),
-    DutchReduce: lambda c, a: c.score_reduce(a.target),
-    Steal: lambda c, a: c.score_steal(a.target),
+    DutchExtra: _Context.score_extra,
+    DutchReduce: _Context.score_reduce,
+    Steal: _Context.score_steal,
     To: lambda c, a: c.score_to(a.location),
     Target: lambda c, a: c.score_target(a.seat),
     Take: lambda c, a: c.score_take(a.kind),
