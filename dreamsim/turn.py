@@ -143,10 +143,10 @@ class Turn(Frame):
                 out = [*walks, *vertigos]
             else:
                 out = list(walks if m & 1 else vertigos)  # a Dreamwalk but no Vertigo, or the other way round
-            if m & 4 and _can_activate(s, p, loc):
+            if m & 4 and ACTIVATABLE[loc] and _can_activate(s, p, loc):  # never in a Corridor: no call
                 out.append(STAR)
             out += opts
-        elif m & 4 and _can_activate(s, p, s.where[p]):
+        elif m & 4 and ACTIVATABLE[s.where[p]] and _can_activate(s, p, s.where[p]):
             out = [STAR, *opts]
         else:
             out = list(opts)
@@ -216,9 +216,9 @@ class Turn(Frame):
         top = len(stack)
         if len(s.hands[p]) >= (s.rules.hand_size if p != s.horror else hand_limit(s, p)):  # nothing to draw
             s.owed[p] = 0
-            _begin_turn(s, rng)
+            _begin_turn(s, rng, self)
         elif _refill(s, p, rng):
-            _begin_turn(s, rng)
+            _begin_turn(s, rng, self)
         else:  # a nightmare drawn opened a decision: the refill and the next turn wait under it
             stack[top:top] = [NextTurn(), Refill(p)]
 
@@ -399,8 +399,10 @@ class NextTurn(Frame):
         _begin_turn(s, rng)
 
 
-def _begin_turn(s: State, rng) -> None:
-    """Start the next turn: turn cap, nightmares entering, actions, sleep paralysis, traps."""
+def _begin_turn(s: State, rng, turn: Turn | None = None) -> None:
+    """Start the next turn: turn cap, nightmares entering, actions, sleep paralysis, traps.
+    `turn`: the Turn frame that just ended and left the stack, reused for the new turn (a Turn
+    holds nothing but `who`; one allocation less per turn)."""
     rules = s.rules
     n, horror = s.n, s.horror  # neither changes while turns are skipped
     p, turns = s.turn_player, s.turns
@@ -438,6 +440,10 @@ def _begin_turn(s: State, rng) -> None:
             continue
         break
     s.log is None or _event(s, "turn", seat=p, actions=s.actions_left)
-    s.stack.append(Turn(p))
+    if turn is None:
+        turn = Turn(p)
+    else:
+        turn.who = p
+    s.stack.append(turn)
     if s.n_traps:
         s.stack.append(TrapWindow(True))  # who is asked: listed when the window opens
