@@ -9,6 +9,7 @@
   legal actions of the plain construction at every turn decision of seeded games, under several rules.
 - `play_game` applies decisions with `engine.apply_legal` inlined when it does not record: the records
   must equal the recorded games'.
+- The Turn frame that ends is reused for the next turn: never on the stack twice.
 """
 from __future__ import annotations
 
@@ -161,3 +162,21 @@ def test_unrecorded_games_have_the_records_of_recorded_ones(names):
         fast = dreamsim.play_game(rules, names, seed)
         recorded = dreamsim.play_game(rules, names, seed, record=True)
         assert fast.to_record() == recorded.to_record(), f"seed {seed}"
+
+
+def test_the_reused_turn_frame_is_never_on_the_stack_twice():
+    """Turn.finish hands its own frame to the next turn (`_begin_turn(..., turn)`): a frame on the
+    stack once, deciding for the turn player (or the captor of a captured turn)."""
+    rules = dreamsim.Rules(players=4)
+    turns = 0
+    for seed in range(8):
+        chance, prngs = _streams(seed, 4)
+        s = new_game(rules, chance)
+        choose = [POLICIES["random"].for_game(r) for r in prngs]
+        while not s.is_terminal:
+            assert len({id(f) for f in s.stack}) == len(s.stack)
+            if type(s.stack[-1]) is Turn:
+                turns += 1
+                assert s.stack[-1].who == (s.controller if s.controller >= 0 else s.turn_player) == s.current_player
+            apply_legal(s, choose[s.current_player](None, tuple(s.legal)), chance)
+    assert turns > 1000
