@@ -66,9 +66,12 @@ from .state import (
     hand_limit,
     has_nightmare,
     seats_from,
+    shuffled,
 )
 from .traps import DutchTrap, TrapWindow, VertigoTrap, WalkTrapDestination, WalkTrapTarget
 from .turn import NextTurn, PartnerChoice, Play, Turn, VertigoChoice
+
+_DIRECTORS = tuple(director_cards())  # the 96 director cards in kind order, before the shuffle
 
 
 def new_game(rules: Rules, seed, record: bool = False) -> State:
@@ -101,12 +104,13 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
     else:  # own Corridor: seat i in the i-th Corridor, bottom row first, left to right
         order = sorted(corridor_cells, key=lambda c: (-(c // cols), c % cols))
         s.where = [s.grid[order[i]] for i in range(s.n)]
-    directors = director_cards()
-    s.deck = rng.permutation(directors).tolist()
-    s.hands = [[] for _ in range(s.n)]
-    for _ in range(rules.hand_size):
-        for p in range(s.n):
-            s.hands[p].append(s.deck.pop())
+    s.deck = deck = shuffled(rng, _DIRECTORS)
+    # dealt one card at a time from the top of the deck (the end of the list), round by round:
+    # the k-th card dealt is top[k], and seat p gets cards p, p + n, p + 2n, ...
+    rest = len(deck) - rules.hand_size * s.n
+    top = deck[rest:][::-1]
+    del deck[rest:]
+    s.hands = [top[p::s.n] for p in range(s.n)]
     s.reserve = nightmare_cards()
     s.log = [] if record else None
     s.turns = -1

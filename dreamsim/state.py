@@ -199,9 +199,21 @@ def _event(s: State, what: str, **data) -> None:
         s.log.append(data)
 
 
+def shuffled(rng, cards) -> list:
+    """`rng.permutation(cards).tolist()` for a list of card kinds: the same draws and the same order
+    (numpy's permutation of a 1-d array is a copy shuffled in place), without numpy's slow
+    conversion of a Python list (np.fromiter builds the array ~3x faster)."""
+    arr = np.fromiter(cards, _INT64, len(cards))
+    rng.shuffle(arr)
+    return arr.tolist()
+
+
+_INT64 = np.int64
+
+
 def _shuffle_in_nightmares(s: State, rng) -> None:
     deck = s.deck + s.reserve
-    s.deck = rng.permutation(deck).tolist()
+    s.deck = shuffled(rng, deck)
     s.reserve = []
     s.log is None or _event(s, "nightmares_in", deck=len(s.deck), order=_names(s.deck))
 
@@ -232,7 +244,10 @@ def hand_limit(s: State, p: int) -> int:
         return size
     mode = s.rules.horror_hand_limit
     if mode == "nightmares_free":
-        return size + sum(1 for k in s.hands[p] if k >= RED)
+        for k in s.hands[p]:  # a plain loop: a hand is short, a generator's set-up costs more than it
+            if k >= RED:
+                size += 1
+        return size
     return size + 1 if mode == "black_free" else size
 
 
@@ -288,7 +303,7 @@ def _draw_card(s: State, rng) -> int:
         if s.rules.deck_exhaustion == "stop" or not s.discard:
             return -1
         pile = s.discard
-        s.deck = rng.permutation(pile).tolist()
+        s.deck = shuffled(rng, pile)
         s.discard = []
         s.log is None or _event(s, "reshuffle", cards=len(s.deck), order=_names(s.deck))
     return s.deck.pop()

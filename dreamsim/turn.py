@@ -79,25 +79,29 @@ _SU_OPTS = tuple(tuple(SET_TRAP[k + 1] for k in range(5, 11) if (bits >> (k - 5)
 _DISCARD_OPTS = tuple(tuple(DISCARD[k] for k in range(11) if (bits >> k) & 1) for bits in range(2048))
 _REDUCE_OPTS = {n: tuple(tuple(DUTCH_REDUCE[t] for t in range(n) if t != p) for p in range(n)) for n in range(1, 7)}
 _OTHERS = {n: tuple(tuple(t for t in range(n) if t != p) for p in range(n)) for n in range(1, 7)}
-#: (hand mask, may set a trap, may play a Dutch Angle, may discard, seat, players) -> the turn actions
-#: that depend on nothing else: Suspense traps, Dutch Angles, discards (in the legal-list order).
-#: Keyed by value only (at most 2048 x 2 x 2 x 2 x 6 x 6 entries): a table filled on demand.
+#: hand key (the hand mask in bits 0-10, then may set a trap, may play a Dutch Angle, may discard,
+#: the seat from bit 14, the players from bit 17: one int) -> the turn actions that depend on nothing else: Suspense traps,
+#: Dutch Angles, discards (in the legal-list order). Keyed by value only (at most 2048 x 2 x 2 x 2
+#: x 8 x 8 entries): a table filled on demand.
 #: Kept as a plain dict on purpose (issue 14): engine-side, a pure function of immutable values,
 #: bounded by its key space (in practice a few thousand entries), and a dict look-up on this hot
 #: path is cheaper than an lru_cache call; no policy reads or writes it.
 _HAND_OPTS: dict = {}
+_BIT = tuple(1 << k for k in range(17))  # a card kind's bit in a hand mask (a look-up is cheaper than a shift)
+_TRAP_OK, _DUTCH_OK, _DISCARD_OK, _SEAT_SHIFT, _PLAYERS_SHIFT = 1 << 11, 1 << 12, 1 << 13, 14, 17
 
 
-def _hand_opts(m: int, trap_ok: bool, dutch_ok: bool, discard_ok: bool, p: int, n: int) -> tuple:
+def _hand_opts(key: int) -> tuple:
     """The turn actions that depend on the hand and nothing else, in the legal-list order."""
+    m, p, n = key & 0x7FF, (key >> _SEAT_SHIFT) & 7, key >> _PLAYERS_SHIFT
     out = []
-    if trap_ok and m & 0x7E0 and m & 31:  # a Suspense card and a partner for it
+    if key & _TRAP_OK and m & 0x7E0 and m & 31:  # a Suspense card and a partner for it
         out.extend(_SU_OPTS[(m >> 5) & 63])
-    if dutch_ok and m & 8:
+    if key & _DUTCH_OK and m & 8:
         out.append(DUTCH_EXTRA)
         out.extend(_REDUCE_OPTS[n][p])
-    if discard_ok:
-        out.extend(_DISCARD_OPTS[m & 0x7FF])
+    if key & _DISCARD_OK:
+        out.extend(_DISCARD_OPTS[m])
     return tuple(out)
 
 
@@ -116,36 +120,44 @@ class Turn(Frame):
         if al <= 0:
             return []
         p = s.turn_player
-        self.who = s.controller if s.controller >= 0 else p
-        rules = s.rules
+        c = s.controller
+        self.who = c if c >= 0 else p
         m = 0  # the kinds in the hand, as bits
         for k in s.hands[p]:
-            m |= 1 << k
-        loc = s.where[p]
-        if m & 3:
-            walks, vertigos = s.geo[loc] or _moves_from(s, loc)
-            if not m & 1:  # no Dreamwalk
-                walks = ()
-            if not m & 2:  # no Vertigo
-                vertigos = ()
-        else:
-            walks = vertigos = ()
-        star = (STAR,) if m & 4 and _can_activate(s, p, loc) else ()
-        key = (m & 0x7FF, al >= rules.trap_actions and not (p != s.horror and (s.red >> p) & 1),
-               al >= rules.dutch_angle_actions, rules.discard_action, p, s.n)
+            m |= _BIT[k]
+        rules = s.rules
+        key = m & 0x7FF | p << _SEAT_SHIFT | s.n << _PLAYERS_SHIFT
+        if al >= rules.trap_actions and (p == s.horror or not (s.red >> p) & 1):
+            key |= _TRAP_OK
+        if al >= rules.dutch_angle_actions:
+            key |= _DUTCH_OK
+        if rules.discard_action:
+            key |= _DISCARD_OK
         opts = _HAND_OPTS.get(key)  # Suspense traps, Dutch Angles, discards
         if opts is None:
-            opts = _HAND_OPTS[key] = _hand_opts(*key)
+            opts = _HAND_OPTS[key] = _hand_opts(key)
+        if m & 3:
+            loc = s.where[p]
+            walks, vertigos = s.geo[loc] or _moves_from(s, loc)
+            if m & 3 == 3:
+                out = [*walks, *vertigos]
+            else:
+                out = list(walks if m & 1 else vertigos)  # a Dreamwalk but no Vertigo, or the other way round
+            if m & 4 and ACTIVATABLE[loc] and _can_activate(s, p, loc):  # never in a Corridor: no call
+                out.append(STAR)
+            out += opts
+        elif m & 4 and ACTIVATABLE[s.where[p]] and _can_activate(s, p, s.where[p]):
+            out = [STAR, *opts]
+        else:
+            out = list(opts)
         if m & 16 and al >= rules.steal_actions:  # Dreamcatcher: anyone with a card that may leave the hand
-            steals = []
             hands = s.hands
             for t in _OTHERS[s.n][p]:
                 h = hands[t]
                 if h and (len(h) > 1 or h[0] != BLACK):
-                    steals.append(STEAL[t])
-        else:
-            steals = ()
-        return [*walks, *vertigos, *star, *opts, *steals, PASS]
+                    out.append(STEAL[t])
+        out.append(PASS)
+        return out
 
     def apply(self, s: State, a, rng) -> None:
         t = type(a)
@@ -204,9 +216,9 @@ class Turn(Frame):
         top = len(stack)
         if len(s.hands[p]) >= (s.rules.hand_size if p != s.horror else hand_limit(s, p)):  # nothing to draw
             s.owed[p] = 0
-            _begin_turn(s, rng)
+            _begin_turn(s, rng, self)
         elif _refill(s, p, rng):
-            _begin_turn(s, rng)
+            _begin_turn(s, rng, self)
         else:  # a nightmare drawn opened a decision: the refill and the next turn wait under it
             stack[top:top] = [NextTurn(), Refill(p)]
 
@@ -387,43 +399,51 @@ class NextTurn(Frame):
         _begin_turn(s, rng)
 
 
-def _begin_turn(s: State, rng) -> None:
-    """Start the next turn: turn cap, nightmares entering, actions, sleep paralysis, traps."""
+def _begin_turn(s: State, rng, turn: Turn | None = None) -> None:
+    """Start the next turn: turn cap, nightmares entering, actions, sleep paralysis, traps.
+    `turn`: the Turn frame that just ended and left the stack, reused for the new turn (a Turn
+    holds nothing but `who`; one allocation less per turn)."""
     rules = s.rules
+    n, horror = s.n, s.horror  # neither changes while turns are skipped
+    p, turns = s.turn_player, s.turns
     while True:
-        if s.turns >= 0:
-            s.turn_player = (s.turn_player + 1) % s.n
-        s.turns += 1
-        if s.turns >= rules.max_turns:
+        if turns >= 0:
+            p = s.turn_player = (p + 1) % n
+        turns = s.turns = turns + 1
+        if turns >= rules.max_turns:
             s.is_terminal = s.timed_out = True
             s.log is None or _event(s, "timeout")
             return
-        if s.reserve and s.turns == s.n and rules.nightmares == "after_first_round":
+        if turns == n and s.reserve and rules.nightmares == "after_first_round":
             _shuffle_in_nightmares(s, rng)
-        p = s.turn_player
         s.controller = -1
         s.current_player = p
         base = rules.actions_per_turn
-        if p != s.horror and ((s.multi | s.slow) >> p) & 1:  # a speed effect on this seat
+        if p != horror and ((s.multi | s.slow) >> p) & 1:  # a speed effect on this seat
             base = rules.multicolour_actions if (s.multi >> p) & 1 else rules.colourless_actions
-        if s.turns < s.n:  # each seat's first turn (design variants: per-seat compensation, RULES.md)
+        if turns < n:  # each seat's first turn (design variants: per-seat compensation, RULES.md)
             if p < rules.extra_first_turn_seats:
                 base += 1
-            if p >= s.n - rules.reduced_first_turn_last_seats and base > 1:  # keeps at least one action
+            if p >= n - rules.reduced_first_turn_last_seats and base > 1:  # keeps at least one action
                 base -= 1
-        d = s.debt[p]
+        debt = s.debt
+        d = debt[p]
         if d:
             s.actions_left = base - d if d < base else 0
-            s.debt[p] = (d - base if d > base else 0) if rules.debt_carries_over else 0
+            debt[p] = (d - base if d > base else 0) if rules.debt_carries_over else 0
         else:
             s.actions_left = base
-        if s.horror >= 0 and p != s.horror and s.where[p] == s.where[s.horror]:
+        if horror >= 0 and p != horror and s.where[p] == s.where[horror]:
             s.stats["turns_skipped"][p] += 1  # sleep paralysis: the turn is skipped
             s.actions_left = 0
             s.log is None or _event(s, "paralysed", seat=p)
             continue
         break
     s.log is None or _event(s, "turn", seat=p, actions=s.actions_left)
-    s.stack.append(Turn(p))
+    if turn is None:
+        turn = Turn(p)
+    else:
+        turn.who = p
+    s.stack.append(turn)
     if s.n_traps:
         s.stack.append(TrapWindow(True))  # who is asked: listed when the window opens

@@ -1,0 +1,182 @@
+"""dreamsim's cheaper per-game and per-decision work gives exactly the games of the plain code (issue 16, item 1).
+
+- `seeding.spawn_generators` builds the generators of `SeedSequence(seed).spawn(k)` without numpy's
+  per-call costs: their states must be numpy's, bit for bit; a seat of someone else's policy gets
+  numpy's own child (it can spawn).
+- `state.shuffled` is `rng.permutation(cards).tolist()`: the same order and the same draws.
+- `new_game` deals the hands by slicing the shuffled deck: the hands and deck of the card-by-card deal.
+- `Turn.legal` keys its table of hand-only actions by one int and builds the list in one pass: the
+  legal actions of the plain construction at every turn decision of seeded games, under several rules.
+- `play_game` applies decisions with `engine.apply_legal` inlined when it does not record: the records
+  must equal the recorded games'.
+- The Turn frame that ends is reused for the next turn: never on the stack twice.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dreamsim
+from dreamsim.actions import DISCARD, DUTCH_EXTRA, DUTCH_REDUCE, PASS, SET_TRAP, STAR, STEAL
+from dreamsim.cards import BLACK, RED, director_cards
+from dreamsim.engine import apply_legal, new_game
+from dreamsim.game import _streams
+from dreamsim.policies import POLICIES
+from dreamsim.seeding import FAST_LIMIT, MAX_CHILDREN, spawn_generators
+from dreamsim.state import _moves_from, shuffled
+from dreamsim.turn import Turn, _can_activate
+
+
+def numpy_generators(seed, k):
+    return [np.random.default_rng(c) for c in np.random.SeedSequence(seed).spawn(k)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**64, FAST_LIMIT - 1, FAST_LIMIT, 2**300 + 7])
+@pytest.mark.parametrize("k", [1, 3, 5, 7, MAX_CHILDREN, MAX_CHILDREN + 1])
+def test_spawned_generators_are_numpys_at_the_edges(seed, k):
+    mine, ref = spawn_generators(seed, k), numpy_generators(seed, k)
+    assert len(mine) == len(ref) == k
+    for a, b in zip(mine, ref):
+        assert a.bit_generator.state == b.bit_generator.state
+        assert a.random(3).tolist() == b.random(3).tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**140), k=st.integers(min_value=1, max_value=7),
+       plain=st.sets(st.integers(min_value=0, max_value=6)))
+def test_spawned_generators_are_numpys(seed, k, plain):
+    for a, b in zip(spawn_generators(seed, k, plain), numpy_generators(seed, k)):
+        assert a.bit_generator.state == b.bit_generator.state
+
+
+def test_the_streams_of_play_game_are_the_children_spawn_makes():
+    pols = [POLICIES["random"], POLICIES["heuristic"], POLICIES["random"]]
+    chance, seats = _streams(987, 3, pols)
+    kids = [np.random.default_rng(c) for c in np.random.SeedSequence(987).spawn(4)]
+    assert [g.bit_generator.state for g in [chance, *seats]] == [g.bit_generator.state for g in kids]
+    assert seats[1].spawn(1)[0].random() == kids[2].spawn(1)[0].random()  # a non-random seat can spawn
+
+
+def test_a_seat_of_someone_elses_policy_gets_numpys_own_child_generator():
+    seen = []
+
+    def first(obs, legal, rng):
+        if not seen:
+            seen.append(rng.bit_generator.state)
+            seen.append(rng.spawn(1)[0].random())  # a real SeedSequence behind it: it can spawn
+        return legal[0]
+
+    dreamsim.play_game(dreamsim.Rules(players=3), ["random", first, "random"], 12345)
+    child = np.random.SeedSequence(12345).spawn(4)[2]
+    assert seen[0] == np.random.default_rng(child).bit_generator.state
+    assert seen[1] == np.random.default_rng(child).spawn(1)[0].random()
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**64), cards=st.lists(st.integers(min_value=0, max_value=16),
+                                                                       max_size=110))
+def test_shuffled_is_numpys_permutation(seed, cards):
+    a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+    out = shuffled(a, cards)
+    assert out == b.permutation(cards).tolist() and all(type(k) is int for k in out)
+    assert a.bit_generator.state == b.bit_generator.state  # the same draws
+
+
+@pytest.mark.parametrize("players, hand_size", [(2, 5), (4, 5), (6, 5), (3, 12), (6, 12)])
+def test_the_deal_is_the_card_by_card_deal(players, hand_size):
+    rules = dreamsim.Rules(players=players, hand_size=hand_size, nightmares="after_first_round")
+    for seed in range(20):
+        s = new_game(rules, np.random.default_rng(seed))  # rests at the first turn: nothing drawn yet
+        rng = np.random.default_rng(seed)
+        deck = rng.permutation(director_cards()).tolist()
+        hands = [[] for _ in range(players)]
+        for _ in range(hand_size):
+            for p in range(players):
+                hands[p].append(deck.pop())
+        assert s.turns == 0 and s.hands == hands and s.deck == deck
+
+
+def plain_turn_legal(s) -> list:
+    """Turn.legal as first written: each part built from the hand and the board directly."""
+    al = s.actions_left
+    if al <= 0:
+        return []
+    p = s.turn_player
+    rules = s.rules
+    kinds = set(s.hands[p])
+    loc = s.where[p]
+    walks, vertigos = _moves_from(s.clone(), loc)
+    out = []
+    if 0 in kinds:
+        out += walks
+    if 1 in kinds:
+        out += vertigos
+    if 2 in kinds and _can_activate(s, p, loc):
+        out.append(STAR)
+    if (al >= rules.trap_actions and not (p != s.horror and (s.red >> p) & 1) and kinds & set(range(5))
+            and kinds & set(range(5, 11))):
+        out += [SET_TRAP[k + 1] for k in range(5, 11) if k in kinds]
+    if al >= rules.dutch_angle_actions and 3 in kinds:
+        out.append(DUTCH_EXTRA)
+        out += [DUTCH_REDUCE[t] for t in range(s.n) if t != p]
+    if rules.discard_action:
+        out += [DISCARD[k] for k in range(11) if k in kinds]
+    if 4 in kinds and al >= rules.steal_actions:
+        out += [STEAL[t] for t in range(s.n) if t != p and any(k != BLACK for k in s.hands[t])]
+    out.append(PASS)
+    return out
+
+
+RULE_SETS = [
+    dict(players=4),
+    dict(players=2),
+    dict(players=6, discard_action=False),
+    dict(players=3, trap_actions=1, dutch_angle_actions=1, steal_actions=2, multicolour_actions=4),
+    dict(players=5, dreamwalk_return_arrow=True, extra_first_turn_seats=2),
+]
+
+
+@pytest.mark.parametrize("kwargs", RULE_SETS)
+def test_turn_legal_is_the_plain_construction_at_every_turn_decision(kwargs):
+    rules = dreamsim.Rules(**kwargs)
+    checked = nightmare_hands = 0
+    for seed in range(12):
+        chance, prngs = _streams(seed, rules.players)
+        s = new_game(rules, chance)
+        choose = [POLICIES["random"].for_game(r) for r in prngs]
+        while not s.is_terminal:
+            if type(s.stack[-1]) is Turn:
+                assert s.legal == plain_turn_legal(s), (seed, s.turns)
+                checked += 1
+                nightmare_hands += any(k >= RED for k in s.hands[s.turn_player])
+            apply_legal(s, choose[s.current_player](None, tuple(s.legal)), chance)
+    assert checked > 500 and nightmare_hands > 20
+
+
+@pytest.mark.parametrize("names", [["random"] * 4, ["random"] * 6, ["heuristic", "random", "runner", "random"]])
+def test_unrecorded_games_have_the_records_of_recorded_ones(names):
+    rules = dreamsim.Rules(players=len(names))
+    for seed in range(25):
+        fast = dreamsim.play_game(rules, names, seed)
+        recorded = dreamsim.play_game(rules, names, seed, record=True)
+        assert fast.to_record() == recorded.to_record(), f"seed {seed}"
+
+
+def test_the_reused_turn_frame_is_never_on_the_stack_twice():
+    """Turn.finish hands its own frame to the next turn (`_begin_turn(..., turn)`): a frame on the
+    stack once, deciding for the turn player (or the captor of a captured turn)."""
+    rules = dreamsim.Rules(players=4)
+    turns = 0
+    for seed in range(8):
+        chance, prngs = _streams(seed, 4)
+        s = new_game(rules, chance)
+        choose = [POLICIES["random"].for_game(r) for r in prngs]
+        while not s.is_terminal:
+            assert len({id(f) for f in s.stack}) == len(s.stack)
+            if type(s.stack[-1]) is Turn:
+                turns += 1
+                assert s.stack[-1].who == (s.controller if s.controller >= 0 else s.turn_player) == s.current_player
+            apply_legal(s, choose[s.current_player](None, tuple(s.legal)), chance)
+    assert turns > 1000
