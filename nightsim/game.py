@@ -156,21 +156,23 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     while not s.is_terminal:
         p = s.current_player
         top = stack[-1] if stack else TURN  # the frame deciding (the policy never changes the state)
-        if top is TURN and (g := choose_turn[p]) is not None:
-            hand = hands[p]  # (p is the turn player, as at every turn action)
-            mine = s._seat_views[p]
-            a = g(seat_views(s)[p] if mine is None else mine, hand, s.turn_legion, s._open[p] or _open_entry(s, p),
-                  len(hand) >= min_discard, table, plays, rngs[p])
-        else:
-            legal = top.legal(s)
-            f = choose[p]
-            if f is not None:  # a built-in HeuristicPolicy without context features: legal by construction, unchecked
+        f = choose[p]
+        if f is not None:  # a built-in HeuristicPolicy without context features: legal by construction, unchecked
+            if top is TURN and (g := choose_turn[p]) is not None:
+                hand = hands[p]  # (p is the turn player, as at every turn action)
+                mine = s._seat_views[p]
+                a = g(seat_views(s)[p] if mine is None else mine, hand, s.turn_legion,
+                      s._open[p] or _open_entry(s, p), len(hand) >= min_discard, table, plays, rngs[p])
+            else:
+                legal = top.legal(s)
                 if len(legal) == 1:
                     a = legal[0]
                 else:
                     views = s._seat_views  # observation.seat_views, its common case inlined
                     a = f(views if None not in views else seat_views(s), p, table, legal, rngs[p], lean[p])
-            elif (buf := uniforms[p]) is not None:
+        else:
+            legal = top.legal(s)
+            if (buf := uniforms[p]) is not None:
                 if not buf:
                     buf += prngs[p].random(UNIFORM_BLOCK).tolist()[::-1]
                 a = legal[int(buf.pop() * len(legal))]
