@@ -117,7 +117,9 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     observation is not built, since the policy never reads it. A built-in `HeuristicPolicy`
     (which calls only `rng.random()`, to break ties) gets its seat's numbers the same way,
     through `Uniforms`; its choice, one of the listed actions by construction, is not checked
-    again (it is handed the engine's list, which it never changes). Any other policy gets the
+    again (it is handed the engine's list, which it never changes); at a turn action of a game
+    without seals it picks without the list (`HeuristicPolicy.choose_turn`: the placements the
+    listing would give, in its order, the same choice and draws). Any other policy gets the
     legal actions as a tuple of its own: nothing it does to them reaches the check of its choice.
 
     For an int seed the generators are built by `seeding.spawn_generators` (the streams of

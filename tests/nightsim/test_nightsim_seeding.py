@@ -6,8 +6,8 @@
   exactly as `Frame.fields()` + `_encode` do.
 - `play_game` applies decisions with `engine.apply_legal` inlined when it does not record: the
   records must equal the recorded games'.
-- `HeuristicPolicy` keeps per-seat memos in the policy object: a policy shared by every seat and
-  warmed by other games chooses exactly like fresh objects, also when threads share it.
+- `HeuristicPolicy` keeps scoring facts in the policy object (`_facts`): a policy shared by every seat
+  and warmed by other games chooses exactly like fresh objects, also when threads share it.
 """
 from __future__ import annotations
 
