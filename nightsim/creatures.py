@@ -151,7 +151,13 @@ def _check_win(s: State, p: int) -> bool:
     """"The first player to build five complete creatures wins." """
     crs = s.creatures[p]
     to_win = s.rules.creatures_to_win
-    if len(crs) >= to_win and [len(c.cards) for c in crs].count(3) >= to_win:  # (s.complete_count(p))
+    if len(crs) < to_win:
+        return False
+    done = 0  # s.complete_count(p), counted without a list
+    for c in crs:
+        if len(c.cards) == 3:
+            done += 1
+    if done >= to_win:
         s.winner = p
         s.is_terminal = True
         _event(s, "win", p, winner=p)

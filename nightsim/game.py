@@ -13,6 +13,7 @@ from .observation import observe, seat_views
 from .policies import POLICIES, HeuristicPolicy, RandomPolicy
 from .rules import Rules
 from .seeding import spawn_generators
+from .state import _open_entry
 from .turn import TURN
 
 RULES_VERSION = "nightsim-1.4"  # 1.4: variant reduced_first_turn_seats (kernel plays the reduced first turns);
@@ -80,22 +81,24 @@ def policy_name(p) -> str:
 _ABILITY_STATS = tuple(f"ability_{ab.lower()}" for ab in ABILITIES)
 _LEGION_STATS = tuple(f"played_{lg.lower()}" for lg in LEGIONS)
 UNIFORM_BLOCK = 128  # uniforms drawn at a time for a built-in policy's seat (the stream is unchanged)
+FIRST_TIE_BLOCK = 16  # a HeuristicPolicy seat's first block: ~8 tie-breaks a seat in a 4 x greedy game
 
 
 class Uniforms:
-    """`random()` of a seat's Generator, drawn `UNIFORM_BLOCK` numbers at a time: the same numbers in
-    the same order as calling `generator.random()` each time (what a built-in `HeuristicPolicy`
-    calls to break ties), without numpy's per-call cost."""
+    """`random()` of a seat's Generator, drawn in blocks (`FIRST_TIE_BLOCK` numbers, then
+    `UNIFORM_BLOCK` at a time): the same numbers in the same order as calling `generator.random()`
+    each time (what a built-in `HeuristicPolicy` calls to break ties), without numpy's per-call cost."""
 
-    __slots__ = ("generator", "_buf")
+    __slots__ = ("generator", "_buf", "_block")
 
     def __init__(self, generator: np.random.Generator):
-        self.generator, self._buf = generator, []
+        self.generator, self._buf, self._block = generator, [], FIRST_TIE_BLOCK
 
     def random(self) -> float:
         buf = self._buf
         if not buf:
-            buf = self._buf = self.generator.random(UNIFORM_BLOCK).tolist()[::-1]
+            buf = self._buf = self.generator.random(self._block).tolist()[::-1]
+            self._block = UNIFORM_BLOCK
         return buf.pop()
 
 
@@ -114,7 +117,9 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     observation is not built, since the policy never reads it. A built-in `HeuristicPolicy`
     (which calls only `rng.random()`, to break ties) gets its seat's numbers the same way,
     through `Uniforms`; its choice, one of the listed actions by construction, is not checked
-    again (it is handed the engine's list, which it never changes). Any other policy gets the
+    again (it is handed the engine's list, which it never changes); at a turn action of a game
+    without seals it picks without the list (`HeuristicPolicy.choose_turn`: the placements the
+    listing would give, in its order, the same choice and draws). Any other policy gets the
     legal actions as a tuple of its own: nothing it does to them reaches the check of its choice.
 
     For an int seed the generators are built by `seeding.spawn_generators` (the streams of
@@ -147,39 +152,50 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     # (HeuristicPolicy.choose), and gets its seat's observation only as a function to call if it needs it
     lean = [partial(observe, s, i) if h and not pol._extras else None for i, (h, pol) in enumerate(zip(heuristic, pols))]
     choose = [pol.choose if f is not None else None for pol, f in zip(pols, lean)]
+    # and, at a turn action without seals, picks from what the turn's listing reads, without the list
+    choose_turn = [None if f is None or rules.seals else pol.choose_turn for pol, f in zip(pols, lean)]
+    hands, plays, min_discard = s.hands, s._acts.plays, rules.min_discard
     while not s.is_terminal:
         p = s.current_player
         top = stack[-1] if stack else TURN  # the frame deciding (the policy never changes the state)
-        legal = top.legal(s)
         f = choose[p]
         if f is not None:  # a built-in HeuristicPolicy without context features: legal by construction, unchecked
-            if len(legal) == 1:
-                a = legal[0]
+            if top is TURN and (g := choose_turn[p]) is not None:
+                hand = hands[p]  # (p is the turn player, as at every turn action)
+                mine = s._seat_views[p]
+                a = g(seat_views(s)[p] if mine is None else mine, hand, s.turn_legion,
+                      s._open[p] or _open_entry(s, p), len(hand) >= min_discard, table, plays, rngs[p])
             else:
-                views = s._seat_views  # observation.seat_views, its common case inlined
-                a = f(views if None not in views else seat_views(s), p, table, legal, rngs[p], lean[p])
-        elif (buf := uniforms[p]) is not None:
-            if not buf:
-                buf += prngs[p].random(UNIFORM_BLOCK).tolist()[::-1]
-            a = legal[int(buf.pop() * len(legal))]
-        elif heuristic[p]:
-            # a built-in HeuristicPolicy returns one of the listed values (legal by construction);
-            # with one action legal it returns it at once, without looking or drawing
-            a = legal[0] if len(legal) == 1 else pols[p](observe(s, p), legal, rngs[p])
+                legal = top.legal(s)
+                if len(legal) == 1:
+                    a = legal[0]
+                else:
+                    views = s._seat_views  # observation.seat_views, its common case inlined
+                    a = f(views if None not in views else seat_views(s), p, table, legal, rngs[p], lean[p])
         else:
-            a = pols[p](observe(s, p), tuple(legal), rngs[p])  # a copy: the check below reads `legal`
-            for x in legal:  # the policy's choice is one of the listed values (identity first: cheap)
-                if x is a:
-                    break
+            legal = top.legal(s)
+            if (buf := uniforms[p]) is not None:
+                if not buf:
+                    buf += prngs[p].random(UNIFORM_BLOCK).tolist()[::-1]
+                a = legal[int(buf.pop() * len(legal))]
+            elif heuristic[p]:
+                # a built-in HeuristicPolicy returns one of the listed values (legal by construction);
+                # with one action legal it returns it at once, without looking or drawing
+                a = legal[0] if len(legal) == 1 else pols[p](observe(s, p), legal, rngs[p])
             else:
-                if a in legal:  # an equal value built by the policy
-                    apply_legal(s, a, chance)
-                    continue
-                raise IllegalActionError(
-                    f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
-                    f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
-                    f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
-                )
+                a = pols[p](observe(s, p), tuple(legal), rngs[p])  # a copy: the check below reads `legal`
+                for x in legal:  # the policy's choice is one of the listed values (identity first: cheap)
+                    if x is a:
+                        break
+                else:
+                    if a in legal:  # an equal value built by the policy
+                        apply_legal(s, a, chance)
+                        continue
+                    raise IllegalActionError(
+                        f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
+                        f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
+                        f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+                    )
         if record:
             apply_legal(s, a, chance)  # logs the decision
             continue

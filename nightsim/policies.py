@@ -22,6 +22,7 @@ import json
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
+from typing import NamedTuple
 
 from .actions import (
     Decline,
@@ -115,8 +116,7 @@ class HeuristicPolicy:
     def __post_init__(self):
         object.__setattr__(self, "_abil", self.weights.ability_values())  # per-policy constant
         object.__setattr__(self, "_extras", self.weights.extras())         # context features on: _Context scores
-        object.__setattr__(self, "_memo", {})                               # per-policy cache, see __call__
-        object.__setattr__(self, "_infos", (None, {}))                      # (card table, {cards: creature info})
+        object.__setattr__(self, "_facts", _NO_FACTS)                       # per-policy cache, see __call__
         d, x = self.weights.draw, self.weights.discard  # choose's pick from exactly [Draw, StartDiscard]
         object.__setattr__(self, "_draw_or_discard", START_DISCARD if x > d else None if x == d else DRAW)
 
@@ -131,14 +131,10 @@ class HeuristicPolicy:
     def __call__(self, obs, legal, rng):
         """The best-scoring legal action; ties broken by one `rng.random()` (none without a tie).
 
-        What a placement scores depends on the creature it goes on (`_creature_info`), and what a
-        penalty discard scores on the card and the own creatures (`_card_value`); both are kept per
-        policy. `_infos`: (card table, {a creature's cards: info}) for every creature the policy has
-        scored a placement on (at most two cards each, so bounded by the deck). `_memo` (`_card_values`):
-        {id(own creatures): (own creatures, card table, {card: value})}; the own creatures are the
-        observation's shared tuple (`observe` builds a new one when they change); each entry holds the
-        value whose id keys it, so an id is never reused while it is cached, and the seats sharing
-        one policy object keep an entry each."""
+        What a placement scores depends on the creature it goes on (`_creature_info`), kept per policy
+        in `_facts` (a `_TableFacts` for the card table it last scored with). A penalty discard scores
+        the card's ability value (a column of `_facts`) and whether the card fits the own creatures now
+        (one bit mask of their open slots per decision): `_card_value`'s arithmetic."""
         if len(legal) == 1:
             return legal[0]
         if self._extras:
@@ -150,19 +146,19 @@ class HeuristicPolicy:
         legal actions and the parts of the observation it reads: `creatures` (`Observation.creatures`,
         public), `player` and `table` (`obs.rules.table`). `obs` is the observation itself, or a
         function of no arguments that returns it (`play_game` passes one and so builds a seat's
-        observation only when an action needs more than the creatures: a Devour, a seal, a discard
-        choice); the choice is the same either way."""
+        observation only when an action needs more than the creatures: a seal or a discard choice);
+        the choice is the same either way."""
         if len(legal) == 2 and legal[1] is START_DISCARD and legal[0] is DRAW and self._draw_or_discard is not None:
             return self._draw_or_discard  # a turn action with no card to play: the better of the two (no tie)
         w = self.weights
         mine = creatures[player]  # (cards, seal) per own creature: a value shared until they change
-        shared = self._infos
-        if shared[0] is not table:
-            shared = (table, {})
-            object.__setattr__(self, "_infos", shared)
-        infos = shared[1]  # {a creature's cards: _creature_info}
+        facts = self._facts
+        if facts.table is not table:
+            facts = _TableFacts.build(table, self._abil)
+            object.__setattr__(self, "_facts", facts)
+        infos = facts.infos  # {a creature's cards: _creature_info}
         legion, ability, abil = table.legion, table.ability, self._abil
-        ctx = counts = values = None
+        ctx = owner_seen = need = None
         best, best_score = None, None
         for a in legal:
             t = type(a)
@@ -191,24 +187,27 @@ class HeuristicPolicy:
                 sc = w.discard
             elif t is Take or t is Scavenge:  # _Context.score_victim
                 owner = a.owner
-                if counts is None:
-                    counts = {}
-                done = counts.get(owner)
-                if done is None:  # Observation.complete_counts[owner]
-                    done = counts[owner] = [len(cards) for cards, _ in creatures[owner]].count(3)
+                if owner != owner_seen:  # the engine lists an owner's creatures together
+                    done = 0  # Observation.complete_counts[owner]
+                    for cards, _ in creatures[owner]:
+                        if len(cards) == 3:
+                            done += 1
+                    lead, owner_seen = w.target_leader * done, owner
                 cards = creatures[owner][a.creature][0]
-                sc = (w.target_leader * done + len(cards)
-                      + ((2.0 if t is Take else 0.0) if len(cards) == 3 else 0.0))
-            elif t is PenaltyDiscard:  # -_Context.card_value, kept per own-creatures value
-                if values is None:
-                    values = self._card_values(mine, table)
-                v = values.get(a.card)
-                if v is None:
-                    v = values[a.card] = _card_value(a.card, mine, table, abil)
+                sc = lead + len(cards) + ((2.0 if t is Take else 0.0) if len(cards) == 3 else 0.0)
+            elif t is PenaltyDiscard:  # -_Context.card_value: the ability's value, + 1.0 if the card fits now
+                if need is None:
+                    need = _open_mask(mine)
+                v = facts.card_ability[a.card]
+                if facts.fit_mask[a.card] & need:
+                    v += 1.0
                 sc = -v
+            elif t is Devour:  # _Context.score
+                cards = mine[a.creature][0]
+                sc = -len(cards) - (5.0 if len(cards) == 3 else 0.0)
             else:
                 if ctx is None:
-                    ctx = _Context(obs if isinstance(obs, tuple) else obs(), w, abil, self._extras)
+                    ctx = _Context(obs if isinstance(obs, tuple) else obs(), w, self._abil, self._extras)
                 sc = ctx.score(a)
             if best_score is None or sc > best_score:
                 best, best_score = a, sc
@@ -219,18 +218,65 @@ class HeuristicPolicy:
                     best = [best, a]  # a tie (an action is a NamedTuple, never a list)
         return best if type(best) is not list else best[int(rng.random() * len(best))]
 
-    def _card_values(self, mine, table) -> dict:
-        """{card: `_card_value`} for the own creatures `mine`, kept in `_memo` (see `__call__`)."""
-        memo = self._memo
-        entry = memo.get(id(mine))
-        if entry is None or entry[1] is not table:
-            if len(memo) >= _MEMO_SIZE:
-                try:
-                    del memo[next(iter(memo))]  # the oldest entry (the seats' current ones are recent)
-                except (RuntimeError, KeyError, StopIteration):  # another thread changed the memo meanwhile
-                    memo.clear()
-            entry = memo[id(mine)] = (mine, table, {})  # ..., {card: card value}
-        return entry[2]
+    def choose_turn(self, mine, hand, legion: int, open_entry: tuple, discard: bool, table, plays, rng):
+        """`choose`'s pick from the legal turn actions of a game without seals, in one pass without
+        the list: the actions `turn._turn_actions` lists, in its order (Draw, StartDiscard when
+        `discard`, then each card of `hand` of the turn's `legion` (-1: any): its placements on the
+        own creatures of `open_entry` (`State.open_slots`), then a new creature), each scored as in
+        `choose`, the same ties and the same `rng.random()` draw. `mine` is the seat's public
+        creatures, `plays` the interned placements (`ActionTable.plays`)."""
+        w = self.weights
+        best, best_score = DRAW, w.draw
+        if discard:
+            if w.discard > best_score:
+                best, best_score = START_DISCARD, w.discard
+            elif w.discard == best_score:
+                best = [DRAW, START_DISCARD]
+        facts = self._facts
+        if facts.table is not table:
+            facts = _TableFacts.build(table, self._abil)
+            object.__setattr__(self, "_facts", facts)
+        infos = facts.infos
+        legion_, ability, fits_, abil = table.legion, table.ability, table.fits, self._abil
+        open_slots, can_start = open_entry
+        for c in hand:
+            if legion >= 0 and legion_[c] != legion:
+                continue
+            fits = fits_[c]
+            for k, n in open_slots:  # creature k - 1, n cards
+                if not fits[n]:
+                    continue
+                cards = mine[k - 1][0]
+                info = infos.get(cards)
+                if info is None:
+                    info = infos[cards] = _creature_info(cards, legion_, ability, abil)
+                size, per_legion, partial = info
+                same = per_legion[legion_[c]]
+                sc = w.same_legion * same + w.mixed_legion * (size - same)
+                if size == 2:
+                    ab = ability[c]
+                    sc += w.complete + (partial + abil[ab] if ab >= 0 else partial)
+                    if same == 2:
+                        sc += w.pure
+                else:
+                    sc = sc + w.extend
+                if sc > best_score:
+                    best, best_score = plays[c][k][n], sc
+                elif sc == best_score:
+                    if type(best) is list:
+                        best.append(plays[c][k][n])
+                    else:
+                        best = [best, plays[c][k][n]]
+            if can_start and fits[0]:
+                sc = w.start
+                if sc > best_score:
+                    best, best_score = plays[c][0][0], sc
+                elif sc == best_score:
+                    if type(best) is list:
+                        best.append(plays[c][0][0])
+                    else:
+                        best = [best, plays[c][0][0]]
+        return best if type(best) is not list else best[int(rng.random() * len(best))]
 
     def __repr__(self):
         return f"HeuristicPolicy(name={self.name!r}, weights={self.weights!r})"
@@ -403,10 +449,38 @@ def _creature_info(cards, legion, ability, abil) -> tuple:
     return len(cards), counts, sum(abil[ability[c]] for c in cards if ability[c] >= 0)
 
 
+def _open_mask(mine) -> int:
+    """Bit n set when the own creatures `mine` have an open slot n, or n is 0 (a card that starts a
+    creature fits): a card fits now (`_card_value`) when `_TableFacts.fit_mask[card]` shares a bit."""
+    need = 1
+    for cards, _ in mine:
+        if len(cards) < 3:
+            need |= 1 << len(cards)
+    return need
+
+
+class _TableFacts(NamedTuple):
+    """What a `HeuristicPolicy` keeps per card table: `infos` ({a creature's cards: `_creature_info`}
+    for every creature it has scored a placement on: at most two cards each, so bounded by the deck),
+    and per card its ability's value (`_card_value`'s start) and `fit_mask` (bit n: it fits slot n)."""
+
+    table: object
+    infos: dict
+    card_ability: tuple
+    fit_mask: tuple
+
+    @staticmethod
+    def build(table, abil) -> "_TableFacts":
+        return _TableFacts(table, {}, tuple(abil[ab] if ab >= 0 else 0.0 for ab in table.ability),
+                           tuple(sum(1 << n for n in range(3) if f[n]) for f in table.fits))
+
+
+_NO_FACTS = _TableFacts(None, {}, (), ())
+
+
 _DEFAULTS = {f.name: f.default for f in fields(Weights)}
 EXTRA_FIELDS = ("win", "follow", "pair", "crowd", "mocker_ctx", "executioner_ctx", "scavenger_ctx", "devourer_ctx",
                 "draw_hand", "discard_dead", "discard_extra", "discard_value", "fit_value", "threat")
-_MEMO_SIZE = 8  # own-creatures values a HeuristicPolicy keeps (_memo): room for every seat of a game
 
 GREEDY = Weights()
 PURIST = replace(GREEDY, same_legion=4.0, mixed_legion=-4.0, pure=8.0, draw=1.5, start=1.5)

@@ -13,7 +13,8 @@ import pytest
 
 import nightsim
 from nightsim.game import UNIFORM_BLOCK, Uniforms
-from nightsim.policies import HeuristicPolicy
+from nightsim.observation import seat_views
+from nightsim.policies import HeuristicPolicy, _Context, _pick
 
 
 class Plain:
@@ -57,11 +58,11 @@ def test_uniforms_are_the_generators_own_numbers_in_order():
 def test_choose_from_the_creatures_is_the_policys_choice_and_observes_only_when_needed(kwargs):
     """`HeuristicPolicy.choose` (what play_game asks a built-in heuristic) picks what `__call__`
     picks from the full observation, with the same tie-break draws, and calls the observation
-    function only for an action the creatures cannot score (Devour, seals, discard choices)."""
+    function only for an action the creatures cannot score (seals, discard choices)."""
     rules = nightsim.Rules(**kwargs)
     lean_types = {nightsim.Play, nightsim.Draw, nightsim.StartDiscard, nightsim.Take, nightsim.Scavenge,
-                  nightsim.PenaltyDiscard}
-    seen_other = 0
+                  nightsim.PenaltyDiscard, nightsim.Devour}
+    seen_other = seen_devour = 0
     for name in ("greedy", "purist", "aggressor"):
         pol = nightsim.POLICIES[name]
         for seed in range(15):
@@ -85,9 +86,75 @@ def test_choose_from_the_creatures_is_the_policys_choice_and_observes_only_when_
                     assert lean is full, f"{name} seed {seed}"
                     needs = any(type(a) not in lean_types for a in legal)
                     seen_other += needs
+                    seen_devour += type(legal[0]) is nightsim.Devour
                     assert len(calls) == (1 if needs else 0)
                     a = full
                 else:
                     a = legal[0]
                 nightsim.apply_action(s, a, chance)
-    assert seen_other > 0  # the observation function was exercised
+    assert seen_devour > 0  # scored from the creatures alone
+    assert seen_other > 0 or not rules.seals  # with seals, the observation function was exercised
+
+
+TIE_DRAW = HeuristicPolicy(nightsim.Weights(discard=0.5), "tie")  # Draw and StartDiscard tie: a draw to break it
+CHOICE_RULES = [dict(players=4), dict(players=2), dict(players=5, min_discard=3),
+                dict(players=3, actions_per_turn=3, hand_size=7)]
+
+
+def _positions(rules, seeds, policy):
+    """(state, legal actions) at every decision of seeded games of `policy` (random half the time)."""
+    for seed in seeds:
+        chance, moves = np.random.default_rng(seed), np.random.default_rng(500 + seed)
+        s = nightsim.new_game(rules, chance)
+        while not s.is_terminal:
+            legal = nightsim.legal_actions(s)
+            yield s, legal
+            if len(legal) == 1 or moves.random() < 0.5:
+                a = legal[int(moves.random() * len(legal))]
+            else:
+                a = policy(nightsim.observe(s, s.current_player), legal, moves)
+            nightsim.apply_action(s, a, chance)
+
+
+@pytest.mark.parametrize("kwargs", CHOICE_RULES, ids=lambda x: str(x))
+def test_choose_turn_picks_what_choose_picks_from_the_listed_turn_actions(kwargs):
+    """`HeuristicPolicy.choose_turn` (play_game's turn actions without seals) scores the placements
+    `turn._turn_actions` lists, in its order, without the list: the same pick and the same draws."""
+    rules = nightsim.Rules(**kwargs)
+    turns = ties = 0
+    for pol in (nightsim.POLICIES["greedy"], nightsim.POLICIES["purist"], TIE_DRAW):
+        for s, legal in _positions(rules, range(6), pol):
+            if s.stack:
+                continue
+            p = s.turn_player
+            u1, u2 = np.random.default_rng(turns), np.random.default_rng(turns)
+            hand = s.hands[p]
+            fused = pol.choose_turn(seat_views(s)[p], hand, s.turn_legion, s.open_slots(p),
+                                    len(hand) >= rules.min_discard, rules.table, s._acts.plays, u1)
+            listed = legal[0] if len(legal) == 1 else pol.choose(seat_views(s), p, rules.table, legal, u2, None)
+            assert fused is listed, f"{pol.name} decision {s.decisions}"
+            assert u1.bit_generator.state == u2.bit_generator.state  # the same draws were made
+            ties += u1.bit_generator.state != np.random.default_rng(turns).bit_generator.state
+            turns += 1
+    assert turns > 500 and ties > 0
+
+
+@pytest.mark.parametrize("kwargs", [dict(players=4), dict(players=3, seals=True, herald_plays_seals=True)],
+                         ids=lambda x: str(x))
+def test_choose_scores_every_action_as_the_plain_context_does(kwargs):
+    """`choose`'s inlined scoring (kept creature facts, the penalty's card values from per-table
+    columns and an open-slot mask, Devour, Take and Scavenge) picks what the plain
+    `_Context.score` picks (`_pick`), with the same draws, for every kind of decision."""
+    rules = nightsim.Rules(**kwargs)
+    kinds = set()
+    for pol in (nightsim.POLICIES["greedy"], nightsim.POLICIES["aggressor"], nightsim.POLICIES["purist"]):
+        for i, (s, legal) in enumerate(_positions(rules, range(8), pol)):
+            if len(legal) == 1:
+                continue
+            obs = nightsim.observe(s, s.current_player)
+            u1, u2 = np.random.default_rng(i), np.random.default_rng(i)
+            plain = _pick(legal, _Context(obs, pol.weights).score, u2)
+            assert pol.choose(obs.creatures, obs.player, rules.table, legal, u1, obs) is plain
+            assert u1.bit_generator.state == u2.bit_generator.state
+            kinds.update(type(a).__name__ for a in legal)
+    assert {"Play", "Draw", "Take", "Scavenge", "Devour", "PenaltyDiscard"} <= kinds

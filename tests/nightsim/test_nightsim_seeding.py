@@ -6,8 +6,8 @@
   exactly as `Frame.fields()` + `_encode` do.
 - `play_game` applies decisions with `engine.apply_legal` inlined when it does not record: the
   records must equal the recorded games'.
-- `HeuristicPolicy` keeps per-seat memos in the policy object: a policy shared by every seat and
-  warmed by other games chooses exactly like fresh objects, also when threads share it.
+- `HeuristicPolicy` keeps scoring facts in the policy object (`_facts`): a policy shared by every seat
+  and warmed by other games chooses exactly like fresh objects, also when threads share it.
 """
 from __future__ import annotations
 
@@ -124,7 +124,7 @@ def test_a_shared_warmed_heuristic_chooses_like_fresh_ones(weights):
         b = nightsim.play_game(rules, fresh, seed, record=True)
         assert a.to_record() == b.to_record() and a.log == b.log, f"seed {seed}"
     copy = pickle.loads(pickle.dumps(shared))
-    assert copy == shared and copy._memo == {}
+    assert copy == shared and copy._facts.table is None and copy._facts.infos == {}
 
 
 def test_a_heuristic_shared_by_threads_plays_the_games_it_plays_alone():
