@@ -12,8 +12,8 @@ import numpy as np
 from . import engine as E
 from .log import format_events
 from .maps import REALMS
-from .observation import Observation, SeatCaches, public_state
-from .phases import PHASES
+from .observation import Observation, SeatCaches, battle_view, public_state
+from .phases import PHASES, Phase
 from .policies import POLICIES
 from .policies.war import PLANNED, WarPolicy
 from .rules import Rules
@@ -202,9 +202,10 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         while not s.is_terminal:
             p = s.current_player
             pol = pols[p]
-            if type(pol) is WarPolicy and PHASES[s.phase] in PLANNED:
-                a = _planned(pol, s, p)
-                if a is not None:           # the engine's own check found it legal
+            if type(pol) is WarPolicy:
+                ph = PHASES[s.phase]
+                a = _planned(pol, s, p) if ph in PLANNED else _answered(pol, s, ph)
+                if a is not None:           # the engine's own check found it legal, or it is one the engine listed
                     E.apply_legal(s, a, chance)
                     continue
             a, legal = _ask(pol, s, p, prngs[p], caches[p])
@@ -281,6 +282,23 @@ def _planned(policy: WarPolicy, s: E.State, p: int):
     queue, which `__call__` would have emptied too. Only for this exact class: a subclass may decide
     otherwise."""
     return policy.planned(s.memo[p], (s.turns, PHASES[s.phase], s.decider), partial(E.is_legal, s))
+
+
+def _answered(policy: WarPolicy, s: E.State, ph: Phase):
+    """The built-in war heuristic's answer at a one-step decision it answers from a few public values (where
+    its next hit goes, `WarPolicy.hit`; press on or retreat in a battle, `WarPolicy.press`), worked out
+    without an observation: the battle as `observation.battle_view` shows it (fresh values), the legal
+    actions the engine lists (a fresh list of immutable actions, in the order the seat's public copy lists
+    them) and the deciding realm's units at a retreat destination; the same answer as the policy gives from
+    its observation (tests/nerathsim/test_nerath_answered_path.py). None when the policy must be asked (any
+    other decision, or a dungeon fight's flee-or-fight). Only for this exact class."""
+    if ph is Phase.HIT:
+        return policy.hit(s.rules.battle, s.decider, battle_view(s), E.hit_actions(s))
+    if ph is Phase.PRESS and not s.battle.dungeon:
+        units, me = s.units, s.decider
+        return policy.press(s.rules.battle, s.tab, battle_view(s), list(E.legal_actions(s)),
+                            lambda dst: sum(units[dst][me]))
+    return None
 
 
 def _result(s: E.State, rules: Rules, pols: list, seed, record: bool) -> GameResult:

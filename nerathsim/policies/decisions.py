@@ -14,11 +14,15 @@ def take_hit(obs, legal) -> Hit:
     hit that destroys the least gold, counting at sea the heroes that drown with a warship (so a
     fleet gives up its fighters and wizards before the ship that carries them), ties: the weaker
     dice go first. The same yardstick as the battle calculator's default order (combat.default_plan)."""
-    bv = obs.battle
-    me = obs.realm
+    return hit_choice(obs.rules.battle, obs.realm, obs.battle, legal)
+
+
+def hit_choice(brules, me: int, bv, hits) -> Hit:
+    """`take_hit`'s answer from what it reads: the battle rules, the deciding realm, the battle (a
+    `BattleView`) and the Hit actions (in listing order: the first of equal costs)."""
     mine = bv.attacker_units if me == bv.attacker else bv.defender_units.get(me, {})
-    return min(legal, key=lambda a: hit_cost(obs.rules.battle, mine, bv.at_sea,
-                                              "attacker" if me == bv.attacker else "defender", a.unit))
+    role = "attacker" if me == bv.attacker else "defender"
+    return min(hits, key=lambda a: hit_cost(brules, mine, bv.at_sea, role, a.unit))
 
 
 def hit_cost(brules, mine: dict, at_sea: bool, role: str, token: str) -> tuple:
@@ -95,20 +99,24 @@ def press_or_retreat(pol, obs, legal):
         if p >= pol.flee_below:
             return legal[0]
         return max((a for a in legal if isinstance(a, RetreatTo)), key=lambda a: (-a.dst,))
-    t = obs.tables
+    me = obs.realm
+    return press_choice(pol, obs.rules.battle, obs.tables, bv, legal, lambda dst: sum(obs.units(dst, me)))
+
+
+def press_choice(pol, brules, t, bv, legal, held):
+    """`press_or_retreat`'s answer in a battle (not a dungeon) with a choice, from what it reads: the battle
+    rules, the unit tables, the battle (a `BattleView`), the legal actions (PressOn first) and `held(dst)`,
+    the deciding realm's units standing at a retreat destination."""
     att = [bv.attacker_units.get(n, 0) for n in t.names]
     dfd = [0] * t.U
     for units in bv.defender_units.values():
         for n, c in units.items():
             dfd[t.idx[n]] += c
-    p = win_odds(obs.rules.battle, att, dfd, bv.at_sea, pol.retreat_below, cache=pol.odds_cache)
+    p = win_odds(brules, att, dfd, bv.at_sea, pol.retreat_below, cache=pol.odds_cache)
     if p >= pol.retreat_below:
         return legal[0]   # PressOn
     options = [a for a in legal if isinstance(a, RetreatTo)]
-    me = obs.realm
-    best = max(options, key=lambda a: (sum(obs.units(a.dst, me)), -a.dst))
-    return best
-
+    return max(options, key=lambda a: (held(a.dst), -a.dst))
 
 
 def run_amok(pol, obs, legal):

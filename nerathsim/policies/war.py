@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ..battle import ingame as gb
 from ..game_actions import Casualties, EndPhase
 from ..phases import Phase
-from .decisions import fight_order, play_cards, press_or_retreat, run_amok, take_hit
+from .decisions import fight_order, hit_choice, play_cards, press_choice, press_or_retreat, run_amok, take_hit
 from .estimates import OddsCache
 from .movement import MovementPlanner
 from .purchase import Purchase
@@ -108,6 +108,23 @@ class WarPolicy:
             if is_legal(a):
                 return a
         return None
+
+    # --- one-step decisions without an observation ------------------------------------------
+    def hit(self, brules, realm: int, battle, hits: list):
+        """What `__call__` answers at a Hit decision (`decisions.take_hit`), from the battle rules, the deciding
+        realm, the battle (a `BattleView`) and the Hit actions in listing order. `play_game` asks it for this
+        exact class instead of building an observation (the answer is the same)."""
+        return hit_choice(brules, realm, battle, hits)
+
+    def press(self, brules, tables, battle, legal: list, held):
+        """What `__call__` answers at a press-or-retreat decision of a battle (not a dungeon fight;
+        `decisions.press_or_retreat`), from the battle rules, the unit tables, the battle (a `BattleView`),
+        the legal actions in listing order (PressOn first) and `held(dst)`, the deciding realm's units
+        standing at a retreat destination (a function it calls and does not keep). `play_game` asks it for
+        this exact class instead of building an observation (the answer is the same)."""
+        if len(legal) == 1:
+            return legal[0]
+        return press_choice(self, brules, tables, battle, legal, held)
 
     def _from_plan(self, obs, legal, rng):
         memo = obs.memo
