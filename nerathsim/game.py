@@ -286,14 +286,21 @@ def _planned(policy: WarPolicy, s: E.State, p: int):
 
 def _answered(policy: WarPolicy, s: E.State, ph: Phase):
     """The built-in war heuristic's answer at a one-step decision it answers from a few public values (where
-    its next hit goes, `WarPolicy.hit`; press on or retreat in a battle, `WarPolicy.press`), worked out
-    without an observation: the battle as `observation.battle_view` shows it (fresh values), the legal
-    actions the engine lists (a fresh list of immutable actions, in the order the seat's public copy lists
-    them) and the deciding realm's units at a retreat destination; the same answer as the policy gives from
-    its observation (tests/nerathsim/test_nerath_answered_path.py). None when the policy must be asked (any
-    other decision, or a dungeon fight's flee-or-fight). Only for this exact class."""
+    its next hit goes, `WarPolicy.hit`; press on or retreat in a battle, `WarPolicy.press`; the next fight of
+    the combat phase, `WarPolicy.fight`), worked out without an observation: the battle as
+    `observation.battle_view` shows it (fresh values), the legal actions the engine lists (a fresh list of
+    immutable actions, in the order the seat's public copy lists them), the deciding realm's units at a
+    retreat destination, the unit counts at the fights' regions (fresh tuples) and the regions of enemy
+    warships; the same answer as the policy gives from its observation
+    (tests/nerathsim/test_nerath_answered_path.py). None when the policy must be asked (any other decision,
+    or a dungeon fight's flee-or-fight). Only for this exact class."""
     if ph is Phase.HIT:
         return policy.hit(s.rules.battle, s.decider, battle_view(s), E.hit_actions(s))
+    if ph is Phase.COMBAT:
+        fights = E.legal_actions(s)[:]
+        units, friends = s.units, s.friends[s.decider]
+        counts = {a.region: tuple([tuple(row) for row in units[a.region]]) for a in fights}
+        return policy.fight(s.board, friends, counts, {sh.region for sh in s.ships if sh.owner not in friends}, fights)
     if ph is Phase.PRESS and not s.battle.dungeon:
         units, me = s.units, s.decider
         return policy.press(s.rules.battle, s.tab, battle_view(s), list(E.legal_actions(s)),

@@ -49,17 +49,21 @@ def hit_cost(brules, mine: dict, at_sea: bool, role: str, token: str) -> tuple:
 
 def fight_order(pol, obs, legal):
     """Empty enemy regions first (no risk; their monsters may run amok), then battles, then dungeons."""
-    b = obs.board
     F = obs.friends(obs.realm)
-    counts = obs.unit_counts
     fleets = {sv.region for sv in obs.ships if sv.owner not in F}     # where enemy warships are
+    return fight_choice(obs.board, F, obs.unit_counts, fleets, legal)
+
+
+def fight_choice(b, F, counts, fleets, legal):
+    """`fight_order`'s answer from what it reads: the board, the deciding realm's friends, the unit counts
+    (`counts[region][realm][unit]`, at least at the regions of the Fight actions), the regions holding enemy
+    warships and the Fight actions in listing order (the first of equal ranks)."""
 
     def rank(a):
         r = a.region
         enemies = any(any(row) for q, row in enumerate(counts[r]) if q not in F) or r in fleets
         return (2 if b.is_dungeon[r] and not enemies else 1 if enemies else 0, r)
     return min(legal, key=rank)
-
 
 
 def play_cards(pol, obs, legal, rng):

@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from ..battle import ingame as gb
 from ..game_actions import Casualties, EndPhase
 from ..phases import Phase
-from .decisions import fight_order, hit_choice, play_cards, press_choice, press_or_retreat, run_amok, take_hit
+from .decisions import (
+    fight_choice,
+    fight_order,
+    hit_choice,
+    play_cards,
+    press_choice,
+    press_or_retreat,
+    run_amok,
+    take_hit,
+)
 from .estimates import OddsCache
 from .movement import MovementPlanner
 from .purchase import Purchase
@@ -115,6 +124,13 @@ class WarPolicy:
         realm, the battle (a `BattleView`) and the Hit actions in listing order. `play_game` asks it for this
         exact class instead of building an observation (the answer is the same)."""
         return hit_choice(brules, realm, battle, hits)
+
+    def fight(self, board, friends, counts, fleets, fights: list):
+        """What `__call__` answers at the combat phase's choice of the next fight (`decisions.fight_order`), from
+        the board, the deciding realm's friends, the unit counts at the regions of the Fight actions
+        (`counts[region][realm][unit]`), the regions holding enemy warships and the Fight actions in listing
+        order. `play_game` asks it for this exact class instead of building an observation (the same answer)."""
+        return fight_choice(board, friends, counts, fleets, fights)
 
     def press(self, brules, tables, battle, legal: list, held):
         """What `__call__` answers at a press-or-retreat decision of a battle (not a dungeon fight;

@@ -1,11 +1,12 @@
-"""The game loop's answered path (issue 16 item 3): at a Hit decision and at a battle's press-or-retreat
-decision, `play_game` asks the built-in war heuristic `WarPolicy.hit` / `WarPolicy.press` with the
-battle as `observation.battle_view` shows it and the legal actions the engine lists, instead of building
-an observation, and the game is the same.
+"""The game loop's answered path (issue 16 item 3): at a Hit decision, at a battle's press-or-retreat
+decision and at the combat phase's choice of the next fight, `play_game` asks the built-in war heuristic
+`WarPolicy.hit` / `WarPolicy.press` / `WarPolicy.fight` with the battle as `observation.battle_view`
+shows it, the unit counts at the fights' regions and the legal actions the engine lists, instead of
+building an observation, and the game is the same.
 
 - games (records and event logs) equal the games played with every such decision asked through an
   observation, over seeds, both modes and line-ups mixing every built-in policy;
-- at every Hit and press-or-retreat decision of seeded games, the path's inputs are what the
+- at every Hit, press-or-retreat and next-fight decision of seeded games, the path's inputs are what the
   observation shows (the battle view, the legal actions in the same order) and its answer is what
   `__call__` answers from the observation;
 - the path is taken for the exact class only (a subclass is asked through an observation), and a
@@ -55,7 +56,7 @@ def test_games_equal_the_games_asked_through_observations(monkeypatch, seed, ffa
 def test_the_answer_and_its_inputs_are_the_observations(name):
     pol = dataclasses.replace(POLICIES[name])
     rng = np.random.default_rng(5)
-    seen = {Phase.HIT: 0, Phase.PRESS: 0}
+    seen = {Phase.HIT: 0, Phase.PRESS: 0, Phase.COMBAT: 0}
     retreats = 0
     for rules, seed in ((FFA, 31), (ALLY, 32), (FFA, 33)):
         chance = np.random.default_rng(seed)
@@ -67,7 +68,13 @@ def test_the_answer_and_its_inputs_are_the_observations(name):
             obs = G.Observation(s, p, caches[p])
             legal = LegalActions.of(obs)
             expected = pol(obs, legal, rng)
-            if ph in seen and not s.battle.dungeon:
+            if ph is Phase.COMBAT:
+                assert list(E.legal_actions(s)) == list(legal)
+                assert all(tuple(map(tuple, s.units[a.region])) == obs.unit_counts[a.region] for a in legal)
+                got = G._answered(pol, s, ph)
+                assert got == expected
+                seen[ph] += 1
+            elif ph in seen and not s.battle.dungeon:
                 view = battle_view(s)
                 assert view == obs.battle
                 listed = E.hit_actions(s) if ph is Phase.HIT else list(E.legal_actions(s))
@@ -79,7 +86,7 @@ def test_the_answer_and_its_inputs_are_the_observations(name):
             else:
                 assert G._answered(pol, s, ph) is None
             E.apply_legal(s, expected, chance)
-    assert seen[Phase.HIT] > 20 and seen[Phase.PRESS] > 20
+    assert seen[Phase.HIT] > 20 and seen[Phase.PRESS] > 20 and seen[Phase.COMBAT] > 20
     if name != "aggressive":
         assert retreats > 0
 
@@ -107,7 +114,7 @@ def test_the_path_is_taken_for_the_exact_class_only(monkeypatch):
 
     monkeypatch.setattr(G, "_ask", counting)
     r = api.play_game(FFA, ["balanced"] * 4, 3)
-    assert Phase.HIT not in asked
+    assert Phase.HIT not in asked and Phase.COMBAT not in asked
 
     class Cautious(WarPolicy):                       # a subclass may decide otherwise: always asked
         pass
