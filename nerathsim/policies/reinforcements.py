@@ -66,19 +66,25 @@ class ReinforcementPlanner(Planner):
         while gold > 0 and guard < 200:
             guard += 1
             options = []
+            land_room = sea_room = None         # somewhere to place a land unit, a warship (once per purchase)
             for u, w in weights:
                 if t.cost[u] > gold:
                     continue
                 if t.ship[u]:
                     if ships_bought >= pol.purchase.ships or not sea_sites:
                         continue
-                    if not any(self._sea_room(x, castles, placed) for x in sea_sites):
+                    if sea_room is None:
+                        sea_room = any(self._sea_room(x, castles, placed) for x in sea_sites)
+                    if not sea_room:
                         continue
                 elif t.castle[u]:
                     if n_castles >= pol.purchase.castles:
                         continue
-                elif not any(room(r) > 0 for r in land_sites if r in castles) and not fallback:
-                    continue
+                else:
+                    if land_room is None:
+                        land_room = any(room(r) > 0 for r in land_sites if r in castles) or bool(fallback)
+                    if not land_room:
+                        continue
                 options.append((u, w))
             if not options:
                 break
