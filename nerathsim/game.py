@@ -197,26 +197,35 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     chance = np.random.default_rng(children[0])
     prngs = [np.random.default_rng(c) for c in children[1:]]
     with quiet_gc():
-        s = E.new_game(rules, chance, record=record)
-        caches = [SeatCaches() for _ in range(rules.players)]      # each seat's own reach tables
-        while not s.is_terminal:
-            p = s.current_player
-            pol = pols[p]
-            if type(pol) is WarPolicy:
-                ph = PHASES[s.phase]
-                a = _planned(pol, s, p) if ph in PLANNED else _answered(pol, s, ph)
-                if a is not None:           # the engine's own check found it legal, or it is one the engine listed
-                    E.apply_legal(s, a, chance)
-                    continue
-            a, legal = _ask(pol, s, p, prngs[p], caches[p])
-            if not legal.confirms(a) and not E.is_legal(s, a):
-                raise E.IllegalActionError(
-                    f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
-                    f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {E.legal_actions(s)!r}. "
-                    f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
-                )
-            E.apply_legal(s, a, chance)          # logs the decision (record=True)
-        return _result(s, rules, pols, seed, record)
+        return _play(rules, pols, seed, record, chance, prngs)
+
+
+def _play(rules: Rules, pols: list, seed, record: bool, chance, prngs: list) -> GameResult:
+    """`play_game`'s loop, under its raised collector threshold. A function of its own so that the game's
+    state, the seats' caches and the last public copy (its locals) are freed as it returns, before the
+    caller's threshold comes back: a young collection run then (the first allocation after it triggers
+    one when the game made more than the young threshold of net allocations) would otherwise walk and
+    promote the whole game state that is about to be freed (tests/nerathsim/test_nerath_game_gc.py)."""
+    s = E.new_game(rules, chance, record=record)
+    caches = [SeatCaches() for _ in range(rules.players)]      # each seat's own reach tables
+    while not s.is_terminal:
+        p = s.current_player
+        pol = pols[p]
+        if type(pol) is WarPolicy:
+            ph = PHASES[s.phase]
+            a = _planned(pol, s, p) if ph in PLANNED else _answered(pol, s, ph)
+            if a is not None:           # the engine's own check found it legal, or it is one the engine listed
+                E.apply_legal(s, a, chance)
+                continue
+        a, legal = _ask(pol, s, p, prngs[p], caches[p])
+        if not legal.confirms(a) and not E.is_legal(s, a):
+            raise E.IllegalActionError(
+                f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
+                f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {E.legal_actions(s)!r}. "
+                f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+            )
+        E.apply_legal(s, a, chance)          # logs the decision (record=True)
+    return _result(s, rules, pols, seed, record)
 
 
 class _QuietGC:

@@ -20,13 +20,13 @@ class ReinforcementPlanner(Planner):
             for (u, m), c in list(obs.mobile(r).items()):
                 if m <= 0 or c <= 0:
                     continue
-                dests = obs.destinations(r, t.names[u])
                 here_ok = obs.friendly_land(r) or (t.flyer[u] and t.sea_ender[u] and b.is_sea[r]
                                                    and not obs.hostile(r))
                 if b.is_dungeon[r] and t.hero[u]:
                     here_ok = False
                 if here_ok:
-                    continue
+                    continue                    # (its destinations are not worked out: nothing asks for them)
+                dests = obs.destinations(r, t.names[u])
                 if not dests:
                     continue
                 dst = min(dests, key=lambda x: (b.is_sea[x], front[x] if self.pol.defend < 0.5 else -self.threat(x),
