@@ -4,6 +4,7 @@ policy's numbers, the observation and the legal actions."""
 from __future__ import annotations
 
 from .. import dungeons as dg
+from ..battle import ingame as gb
 from ..game_actions import Amok, Hit, Pass, PlayCard, RetreatTo
 from .estimates import win_odds
 from .planner import Planner
@@ -27,16 +28,14 @@ def hit_choice(brules, me: int, bv, hits) -> Hit:
 
 def hit_cost(brules, mine: dict, at_sea: bool, role: str, token: str) -> tuple:
     """(gold destroyed, dice strength lost, table index) of putting the next hit on `token`."""
-    table = brules.units
-    if token.startswith("damage:"):
-        return (0, 0.0, table.index(token[len("damage:"):]))
-    unit = table[token]
+    gold, power, index, capacity = gb.unit_loss(brules, role, at_sea, token)
+    if at_sea and capacity:
+        table = brules.units
+        unit = table[token]
 
-    def strength(u):
-        return u.dice(role, at_sea) * u.hit_probability(brules.threshold(role))
+        def strength(u):
+            return u.dice(role, at_sea) * u.hit_probability(brules.threshold(role))
 
-    gold, power = unit.cost, strength(unit)
-    if at_sea and unit.capacity:
         aboard = [table[n] for n, c in mine.items() if table[n].domain == "land" for _ in range(c)]
         cap = sum(table[n].capacity * c for n, c in mine.items())
         excess = len(aboard) - (cap - unit.capacity)
@@ -44,7 +43,7 @@ def hit_cost(brules, mine: dict, at_sea: bool, role: str, token: str) -> tuple:
             aboard.sort(key=lambda u: (strength(u) > 0, u.cost, strength(u), table.index(u.name)))
             gold += sum(u.cost for u in aboard[:excess] if strength(u) > 0)
             power += sum(strength(u) for u in aboard[:excess])
-    return (gold, power, table.index(token))
+    return (gold, power, index)
 
 
 def fight_order(pol, obs, legal):

@@ -24,10 +24,12 @@ from hypothesis import strategies as st
 import nerathsim as api
 from nerathsim import engine as E
 from nerathsim import game as G
+from nerathsim.battle import ingame as gb
 from nerathsim.game import LegalActions
 from nerathsim.observation import SeatCaches, battle_view
 from nerathsim.phases import PHASES, Phase
 from nerathsim.policies import BALANCED, POLICIES, WarPolicy
+from nerathsim.policies.decisions import hit_cost
 
 FFA = api.Rules(mode="free_for_all")
 ALLY = api.Rules()
@@ -123,3 +125,20 @@ def test_the_path_is_taken_for_the_exact_class_only(monkeypatch):
     again = api.play_game(FFA, [Cautious(name="balanced")] * 4, 3)
     assert asked.count(Phase.HIT) > 0 and len(asked) == again.decisions
     assert again.to_record() == r.to_record()
+
+
+@pytest.mark.parametrize("rules", [FFA, api.Rules(map="small", mode="free_for_all")])
+def test_the_cached_unit_loss_is_the_units_own_numbers(rules):
+    """`battle.ingame.unit_loss` (cached, what `decisions.hit_cost` starts from) against the unit table, for every
+    unit, free wound, role and battlefield."""
+    brules = rules.battle
+    table = brules.units
+    for role in ("attacker", "defender"):
+        for at_sea in (False, True):
+            for name in table.names:
+                u = table[name]
+                power = u.dice(role, at_sea) * u.hit_probability(brules.threshold(role))
+                assert gb.unit_loss(brules, role, at_sea, name) == (u.cost, power, table.index(name), u.capacity)
+                assert gb.unit_loss(brules, role, at_sea, "damage:" + name) == (0, 0.0, table.index(name), 0)
+                if not (at_sea and u.capacity):
+                    assert hit_cost(brules, {name: 2}, at_sea, role, name) == (u.cost, power, table.index(name))
