@@ -283,6 +283,8 @@ def _start_regroup(s: State) -> None:
     new_mob = {}
     for r in range(b.n):
         row = s.units[r][p]
+        if not any(row):                    # the realm has nothing here (most regions)
+            continue
         for u in movers:
             if not row[u]:
                 continue
@@ -303,6 +305,8 @@ def _end_regroup(s: State) -> None:
     flyers = [u for u in range(t.U) if t.flyer[u]]
     for r in range(b.n):
         row = s.units[r][p]
+        if not any(row):                    # the realm has nothing here (most regions)
+            continue
         for u in flyers:
             if not row[u]:
                 continue
