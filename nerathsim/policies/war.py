@@ -3,7 +3,10 @@
 It sees only the observation and the legal actions: it branches on `observation.phase` (a
 `phases.Phase`), plans a whole phase at its first decision and emits the plan step by step from
 the seat's notebook (`observation.memo`), and answers the one-step decisions with `decisions`.
-Its exact battle odds are remembered in its own `odds_cache` (an `estimates.OddsCache`), not in
+`play_game` asks this exact class at a planned phase's later decisions (`planned`: its notebook, the
+plan's key and the engine's rule check) and at a hit, a battle's press-or-retreat and the next fight
+(`hit`, `press`, `fight`: the fresh public values those answers read) without an observation; the
+answers are the ones `__call__` gives from the observation. Its exact battle odds are remembered in its own `odds_cache` (an `estimates.OddsCache`), not in
 the module.
 """
 from __future__ import annotations
