@@ -12,8 +12,8 @@ import numpy as np
 from . import engine as E
 from .log import format_events
 from .maps import REALMS
-from .observation import Observation, SeatCaches, public_state
-from .phases import PHASES
+from .observation import Observation, SeatCaches, battle_view, public_state
+from .phases import PHASES, Phase
 from .policies import POLICIES
 from .policies.war import PLANNED, WarPolicy
 from .rules import Rules
@@ -197,25 +197,35 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     chance = np.random.default_rng(children[0])
     prngs = [np.random.default_rng(c) for c in children[1:]]
     with quiet_gc():
-        s = E.new_game(rules, chance, record=record)
-        caches = [SeatCaches() for _ in range(rules.players)]      # each seat's own reach tables
-        while not s.is_terminal:
-            p = s.current_player
-            pol = pols[p]
-            if type(pol) is WarPolicy and PHASES[s.phase] in PLANNED:
-                a = _planned(pol, s, p)
-                if a is not None:           # the engine's own check found it legal
-                    E.apply_legal(s, a, chance)
-                    continue
-            a, legal = _ask(pol, s, p, prngs[p], caches[p])
-            if not legal.confirms(a) and not E.is_legal(s, a):
-                raise E.IllegalActionError(
-                    f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
-                    f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {E.legal_actions(s)!r}. "
-                    f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
-                )
-            E.apply_legal(s, a, chance)          # logs the decision (record=True)
-        return _result(s, rules, pols, seed, record)
+        return _play(rules, pols, seed, record, chance, prngs)
+
+
+def _play(rules: Rules, pols: list, seed, record: bool, chance, prngs: list) -> GameResult:
+    """`play_game`'s loop, under its raised collector threshold. A function of its own so that the game's
+    state, the seats' caches and the last public copy (its locals) are freed as it returns, before the
+    caller's threshold comes back: a young collection run then (the first allocation after it triggers
+    one when the game made more than the young threshold of net allocations) would otherwise walk and
+    promote the whole game state that is about to be freed (tests/nerathsim/test_nerath_game_gc.py)."""
+    s = E.new_game(rules, chance, record=record)
+    caches = [SeatCaches() for _ in range(rules.players)]      # each seat's own reach tables
+    while not s.is_terminal:
+        p = s.current_player
+        pol = pols[p]
+        if type(pol) is WarPolicy:
+            ph = PHASES[s.phase]
+            a = _planned(pol, s, p) if ph in PLANNED else _answered(pol, s, ph)
+            if a is not None:           # the engine's own check found it legal, or it is one the engine listed
+                E.apply_legal(s, a, chance)
+                continue
+        a, legal = _ask(pol, s, p, prngs[p], caches[p])
+        if not legal.confirms(a) and not E.is_legal(s, a):
+            raise E.IllegalActionError(
+                f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
+                f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {E.legal_actions(s)!r}. "
+                f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+            )
+        E.apply_legal(s, a, chance)          # logs the decision (record=True)
+    return _result(s, rules, pols, seed, record)
 
 
 class _QuietGC:
@@ -281,6 +291,30 @@ def _planned(policy: WarPolicy, s: E.State, p: int):
     queue, which `__call__` would have emptied too. Only for this exact class: a subclass may decide
     otherwise."""
     return policy.planned(s.memo[p], (s.turns, PHASES[s.phase], s.decider), partial(E.is_legal, s))
+
+
+def _answered(policy: WarPolicy, s: E.State, ph: Phase):
+    """The built-in war heuristic's answer at a one-step decision it answers from a few public values (where
+    its next hit goes, `WarPolicy.hit`; press on or retreat in a battle, `WarPolicy.press`; the next fight of
+    the combat phase, `WarPolicy.fight`), worked out without an observation: the battle as
+    `observation.battle_view` shows it (fresh values), the legal actions the engine lists (a fresh list of
+    immutable actions, in the order the seat's public copy lists them), the deciding realm's units at a
+    retreat destination, the unit counts at the fights' regions (fresh tuples) and the regions of enemy
+    warships; the same answer as the policy gives from its observation
+    (tests/nerathsim/test_nerath_answered_path.py). None when the policy must be asked (any other decision,
+    or a dungeon fight's flee-or-fight). Only for this exact class."""
+    if ph is Phase.HIT:
+        return policy.hit(s.rules.battle, s.decider, battle_view(s), E.hit_actions(s))
+    if ph is Phase.COMBAT:
+        fights = E.legal_actions(s)[:]
+        units, friends = s.units, s.friends[s.decider]
+        counts = {a.region: tuple([tuple(row) for row in units[a.region]]) for a in fights}
+        return policy.fight(s.board, friends, counts, {sh.region for sh in s.ships if sh.owner not in friends}, fights)
+    if ph is Phase.PRESS and not s.battle.dungeon:
+        units, me = s.units, s.decider
+        return policy.press(s.rules.battle, s.tab, battle_view(s), list(E.legal_actions(s)),
+                            lambda dst: sum(units[dst][me]))
+    return None
 
 
 def _result(s: E.State, rules: Rules, pols: list, seed, record: bool) -> GameResult:

@@ -335,6 +335,35 @@ class BattleView(NamedTuple):
     hits_to_place: int = 0          # decision Hit: hits the deciding realm still places in this step
 
 
+def battle_view(s: E.State) -> BattleView | None:
+    """The battle under way in `s` as a `BattleView` (fresh dicts of counts: no part of `s`), or None; what
+    `Observation.battle` shows from the seat's public copy, and what `play_game` hands the built-in war
+    heuristic at a decision it answers without an observation (`WarPolicy.hit`, `WarPolicy.press`)."""
+    bt = s.battle
+    if bt is None:
+        return None
+
+    def named(ch):
+        names = ch.t.names
+        return {names[u]: c for u, c in enumerate(gb.present(ch.t, ch.army)) if c}
+
+    def hurt(ch):
+        t, army = ch.t, ch.army
+        out = {}
+        for u, k in enumerate(t.htk):
+            if k > 1:
+                v = sum(army[u][1:k])
+                if v:
+                    out[t.names[u]] = v
+        return out
+
+    att = bt.att
+    due = bt.next_hits.hits if bt.hits and s.phase == Phase.HIT else 0
+    return BattleView(bt.region, bt.at_sea, bt.attacker, bt.round, named(att),
+                      {d.realm: named(d) for d in bt.defs if d.health > 0}, hurt(att), bool(bt.dungeon),
+                      {d.realm: hurt(d) for d in bt.defs if d.health > 0}, due)
+
+
 class Observation:
     """One seat's view of the game at a decision (a value: see `public_state`)."""
 
@@ -499,29 +528,7 @@ class Observation:
 
     @property
     def battle(self) -> BattleView | None:
-        bt = self._s.battle
-        if bt is None:
-            return None
-
-        def named(ch):
-            names = ch.t.names
-            return {names[u]: c for u, c in enumerate(gb.present(ch.t, ch.army)) if c}
-
-        att = bt.att
-        def hurt(ch):
-            t, army = ch.t, ch.army
-            out = {}
-            for u, k in enumerate(t.htk):
-                if k > 1:
-                    v = sum(army[u][1:k])
-                    if v:
-                        out[t.names[u]] = v
-            return out
-
-        due = bt.next_hits.hits if bt.hits and self._s.phase == Phase.HIT else 0
-        return BattleView(bt.region, bt.at_sea, bt.attacker, bt.round, named(att),
-                          {d.realm: named(d) for d in bt.defs if d.health > 0}, hurt(att), bool(bt.dungeon),
-                          {d.realm: hurt(d) for d in bt.defs if d.health > 0}, due)
+        return battle_view(self._s)
 
     # --- cards and dungeons ----------------------------------------------------------------------
     @property

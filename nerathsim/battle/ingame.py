@@ -111,6 +111,20 @@ def fingerprint(brules: BattleRules) -> str:
     return cache["fingerprint"]
 
 
+@lru_cache(maxsize=4096)
+def unit_loss(brules: BattleRules, role: str, at_sea: bool, token: str) -> tuple:
+    """(gold, dice strength, table index, capacity) that a hit on `token` (a unit name, or "damage:<name>", a
+    free wound) takes from a side in `role` on this battlefield, before any cargo drowning with it: a free
+    wound costs (0, 0.0); a unit its cost and its dice times its hit probability. A pure function of its
+    arguments (the war heuristic's `decisions.hit_cost` asks it at every hit), cached."""
+    table = brules.units
+    if token.startswith("damage:"):
+        return (0, 0.0, table.index(token[len("damage:"):]), 0)
+    unit = table[token]
+    return (unit.cost, unit.dice(role, at_sea) * unit.hit_probability(brules.threshold(role)), table.index(token),
+            unit.capacity)
+
+
 # ---------------------------------------------------------------------------------------
 # Armies: list (per unit type) of lists (count per damage level, last = silenced)
 # ---------------------------------------------------------------------------------------

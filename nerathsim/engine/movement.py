@@ -279,11 +279,14 @@ def _start_regroup(s: State) -> None:
     s.current_player, s.decider = s.seat_of[p], p
     _refresh_terrain(s)
     full = s.rules.regroup_move == "full"
+    movers = [u for u in range(t.U) if (t.hero[u] or t.flyer[u]) and t.mobile[u]]   # who may move again
     new_mob = {}
     for r in range(b.n):
         row = s.units[r][p]
-        for u in range(t.U):
-            if not row[u] or not (t.hero[u] or t.flyer[u]) or not t.mobile[u]:
+        if not any(row):                    # the realm has nothing here (most regions)
+            continue
+        for u in movers:
+            if not row[u]:
                 continue
             if full or r in s.explored:
                 new_mob.setdefault(r, {})[(u, t.move[u])] = row[u]
@@ -299,10 +302,13 @@ def _end_regroup(s: State) -> None:
     """Flyers must reach friendly land (storm elementals may end at a friendly sea), otherwise they die."""
     b, t, p = s.board, s.tab, s.realm
     _refresh_terrain(s)
+    flyers = [u for u in range(t.U) if t.flyer[u]]
     for r in range(b.n):
         row = s.units[r][p]
-        for u in range(t.U):
-            if not row[u] or not t.flyer[u]:
+        if not any(row):                    # the realm has nothing here (most regions)
+            continue
+        for u in flyers:
+            if not row[u]:
                 continue
             ok = s.fr_land[r] or (t.sea_ender[u] and b.is_sea[r] and not s.hostile[r])
             if not ok:

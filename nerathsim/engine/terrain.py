@@ -26,6 +26,8 @@ def _refresh_terrain(s: State) -> None:
     units = s.units
     for r in b.sea_regions:
         reg = units[r]
+        if not any(map(any, reg)):          # nobody's units there (most seas): no realm's row to look at
+            continue
         for q in enemy:
             if any(reg[q]):
                 hostile[r] = True

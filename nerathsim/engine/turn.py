@@ -52,6 +52,8 @@ def _start_turn(s: State, rng) -> None:
     s.mob = {}
     for r in range(b.n):
         row = s.units[r][p]
+        if not any(row):                    # the realm has nothing here (most regions)
+            continue
         for u in range(t.U):
             if row[u] and t.mobile[u]:
                 _mob_add(s, r, u, row[u], t.move[u])

@@ -4,6 +4,7 @@ policy's numbers, the observation and the legal actions."""
 from __future__ import annotations
 
 from .. import dungeons as dg
+from ..battle import ingame as gb
 from ..game_actions import Amok, Hit, Pass, PlayCard, RetreatTo
 from .estimates import win_odds
 from .planner import Planner
@@ -14,25 +15,27 @@ def take_hit(obs, legal) -> Hit:
     hit that destroys the least gold, counting at sea the heroes that drown with a warship (so a
     fleet gives up its fighters and wizards before the ship that carries them), ties: the weaker
     dice go first. The same yardstick as the battle calculator's default order (combat.default_plan)."""
-    bv = obs.battle
-    me = obs.realm
+    return hit_choice(obs.rules.battle, obs.realm, obs.battle, legal)
+
+
+def hit_choice(brules, me: int, bv, hits) -> Hit:
+    """`take_hit`'s answer from what it reads: the battle rules, the deciding realm, the battle (a
+    `BattleView`) and the Hit actions (in listing order: the first of equal costs)."""
     mine = bv.attacker_units if me == bv.attacker else bv.defender_units.get(me, {})
-    return min(legal, key=lambda a: hit_cost(obs.rules.battle, mine, bv.at_sea,
-                                              "attacker" if me == bv.attacker else "defender", a.unit))
+    role = "attacker" if me == bv.attacker else "defender"
+    return min(hits, key=lambda a: hit_cost(brules, mine, bv.at_sea, role, a.unit))
 
 
 def hit_cost(brules, mine: dict, at_sea: bool, role: str, token: str) -> tuple:
     """(gold destroyed, dice strength lost, table index) of putting the next hit on `token`."""
-    table = brules.units
-    if token.startswith("damage:"):
-        return (0, 0.0, table.index(token[len("damage:"):]))
-    unit = table[token]
+    gold, power, index, capacity = gb.unit_loss(brules, role, at_sea, token)
+    if at_sea and capacity:
+        table = brules.units
+        unit = table[token]
 
-    def strength(u):
-        return u.dice(role, at_sea) * u.hit_probability(brules.threshold(role))
+        def strength(u):
+            return u.dice(role, at_sea) * u.hit_probability(brules.threshold(role))
 
-    gold, power = unit.cost, strength(unit)
-    if at_sea and unit.capacity:
         aboard = [table[n] for n, c in mine.items() if table[n].domain == "land" for _ in range(c)]
         cap = sum(table[n].capacity * c for n, c in mine.items())
         excess = len(aboard) - (cap - unit.capacity)
@@ -40,22 +43,26 @@ def hit_cost(brules, mine: dict, at_sea: bool, role: str, token: str) -> tuple:
             aboard.sort(key=lambda u: (strength(u) > 0, u.cost, strength(u), table.index(u.name)))
             gold += sum(u.cost for u in aboard[:excess] if strength(u) > 0)
             power += sum(strength(u) for u in aboard[:excess])
-    return (gold, power, table.index(token))
+    return (gold, power, index)
 
 
 def fight_order(pol, obs, legal):
     """Empty enemy regions first (no risk; their monsters may run amok), then battles, then dungeons."""
-    b = obs.board
     F = obs.friends(obs.realm)
-    counts = obs.unit_counts
     fleets = {sv.region for sv in obs.ships if sv.owner not in F}     # where enemy warships are
+    return fight_choice(obs.board, F, obs.unit_counts, fleets, legal)
+
+
+def fight_choice(b, F, counts, fleets, legal):
+    """`fight_order`'s answer from what it reads: the board, the deciding realm's friends, the unit counts
+    (`counts[region][realm][unit]`, at least at the regions of the Fight actions), the regions holding enemy
+    warships and the Fight actions in listing order (the first of equal ranks)."""
 
     def rank(a):
         r = a.region
         enemies = any(any(row) for q, row in enumerate(counts[r]) if q not in F) or r in fleets
         return (2 if b.is_dungeon[r] and not enemies else 1 if enemies else 0, r)
     return min(legal, key=rank)
-
 
 
 def play_cards(pol, obs, legal, rng):
@@ -95,20 +102,24 @@ def press_or_retreat(pol, obs, legal):
         if p >= pol.flee_below:
             return legal[0]
         return max((a for a in legal if isinstance(a, RetreatTo)), key=lambda a: (-a.dst,))
-    t = obs.tables
+    me = obs.realm
+    return press_choice(pol, obs.rules.battle, obs.tables, bv, legal, lambda dst: sum(obs.units(dst, me)))
+
+
+def press_choice(pol, brules, t, bv, legal, held):
+    """`press_or_retreat`'s answer in a battle (not a dungeon) with a choice, from what it reads: the battle
+    rules, the unit tables, the battle (a `BattleView`), the legal actions (PressOn first) and `held(dst)`,
+    the deciding realm's units standing at a retreat destination."""
     att = [bv.attacker_units.get(n, 0) for n in t.names]
     dfd = [0] * t.U
     for units in bv.defender_units.values():
         for n, c in units.items():
             dfd[t.idx[n]] += c
-    p = win_odds(obs.rules.battle, att, dfd, bv.at_sea, pol.retreat_below, cache=pol.odds_cache)
+    p = win_odds(brules, att, dfd, bv.at_sea, pol.retreat_below, cache=pol.odds_cache)
     if p >= pol.retreat_below:
         return legal[0]   # PressOn
     options = [a for a in legal if isinstance(a, RetreatTo)]
-    me = obs.realm
-    best = max(options, key=lambda a: (sum(obs.units(a.dst, me)), -a.dst))
-    return best
-
+    return max(options, key=lambda a: (held(a.dst), -a.dst))
 
 
 def run_amok(pol, obs, legal):

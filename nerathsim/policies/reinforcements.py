@@ -20,13 +20,13 @@ class ReinforcementPlanner(Planner):
             for (u, m), c in list(obs.mobile(r).items()):
                 if m <= 0 or c <= 0:
                     continue
-                dests = obs.destinations(r, t.names[u])
                 here_ok = obs.friendly_land(r) or (t.flyer[u] and t.sea_ender[u] and b.is_sea[r]
                                                    and not obs.hostile(r))
                 if b.is_dungeon[r] and t.hero[u]:
                     here_ok = False
                 if here_ok:
-                    continue
+                    continue                    # (its destinations are not worked out: nothing asks for them)
+                dests = obs.destinations(r, t.names[u])
                 if not dests:
                     continue
                 dst = min(dests, key=lambda x: (b.is_sea[x], front[x] if self.pol.defend < 0.5 else -self.threat(x),
@@ -66,19 +66,25 @@ class ReinforcementPlanner(Planner):
         while gold > 0 and guard < 200:
             guard += 1
             options = []
+            land_room = sea_room = None         # somewhere to place a land unit, a warship (once per purchase)
             for u, w in weights:
                 if t.cost[u] > gold:
                     continue
                 if t.ship[u]:
                     if ships_bought >= pol.purchase.ships or not sea_sites:
                         continue
-                    if not any(self._sea_room(x, castles, placed) for x in sea_sites):
+                    if sea_room is None:
+                        sea_room = any(self._sea_room(x, castles, placed) for x in sea_sites)
+                    if not sea_room:
                         continue
                 elif t.castle[u]:
                     if n_castles >= pol.purchase.castles:
                         continue
-                elif not any(room(r) > 0 for r in land_sites if r in castles) and not fallback:
-                    continue
+                else:
+                    if land_room is None:
+                        land_room = any(room(r) > 0 for r in land_sites if r in castles) or bool(fallback)
+                    if not land_room:
+                        continue
                 options.append((u, w))
             if not options:
                 break

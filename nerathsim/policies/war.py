@@ -3,7 +3,10 @@
 It sees only the observation and the legal actions: it branches on `observation.phase` (a
 `phases.Phase`), plans a whole phase at its first decision and emits the plan step by step from
 the seat's notebook (`observation.memo`), and answers the one-step decisions with `decisions`.
-Its exact battle odds are remembered in its own `odds_cache` (an `estimates.OddsCache`), not in
+`play_game` asks this exact class at a planned phase's later decisions (`planned`: its notebook, the
+plan's key and the engine's rule check) and at a hit, a battle's press-or-retreat and the next fight
+(`hit`, `press`, `fight`: the fresh public values those answers read) without an observation; the
+answers are the ones `__call__` gives from the observation. Its exact battle odds are remembered in its own `odds_cache` (an `estimates.OddsCache`), not in
 the module.
 """
 from __future__ import annotations
@@ -14,7 +17,16 @@ from dataclasses import dataclass, field
 from ..battle import ingame as gb
 from ..game_actions import Casualties, EndPhase
 from ..phases import Phase
-from .decisions import fight_order, play_cards, press_or_retreat, run_amok, take_hit
+from .decisions import (
+    fight_choice,
+    fight_order,
+    hit_choice,
+    play_cards,
+    press_choice,
+    press_or_retreat,
+    run_amok,
+    take_hit,
+)
 from .estimates import OddsCache
 from .movement import MovementPlanner
 from .purchase import Purchase
@@ -108,6 +120,30 @@ class WarPolicy:
             if is_legal(a):
                 return a
         return None
+
+    # --- one-step decisions without an observation ------------------------------------------
+    def hit(self, brules, realm: int, battle, hits: list):
+        """What `__call__` answers at a Hit decision (`decisions.take_hit`), from the battle rules, the deciding
+        realm, the battle (a `BattleView`) and the Hit actions in listing order. `play_game` asks it for this
+        exact class instead of building an observation (the answer is the same)."""
+        return hit_choice(brules, realm, battle, hits)
+
+    def fight(self, board, friends, counts, fleets, fights: list):
+        """What `__call__` answers at the combat phase's choice of the next fight (`decisions.fight_order`), from
+        the board, the deciding realm's friends, the unit counts at the regions of the Fight actions
+        (`counts[region][realm][unit]`), the regions holding enemy warships and the Fight actions in listing
+        order. `play_game` asks it for this exact class instead of building an observation (the same answer)."""
+        return fight_choice(board, friends, counts, fleets, fights)
+
+    def press(self, brules, tables, battle, legal: list, held):
+        """What `__call__` answers at a press-or-retreat decision of a battle (not a dungeon fight;
+        `decisions.press_or_retreat`), from the battle rules, the unit tables, the battle (a `BattleView`),
+        the legal actions in listing order (PressOn first) and `held(dst)`, the deciding realm's units
+        standing at a retreat destination (a function it calls and does not keep). `play_game` asks it for
+        this exact class instead of building an observation (the answer is the same)."""
+        if len(legal) == 1:
+            return legal[0]
+        return press_choice(self, brules, tables, battle, legal, held)
 
     def _from_plan(self, obs, legal, rng):
         memo = obs.memo

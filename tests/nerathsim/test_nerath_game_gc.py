@@ -106,3 +106,38 @@ def test_the_quiet_collector_changes_no_record():
     finally:
         gc.enable()
     assert before.to_record() == again.to_record() and before.log == again.log
+
+
+class Sentinel:
+    """Notes the collector's young threshold when it is freed."""
+
+    def __init__(self, seen: list):
+        self.seen = seen
+
+    def __del__(self):
+        self.seen.append(gc.get_threshold()[0])
+
+
+class Keeper:
+    """The balanced policy, keeping a Sentinel in its notebook (which lives as long as the game's state)."""
+
+    name = "keeper"
+
+    def __init__(self):
+        self.inner = POLICIES["balanced"]
+        self.seen = []
+
+    def __call__(self, obs, legal, rng):
+        if "sentinel" not in obs.memo:
+            obs.memo["sentinel"] = Sentinel(self.seen)
+        return self.inner(obs, legal, rng)
+
+
+def test_the_games_state_is_freed_before_the_callers_threshold_comes_back(thresholds):
+    """A young collection run after the threshold is restored walks only what outlives the game (its caches'
+    new entries), not the whole state that is about to be freed (`game._play` returns inside `quiet_gc`)."""
+    gc.set_threshold(700, 10, 10)
+    k = Keeper()
+    result = api.play_game(RULES, [k, "balanced", "balanced", "balanced"], 4)
+    assert result.turns > 0 and k.seen == [GAME_GC_THRESHOLD]
+    assert gc.get_threshold() == (700, 10, 10)
