@@ -226,19 +226,18 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
     with progress_bar(total, progress) as bar:
         if hasattr(bar, "set_description"):
             bar.set_description(f"{name} ladder")
-        slow = searching
         for i, j in pairs:
-            if not {labels[i], labels[j]} & slow:
+            if not {labels[i], labels[j]} & searching:
                 runs[(i, j)] = play_pairing(module, entries[i], entries[j], pair_games[(i, j)] // 2, rating_rules,
                                             seed, n_jobs, backend, bar)
         selfplay = {}
         for i, entry in enumerate(entries):
-            if rung_findings[i] and labels[i] not in slow:
+            if rung_findings[i] and labels[i] not in searching:
                 selfplay[labels[i]] = simulate(module, rung_findings[i], rules=finding_rules, policies=entry,
                                                seed=seed, n_jobs=n_jobs, backend=backend, progress=bar)
         searched_runs, searched_selfplay = play_search_games(
-            module, [(i, j) for i, j in pairs if {labels[i], labels[j]} & slow], entries, pair_games,
-            {i for i in range(len(entries)) if labels[i] in slow}, rung_findings,
+            module, [(i, j) for i, j in pairs if {labels[i], labels[j]} & searching], entries, pair_games,
+            {i for i in range(len(entries)) if labels[i] in searching}, rung_findings,
             rating_rules, finding_rules, seed, n_jobs, backend, bar)
         runs = {pair: runs[pair] if pair in runs else searched_runs[pair] for pair in pairs}
         selfplay = {labels[i]: selfplay[labels[i]] if labels[i] in selfplay else searched_selfplay[i]
