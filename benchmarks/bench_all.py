@@ -2,7 +2,7 @@
 same run, and its target.
 
     PYTHONPATH=$PWD python benchmarks/bench_all.py                 # ~3 min on a quiet machine
-    PYTHONPATH=$PWD python benchmarks/bench_all.py --seconds 2 --nerath-games 10
+    PYTHONPATH=$PWD python benchmarks/bench_all.py --seconds 2 --nerath-games 10 --scale-rounds 0
 
 Hearts (`../shared/bench/openspiel_hearts.py`, C++ driven by a Python loop) is measured before and
 after each workload; a workload's ratio uses the mean of the two, so a machine that speeds up or
@@ -10,12 +10,15 @@ slows down during the run biases neither side. The Nerath target (50 ms per shor
 game, 4 x balanced) is stated in hearts time as well: 50 ms ~ 15k hearts steps on a quiet machine, so
 the row's target is 15,000 / hearts steps/s. The first calls of the numba kernels (compilation or
 the on-disk cache) happen before any timing and are printed. Without pyspiel the table has rates
-only.
+only. The last row is item 4's: `simulate` of 4,000 nightsim games with n_jobs=2 against n_jobs=1,
+each from a cold start, as a share of the machine's own 2-process ceiling measured in the same
+rounds (`bench_scale.py`, which also prints the scale curve).
 """
 import argparse
 import statistics
 import time
 
+import bench_scale
 import numpy as np
 
 import dreamsim
@@ -28,6 +31,7 @@ from hearts_ref import hearts_steps_per_second
 NERATH_HEARTS_STEPS = 15_000   # 50 ms of a quiet machine's hearts steps (issue 16 item 3)
 BATTLES_TARGET = 10e6           # battles per CPU second (issue 16 item 2)
 BATTLE = ({"footsoldier": 6, "siege_engine": 2}, {"footsoldier": 8})
+SCALE_SHARE_TARGET = 0.8        # n_jobs=2 speedup as a share of the machine's 2-process ceiling (item 4)
 
 
 def api_rate(module, policy, seconds):
@@ -90,6 +94,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=4.0, help="per workload (hearts: 2 s before and after)")
     ap.add_argument("--nerath-games", type=int, default=20)
+    ap.add_argument("--scale-rounds", type=int, default=3,
+                    help="rounds of bench_scale's n_jobs=1 vs 2 speedup (4,000 nightsim games); 0 skips the row")
     a = ap.parse_args()
     warm = warm_kernels()
     print("first kernel calls (compile or numba cache): "
@@ -134,6 +140,11 @@ def main():
     rate = battles_per_cpu_second()
     print(f"{'nerath battle Monte Carlo (kernel)':36s} {rate:14,.0f} {'battles/CPU s':14s} {'-':>9s} "
           f"{BATTLES_TARGET / 1e6:5.0f} M/s  {'yes' if rate >= BATTLES_TARGET else 'NO'}")
+    if a.scale_rounds > 0:
+        share = statistics.median(bench_scale.speedup_shares(bench_scale.parse_args(["--repeat", str(a.scale_rounds)])))
+        print(f"{'simulate 4,000 games, n_jobs=2':36s} {share:14.2f} {'of 2-proc max':14s} {'-':>9s} "
+              f"{SCALE_SHARE_TARGET:7.1f}   {'yes' if share >= SCALE_SHARE_TARGET else 'NO'}"
+              f"   (median of {a.scale_rounds} cold-start rounds; bench_scale.py prints each)")
 
 
 if __name__ == "__main__":

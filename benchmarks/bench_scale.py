@@ -64,6 +64,18 @@ def main(argv: list[str] | None = None) -> None:
         return
     print(f"(2) speedup on {args.speedup_games} games, n_jobs=1 vs 2, cold start; ceiling = CPU loop in 1 vs 2 "
           f"processes, same run")
+    shares = speedup_shares(args, report=print)
+    print(f"    median share of the ceiling: {statistics.median(shares):.2f} (target >= 0.8)")
+    module = importlib.import_module("analyses.runner").play_chunk.__module__
+    startup = [run_child(args, "startup", module=module)["cpu"] for _ in range(args.repeat)]
+    print(f"(3) worker start-up: a fresh interpreter importing the chunk function's module ({module}) and "
+          f"{args.game}: {statistics.median(startup):.2f} CPU s (median of {args.repeat}; CPU seconds, robust to load)")
+
+
+def speedup_shares(args, report=None) -> list[float]:
+    """args.repeat interleaved rounds of (ceiling, n_jobs=1, n_jobs=2), each in fresh interpreters: the
+    n_jobs=2 speedup on args.speedup_games games as a share of the machine's ceiling of that round.
+    `benchmarks/bench_all.py` prints the median as its scale row."""
     shares = []
     for r in range(args.repeat):
         ceiling = run_child(args, "ceiling")["ceiling"]
@@ -72,14 +84,11 @@ def main(argv: list[str] | None = None) -> None:
         speedup = serial["wall"] / parallel["wall"]
         shares.append(speedup / ceiling)
         busiest = parallel["workers_cpu"][0] if parallel["workers_cpu"] else parallel["wall"]
-        print(f"    round {r + 1}: n_jobs=1 {serial['wall']:.2f} s, n_jobs=2 {parallel['wall']:.2f} s -> {speedup:.2f}x; "
-              f"ceiling {ceiling:.2f}x -> share {speedup / ceiling:.2f} | CPU: serial {serial['cpu']:.2f} s, "
-              f"busiest worker {busiest:.2f} s (start-up included)")
-    print(f"    median share of the ceiling: {statistics.median(shares):.2f} (target >= 0.8)")
-    module = importlib.import_module("analyses.runner").play_chunk.__module__
-    startup = [run_child(args, "startup", module=module)["cpu"] for _ in range(args.repeat)]
-    print(f"(3) worker start-up: a fresh interpreter importing the chunk function's module ({module}) and "
-          f"{args.game}: {statistics.median(startup):.2f} CPU s (median of {args.repeat}; CPU seconds, robust to load)")
+        if report is not None:
+            report(f"    round {r + 1}: n_jobs=1 {serial['wall']:.2f} s, n_jobs=2 {parallel['wall']:.2f} s -> "
+                   f"{speedup:.2f}x; ceiling {ceiling:.2f}x -> share {speedup / ceiling:.2f} | CPU: serial "
+                   f"{serial['cpu']:.2f} s, busiest worker {busiest:.2f} s (start-up included)")
+    return shares
 
 
 def parse_args(argv):
