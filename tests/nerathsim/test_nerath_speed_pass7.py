@@ -8,6 +8,8 @@
   the last bit, as the sum over the side tables;
 - the land reach (`terrain._reach`) is searched one distance at a time: the same destinations, in the
   same order, as the queue it replaces;
+- whether a card window opens is `effects.window_has_plays`, which stops at the first card that can be
+  played: what `bool(window_plays(...))` says;
 - `Planner._powers` remembers a realm's row of units' strength by row, and `Planner.enemy_army` reads
   land regions' counts directly: the same figures as the plain sums over `Observation.army`.
 """
@@ -21,6 +23,7 @@ import numpy as np
 import pytest
 
 import nerathsim as api
+from nerathsim import effects as ef
 from nerathsim import engine as E
 from nerathsim.battle import ingame as gb
 from nerathsim.engine import combat as C
@@ -245,3 +248,20 @@ def test_the_planners_enemy_strength_and_armies_are_the_plain_sums(rules, seed):
 
     _play(rules, seed, 2500, visit)
     assert checked > 100 and shared == checked
+
+
+# --- whether a card window opens ------------------------------------------------------------------
+@pytest.mark.parametrize("rules, seed", [(FFA, 8), (api.Rules(), 9)], ids=["ffa", "alliance"])
+def test_a_window_opens_exactly_when_its_realm_has_a_play(monkeypatch, rules, seed):
+    asked = {True: 0, False: 0}
+    plain = ef.window_has_plays
+
+    def checked(s, p, kind, region=-1, role=None):
+        got = plain(s, p, kind, region, role)
+        assert got == bool(ef.window_plays(s, p, kind, region, role))
+        asked[got] += 1
+        return got
+
+    monkeypatch.setattr(ef, "window_has_plays", checked)
+    _play(rules, seed, 3000, lambda s: None)
+    assert asked[True] > 10 and asked[False] > 100
