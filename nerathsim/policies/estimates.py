@@ -21,7 +21,8 @@ class OddsCache:
     the land distance of every region to the front by (board, owners, the realm's friends) (`fronts`,
     `planner.Planner.front_distance`: a pure function of those values, read-only tuples), and the enemy
     strength by region by (the realm's friends, battle rules) with the unit counts it was made from
-    (`powers`, `planner.Planner._powers`: used only while those very counts are observed).
+    (`powers`, `planner.Planner._powers`: used only while those very counts are observed; and under
+    ("strengths", unit tables, battle rules) the units' strengths and a row's sums by row, `Planner._strengths`).
 
     Bounded (cleared when it reaches `max_size` entries); `calls` counts the answers it had to fetch from
     the shared table of solved odds (`battle.odds_table.SHARED`, whose `solves` counts the exact solves). It is never pickled or copied with its policy: a policy sent to a worker
