@@ -166,6 +166,34 @@ def window_plays(s, p: int, kind: str, region: int = -1, role: str | None = None
     return out
 
 
+def window_has_plays(s, p: int, kind: str, region: int = -1, role: str | None = None) -> bool:
+    """`bool(window_plays(s, p, kind, region, role))`, stopping at the first card that can be played (an
+    immediate card that must be played now always can): whether the window opens at all."""
+    if must_play_now(s, p, kind):
+        return True
+    phase = WINDOWS[kind]
+    if phase is None:
+        return False
+    cards = s.cards.cards
+    seen = set()
+    for cid in s.hands[p]:
+        if cid in seen:
+            continue
+        seen.add(cid)
+        c = cards[cid]
+        if c.timing != "keep" or c.phase != phase:
+            continue
+        if kind == "combat" and c.bonus_target != role:
+            continue
+        if kind == "reaction":
+            pend = s.pending
+            if pend is None or not reaction_applies(c, cards[pend.play.card]):
+                continue
+        if card_plays(s, p, cid, region):
+            return True
+    return False
+
+
 def must_play_now(s, p: int, kind: str) -> bool:
     """An immediate card waits and this is p's own-turn window (a card drawn out of turn — none is
     — or in the starting hand waits for the realm's own turn)."""

@@ -103,6 +103,16 @@ def side_table(brules: BattleRules, role: str, at_sea: bool) -> SideTable:
     return t
 
 
+def rules_derived(brules: BattleRules, key: tuple, make, *args):
+    """`make(brules, *args)`, worked out once per BattleRules object and `key` and kept with its side tables
+    (read-only data derived from the rules, e.g. the war heuristic's quick-odds weights)."""
+    cache = _rules_cache(brules)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = make(brules, *args)
+    return got
+
+
 def fingerprint(brules: BattleRules) -> str:
     """A string equal for equal BattleRules (a cache key across games), computed once per object."""
     cache = _rules_cache(brules)
@@ -186,9 +196,17 @@ def roll(t: SideTable, army: list, rng: np.random.Generator, first: bool) -> int
 
     The probabilities are the table's own (`SideTable.p`: the rules' threshold for this role, and
     any battle bonus)."""
-    pl = pool(t, army, first, not t.never_hit or health(t, army) > 0)
-    if not pl:
-        return 0
+    return roll_pool(side_pool(t, army, first), rng)
+
+
+def side_pool(t: SideTable, army: list, first: bool) -> dict:
+    """The army's `pool` in a step as `roll` and `hit_distribution` work it out (alive: not a castle-only
+    army that is silenced). A step of a battle works it out once for both (`roll_pool`, `pool_distribution`)."""
+    return pool(t, army, first, not t.never_hit or health(t, army) > 0)
+
+
+def roll_pool(pl: dict, rng: np.random.Generator) -> int:
+    """`roll` of the army whose pool is `pl` (`side_pool`): the same draws, smallest die first."""
     hits = 0
     for key in sorted(pl):
         hits += int(rng.binomial(pl[key], key[1]))
@@ -456,6 +474,18 @@ def pool_pmf_values(items: tuple) -> tuple:
 def hit_distribution(sides: list, first: bool) -> tuple:
     """`pmf_sides(sides, first)` as a tuple of floats (`pool_pmf_values`), cached by the dice pooled."""
     return pool_pmf_values(_pool_items(sides, first))
+
+
+def pool_distribution(pools: list) -> tuple:
+    """`hit_distribution` of the sides whose pools (`side_pool`) are `pools`: the same tuple."""
+    if len(pools) == 1:
+        pl = pools[0]
+        return pool_pmf_values(tuple((key[1], pl[key]) for key in sorted(pl)))
+    total: dict = {}
+    for pl in pools:
+        for key, n in pl.items():
+            total[key] = total.get(key, 0) + n
+    return pool_pmf_values(tuple((key[1], total[key]) for key in sorted(total)))
 
 
 def expected_loss(t: SideTable, armies: list, plans: list, pmf: np.ndarray, allot) -> float:

@@ -228,7 +228,7 @@ def _battle_continue(s: State, rng) -> bool:
             _dungeon_round(s, rng)
             if bt.att.health == 0 or bt.defs[0].health == 0:
                 return _dungeon_over(s, rng)
-            if retreat_options(s):
+            if _can_retreat(s):
                 _rest_press(s)
                 return True
             if bt.round >= 10_000:
@@ -244,7 +244,7 @@ def _battle_continue(s: State, rng) -> bool:
         _fight_round(s, rng)
         if _battle_over(s):
             return _finish_battle(s)
-        if retreat_options(s):
+        if _can_retreat(s):
             _rest_press(s)
             return True
         if bt.round >= 10_000:
@@ -271,7 +271,7 @@ def _battle_by_hits(s: State, rng) -> bool:
             bt.round += 1
             if _battle_over(s):
                 return _finish_battle(s)
-            if retreat_options(s):
+            if _can_retreat(s):
                 _rest_press(s)
                 return True
             if bt.round >= 10_000:
@@ -317,6 +317,25 @@ def retreat_options(s: State) -> list:
             if room >= land_units:
                 out.append(x)
     return out
+
+
+def _can_retreat(s: State) -> bool:
+    """`bool(retreat_options(s))`, without listing the options when one is plain to see (an adjacent friendly
+    land region in a land battle, an adjacent friendly sea in a sea battle): after each round the battle
+    only asks whether the attacker may retreat."""
+    bt = s.battle
+    if bt is not None and not bt.dungeon:
+        b = s.board
+        adj = b.adj[bt.region]
+        if bt.at_sea:
+            is_sea, hostile = b.is_sea, s.hostile
+            if any(is_sea[x] and not hostile[x] for x in adj):
+                return True
+        else:
+            is_sea, is_dun, owner, F = b.is_sea, b.is_dungeon, s.owner, s.friends[s.realm]
+            if any(not is_sea[x] and not is_dun[x] and owner[x] in F for x in adj):
+                return True
+    return bool(retreat_options(s))
 
 
 def _retreat(s: State, dst: int) -> None:

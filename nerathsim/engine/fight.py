@@ -180,30 +180,36 @@ def _roll_step(s: State, rng, first: bool) -> None:
     the seed says)."""
     bt = s.battle
     att, defs = bt.att, bt.defs
-    pa = gb.hit_distribution([(att.t, att.army)], first)
-    pd = gb.hit_distribution([(d.t, d.army) for d in defs], first)
+    # each side's dice, worked out once for the hit distributions and the rolls (the armies do not change
+    # in between)
+    pools = [gb.side_pool(att.t, att.army, first)] + [gb.side_pool(d.t, d.army, first) for d in defs]
+    pa = gb.pool_distribution(pools[:1])
+    pd = gb.pool_distribution(pools[1:])
     if len(pa) <= 1 and len(pd) <= 1:
         return
     e_def = _expected_def_loss(s, pa)
     e_att = _expected_att_loss(bt, pd)
     bt.luck_base = LuckBase(e_def, e_att, att.lost[att.k], [d.lost[d.k] for d in defs])
-    ha, hd = _roll_sides(s, rng, first)
+    ha, hd = _roll_sides(s, rng, first, pools)
     placing = [HitsToPlace(att.realm, hd)] + [HitsToPlace(d.realm, h) for d, h in zip(defs, _defender_allot(s, ha))]
     s.frames.extend(reversed(placing))
 
 
-def _roll_sides(s: State, rng, first: bool) -> tuple[int, int]:
+def _roll_sides(s: State, rng, first: bool, pools: list | None = None) -> tuple[int, int]:
     """Every side of the battle rolls (attacker first, then each defender, in that order of draws);
-    logs the roll when recording. Returns (the attacker's hits, the defenders' hits together)."""
+    logs the roll when recording. `pools`: the sides' dice in that order (`gb.side_pool`) when already
+    worked out. Returns (the attacker's hits, the defenders' hits together)."""
     bt = s.battle
     att, defs = bt.att, bt.defs
     if s.log is not None:
         dice = _dice_log(bt, first)
-    ha = gb.roll(att.t, att.army, rng, first)
+    if pools is None:
+        pools = [gb.side_pool(att.t, att.army, first)] + [gb.side_pool(d.t, d.army, first) for d in defs]
+    ha = gb.roll_pool(pools[0], rng)
     hd = 0
     rolled = [ha]
-    for d in defs:
-        rolled.append(gb.roll(d.t, d.army, rng, first))
+    for pl in pools[1:]:
+        rolled.append(gb.roll_pool(pl, rng))
         hd += rolled[-1]
     if s.log is not None:
         _roll_event(s, first, dice, rolled)
@@ -272,7 +278,7 @@ def _plan_choice(ch: ArmyChain) -> tuple:
 
 def _hit(s: State, ch: ArmyChain, dmg: bool, u: int, chosen: bool = False) -> None:
     army = gb.copy_army(ch.army)
-    before = gb.present(ch.t, army)
+    before = gb.present(ch.t, army) if s.log is not None else None      # only the event reads it
     gb.apply_hit(ch.t, army, dmg, u, ch.plan.drown, ch.plan.loads)
     ch.rebase(army)
     if s.log is not None:
@@ -421,15 +427,16 @@ def _fight_round(s: State, rng) -> None:
     bt = s.battle
     att, defs = bt.att, bt.defs
     for first in (True, False):
-        pa = gb.hit_distribution([(att.t, att.army)], first)
-        pd = gb.hit_distribution([(d.t, d.army) for d in defs], first)
+        pools = [gb.side_pool(att.t, att.army, first)] + [gb.side_pool(d.t, d.army, first) for d in defs]
+        pa = gb.pool_distribution(pools[:1])
+        pd = gb.pool_distribution(pools[1:])
         if len(pa) <= 1 and len(pd) <= 1:
             continue
         e_def = _expected_def_loss(s, pa)
         e_att = _expected_att_loss(bt, pd)
         lost_a0 = att.lost[att.k]
         lost_d0 = [d.lost[d.k] for d in defs]
-        ha, hd = _roll_sides(s, rng, first)
+        ha, hd = _roll_sides(s, rng, first, pools)
         _take_hits_att(bt, hd)
         _take_hits_def(s, ha)
         act_att = lost_a0 - att.lost[att.k]

@@ -122,29 +122,33 @@ def _reach(s: State, src: int, cls: int, budget: int, mode: int) -> tuple:
         if mode == M_REGROUP and is_dun[src]:
             out = [(x, 1, True) for x in adj[src] if fr_land[x]]     # heroes leave the dungeon: adjacent friendly land
         else:
-            dist = {src: 0}
-            q = deque([src])
+            # breadth first, one distance at a time (the order a queue gives: each step's regions in the order
+            # they were found); only friendly land is walked through
+            seen = {src}
+            frontier = [src]
             enter_dungeon = mode == M_MOVE and (cls == C_HERO or rules.dungeon_entry == "all_land")
-            while q:
-                r = q.popleft()
-                d = dist[r]
-                if d >= budget:
-                    continue
-                for x in adj[r]:
-                    if x in dist or is_sea[x]:
-                        continue
-                    if is_dun[x]:
-                        if enter_dungeon:
-                            dist[x] = d + 1
-                            out.append((x, d + 1, True))
-                        continue
-                    if fr_land[x]:
-                        dist[x] = d + 1
-                        out.append((x, d + 1, False))
-                        q.append(x)
-                    elif mode == M_MOVE:                              # hostile land: stop there (an attack)
-                        dist[x] = d + 1
-                        out.append((x, d + 1, True))
+            attack = mode == M_MOVE
+            d = 0
+            while frontier and d < budget:
+                d += 1
+                walked = []
+                for r in frontier:
+                    for x in adj[r]:
+                        if x in seen or is_sea[x]:
+                            continue
+                        if is_dun[x]:
+                            if enter_dungeon:
+                                seen.add(x)
+                                out.append((x, d, True))
+                            continue
+                        if fr_land[x]:
+                            seen.add(x)
+                            out.append((x, d, False))
+                            walked.append(x)
+                        elif attack:                                  # hostile land: stop there (an attack)
+                            seen.add(x)
+                            out.append((x, d, True))
+                frontier = walked
     elif cls in (C_FLY, C_FLY_SEA):
         coast = rules.flyer_coast_cost
         dist = {src: 0}

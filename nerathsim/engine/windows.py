@@ -174,7 +174,7 @@ def _take_from_hand(s: State, p: int, cid: int) -> None:
 def _open_window(s: State, kind: str, realm: int, region: int, role) -> bool:
     """Rest at a PH_EVENT decision (push a `CardWindow` frame) if `realm` can play something in this
     window; once it closes, the frame beneath it resumes."""
-    if not _has_cards(s) or not ef.window_plays(s, realm, kind, region, role):
+    if not _has_cards(s) or not ef.window_has_plays(s, realm, kind, region, role):
         return False
     s.frames.append(CardWindow(kind, realm, region, role))
     s.phase = PH_EVENT
@@ -191,7 +191,7 @@ def _window_after_play(s: State, rng) -> None:
     """After a card is resolved: stay in the window while its realm can play more, else close it."""
     w = s.window
     realm = w.realm
-    if ef.window_plays(s, realm, w.kind, w.region, w.role):
+    if ef.window_has_plays(s, realm, w.kind, w.region, w.role):
         s.phase = PH_EVENT
         s.current_player, s.decider = s.seat_of[realm], realm
         return
@@ -289,7 +289,7 @@ def _continue_pending(s: State, rng) -> None:
     realm, play, reactors = pend.realm, pend.play, pend.reactors
     while reactors and not pend.cancelled:
         q = pend.decider
-        if ef.window_plays(s, q, "reaction"):
+        if ef.window_has_plays(s, q, "reaction"):
             s.phase = PH_EVENT
             s.current_player, s.decider = s.seat_of[q], q
             return

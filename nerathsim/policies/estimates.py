@@ -21,7 +21,8 @@ class OddsCache:
     the land distance of every region to the front by (board, owners, the realm's friends) (`fronts`,
     `planner.Planner.front_distance`: a pure function of those values, read-only tuples), and the enemy
     strength by region by (the realm's friends, battle rules) with the unit counts it was made from
-    (`powers`, `planner.Planner._powers`: used only while those very counts are observed).
+    (`powers`, `planner.Planner._powers`: used only while those very counts are observed; and under
+    ("strengths", unit tables, battle rules) the units' strengths and a row's sums by row, `Planner._strengths`).
 
     Bounded (cleared when it reaches `max_size` entries); `calls` counts the answers it had to fetch from
     the shared table of solved odds (`battle.odds_table.SHARED`, whose `solves` counts the exact solves). It is never pickled or copied with its policy: a policy sent to a worker
@@ -51,25 +52,32 @@ class OddsCache:
         return f"OddsCache({len(self.table)} entries, {self.calls} exact solves)"
 
 
+def _quick_weights(brules, at_sea: bool) -> tuple:
+    """Per side (attacker, defender), per unit type: (dice x P(hit), or None for a unit that does not fight;
+    the first-strike factor; hits to kill, or 0 for a unit that takes no hits): `quick_odds`'s numbers."""
+    out = []
+    for role in ("attacker", "defender"):
+        t = gb.side_table(brules, role, at_sea)
+        out.append(tuple((t.dice[u] * t.p[u] if t.fights[u] else None, 1.25 if t.fs[u] else 1.0,
+                          t.htk[u] if t.takes[u] else 0) for u in range(t.U)))
+    return tuple(out)
+
+
 def quick_odds(brules, att: list, dfd: list, at_sea: bool) -> float:
     """Cheap estimate of P(attacker wins) for count lists (unit table order)."""
-    ta = gb.side_table(brules, "attacker", at_sea)
-    td = gb.side_table(brules, "defender", at_sea)
+    wa, wd = gb.rules_derived(brules, ("quick_odds", at_sea), _quick_weights, at_sea)
     a = d = 0.0
     ha = hd = 0
-    for u in range(ta.U):
-        c = att[u]
+    for c, (w, f, h) in zip(att, wa):
         if c:
-            if ta.fights[u]:
-                a += ta.dice[u] * ta.p[u] * c * (1.25 if ta.fs[u] else 1.0)
-            if ta.takes[u]:
-                ha += ta.htk[u] * c
-        c = dfd[u]
+            if w is not None:
+                a += w * c * f      # the same products, in the same order, as dice * p * c * factor
+            ha += h * c
+    for c, (w, f, h) in zip(dfd, wd):
         if c:
-            if td.fights[u]:
-                d += td.dice[u] * td.p[u] * c * (1.25 if td.fs[u] else 1.0)
-            if td.takes[u]:
-                hd += td.htk[u] * c
+            if w is not None:
+                d += w * c * f
+            hd += h * c
     if hd == 0:
         return 1.0 if ha > 0 else 0.0
     if ha == 0 or a == 0:

@@ -8,6 +8,15 @@ from collections import deque
 from ..battle import ingame as gb
 
 
+def _row_strength(row, s1: list, s2: list, a1: float, a2: float) -> tuple:
+    """(a1, a2) plus a realm's units `row` times their strengths within one and two steps, unit by unit."""
+    for c, v1, v2 in zip(row, s1, s2):
+        if c:
+            a1 += c * v1
+            a2 += c * v2
+    return a1, a2
+
+
 class Planner:
     """Builds one phase's plan for a WarPolicy from the observation."""
 
@@ -37,11 +46,15 @@ class Planner:
         out = armies.get(r)
         if out is None:
             out = [0] * self.t.U
+            obs, F = self.obs, self.F
+            at_sea = self.b.is_sea[r]
+            reg = obs.unit_counts[r]
             for q in range(4):
-                if q in self.F:
+                if q in F:
                     continue
-                for u, c in enumerate(self.obs.army(r, q)):
-                    out[u] += c
+                row = obs.army(r, q) if at_sea else reg[q]      # on land: the counts (no warships, no cargo)
+                if any(row):
+                    out = [a + c for a, c in zip(out, row)]
             armies[r] = out
         return out
 
@@ -105,11 +118,8 @@ class Planner:
                     return pw
                 if len(got[0]) == len(counts):
                     before = got
-        b, t = self.b, self.t
-        ta = gb.side_table(self.br, "attacker", False)
-        # a unit's strength where it counts (0.0 elsewhere: adding c * 0.0 changes no sum)
-        s1 = [ta.dice[u] * ta.p[u] if not t.castle[u] and t.move[u] >= 1 else 0.0 for u in range(t.U)]
-        s2 = [v if t.move[u] >= 2 else 0.0 for u, v in enumerate(s1)]
+        b = self.b
+        s1, s2, rows = self._strengths(cache)
         pw1, pw2 = [0.0] * b.n, [0.0] * b.n
         enemies = [q for q in range(4) if q not in self.F]
         old, (old1, old2) = before if before is not None else ((), ((), ()))
@@ -122,15 +132,36 @@ class Planner:
                 if not any(row):
                     continue
                 a1, a2 = pw1[y], pw2[y]
-                for c, v1, v2 in zip(row, s1, s2):
-                    if c:
-                        a1 += c * v1
-                        a2 += c * v2
-                pw1[y], pw2[y] = a1, a2
+                if a1 == 0.0 and a2 == 0.0:
+                    # the row's sums from 0.0, remembered by row (the same additions in the same order)
+                    got = rows.get(row)
+                    if got is None:
+                        got = rows[row] = _row_strength(row, s1, s2, 0.0, 0.0)
+                    pw1[y], pw2[y] = got
+                else:
+                    pw1[y], pw2[y] = _row_strength(row, s1, s2, a1, a2)
         pw = self._pw = (tuple(pw1), tuple(pw2))
         if cache is not None:
             cache.powers[key] = (counts, pw)
         return pw
+
+    def _strengths(self, cache) -> tuple:
+        """(a unit's strength within one step, within two steps, by unit: 0.0 where it does not count, since
+        adding c * 0.0 changes no sum; a dict of a row's two sums from 0.0 by row) for `_powers`: kept in the
+        policy's `odds_cache.powers` by (unit tables, battle rules), of which they are pure functions."""
+        key = ("strengths", self.t, self.br)
+        got = cache.powers.get(key) if cache is not None else None
+        if got is None:
+            t = self.t
+            ta = gb.side_table(self.br, "attacker", False)
+            s1 = [ta.dice[u] * ta.p[u] if not t.castle[u] and t.move[u] >= 1 else 0.0 for u in range(t.U)]
+            s2 = [v if t.move[u] >= 2 else 0.0 for u, v in enumerate(s1)]
+            got = (s1, s2, {})
+            if cache is not None:
+                cache.powers[key] = got
+        elif len(got[2]) > 50_000:             # bounded: a row's sums are worked out again when asked
+            got[2].clear()
+        return got
 
     def threat(self, r: int) -> float:
         """Expected hits per round enemy units within their reach (one or two steps) could bring against r
