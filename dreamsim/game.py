@@ -12,7 +12,7 @@ from .engine import IllegalActionError, _advance, apply_legal, has_nightmare, ne
 from .log import format_events
 from .observation import observe
 from .policies import POLICIES
-from .policy_random import RandomPolicy
+from .policy_random import _BATCH, RandomPolicy
 from .rules import Rules
 from .seeding import spawn_generators
 
@@ -108,7 +108,8 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
 
     For an int seed the streams are built by `seeding.spawn_generators` (numpy's streams, bit for
     bit, without its per-call costs). Without `record`, each checked decision is applied by
-    `engine.apply_legal`'s body, inlined (one call less per decision).
+    `engine.apply_legal`'s body, inlined (one call less per decision); when every seat is the
+    built-in `RandomPolicy`, `_play_random` plays the same game in one fused loop.
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a dreamsim.Rules, got {type(rules).__name__}")
@@ -118,6 +119,9 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
     chance, prngs = _streams(seed, rules.players, pols)
     s = new_game(rules, chance, record=record)
+    if not record and all(type(q) is RandomPolicy for q in pols):
+        _play_random(s, chance, prngs)
+        return _result(s, rules, pols, seed, record)
     choose, observes = zip(*[_seat_chooser(q, r) for q, r in zip(pols, prngs)])
     # a chooser with `watch` (a search keeping a belief) sees its own observation at the other seats' decisions too
     watchers = [(q, c.watch) for q, c in enumerate(choose) if getattr(c, "watch", None) is not None]
@@ -142,6 +146,38 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         stack[-1].apply(s, a, chance)
         s.legal = None
         _advance(s, chance)
+    return _result(s, rules, pols, seed, record)
+
+
+def _play_random(s, chance, prngs) -> None:
+    """`play_game`'s loop when every seat is the built-in `RandomPolicy` and nothing is recorded:
+    the same decisions from the same streams, with `engine._advance`, the step and each seat's
+    chooser (`RandomPolicy.for_game`: `legal[int(u * len(legal))]`, uniforms drawn `_BATCH` at a time
+    from the seat's stream) in one loop. The choice is the engine's own list item, so it needs no
+    check, and the list is read where `_advance` makes it, without a copy for the policy."""
+    stack = s.stack
+    bufs = [[] for _ in prngs]  # per seat: its uniforms still to use, the next one last
+    decisions = s.decisions
+    while not s.is_terminal:
+        f = stack[-1]
+        if f.auto:
+            f.run(s, chance)
+            continue
+        legal = f.legal(s)
+        if not legal:
+            f.finish(s, chance)
+            continue
+        buf = bufs[f.who]
+        if not buf:
+            buf.extend(reversed(prngs[f.who].random(_BATCH).tolist()))
+        decisions += 1
+        f.apply(s, legal[int(buf.pop() * len(legal))], chance)
+    s.decisions = decisions
+    s.legal = []
+
+
+def _result(s, rules: Rules, pols, seed, record: bool) -> GameResult:
+    """The GameResult of the finished game in state `s`."""
     stats = {k: tuple(v) for k, v in s.stats.items()}
     stats["bridge_distance"] = _bridge_distances(s)
     stats["woke"] = s.woke

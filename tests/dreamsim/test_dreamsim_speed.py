@@ -180,3 +180,23 @@ def test_the_reused_turn_frame_is_never_on_the_stack_twice():
                 assert s.stack[-1].who == (s.controller if s.controller >= 0 else s.turn_player) == s.current_player
             apply_legal(s, choose[s.current_player](None, tuple(s.legal)), chance)
     assert turns > 1000
+
+
+class _PlainRandom(dreamsim.RandomPolicy):
+    """The built-in random policy by another type: `play_game` runs it through its generic loop
+    (a chooser per seat, a tuple copy of the legal list, every choice checked)."""
+
+
+@pytest.mark.parametrize("kwargs", RULE_SETS)
+def test_the_all_random_loop_plays_the_games_of_the_generic_loop(kwargs):
+    """`game._play_random` (every seat the built-in RandomPolicy, nothing recorded) against the generic
+    loop with the same choices, and against the recorded game (`engine.apply_legal`, the log)."""
+    rules = dreamsim.Rules(**kwargs)
+    n = rules.players
+    for seed in range(30):
+        fast = dreamsim.play_game(rules, ["random"] * n, seed).to_record()
+        assert fast == dreamsim.play_game(rules, [_PlainRandom()] * n, seed).to_record(), seed
+        assert fast == dreamsim.play_game(rules, ["random"] * n, seed, record=True).to_record(), seed
+    # a SeedSequence seed (numpy's own streams; spawning changes the object, so one each)
+    assert (dreamsim.play_game(rules, ["random"] * n, np.random.SeedSequence(77)).to_record()
+            == dreamsim.play_game(rules, [_PlainRandom()] * n, np.random.SeedSequence(77)).to_record())
