@@ -120,7 +120,8 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     through `Uniforms`; its choice, one of the listed actions by construction, is not checked
     again (it is handed the engine's list, which it never changes); at a turn action of a game
     without seals it picks without the list (`HeuristicPolicy.choose_turn`: the placements the
-    listing would give, in its order, the same choice and draws). Any other policy gets the
+    listing would give, in its order, the same choice and draws), and so at an Executioner or a
+    Scavenger target (`HeuristicPolicy.choose_victim`). Any other policy gets the
     legal actions as a tuple of its own: nothing it does to them reaches the check of its choice.
 
     For an int seed the generators are built by `seeding.spawn_generators` (the streams of

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import nightsim
-from nightsim.creatures import ExecutionerTarget, ScavengerTarget
+from nightsim.creatures import ExecutionerTarget, ScavengerTarget, _can_place, _card_placements
 from nightsim.game import UNIFORM_BLOCK, Uniforms
 from nightsim.observation import seat_views
 from nightsim.policies import HeuristicPolicy, _Context, _pick
@@ -188,3 +188,20 @@ def test_choose_victim_picks_what_choose_picks_from_the_listed_targets(kwargs):
             ties += u1.bit_generator.state != np.random.default_rng(i).bit_generator.state
             seen[kind] += 1
     assert min(seen.values()) > 20 and ties > 0
+
+
+@pytest.mark.parametrize("kwargs", [dict(players=4), dict(players=3, seals=True, herald_plays_seals=True)],
+                         ids=lambda x: str(x))
+def test_can_place_answers_whether_the_placements_list_has_any(kwargs):
+    """`creatures._can_place` (a Herald's and a Mocker's question) is True exactly when
+    `_card_placements` lists a placement, for every seat's hand, with and without seals."""
+    rules = nightsim.Rules(**kwargs)
+    answers = set()
+    for s, _ in _positions(rules, range(4), nightsim.POLICIES["greedy"]):
+        for p in range(rules.players):
+            for allow_seals in (True, False):
+                for cards in (s.hands[p], s.hands[p][:1], []):
+                    can = _can_place(s, p, cards, allow_seals)
+                    assert can == bool(_card_placements(s, p, cards, allow_seals))
+                    answers.add(can)
+    assert answers == {True, False}
