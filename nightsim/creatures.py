@@ -67,6 +67,31 @@ def _card_placements(s: State, p: int, cards, allow_seals: bool) -> list:
     return out
 
 
+def _can_place(s: State, p: int, cards, allow_seals: bool) -> bool:
+    """Whether `_card_placements(s, p, cards, allow_seals)` lists anything, without the list: it stops
+    at the first placement (the question of a Herald's and a Mocker's `advance`)."""
+    if not cards:
+        return False
+    table = s.table
+    fits_, is_seal = table.fits, table.is_seal
+    open_slots, can_start = s._open[p] or _open_entry(s, p)
+    for c in cards:
+        if is_seal[c]:
+            if allow_seals:
+                out = []
+                _seal_targets(s, p, c, out)
+                if out:
+                    return True
+            continue
+        fits = fits_[c]
+        if can_start and fits[0]:
+            return True
+        for _, n in open_slots:
+            if fits[n]:
+                return True
+    return False
+
+
 # ---------------------------------------------------------------------------------------
 # Placing, completing, winning
 # ---------------------------------------------------------------------------------------
@@ -294,7 +319,7 @@ def _start_ability(s: State, p: int, cr: Creature, ab: int, rng) -> bool:
         s.stack.append(HeraldPlacement(p, revealed))
         return True
     if ab == MOCKER:  # "Play a card from your hand."
-        if not _card_placements(s, p, s.hands[p], s.rules.mocker_plays_seals):
+        if not _can_place(s, p, s.hands[p], s.rules.mocker_plays_seals):
             return False
         s.stack.append(MockerPlay(p))
         return True
@@ -336,7 +361,7 @@ class HeraldPlacement(Frame):
         return _card_placements(s, self.player, self.revealed, True)
 
     def advance(self, s, rng) -> bool:
-        if _card_placements(s, self.player, self.revealed, True):
+        if _can_place(s, self.player, self.revealed, True):
             s.current_player = self.player
             return True
         s.stack.pop()

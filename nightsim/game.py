@@ -7,6 +7,7 @@ from functools import partial
 import numpy as np
 
 from .cards import ABILITIES, LEGIONS
+from .creatures import ExecutionerTarget, ScavengerTarget
 from .engine import IllegalActionError, apply_legal, new_game
 from .log import format_events
 from .observation import observe, seat_views
@@ -119,7 +120,8 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     through `Uniforms`; its choice, one of the listed actions by construction, is not checked
     again (it is handed the engine's list, which it never changes); at a turn action of a game
     without seals it picks without the list (`HeuristicPolicy.choose_turn`: the placements the
-    listing would give, in its order, the same choice and draws). Any other policy gets the
+    listing would give, in its order, the same choice and draws), and so at an Executioner or a
+    Scavenger target (`HeuristicPolicy.choose_victim`). Any other policy gets the
     legal actions as a tuple of its own: nothing it does to them reaches the check of its choice.
 
     For an int seed the generators are built by `seeding.spawn_generators` (the streams of
@@ -154,6 +156,10 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     choose = [pol.choose if f is not None else None for pol, f in zip(pols, lean)]
     # and, at a turn action without seals, picks from what the turn's listing reads, without the list
     choose_turn = [None if f is None or rules.seals else pol.choose_turn for pol, f in zip(pols, lean)]
+    # and, at an Executioner or a Scavenger target, scores the targets from the creatures, without their list
+    choose_victim = [None if f is None else pol.choose_victim for pol, f in zip(pols, lean)]
+    victims = {ExecutionerTarget: (s._acts.take, True, False),   # (targets, take, decline): choose_victim's
+               ScavengerTarget: (s._acts.scavenge, False, rules.scavenger_optional)}
     hands, plays, min_discard = s.hands, s._acts.plays, rules.min_discard
     while not s.is_terminal:
         p = s.current_player
@@ -165,6 +171,10 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
                 mine = s._seat_views[p]
                 a = g(seat_views(s)[p] if mine is None else mine, hand, s.turn_legion,
                       s._open[p] or _open_entry(s, p), len(hand) >= min_discard, table, plays, rngs[p])
+            elif (v := victims.get(type(top))) is not None:
+                targets, take, decline = v
+                views = s._seat_views  # observation.seat_views, its common case inlined
+                a = choose_victim[p](views if None not in views else seat_views(s), p, targets, take, decline, rngs[p])
             else:
                 legal = top.legal(s)
                 if len(legal) == 1:

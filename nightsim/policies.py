@@ -39,7 +39,7 @@ from .actions import (
     Take,
 )
 from .cards import DEVOURER, EXECUTIONER, LEGIONS, MOCKER, SCAVENGER
-from .state import DRAW, START_DISCARD, TURN_ACTION
+from .state import DECLINE, DRAW, START_DISCARD, TURN_ACTION
 
 
 class RandomPolicy:
@@ -128,6 +128,12 @@ class HeuristicPolicy:
             object.__setattr__(self, k, v)
         self.__post_init__()
 
+    def _table_facts(self, table) -> "_TableFacts":
+        """The policy's `_TableFacts` for `table`, built and kept when the table is a new one."""
+        facts = _TableFacts.build(table, self._abil)
+        object.__setattr__(self, "_facts", facts)
+        return facts
+
     def __call__(self, obs, legal, rng):
         """The best-scoring legal action; ties broken by one `rng.random()` (none without a tie).
 
@@ -154,10 +160,8 @@ class HeuristicPolicy:
         mine = creatures[player]  # (cards, seal) per own creature: a value shared until they change
         facts = self._facts
         if facts.table is not table:
-            facts = _TableFacts.build(table, self._abil)
-            object.__setattr__(self, "_facts", facts)
+            facts = self._table_facts(table)
         infos = facts.infos  # {a creature's cards: _creature_info}
-        legion, ability, abil = table.legion, table.ability, self._abil
         ctx = owner_seen = need = None
         best, best_score = None, None
         for a in legal:
@@ -170,17 +174,15 @@ class HeuristicPolicy:
                     cards = mine[k][0]
                     info = infos.get(cards)
                     if info is None:
-                        info = infos[cards] = _creature_info(cards, legion, ability, abil)
-                    n, per_legion, partial = info
-                    same = per_legion[legion[a.card]]
-                    sc = w.same_legion * same + w.mixed_legion * (n - same)
-                    if n == 2:
-                        ab = ability[a.card]
-                        sc += w.complete + (partial + abil[ab] if ab >= 0 else partial)
-                        if same == 2:
-                            sc += w.pure
+                        info = infos[cards] = _creature_info(cards, table, self._abil, w)
+                    by_legion, complete, pure = info
+                    lg, _, ai = facts.cards[a.card]
+                    if complete is None:
+                        sc = by_legion[lg]
                     else:
-                        sc = sc + w.extend
+                        sc = by_legion[lg] + complete[ai]
+                        if pure == lg:
+                            sc += w.pure
             elif t is Draw:
                 sc = w.draw
             elif t is StartDiscard:
@@ -225,41 +227,36 @@ class HeuristicPolicy:
         own creatures of `open_entry` (`State.open_slots`), then a new creature), each scored as in
         `choose`, the same ties and the same `rng.random()` draw. `mine` is the seat's public
         creatures, `plays` the interned placements (`ActionTable.plays`)."""
-        w = self.weights
-        best, best_score = DRAW, w.draw
-        if discard:
-            if w.discard > best_score:
-                best, best_score = START_DISCARD, w.discard
-            elif w.discard == best_score:
-                best = [DRAW, START_DISCARD]
         facts = self._facts
         if facts.table is not table:
-            facts = _TableFacts.build(table, self._abil)
-            object.__setattr__(self, "_facts", facts)
-        infos = facts.infos
-        legion_, ability, fits_, abil = table.legion, table.ability, table.fits, self._abil
+            facts = self._table_facts(table)
+        w = self.weights
+        best, best_score = DRAW, w.draw
+        if discard and self._draw_or_discard is not DRAW:  # StartDiscard listed, and not worse than Draw
+            if self._draw_or_discard is None:
+                best = [DRAW, START_DISCARD]  # a tie
+            else:
+                best, best_score = START_DISCARD, w.discard
+        infos, rows = facts.infos, facts.cards
         open_slots, can_start = open_entry
         for c in hand:
-            if legion >= 0 and legion_[c] != legion:
+            lg, fits, ai = rows[c]
+            if legion >= 0 and lg != legion:
                 continue
-            fits = fits_[c]
             for k, n in open_slots:  # creature k - 1, n cards
                 if not fits[n]:
                     continue
                 cards = mine[k - 1][0]
                 info = infos.get(cards)
                 if info is None:
-                    info = infos[cards] = _creature_info(cards, legion_, ability, abil)
-                size, per_legion, partial = info
-                same = per_legion[legion_[c]]
-                sc = w.same_legion * same + w.mixed_legion * (size - same)
-                if size == 2:
-                    ab = ability[c]
-                    sc += w.complete + (partial + abil[ab] if ab >= 0 else partial)
-                    if same == 2:
-                        sc += w.pure
+                    info = infos[cards] = _creature_info(cards, table, self._abil, w)
+                by_legion, complete, pure = info
+                if complete is None:
+                    sc = by_legion[lg]
                 else:
-                    sc = sc + w.extend
+                    sc = by_legion[lg] + complete[ai]
+                    if pure == lg:
+                        sc += w.pure
                 if sc > best_score:
                     best, best_score = plays[c][k][n], sc
                 elif sc == best_score:
@@ -276,6 +273,48 @@ class HeuristicPolicy:
                         best.append(plays[c][0][0])
                     else:
                         best = [best, plays[c][0][0]]
+        return best if type(best) is not list else best[int(rng.random() * len(best))]
+
+    def choose_victim(self, creatures, player: int, targets, take: bool, decline: bool, rng):
+        """`choose`'s pick at an Executioner (`take`) or a Scavenger target decision, in one pass without
+        the list: the actions `creatures._exec_targets` / `_scav_targets` list, in their order (every
+        other seat's creatures that are not incarnated, only the uncompleted ones for a Scavenger: their
+        `targets[owner][creature]`, `ActionTable.take` or `.scavenge`), then Decline when `decline`, each
+        scored as in `choose` (`_Context.score_victim`, Decline 0.0), the same ties and the same
+        `rng.random()` draw (none with one target). `creatures` is `Observation.creatures`."""
+        lead_w = self.weights.target_leader
+        bonus = 2.0 if take else 0.0  # a complete creature's extra score
+        best, best_score = None, None
+        for owner, crs in enumerate(creatures):
+            if owner == player:
+                continue
+            lead = None
+            for k, (cards, seal) in enumerate(crs):
+                n = len(cards)
+                if seal >= 0 or (n == 3 and not take):
+                    continue
+                if lead is None:
+                    done = 0  # Observation.complete_counts[owner]
+                    for cs, _ in crs:
+                        if len(cs) == 3:
+                            done += 1
+                    lead = lead_w * done
+                sc = lead + n + (bonus if n == 3 else 0.0)
+                if best_score is None or sc > best_score:
+                    best, best_score = targets[owner][k], sc
+                elif sc == best_score:
+                    if type(best) is list:
+                        best.append(targets[owner][k])
+                    else:
+                        best = [best, targets[owner][k]]
+        if decline:
+            if best_score is None or 0.0 > best_score:
+                best, best_score = DECLINE, 0.0
+            elif best_score == 0.0:
+                if type(best) is list:
+                    best.append(DECLINE)
+                else:
+                    best = [best, DECLINE]
         return best if type(best) is not list else best[int(rng.random() * len(best))]
 
     def __repr__(self):
@@ -440,13 +479,24 @@ def _card_value(c: int, mine, table, abil, fit: float = 1.0) -> float:
     return v
 
 
-def _creature_info(cards, legion, ability, abil) -> tuple:
-    """(number of cards, cards per legion, the sum of the cards' ability values in build order) of
-    a creature: the parts of `_Context.score_play` that depend on the creature, in the same order."""
+def _creature_info(cards, table, abil, w: Weights) -> tuple:
+    """What placing a card on the creature `cards` (one or two cards) scores, as `_Context.score_play`
+    computes it, with the same operations in the same order (so the same floats, ties included):
+    (`by_legion`, `complete`, `pure`). On one card, the score of a card of legion L is `by_legion[L]`
+    and `complete` is None. On two cards (the placement completes the creature), it is
+    `by_legion[L] + complete[ability + 1]` (`complete[0]`: a card without ability), plus `w.pure`
+    when L is `pure`, the legion of both cards (-1 when they differ)."""
+    legion, ability = table.legion, table.ability
     counts = [0] * len(LEGIONS)
     for c in cards:
         counts[legion[c]] += 1
-    return len(cards), counts, sum(abil[ability[c]] for c in cards if ability[c] >= 0)
+    n = len(cards)
+    if n != 2:
+        return tuple(w.same_legion * same + w.mixed_legion * (n - same) + w.extend for same in counts), None, -1
+    partial = sum(abil[ability[c]] for c in cards if ability[c] >= 0)
+    complete = (w.complete + partial, *(w.complete + (partial + v) for v in abil))
+    pure = legion[cards[0]] if counts[legion[cards[0]]] == 2 else -1
+    return tuple(w.same_legion * same + w.mixed_legion * (n - same) for same in counts), complete, pure
 
 
 def _open_mask(mine) -> int:
@@ -462,20 +512,23 @@ def _open_mask(mine) -> int:
 class _TableFacts(NamedTuple):
     """What a `HeuristicPolicy` keeps per card table: `infos` ({a creature's cards: `_creature_info`}
     for every creature it has scored a placement on: at most two cards each, so bounded by the deck),
-    and per card its ability's value (`_card_value`'s start) and `fit_mask` (bit n: it fits slot n)."""
+    and per card its ability's value (`_card_value`'s start), `fit_mask` (bit n: it fits slot n) and
+    `cards` ((legion, fits, ability + 1): what a placement of the card reads, in one tuple)."""
 
     table: object
     infos: dict
     card_ability: tuple
     fit_mask: tuple
+    cards: tuple
 
     @staticmethod
     def build(table, abil) -> "_TableFacts":
         return _TableFacts(table, {}, tuple(abil[ab] if ab >= 0 else 0.0 for ab in table.ability),
-                           tuple(sum(1 << n for n in range(3) if f[n]) for f in table.fits))
+                           tuple(sum(1 << n for n in range(3) if f[n]) for f in table.fits),
+                           tuple(zip(table.legion, table.fits, (ab + 1 for ab in table.ability))))
 
 
-_NO_FACTS = _TableFacts(None, {}, (), ())
+_NO_FACTS = _TableFacts(None, {}, (), (), ())
 
 
 _DEFAULTS = {f.name: f.default for f in fields(Weights)}

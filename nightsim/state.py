@@ -72,8 +72,9 @@ class Frame:
     while the frame is on top: it returns True to rest at its decision (having set
     `s.current_player`), or runs what needs no choice and returns False (popping itself when
     it is done, so the frame below resumes). `legal(s)` lists the actions of its decision and
-    `apply(s, a, rng)` carries one out; it returns True only when the game rests at the same
-    frame's decision of the same seat afterwards, so that nothing needs advancing.
+    `apply(s, a, rng)` carries one out; it returns True only when the game rests at a decision
+    afterwards (`s.current_player` set), so that nothing needs advancing: the same frame's decision
+    of the same seat, or (`TurnActions`) the next turn player's first action.
     """
 
     __slots__ = ()

@@ -53,9 +53,9 @@ class TurnActions(Frame):
                 s.stats["cards_drawn"][p] += 1
             else:
                 _draw_action(s, rng)
-            # a draw completes nothing: with actions left (and no win check after each action) the
-            # turn player decides again, which is all TurnActions.advance would do
-            return s.actions_left > 0 and s.rules.win_timing == "immediate"
+            # a draw completes nothing: with the win checked at once (not after each action), what
+            # TurnActions.advance would do is done here (one advance call less)
+            return s.rules.win_timing == "immediate" and _rest_or_end_turn(s)
         elif t is StartDiscard:
             s.stack.append(Discard(s.turn_player, []))
         elif t is Play:  # _play_from_hand, inlined
@@ -65,8 +65,8 @@ class TurnActions(Frame):
             if s.log is not None:
                 _event(s, "play", p, card=card, creature=a.creature, slot=a.slot)
             _place(s, p, card, a.creature)
-            # nothing completed (nothing stacked): as after a draw, the turn player may decide again at once
-            return not s.stack and s.actions_left > 0 and s.rules.win_timing == "immediate" and not s.is_terminal
+            # nothing completed (nothing stacked): as after a draw
+            return not s.stack and not s.is_terminal and s.rules.win_timing == "immediate" and _rest_or_end_turn(s)
         else:  # PlaySeal
             if s.rules.seal_counts_as_play:
                 s.turn_legion = s.table.legion[a.card]
@@ -114,6 +114,17 @@ def _turn_actions(s: State) -> list:
         if can_start and fits[0]:
             out.append(row[0][0])
     return out
+
+
+def _rest_or_end_turn(s: State) -> bool:
+    """`TurnActions.advance` after a turn action that stacked nothing and did not end the game, with the
+    win checked at once (`win_timing` "immediate"): rest at the turn player while actions are left
+    (True), else end the turn and rest at the next turn player (True) unless that seat has no action
+    or the game timed out (False: the caller advances from there, as after any apply)."""
+    if s.actions_left > 0:
+        return True  # (s.current_player is the turn player, who took the action)
+    _end_turn(s)
+    return not s.is_terminal and s.actions_left > 0
 
 
 TurnActions.legal = staticmethod(_turn_actions)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import nightsim
+from nightsim.creatures import ExecutionerTarget, ScavengerTarget, _can_place, _card_placements
 from nightsim.game import UNIFORM_BLOCK, Uniforms
 from nightsim.observation import seat_views
 from nightsim.policies import HeuristicPolicy, _Context, _pick
@@ -158,3 +159,49 @@ def test_choose_scores_every_action_as_the_plain_context_does(kwargs):
             assert u1.bit_generator.state == u2.bit_generator.state
             kinds.update(type(a).__name__ for a in legal)
     assert {"Play", "Draw", "Take", "Scavenge", "Devour", "PenaltyDiscard"} <= kinds
+
+
+@pytest.mark.parametrize("kwargs", [dict(players=4), dict(players=2),
+                                    dict(players=3, seals=True, herald_plays_seals=True, scavenger_optional=True)],
+                         ids=lambda x: str(x))
+def test_choose_victim_picks_what_choose_picks_from_the_listed_targets(kwargs):
+    """`HeuristicPolicy.choose_victim` (play_game's Executioner and Scavenger targets) scores the targets
+    `_exec_targets` / `_scav_targets` list (then Decline when the Scavenger is optional), in their order,
+    without the list: the same pick and the same draws as `choose` from the engine's list."""
+    rules = nightsim.Rules(**kwargs)
+    seen = {ExecutionerTarget: 0, ScavengerTarget: 0}
+    ties = 0
+    for pol in (nightsim.POLICIES["greedy"], nightsim.POLICIES["aggressor"], nightsim.POLICIES["purist"]):
+        for i, (s, legal) in enumerate(_positions(rules, range(12), pol)):
+            kind = type(s.stack[-1]) if s.stack else None
+            if kind not in seen:
+                continue
+            p = s.current_player
+            take = kind is ExecutionerTarget
+            targets = s._acts.take if take else s._acts.scavenge
+            u1, u2 = np.random.default_rng(i), np.random.default_rng(i)
+            fused = pol.choose_victim(seat_views(s), p, targets, take, rules.scavenger_optional and not take, u1)
+            listed = legal[0] if len(legal) == 1 else pol.choose(seat_views(s), p, rules.table, legal, u2,
+                                                                 lambda s=s, p=p: nightsim.observe(s, p))
+            assert fused is listed, f"{pol.name} decision {s.decisions}"
+            assert u1.bit_generator.state == u2.bit_generator.state  # the same draws were made
+            ties += u1.bit_generator.state != np.random.default_rng(i).bit_generator.state
+            seen[kind] += 1
+    assert min(seen.values()) > 20 and ties > 0
+
+
+@pytest.mark.parametrize("kwargs", [dict(players=4), dict(players=3, seals=True, herald_plays_seals=True)],
+                         ids=lambda x: str(x))
+def test_can_place_answers_whether_the_placements_list_has_any(kwargs):
+    """`creatures._can_place` (a Herald's and a Mocker's question) is True exactly when
+    `_card_placements` lists a placement, for every seat's hand, with and without seals."""
+    rules = nightsim.Rules(**kwargs)
+    answers = set()
+    for s, _ in _positions(rules, range(4), nightsim.POLICIES["greedy"]):
+        for p in range(rules.players):
+            for allow_seals in (True, False):
+                for cards in (s.hands[p], s.hands[p][:1], []):
+                    can = _can_place(s, p, cards, allow_seals)
+                    assert can == bool(_card_placements(s, p, cards, allow_seals))
+                    answers.add(can)
+    assert answers == {True, False}
