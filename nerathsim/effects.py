@@ -141,27 +141,11 @@ def reaction_applies(reaction, card) -> bool:
 
 def window_plays(s, p: int, kind: str, region: int = -1, role: str | None = None) -> list:
     """The plays realm p may make in a window (without Pass)."""
-    cards = s.cards.cards
     if must_play_now(s, p, kind):
         cid = s.must_play[p][0]
         return card_plays(s, p, cid) or [PlayCard(cid, -1, -1)]    # no target: played without effect
-    phase = WINDOWS[kind]
-    if phase is None:
-        return []
-    out, seen = [], set()
-    for cid in s.hands[p]:
-        if cid in seen:
-            continue
-        seen.add(cid)
-        c = cards[cid]
-        if c.timing != "keep" or c.phase != phase:
-            continue
-        if kind == "combat" and c.bonus_target != role:
-            continue
-        if kind == "reaction":
-            pend = s.pending
-            if pend is None or not reaction_applies(c, cards[pend.play.card]):
-                continue
+    out = []
+    for cid in _window_cards(s, p, kind, role):
         out += card_plays(s, p, cid, region)
     return out
 
@@ -171,9 +155,15 @@ def window_has_plays(s, p: int, kind: str, region: int = -1, role: str | None = 
     immediate card that must be played now always can): whether the window opens at all."""
     if must_play_now(s, p, kind):
         return True
+    return any(card_plays(s, p, cid, region) for cid in _window_cards(s, p, kind, role))
+
+
+def _window_cards(s, p: int, kind: str, role: str | None):
+    """Realm p's distinct kept cards of this window's phase (for a combat window, those of `role`; for a
+    reaction, those that answer the pending play), in hand order: the cards `window_plays` lists plays of."""
     phase = WINDOWS[kind]
     if phase is None:
-        return False
+        return
     cards = s.cards.cards
     seen = set()
     for cid in s.hands[p]:
@@ -189,9 +179,7 @@ def window_has_plays(s, p: int, kind: str, region: int = -1, role: str | None = 
             pend = s.pending
             if pend is None or not reaction_applies(c, cards[pend.play.card]):
                 continue
-        if card_plays(s, p, cid, region):
-            return True
-    return False
+        yield cid
 
 
 def must_play_now(s, p: int, kind: str) -> bool:
