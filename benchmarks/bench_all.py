@@ -3,6 +3,7 @@ same run, and its target.
 
     PYTHONPATH=$PWD python benchmarks/bench_all.py                 # ~3 min on a quiet machine
     PYTHONPATH=$PWD python benchmarks/bench_all.py --seconds 2 --nerath-games 10 --scale-rounds 0
+    PYTHONPATH=$PWD python benchmarks/bench_all.py --rounds 3      # each card-game row 3 times: median, range
 
 Hearts (`../shared/bench/openspiel_hearts.py`, C++ driven by a Python loop) is measured before and
 after each workload; a workload's ratio uses the mean of the two, so a machine that speeds up or
@@ -94,6 +95,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=4.0, help="per workload (hearts: 2 s before and after)")
     ap.add_argument("--nerath-games", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="rounds of each card-game row (hearts before and after each); with more than one the "
+                         "row prints the median ratio and its range, since one run's ratio moves by +-20%% "
+                         "on a shared VM")
     ap.add_argument("--scale-rounds", type=int, default=3,
                     help="rounds of bench_scale's n_jobs=1 vs 2 speedup (4,000 nightsim games); 0 skips the row")
     a = ap.parse_args()
@@ -116,16 +121,24 @@ def main():
                      lambda: kernel_rate(dreamsim, "heuristic", a.seconds), 20.0))
     else:
         print("dreamsim kernel 4p heuristic: no kernel for the heuristic yet (target 20x hearts): not measured")
-    print(f"{'workload':36s} {'rate':>14s} {'unit':14s} {'x hearts':>9s} {'target':>8s}  met")
+    print(f"{'workload':36s} {'rate':>14s} {'unit':14s} {'x hearts':>9s} {'target':>8s}  met"
+          + ("" if a.rounds == 1 else f"   (median of {a.rounds} rounds; [lowest, highest] ratio)"))
     for label, unit, fn, target in rows:
-        before = hearts_steps_per_second(2.0)
-        rate = fn()
-        after = hearts_steps_per_second(2.0)
-        if before is None or after is None:
+        rates, ratios = [], []
+        for _ in range(a.rounds):
+            before = hearts_steps_per_second(2.0)
+            rates.append(fn())
+            after = hearts_steps_per_second(2.0)
+            if before is not None and after is not None:
+                ratios.append(rates[-1] / ((before + after) / 2))
+        rate = statistics.median(rates)
+        if not ratios:
             print(f"{label:36s} {rate:14,.0f} {unit:14s} {'-':>9s} {target:7.1f}x   (no pyspiel)")
             continue
-        ratio = rate / ((before + after) / 2)
-        print(f"{label:36s} {rate:14,.0f} {unit:14s} {ratio:8.2f}x {target:7.1f}x  {'yes' if ratio >= target else 'NO'}")
+        ratio = statistics.median(ratios)
+        spread = "" if a.rounds == 1 else f"   [{min(ratios):.2f}, {max(ratios):.2f}]"
+        print(f"{label:36s} {rate:14,.0f} {unit:14s} {ratio:8.2f}x {target:7.1f}x  "
+              f"{'yes' if ratio >= target else 'NO'}{spread}")
     before = hearts_steps_per_second(2.0)
     ms = nerath_ms(a.nerath_games)
     after = hearts_steps_per_second(2.0)
