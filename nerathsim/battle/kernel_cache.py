@@ -79,6 +79,12 @@ def _make_locator(impl, base):
         def get_disambiguator(self):
             return self._inner.get_disambiguator()
 
+        @property
+        def _py_file(self):
+            """The source file, as numba's own locators have it: numba's "cannot cache" warning
+            (e.g. with NUMBA_OPT=0, whose code keeps its large arrays as dynamic globals) names it."""
+            return getattr(self._inner, "_py_file", self.files[0])
+
         def get_source_stamp(self):
             return source_stamp(self.files)
 
