@@ -40,9 +40,7 @@ from . import exact
 from . import ingame as gb
 from .army import start_battle
 from .casualties import resolve_casualties
-from .outcomes import ATTACKER_WINS
 from .rules import RULES_VERSION, BattleRules
-from .steps import Retreat
 
 #: bumped when the meaning of a stored entry changes (the solver's settings, the key's layout)
 TABLE_VERSION = 1
@@ -73,11 +71,9 @@ def solve(brules: BattleRules, att: tuple, dfd: tuple, at_sea: bool) -> float | 
     d = {names[u]: c for u, c in enumerate(dfd) if c}
     try:
         state = start_battle(a, d, at_sea, brules)
-        table = exact.solve(state, brules, resolve_casualties(None, state, brules), Retreat.parse(None),
-                            exact.DEFAULT_PRUNE)
+        return exact.attacker_wins_sum(state, brules, resolve_casualties(None, state, brules), exact.DEFAULT_PRUNE)
     except ValueError:
         return UNSOLVABLE
-    return float(table.prob[table.outcome == ATTACKER_WINS].sum())
 
 
 def fight_key(brules: BattleRules, guardians: tuple, heroes: tuple, guardian_dice: tuple | None) -> tuple:
