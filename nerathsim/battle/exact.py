@@ -343,6 +343,47 @@ def solve(state: BattleState, rules: BattleRules, choices, retreat: Retreat, pru
     return _end_table(chain, ends_final, cont, names, costs, start_a, start_d, rounds, expected_rounds, pruned)
 
 
+def attacker_wins_sum(state: BattleState, rules: BattleRules, choices, prune: float = DEFAULT_PRUNE) -> float:
+    """`solve(state, rules, choices, Retreat.parse(None), prune)`'s P(attacker wins), the sum of its
+    ATTACKER_WINS rows, to the last bit, without the rest of the end table: no rounds distribution (with no
+    retreat it feeds only `rounds` and `expected_rounds`) and only the rows the attacker wins merged. Those
+    rows are merged as `collapse` merges them (the same groups: survivors and captured units; each group's
+    weights added by `bincount` in the same order) and summed in `collapse`'s order (by weight, largest
+    first; groups of equal weight add the same value whichever comes first)."""
+    table = rules.units
+    names = table.names
+    sa, sd = state.situation("attacker", rules), state.situation("defender", rules)
+    if health(state.attacker, sa) == 0 or health(state.defender, sd) == 0:
+        end = solve(state, rules, choices, Retreat.parse(None), prune)
+        return float(end.prob[end.outcome == ATTACKER_WINS].sum())
+    chain = build_chain(state, rules, choices)
+    SA, SD = chain.shape
+    cont = continuing(chain, Retreat.parse(None), None)
+    v, _pruned = visits(chain, cont, prune)
+    ends = np.where(cont, 0.0, v)
+    idx = np.flatnonzero(ends > 0)
+    a_idx, d_idx = idx // SD, idx % SD
+    won = chain.A.alive[a_idx] & ~chain.D.alive[d_idx]
+    if not won.any():
+        return 0.0
+    idx, a_idx, d_idx = idx[won], a_idx[won], d_idx[won]
+    capt = np.array([table[n].captured for n in names])
+    surv_a = np.array([present_units(s, rules, names) for s in chain.A.states])
+    surv_d = np.array([present_units(s, rules, names) for s in chain.D.states])
+    dfd = surv_d[d_idx] * capt                # a wiped-out side keeps only its castles ...
+    captured = dfd * capt                     # ... which the attacker takes
+    keys = np.column_stack([surv_a[a_idx], captured]).astype(np.int64)
+    radices = keys.max(axis=0) + 1
+    if float(np.prod(radices.astype(float))) < 2.0 ** 62:      # one number per row (as `collapse` does)
+        mult = np.concatenate([[1], np.cumprod(radices[:-1])]).astype(np.int64)
+        groups, inverse = np.unique(keys @ mult, return_inverse=True)
+    else:
+        groups, inverse = np.unique(keys, axis=0, return_inverse=True)
+    w = np.bincount(inverse.reshape(-1), weights=ends[idx], minlength=len(groups))
+    w = np.ascontiguousarray(w[np.argsort(-w, kind="stable")])
+    return float(w.sum())
+
+
 def _vector(counts: dict, names) -> np.ndarray:
     return np.array([counts.get(n, 0) for n in names], dtype=np.int64)
 

@@ -40,9 +40,7 @@ from . import exact
 from . import ingame as gb
 from .army import start_battle
 from .casualties import resolve_casualties
-from .outcomes import ATTACKER_WINS
 from .rules import RULES_VERSION, BattleRules
-from .steps import Retreat
 
 #: bumped when the meaning of a stored entry changes (the solver's settings, the key's layout)
 TABLE_VERSION = 1
@@ -66,18 +64,17 @@ def solve(brules: BattleRules, att: tuple, dfd: tuple, at_sea: bool) -> float | 
     """P(attacker wins) from the exact solver, or UNSOLVABLE when it refuses these armies.
 
     `battle_odds(a, d, at_sea=at_sea, rules=brules).attacker_wins` to the last bit (the same set-up, the
-    same end-state table, the same sum), without the BattleOdds figures nobody asked for
-    (`test_the_odds_table_answers_exactly_what_the_battle_calculator_says`)."""
+    same chain, the same sum of the won end states: `exact.attacker_wins_sum`), without the BattleOdds
+    figures nobody asked for (`test_the_odds_table_answers_exactly_what_the_battle_calculator_says`,
+    `test_nerath_speed_pass8.py`)."""
     names = brules.units.names
     a = {names[u]: c for u, c in enumerate(att) if c}
     d = {names[u]: c for u, c in enumerate(dfd) if c}
     try:
         state = start_battle(a, d, at_sea, brules)
-        table = exact.solve(state, brules, resolve_casualties(None, state, brules), Retreat.parse(None),
-                            exact.DEFAULT_PRUNE)
+        return exact.attacker_wins_sum(state, brules, resolve_casualties(None, state, brules), exact.DEFAULT_PRUNE)
     except ValueError:
         return UNSOLVABLE
-    return float(table.prob[table.outcome == ATTACKER_WINS].sum())
 
 
 def fight_key(brules: BattleRules, guardians: tuple, heroes: tuple, guardian_dice: tuple | None) -> tuple:

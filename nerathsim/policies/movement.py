@@ -14,6 +14,23 @@ from .planner import Planner
 END = EndPhase()
 
 
+def _reachers(reach: dict, aim: list) -> dict:
+    """{target: [(src, unit), ...]}: for each region worth attacking (`aim[region]`) that some free unit
+    reaches (`reach`: destinations by (src, unit)), the units reaching it in `reach`'s order. A target's
+    candidates are then its list's entries with units still free: what a walk of every free unit asking
+    whether it reaches the target finds, in the same order, for a fraction of the lookups."""
+    out: dict[int, list] = {}
+    for key, dests in reach.items():
+        for dst in dests:
+            if aim[dst]:
+                got = out.get(dst)
+                if got is None:
+                    out[dst] = [key]
+                else:
+                    got.append(key)
+    return out
+
+
 class MovementPlanner(Planner):
     """The movement phase's plan (`movement()`)."""
 
@@ -43,18 +60,17 @@ class MovementPlanner(Planner):
                 keep[r] = need
         self.keep = keep
         plan: list = []
-        # targets: enemy land regions (and enemy fleets) some unit can reach
-        targets = set()
+        # targets: enemy land regions (and enemy fleets) some unit can reach, each with the free units
+        # (src, unit) that reach it, in `avail`'s order (the order a walk of `avail` meets them)
         self.enemy_land(0)
         el, is_sea = self._el, b.is_sea
         aim = [el[x] or (is_sea[x] and obs.hostile(x)) for x in range(len(el))]   # worth attacking, by region
-        for dests in reach.values():
-            targets.update([dst for dst in dests if aim[dst]])
+        reachers = _reachers(reach, aim)
         self.used_ships = set()
         if pol.naval:
             plan += self._naval(avail, reach)
         scored = []
-        for r in targets:
+        for r in reachers:
             if b.is_sea[r]:
                 continue                      # fleets: _naval
             dfd = self.enemy_army(r)
@@ -63,14 +79,7 @@ class MovementPlanner(Planner):
         committed: dict[int, list] = {}
         for _neg, r, dfd in scored:
             at_sea = False
-            cands = []
-            for (src, u), n in avail.items():
-                free = n
-                if free <= 0 or r not in reach[(src, u)]:
-                    continue
-                if at_sea and not (t.ship[u] or t.flyer[u]):
-                    continue
-                cands.append((src, u))
+            cands = [key for key in reachers[r] if avail[key] > 0]
             if not cands:
                 continue
             if sum(dfd) == 0:
@@ -120,6 +129,8 @@ class MovementPlanner(Planner):
                  and sv.moves > 0]
         ship_reach = {sv.id: obs.ship_destinations(sv.id) for sv in ships}
         t_ship = {sv.id: t.idx[sv.unit] for sv in ships}
+        # the free flyers, dearest first (a stable sort: `avail`'s order among equals), sorted once for every fleet
+        flyers = [k for k in sorted(avail, key=lambda k: -t.cost[k[1]]) if t.flyer[k[1]]]
         value = {}
         for r in fleets:
             dfd = self.enemy_army(r)
@@ -131,8 +142,9 @@ class MovementPlanner(Planner):
             att = [0] * t.U
             chosen_ships, chosen_flyers = [], {}
             cands = [("ship", sv.id) for sv in ships if sv.id not in self.used_ships and r in ship_reach[sv.id]]
-            for (src, u), n in sorted(avail.items(), key=lambda kv: -t.cost[kv[0][1]]):
-                if n > 0 and t.flyer[u] and r in reach[(src, u)]:
+            for src, u in flyers:
+                n = avail[(src, u)]
+                if n > 0 and r in reach[(src, u)]:
                     cands += [("fly", (src, u))] * n
             if not cands:
                 continue
