@@ -20,8 +20,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .creatures import _place
-from .state import _open_entry
-from .turn import TURN, _discard_and_draw, _draw_action, _end_turn, _turn_actions
+from .state import _draw_into_hand, _open_entry
+from .turn import TURN, _draw_action, _turn_actions
 
 UNIFORM_BLOCK = 128  # uniforms drawn at a time from a seat's generator (the stream is unchanged)
 
@@ -49,7 +49,8 @@ def play_random(s, chance, gens) -> None:
     rules = s.rules
     min_discard, seals, immediate = rules.min_discard, rules.seals, rules.win_timing == "immediate"
     masks, legion_of = s.table.fit_masks, s.table.legion
-    drawn = s.stats["cards_drawn"]
+    max_turns, players, per_turn, reduced_seats = rules.max_turns, s.n, rules.actions_per_turn, rules.reduced_first_turn_seats
+    drawn, discarded = s.stats["cards_drawn"], s.stats["cards_discarded"]
     bufs = [[] for _ in gens]  # per seat: its uniforms still to use, the next one last
     decisions = s.decisions
     while not s.is_terminal:
@@ -72,7 +73,10 @@ def play_random(s, chance, gens) -> None:
             mask = masks[s.turn_legion + 1]
             counts, targets = _placements(opens[p] or _open_entry(s, p))
             fixed = 2 if len(hand) >= min_discard else 1  # Draw, and StartDiscard if allowed
-            i = int(buf.pop() * (fixed + sum(map(counts.__getitem__, map(mask.__getitem__, hand)))))
+            n = fixed
+            for card in hand:
+                n += counts[mask[card]]
+            i = int(buf.pop() * n)
             s.actions_left -= 1
             if i >= fixed:  # Play: the (i - fixed)-th placement
                 i -= fixed
@@ -89,8 +93,9 @@ def play_random(s, chance, gens) -> None:
                         pass
                     continue
             elif i == 0:  # Draw: TurnActions.apply's
-                if s.deck:
-                    hand.append(s.deck.pop())
+                deck = s.deck
+                if deck:
+                    hand.append(deck.pop())
                     drawn[p] += 1
                 else:
                     _draw_action(s, chance)
@@ -108,7 +113,17 @@ def play_random(s, chance, gens) -> None:
                     if j == len(rest):  # StopDiscard
                         break
                     picked.append(rest.pop(j))
-                _discard_and_draw(s, p, picked, chance)
+                # turn._discard_and_draw: the hand keeps the cards not picked, in order
+                hand[:] = rest
+                s.discard.extend(picked)
+                discarded[p] += len(picked)
+                deck, k = s.deck, len(picked) // 2
+                if k <= len(deck):  # the common case, without the reshuffle (state._draw_into_hand)
+                    for _ in range(k):
+                        hand.append(deck.pop())
+                    drawn[p] += k
+                else:
+                    _draw_into_hand(s, p, k, chance)
                 if not immediate:
                     while not s.is_terminal and not (stack[-1] if stack else TURN).advance(s, chance):
                         pass
@@ -116,8 +131,15 @@ def play_random(s, chance, gens) -> None:
             # turn._rest_or_end_turn: nothing stacked, the game not over, the win checked at once
             if s.actions_left > 0:
                 continue
-            _end_turn(s)
-            if not s.is_terminal and s.actions_left > 0:
+            # turn._end_turn, without the log
+            turns = s.turns = s.turns + 1
+            if turns >= max_turns:
+                s.is_terminal = s.timed_out = True
+                break
+            s.turn_player = s.current_player = (p + 1) % players
+            s.turn_legion = -1
+            s.actions_left = per_turn - 1 if turns < reduced_seats else per_turn
+            if s.actions_left > 0:
                 continue
         while not s.is_terminal and not (stack[-1] if stack else TURN).advance(s, chance):
             pass
