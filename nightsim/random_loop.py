@@ -51,6 +51,7 @@ def play_random(s, chance, gens) -> None:
     masks, legion_of = s.table.fit_masks, s.table.legion
     max_turns, players, per_turn, reduced_seats = rules.max_turns, s.n, rules.actions_per_turn, rules.reduced_first_turn_seats
     drawn, discarded = s.stats["cards_drawn"], s.stats["cards_discarded"]
+    seen, tables = [None] * len(gens), [None] * len(gens)  # per seat: the open-slot entry last looked up, its _placements
     bufs = [[] for _ in gens]  # per seat: its uniforms still to use, the next one last
     decisions = s.decisions
     while not s.is_terminal:
@@ -71,7 +72,12 @@ def play_random(s, chance, gens) -> None:
         else:  # a turn action (p is the turn player): counted and picked without the list
             hand = hands[p]
             mask = masks[s.turn_legion + 1]
-            counts, targets = _placements(opens[p] or _open_entry(s, p))
+            entry = opens[p] or _open_entry(s, p)
+            if entry is seen[p]:  # the seat's open slots unchanged since its last turn action
+                counts, targets = tables[p]
+            else:
+                seen[p] = entry
+                counts, targets = tables[p] = _placements(entry)
             fixed = 2 if len(hand) >= min_discard else 1  # Draw, and StartDiscard if allowed
             n = fixed
             for card in hand:

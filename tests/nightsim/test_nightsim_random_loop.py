@@ -31,6 +31,7 @@ RULES = [
     dict(players=5, min_discard=2, reduced_first_turn_seats=2, hand_size=3),
     dict(players=2, win_timing="end_of_action", penalty_timing="before_abilities"),
     dict(players=4, creatures_to_win=3, max_turns=20),  # short games, some timed out
+    dict(players=3, actions_per_turn=3, first_turn_fewer_actions=1, last_seat_extra_cards=2, creature_limit=6),
 ]
 
 
