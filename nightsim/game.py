@@ -12,6 +12,7 @@ from .engine import IllegalActionError, apply_legal, new_game
 from .log import format_events
 from .observation import observe, seat_views
 from .policies import POLICIES, HeuristicPolicy, RandomPolicy
+from .random_loop import UNIFORM_BLOCK, play_random  # UNIFORM_BLOCK: uniforms a built-in seat draws at a time
 from .rules import Rules
 from .seeding import spawn_generators
 from .state import _open_entry
@@ -81,7 +82,6 @@ def policy_name(p) -> str:
 
 _ABILITY_STATS = tuple(f"ability_{ab.lower()}" for ab in ABILITIES)
 _LEGION_STATS = tuple(f"played_{lg.lower()}" for lg in LEGIONS)
-UNIFORM_BLOCK = 128  # uniforms drawn at a time for a built-in policy's seat (the stream is unchanged)
 FIRST_TIE_BLOCK = 16  # a HeuristicPolicy seat's first block: ~8 tie-breaks a seat in a 4 x greedy game
 
 
@@ -127,7 +127,8 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     For an int seed the generators are built by `seeding.spawn_generators` (the streams of
     `SeedSequence(seed).spawn(1 + players)`, bit for bit, without numpy's per-call costs); a seat
     whose policy is not built in gets numpy's own child generator (it may spawn from it). Without
-    `record`, each decision is applied by `engine.apply_legal`'s body, inlined.
+    `record`, each decision is applied by `engine.apply_legal`'s body, inlined; when every seat is
+    the built-in `RandomPolicy`, `random_loop.play_random` plays the same game in one fused loop.
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nightsim.Rules, got {type(rules).__name__}")
@@ -144,6 +145,10 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         for i, pol in enumerate(pols):
             if type(pol) is not RandomPolicy and type(pol) is not HeuristicPolicy:
                 prngs[i] = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(1 + i,)))
+    if not record and all(type(pol) is RandomPolicy for pol in pols):
+        s = new_game(rules, chance)
+        play_random(s, chance, prngs)  # the loop below, fused for random seats (random_loop.py)
+        return _result(s, rules, pols, seed, record)
     uniforms = [[] if type(pol) is RandomPolicy else None for pol in pols]  # buffers, newest last
     heuristic = [type(pol) is HeuristicPolicy for pol in pols]
     rngs = [Uniforms(g) if h else g for h, g in zip(heuristic, prngs)]
@@ -213,6 +218,11 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
         if not top.apply(s, a, chance):
             while not s.is_terminal and not (stack[-1] if stack else TURN).advance(s, chance):
                 pass
+    return _result(s, rules, pols, seed, record)
+
+
+def _result(s, rules: Rules, pols, seed, record: bool) -> GameResult:
+    """The GameResult of the finished game in state `s`."""
     stats = {k: tuple(v) for k, v in s.stats.items()}
     stats.update(zip(_ABILITY_STATS, zip(*s.abilities)))       # ability_<name>: per seat
     stats.update(zip(_LEGION_STATS, zip(*s.legion_played)))    # played_<legion>: per seat

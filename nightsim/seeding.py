@@ -18,6 +18,10 @@ tenth of a random 4-player game. `spawn_generators` builds the root `SeedSequenc
   uint64;
 - `Words`, a minimal `ISeedSequence`, hands those words to `PCG64`.
 
+`children_words` does these steps for every child at once on uint32 arrays (a handful of numpy
+calls instead of ~60 Python-int operations per child: ~65,000 fewer instructions a game);
+`child_words` is the same arithmetic on Python ints, one child at a time (a big-endian machine's path).
+
 The generators are bit-identical to numpy's (`tests/nightsim/test_nightsim_seeding.py` compares
 their states for many seeds). A seed of 2**128 or more, or more children than `_KEY_WORDS`
 holds, goes through numpy itself. A generator made here cannot `spawn()` (its seed sequence is
@@ -25,6 +29,8 @@ a `Words`): `play_game` uses them for chance and for the seats of built-in polic
 never see them, and gives a seat whose policy is someone else's code numpy's own child.
 """
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 from numpy.random import PCG64, Generator, SeedSequence
@@ -104,12 +110,32 @@ def child_words(pool: list, index: int) -> list:
             (w4 ^ (w4 >> 16)) | (w5 ^ (w5 >> 16)) << 32, (w6 ^ (w6 >> 16)) | (w7 ^ (w7 >> 16)) << 32]
 
 
+_U32 = np.uint32
+_KEY_PRODUCTS = np.array([[_MIX_R * w & _MASK for w in row] for row in _KEY_WORDS], dtype=_U32)  # R * key word
+_STATE_X = np.array([x for x, _ in _STATE_STEPS], dtype=_U32)
+_STATE_Y = np.array([y for _, y in _STATE_STEPS], dtype=_U32)
+_LITTLE_ENDIAN = sys.byteorder == "little"
+
+
+def children_words(pool: np.ndarray, k: int) -> np.ndarray:
+    """`child_words(pool, i)` of children 0..k-1 at once, as a (k, 4) uint64 array, from the root's
+    `pool` (uint32): the same hash steps on uint32 arrays, whose arithmetic wraps mod 2**32 as the
+    `& mask` does; each uint64 is two uint32 words, the first the low half (little-endian memory),
+    as numpy's `generate_state` reads its uint32 words."""
+    m = pool * _U32(_MIX_L) - _KEY_PRODUCTS[:k]
+    m ^= m >> _U32(16)
+    w = (np.concatenate((m, m), axis=1) ^ _STATE_X) * _STATE_Y  # word j hashes pool word j % 4 (C order)
+    w ^= w >> _U32(16)
+    return w.view(np.uint64)
+
+
 def spawn_generators(seed: int, k: int) -> list:
     """`[default_rng(c) for c in SeedSequence(seed).spawn(k)]` for an int seed >= 0: the same
     streams (numpy's own generators for a seed of FAST_LIMIT or more, or more than MAX_CHILDREN)."""
     root = SeedSequence(seed)
     if seed >= FAST_LIMIT or k > MAX_CHILDREN:
         return [np.random.default_rng(c) for c in root.spawn(k)]
-    pool = root.pool.tolist()
-    u64 = np.uint64
-    return [Generator(PCG64(Words(np.array(child_words(pool, i), dtype=u64)))) for i in range(k)]
+    if not _LITTLE_ENDIAN:
+        pool, u64 = root.pool.tolist(), np.uint64
+        return [Generator(PCG64(Words(np.array(child_words(pool, i), dtype=u64)))) for i in range(k)]
+    return [Generator(PCG64(Words(words))) for words in children_words(root.pool, k)]

@@ -24,7 +24,7 @@ import nightsim
 from nightsim.engine import apply_legal, new_game
 from nightsim.observation import FRAME_CODES, _encode, public_frames
 from nightsim.policies import GREEDY, PURIST, HeuristicPolicy
-from nightsim.seeding import FAST_LIMIT, MAX_CHILDREN, Words, spawn_generators
+from nightsim.seeding import FAST_LIMIT, MAX_CHILDREN, Words, child_words, children_words, spawn_generators
 from nightsim.turn import Discard
 
 
@@ -47,6 +47,17 @@ def test_spawned_generators_are_numpys_at_the_edges(seed, k):
 def test_spawned_generators_are_numpys(seed, k):
     for a, b in zip(spawn_generators(seed, k), numpy_generators(seed, k)):
         assert a.bit_generator.state == b.bit_generator.state
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=FAST_LIMIT - 1))
+def test_children_words_are_child_words_of_every_child(seed):
+    """The uint32-array hash of all children at once (`children_words`) gives each child's words as the
+    Python-int `child_words` does (the path a big-endian machine takes)."""
+    pool = np.random.SeedSequence(seed).pool
+    words = children_words(pool, MAX_CHILDREN)
+    assert words.dtype == np.uint64 and words.flags.c_contiguous
+    assert words.tolist() == [child_words(pool.tolist(), i) for i in range(MAX_CHILDREN)]
 
 
 def test_words_hand_over_only_what_pcg64_asks_for():
