@@ -73,7 +73,7 @@ from .state import (
     has_nightmare,
     seats_from,
 )
-from .traps import TrapWindow
+from .traps import TrapWindow, window_opens
 
 _SU_OPTS = tuple(tuple(SET_TRAP[k + 1] for k in range(5, 11) if (bits >> (k - 5)) & 1) for bits in range(64))
 _DISCARD_OPTS = tuple(tuple(DISCARD[k] for k in range(11) if (bits >> k) & 1) for bits in range(2048))
@@ -445,5 +445,5 @@ def _begin_turn(s: State, rng, turn: Turn | None = None) -> None:
     else:
         turn.who = p
     s.stack.append(turn)
-    if s.n_traps:
+    if s.n_traps and window_opens(s, True):  # a window nobody can spring a trap in is not pushed
         s.stack.append(TrapWindow(True))  # who is asked: listed when the window opens
