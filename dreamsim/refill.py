@@ -7,7 +7,7 @@ from __future__ import annotations
 from .cards import KIND_NAMES, RED
 from .nightmares import _nightmare_drawn
 from .state import _ORDERS, Frame, State, _draw_card, _event, hand_limit
-from .traps import TrapWindow
+from .traps import TrapWindow, window_opens
 
 
 class Refill(Frame):
@@ -41,30 +41,32 @@ class PlayDone(Frame):
 
 def _play_done(s: State, p: int, rng) -> None:
     """After p's play: the players who played cards draw back up to the hand size (from p,
-    clockwise), then trap owners may act."""
+    clockwise), then trap owners may act (a trap window, pushed only if someone can spring a trap)."""
     stack = s.stack
-    if s.n_traps:
-        # the owners are listed when the window opens, after the refill below: a Purple Nightmare
-        # drawn in the refill moves traps to new owners, and they are asked too (issue 13, item 2)
-        stack.append(TrapWindow(False))
+    # the trap window's owners are listed when it opens, after the refill below: a Purple Nightmare
+    # drawn in the refill moves traps to new owners, and they are asked too (issue 13, item 2)
+    window = s.n_traps
+    top = len(stack)
     if s.rules.refill == "after_play":
         owed = s.owed
         if sum(owed) == owed[p]:  # the usual case: only p played cards
-            if owed[p]:
-                top = len(stack)
-                if not _refill(s, p, rng):  # a nightmare opened a decision: the refill waits under it
-                    stack.insert(top, Refill(p))
-            return
-        order = _ORDERS[s.n][p]
-        i = 0
-        for q in order:
-            if owed[q]:
-                top = len(stack)
-                if not _refill(s, q, rng):
-                    # a nightmare opened a decision: the rest of the refill waits under it
-                    stack[top:top] = [Refill(r) for r in reversed(order[i:]) if owed[r]]
+            if owed[p] and not _refill(s, p, rng):
+                # a nightmare opened a decision: the refill, then the trap window wait under it
+                stack[top:top] = [TrapWindow(False), Refill(p)] if window else [Refill(p)]
+                return
+        else:
+            order = _ORDERS[s.n][p]
+            i = 0
+            for q in order:
+                if owed[q] and not _refill(s, q, rng):
+                    # a nightmare opened a decision: the rest of the refill, then the window wait under it
+                    waiting = [Refill(r) for r in reversed(order[i:]) if owed[r]]
+                    stack[top:top] = [TrapWindow(False), *waiting] if window else waiting
                     return
-            i += 1
+                i += 1
+    # the refill is done (no frame pushed): the window would be listed and asked right now
+    if window and window_opens(s, False):
+        stack.append(TrapWindow(False))
 
 
 def _refill(s: State, p: int, rng) -> bool:

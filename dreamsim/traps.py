@@ -83,6 +83,17 @@ def _springable(s: State, q: int, turnstart: bool) -> list:
     return out
 
 
+def window_opens(s: State, turn_start: bool) -> bool:
+    """Whether a `TrapWindow(turn_start)` opened now would ask anyone (its `legal` not empty):
+    a window nobody can spring a trap in is not pushed at all (it would only be finished
+    unseen; no event, no decision, no random number)."""
+    traps = s.traps
+    for q in _ORDERS[s.n][s.turn_player]:
+        if traps[q] and _springable(s, q, turn_start):
+            return True
+    return False
+
+
 def _trap_owners(s: State, first: int) -> list:
     """Seats with prepared traps, clockwise from `first` (who a trap window asks)."""
     traps = s.traps

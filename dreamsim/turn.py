@@ -37,6 +37,7 @@ from .cards import (
     DREAMWALK,
     DUTCH,
     KIND_NAMES,
+    RED,
     SUSPENSE_OF,
     TOWN_HALL,
 )
@@ -73,7 +74,7 @@ from .state import (
     has_nightmare,
     seats_from,
 )
-from .traps import TrapWindow
+from .traps import TrapWindow, window_opens
 
 _SU_OPTS = tuple(tuple(SET_TRAP[k + 1] for k in range(5, 11) if (bits >> (k - 5)) & 1) for bits in range(64))
 _DISCARD_OPTS = tuple(tuple(DISCARD[k] for k in range(11) if (bits >> k) & 1) for bits in range(2048))
@@ -87,8 +88,12 @@ _OTHERS = {n: tuple(tuple(t for t in range(n) if t != p) for p in range(n)) for 
 #: bounded by its key space (in practice a few thousand entries), and a dict look-up on this hot
 #: path is cheaper than an lru_cache call; no policy reads or writes it.
 _HAND_OPTS: dict = {}
-_BIT = tuple(1 << k for k in range(17))  # a card kind's bit in a hand mask (a look-up is cheaper than a shift)
+#: a card kind's bit in a hand mask (a look-up is cheaper than a shift); a nightmare has none (the turn
+#: actions read only the director cards, so the mask is a table key as it is)
+_BIT = tuple(1 << k if k < RED else 0 for k in range(17))
 _TRAP_OK, _DUTCH_OK, _DISCARD_OK, _SEAT_SHIFT, _PLAYERS_SHIFT = 1 << 11, 1 << 12, 1 << 13, 14, 17
+#: _SEAT_KEYS[players][seat]: the seat and player-count bits of a hand key (one look-up instead of two shifts)
+_SEAT_KEYS = tuple(tuple(p << _SEAT_SHIFT | n << _PLAYERS_SHIFT for p in range(n)) for n in range(7))
 
 
 def _hand_opts(key: int) -> tuple:
@@ -126,7 +131,7 @@ class Turn(Frame):
         for k in s.hands[p]:
             m |= _BIT[k]
         rules = s.rules
-        key = m & 0x7FF | p << _SEAT_SHIFT | s.n << _PLAYERS_SHIFT
+        key = m | _SEAT_KEYS[s.n][p]
         if al >= rules.trap_actions and (p == s.horror or not (s.red >> p) & 1):
             key |= _TRAP_OK
         if al >= rules.dutch_angle_actions:
@@ -445,5 +450,5 @@ def _begin_turn(s: State, rng, turn: Turn | None = None) -> None:
     else:
         turn.who = p
     s.stack.append(turn)
-    if s.n_traps:
+    if s.n_traps and window_opens(s, True):  # a window nobody can spring a trap in is not pushed
         s.stack.append(TrapWindow(True))  # who is asked: listed when the window opens

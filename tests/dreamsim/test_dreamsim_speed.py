@@ -10,6 +10,8 @@
 - `play_game` applies decisions with `engine.apply_legal` inlined when it does not record: the records
   must equal the recorded games'.
 - The Turn frame that ends is reused for the next turn: never on the stack twice.
+- A trap window nobody can spring a trap in is not pushed (`traps.window_opens`): the games (records and
+  logs) of pushing every window.
 """
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dreamsim
+import dreamsim.refill
+import dreamsim.turn
 from dreamsim.actions import DISCARD, DUTCH_EXTRA, DUTCH_REDUCE, PASS, SET_TRAP, STAR, STEAL
 from dreamsim.cards import BLACK, RED, director_cards
 from dreamsim.engine import apply_legal, new_game
@@ -26,6 +30,7 @@ from dreamsim.game import _streams
 from dreamsim.policies import POLICIES
 from dreamsim.seeding import FAST_LIMIT, MAX_CHILDREN, spawn_generators
 from dreamsim.state import _moves_from, shuffled
+from dreamsim.traps import TrapWindow, window_opens
 from dreamsim.turn import Turn, _can_activate
 
 
@@ -200,3 +205,36 @@ def test_the_all_random_loop_plays_the_games_of_the_generic_loop(kwargs):
     # a SeedSequence seed (numpy's own streams; spawning changes the object, so one each)
     assert (dreamsim.play_game(rules, ["random"] * n, np.random.SeedSequence(77)).to_record()
             == dreamsim.play_game(rules, [_PlainRandom()] * n, np.random.SeedSequence(77)).to_record())
+
+
+def _always_open(s, turn_start):
+    return True
+
+
+@pytest.mark.parametrize("kwargs", [*RULE_SETS, dict(players=4, refill="end_of_turn"),
+                                    dict(players=4, dreamwalk_trap_self="trap_location")])
+def test_skipping_trap_windows_nobody_can_spring_in_plays_the_same_games(kwargs, monkeypatch):
+    """`traps.window_opens` keeps a trap window off the stack when its `legal` would be empty. The plain
+    construction pushes every window (`window_opens` always True) and the loop finishes the empty ones
+    unseen: the same records and logs; and `window_opens` is `TrapWindow.legal` not empty at every decision."""
+    rules = dreamsim.Rules(**kwargs)
+    n = rules.players
+    fast = [dreamsim.play_game(rules, ["random"] * n, seed, record=True) for seed in range(25)]
+    checked = 0
+    for seed in range(6):  # window_opens against the window's own legal list, at positions with traps
+        chance, prngs = _streams(seed, n)
+        s = new_game(rules, chance)
+        choose = [POLICIES["random"].for_game(r) for r in prngs]
+        while not s.is_terminal:
+            if s.n_traps:
+                for turn_start in (False, True):
+                    assert window_opens(s, turn_start) == bool(TrapWindow(turn_start).legal(s))
+                checked += 1
+            apply_legal(s, choose[s.current_player](None, tuple(s.legal)), chance)
+    monkeypatch.setattr(dreamsim.refill, "window_opens", _always_open)
+    monkeypatch.setattr(dreamsim.turn, "window_opens", _always_open)
+    for seed, game in enumerate(fast):
+        plain = dreamsim.play_game(rules, ["random"] * n, seed, record=True)
+        assert game.to_record() == plain.to_record(), seed
+        assert game.log == plain.log, seed
+    assert checked > 100
