@@ -39,6 +39,19 @@ KERNEL_FILES = tuple(os.path.join(HERE, name) for name in (
     "kernel_heur.py", "kernel_heur_score.py", "kernel_heur_play.py", "cards.py"))
 
 
+#: numba's inlining of a decision's functions into the compiled loops (`@njit(inline=INLINE)`):
+#: "always", the shipped build (the loops run faster: see kernel_core's docstring), or "never", which
+#: compiles about four times sooner. Read from the environment variable BALANCELAB_KERNEL_INLINE
+#: (default "always"); the test suite picks "never" (tests/conftest.py). Both builds play the same
+#: games: numba's inlining moves code and changes no operation (`benchmarks/kernel_output_hashes.py`
+#: prints the same hashes under either; tests/nightsim/test_nightsim_kernel_cache.py compares
+#: Nightmarium's two builds). Each build keeps its compiled code in its own folder (`get_cache_path`),
+#: so switching between them recompiles nothing that is cached.
+INLINE = os.environ.get("BALANCELAB_KERNEL_INLINE", "always")
+if INLINE not in ("always", "never"):
+    raise ValueError(f"BALANCELAB_KERNEL_INLINE must be 'always' or 'never', got {INLINE!r}")
+
+
 def source_stamp(files: tuple[str, ...] = KERNEL_FILES) -> str:
     """sha256 of the names and contents of `files`: changes when any of them changes."""
     digest = hashlib.sha256()
@@ -74,9 +87,12 @@ def _make_locator(impl, base):
 
         def ensure_cache_path(self):
             self._inner.ensure_cache_path()
+            os.makedirs(self.get_cache_path(), exist_ok=True)
 
         def get_cache_path(self):
-            return self._inner.get_cache_path()
+            """numba's own choice of folder; the "never"-inlined build in a folder of its own inside it."""
+            path = self._inner.get_cache_path()
+            return path if INLINE == "always" else os.path.join(path, f"inline-{INLINE}")
 
         def get_disambiguator(self):
             return self._inner.get_disambiguator()

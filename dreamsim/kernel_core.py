@@ -8,8 +8,8 @@ import numpy as np
 from numba import njit
 
 from . import cards as C
-from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from . import kernel_layout as K
+from .kernel_cache import INLINE  # (also registers the numba cache locator before any @njit)
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -247,7 +247,7 @@ def apply_vop(M, loc, op):
 
 
 # --- drawing ------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
 def draw_card(M, rs):
     """engine._draw_card with deck_exhaustion="reshuffle"; -1 when nothing can be drawn."""
     if M[K.G_DECK_N] == 0:
@@ -266,7 +266,7 @@ def draw_card(M, rs):
     return M[K.O_DECK + M[K.G_DECK_N]]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
 def refill(M, rs, p):
     """engine._refill: draw up to the hand limit; False when a nightmare pushed a decision."""
     size = hand_limit(M, p)
@@ -379,7 +379,7 @@ def apply_nightmare(M, rs, p, kind, affected):
 
 
 # --- turns --------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
 def begin_turn(M):
     """engine._begin_turn: turn cap, actions, sleep paralysis, the turn-start trap window."""
     n = M[K.G_N]
@@ -420,7 +420,7 @@ def begin_turn(M):
         M[f + K.TRAPS_TURN_START] = 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
 def turn_finish(M, rs):
     """engine._turn_finish (the turn frame is already popped)."""
     p = M[K.G_TP]
@@ -546,7 +546,7 @@ def resolve(M, rs, p, ptype, a1, a2, nc, c0, c1):
             M[f + K.SUR_OTHER] = -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
 def play_done(M, rs, p):
     """engine._play_done (refill="after_play"): refills from p clockwise, then the trap window."""
     n = M[K.G_N]

@@ -7,9 +7,9 @@ import numpy as np
 from numba import njit
 
 from . import cards as C
-from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from . import kernel_layout as K
 from .cards import COMPOSITION as _COMPOSITION
+from .kernel_cache import INLINE  # (also registers the numba cache locator before any @njit)
 from .kernel_core import (
     act_run,
     apply_vop,
@@ -68,7 +68,7 @@ SEAT_FIELDS = OUT_BRIDGE + 1
 TC_FROZEN, TC_PARALYSED, TC_BLUE, TC_NIGHTMARE, TC_NO_DIRECTOR, TC_OTHER = 1, 2, 3, 4, 5, 6
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
 def legal(M, f, k):
     """The legal actions of decision frame `f` (kind k) into the buffer; their number."""
     if k == K.F_TURN:
@@ -158,7 +158,7 @@ def legal(M, f, k):
     return n
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
 def apply(M, rs, f, k, code, a, b):
     """Apply legal action (code, a, b) at decision frame `f` (the engine's APPLY table)."""
     if k == K.F_TURN:
@@ -271,7 +271,7 @@ def apply(M, rs, f, k, code, a, b):
             M[K.G_SP] -= 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
 def finish(M, rs, f, k):
     """A decision frame with no legal action left (the engine's FINISH table)."""
     if k == K.F_TURN:
@@ -285,7 +285,7 @@ def finish(M, rs, f, k):
         M[K.G_SP] -= 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
 def auto(M, rs, f, k):
     """Frames that need no decision (the engine's AUTO table)."""
     if k == K.F_NEXT:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
+from .kernel_cache import INLINE  # (also registers the numba cache locator before any @njit)
 from .kernel_draw import (
     _draw_card,
     _draw_into_hand,
@@ -121,7 +121,7 @@ def _pop_victim(st, f):
 
 
 # ============================================================================ abilities
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _activation_step(st, tb, rs, f):
     """The next abilities of frame f's creature, head first; a failed one stops the rest; a
     card that left the creature meanwhile is skipped (engine:_activation_step)."""
@@ -152,7 +152,7 @@ def _activation_step(st, tb, rs, f):
         st[G_FR_N] -= 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _start_ability(st, tb, rs, p, cid, ab):
     """Carry out an ability or push the decision it needs; False if it cannot be carried out."""
     if ab == WEEPER:

@@ -9,8 +9,9 @@ batches, records); `nightsim/kernel_bridge.py` loads an engine `State` into thes
 tests can compare both engines on hand-built positions.
 
 Inlining: the functions of one decision (legal_actions, apply_action, advance and the helpers
-they call on every decision) are `inline="always"`, so `kernel_play.play_out` is one function:
-numba passes each array as a struct of ~7 words, and these calls cost more than their work
+they call on every decision) are `inline="always"` (`kernel_cache.INLINE`: the shipped build), so
+`kernel_play.play_out` is one function: numba passes each array as a struct of ~7 words, and these
+calls cost more than their work
 (perf: 4 x greedy 25% faster, 4 x random 35%; the rare helpers stay calls). They remain
 callable one by one from Python (tests, the bridge).
 
@@ -37,6 +38,7 @@ from .kernel_abilities import (
     _penalty_pending,
     _push_penalty,
 )
+from .kernel_cache import INLINE
 from .kernel_draw import (
     _discard_and_draw,
     _draw_into_hand,
@@ -131,7 +133,7 @@ from .kernel_layout import (
 
 
 # ============================================================================ legal actions
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _emit_placements(st, tb, acts, n, p, card, limit):
     for k in range(st[CRN + p]):
         m = st[CRLEN + p * LM + k]
@@ -148,7 +150,7 @@ def _emit_placements(st, tb, acts, n, p, card, limit):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _emit(acts, n, kind, x, y):
     acts[n, A_KIND] = kind
     acts[n, A_X] = x
@@ -156,7 +158,7 @@ def _emit(acts, n, kind, x, y):
     return n + 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def legal_actions(st, tb, rs, acts):
     """Fill acts with the legal actions of the current decision, in the engine's order; return their count."""
     limit = tb[PRM + P_LIMIT]
@@ -261,7 +263,7 @@ def _check_win(st, tb, rs, p):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _place(st, tb, rs, p, card, k):
     """Put a body card on creature k of seat p (-1: a new creature), then check completion."""
     if k < 0:
@@ -279,7 +281,7 @@ def _place(st, tb, rs, p, card, k):
         _complete(st, tb, rs, p, k)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _complete(st, tb, rs, p, k):
     """Activation frame (head, torso, legs) and, for a pure creature, the opponents' penalty."""
     st[STATS + p * N_STATS + S_COMPLETED] += 1
@@ -302,13 +304,13 @@ def _complete(st, tb, rs, p, k):
         _push_penalty(st, tb, p, tb[LEGION + a])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _play_from_hand(st, tb, rs, p, card, k):
     _hand_remove(st, p, card)
     _place(st, tb, rs, p, card, k)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def apply_action(st, tb, rs, acts, idx):
     """Apply legal action acts[idx], then advance to the next decision (engine:apply_legal)."""
     kind = acts[idx, A_KIND]
@@ -377,7 +379,7 @@ def apply_action(st, tb, rs, acts, idx):
 
 
 # ============================================================================ advancing
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def advance(st, tb, rs):
     """Run everything that needs no decision; stop at the next decision or the game's end."""
     while not st[G_TERM]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
+from .kernel_cache import INLINE  # (also registers the numba cache locator before any @njit)
 from .kernel_layout import (
     CR_CARDS,
     CRC,
@@ -51,7 +51,7 @@ _TWO_M53 = 1.0 / 9007199254740992.0
 
 
 # ============================================================================ random numbers
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _mix(z):
     z = (z ^ (z >> _U30)) * _M1
     z = (z ^ (z >> _U27)) * _M2
@@ -66,7 +66,7 @@ def seed_streams(rs, seed):
         rs[i] = _mix(base + np.uint64(i + 1) * _GOLD)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _rand(rs, i):
     """A float in [0, 1) from stream i (53 bits)."""
     z = rs[i] + _GOLD
@@ -75,7 +75,7 @@ def _rand(rs, i):
 
 
 # ============================================================================ cards and creatures
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _hand_remove(st, p, card):
     n = st[HAND_N + p]
     i = 0
@@ -86,7 +86,7 @@ def _hand_remove(st, p, card):
     st[HAND_N + p] = n - 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def complete_count(st, p):
     c = 0
     for k in range(st[CRN + p]):
@@ -95,7 +95,7 @@ def complete_count(st, p):
     return c
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _find(st, p, cid):
     for k in range(st[CRN + p]):
         if st[CRID + p * LM + k] == cid:
@@ -137,7 +137,7 @@ def _fits_somewhere(st, tb, p, card, limit):
 
 
 # ============================================================================ drawing and discarding
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _draw_card(st, rs):
     """The top card; an empty deck takes the shuffled discard pile; -1 when both are empty."""
     if st[G_DECK_N] == 0:
@@ -158,7 +158,7 @@ def _draw_card(st, rs):
     return st[DECK + st[G_DECK_N]]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _draw_into_hand(st, rs, p, k):
     got = 0
     for _ in range(k):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
+from .kernel_cache import INLINE  # (also registers the numba cache locator before any @njit)
 from .kernel_core import (
     apply_action,
     legal_actions,
@@ -115,7 +115,7 @@ from .kernel_layout import (
 
 
 # ============================================================================ policies
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _fits_now(st, tb, q, card):
     """Whether `card` fits an open slot of one of seat q's creatures, or starts one (limit aside)."""
     for k in range(st[CRN + q]):
@@ -125,7 +125,7 @@ def _fits_now(st, tb, q, card):
     return tb[FITS + card * CR_CARDS + LEGS] != 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _card_value(st, tb, q, card, w):
     """HeuristicPolicy: a card's ability value, + fit_value (1 in greedy) if it fits one of seat q's
     creatures or starts one."""
@@ -136,7 +136,7 @@ def _card_value(st, tb, q, card, w):
     return v
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def _playable_after(st, tb, q, card, y, after):
     """Whether `card` can be placed once seat q's creature y (-1: a new one) holds `after` cards."""
     n = st[CRN + q]
@@ -218,7 +218,7 @@ def play_extras(st, tb, q, x, y, w):
     return ex
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def score_action(st, tb, rs, acts, i, q, w):
     """HeuristicPolicy's score of action acts[i] for the deciding seat q (policies:_Context.score)."""
     kind = acts[i, A_KIND]
@@ -276,7 +276,7 @@ def score_action(st, tb, rs, acts, i, q, w):
     return 0.0  # A_DECLINE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline=INLINE)
 def choose(st, tb, rs, acts, n, q, pol_kind, w, ties):
     """Index of the action seat q's policy picks (RandomPolicy / HeuristicPolicy semantics)."""
     if pol_kind == POL_RANDOM:

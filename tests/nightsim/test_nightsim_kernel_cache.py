@@ -71,7 +71,12 @@ def test_the_locator_claims_every_compiled_function_of_the_kernel(name):
         assert locator.get_source_stamp() == stamp
         # where the cache lives is numba's own choice (here the package's __pycache__)
         default = caching.InTreeCacheLocator.from_function(d.py_func, d.py_func.__code__.co_filename)
-        assert locator.get_cache_path() == default.get_cache_path()
+        # (the "never"-inlined build of the test suite in a folder of its own inside it)
+        expected = default.get_cache_path()
+        inline = getattr(cache, "INLINE", "always")   # (Nerath's battle kernel inlines nothing)
+        if inline != "always":
+            expected = os.path.join(expected, f"inline-{inline}")
+        assert locator.get_cache_path() == expected
         assert locator.get_disambiguator() == default.get_disambiguator()
         # numba's "cannot cache" warning (code it may not store, e.g. compiled with NUMBA_OPT=0) reads
         # the locator's _py_file: it names the function's own file, not an AttributeError
@@ -167,7 +172,43 @@ def test_an_edit_of_the_core_file_alone_reaches_the_cached_caller(tmp_path):
         return int(done.stdout.split()[-1])
 
     assert run(1) == 11
-    assert list((pkg / "__pycache__").glob("play.play-*.nbi"))       # play's compiled code is cached
+    build = "" if nightsim.kernel_cache.INLINE == "always" else f"inline-{nightsim.kernel_cache.INLINE}"
+    assert list((pkg / "__pycache__" / build).glob("play.play-*.nbi"))       # play's compiled code is cached
     assert run(2) == 12
     assert run(2) == 12
     assert run(1) == 11
+
+
+ARRAYS_HASH = """
+import hashlib, sys
+import numpy as np
+import nightsim
+from nightsim import kernel
+lineups = [("random", "greedy", "random", "greedy"), ("greedy",) * 4, ("random",) * 4] * 40
+arrays = kernel.play_arrays(nightsim.Rules(players=4), lineups, range(500, 500 + len(lineups)))
+digest = hashlib.sha256()
+for key in sorted(arrays):
+    digest.update(key.encode())
+    digest.update(np.ascontiguousarray(arrays[key]).tobytes())
+print(nightsim.kernel_cache.INLINE, digest.hexdigest())
+"""
+
+
+def test_the_inlined_and_the_not_inlined_builds_play_the_same_games():
+    """The suite's kernels are compiled with BALANCELAB_KERNEL_INLINE=never (tests/conftest.py), the
+    shipped ones with "always": numba's inlining moves code and changes no operation, so both builds
+    give the same arrays for the same games (random and greedy seats, 120 games)."""
+    out = {}
+    for inline in ("always", "never"):
+        done = subprocess.run([sys.executable, "-c", ARRAYS_HASH], capture_output=True, text=True, check=True,
+                              env={**os.environ, "BALANCELAB_KERNEL_INLINE": inline})
+        build, digest = done.stdout.split()
+        assert build == inline
+        out[inline] = digest
+    assert out["always"] == out["never"]
+
+
+def test_an_unknown_inlining_setting_is_refused_by_name():
+    done = subprocess.run([sys.executable, "-c", "import nightsim.kernel_cache"], capture_output=True, text=True,
+                          env={**os.environ, "BALANCELAB_KERNEL_INLINE": "sometimes"})
+    assert done.returncode != 0 and "BALANCELAB_KERNEL_INLINE must be 'always' or 'never'" in done.stderr
