@@ -24,10 +24,11 @@ def _refresh_terrain(s: State) -> None:
             hostile[r] = True
     enemy = [q for q in range(4) if q not in F]
     units = s.units
+    nobody = [[0] * s.tab.U] * 4            # a region's counts when no realm has a unit there
     for r in b.sea_regions:
         reg = units[r]
-        if not any(map(any, reg)):          # nobody's units there (most seas): no realm's row to look at
-            continue
+        if reg == nobody:                   # nobody's units there (most seas): no realm's row to look at
+            continue                        # (compared in C: `not any(map(any, reg))` for counts)
         for q in enemy:
             if any(reg[q]):
                 hostile[r] = True

@@ -4,7 +4,11 @@
   `_cache_for` names for its unit class and mode;
 - `destinations` of a single group of units builds its dict without checking each destination's cost
   against the group's moves left, because `_reach` lists only destinations costing at most the budget
-  it was asked for: on seeded positions of every phase, the same dict (same order) as the plain walk.
+  it was asked for: on seeded positions of every phase, the same dict (same order) as the plain walk;
+- `_refresh_terrain` passes over a sea whose counts equal an all-zero table (compared in C) instead of
+  asking `any` of every row, and the start of a turn, of the regroup and its end pass over a realm's
+  all-zero row the same way: the same terrain, on the engine's lists and on a public copy's tuples (which
+  never equal the zero lists, so they take the plain check), and the same mobile units.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import numpy as np
 import nerathsim as api
 from nerathsim import engine as E
 from nerathsim.engine import terrain as T
+from nerathsim.engine import turn as TU
 from nerathsim.game import LegalActions
 from nerathsim.observation import SeatCaches, observe
 from nerathsim.policies import POLICIES
@@ -37,6 +42,60 @@ def _plain_destinations(s, src: int, unit: str) -> dict:
         if able:
             out[dst] = (cost, stop, able)
     return out
+
+
+def _plain_terrain(s) -> tuple:
+    """(hostile, friendly land) as `_refresh_terrain` worked them out before: every sea's rows asked."""
+    b, F = s.board, s.friends[s.realm]
+    hostile, fr_land = [False] * b.n, [False] * b.n
+    for r in b.land_regions:
+        if s.owner[r] in F:
+            fr_land[r] = True
+        else:
+            hostile[r] = True
+    for r in b.sea_regions:
+        if any(any(s.units[r][q]) for q in range(4) if q not in F):
+            hostile[r] = True
+    for sh in s.ships:
+        if sh.owner not in F:
+            hostile[sh.region] = True
+    return hostile, fr_land
+
+
+def _plain_turn_mob(s) -> dict:
+    """The mobile units at the start of a turn, every region's row walked."""
+    t, p, out = s.tab, s.realm, {}
+    for r in range(s.board.n):
+        for u in range(t.U):
+            c = s.units[r][p][u]
+            if c and t.mobile[u]:
+                out.setdefault(r, {})[(u, t.move[u])] = c
+    return out
+
+
+def test_the_terrain_and_the_turns_mobile_units_are_the_plain_ones_on_lists_and_on_tuples():
+    checked = seas_held = 0
+    for seed in (31, 32):
+        rng = np.random.default_rng(seed)
+        s = E.new_game(FFA, rng)
+        caches = [SeatCaches() for _ in range(4)]
+        for step in range(1500):
+            if s.is_terminal:
+                break
+            p = s.current_player
+            obs = observe(s, p, caches[p])
+            if step % 5 == 0:
+                as_tuples = s.clone()
+                as_tuples.units = tuple(tuple(tuple(row) for row in reg) for reg in s.units)
+                for st in (s.clone(), as_tuples):              # the engine's lists, a public copy's tuples
+                    T._refresh_terrain(st)
+                    assert (st.hostile, st.fr_land) == _plain_terrain(st)
+                    checked += 1
+                    seas_held += sum(any(map(any, st.units[r])) for r in st.board.sea_regions)
+                    TU._start_turn(st, np.random.default_rng(0))
+                    assert st.mob == _plain_turn_mob(st)
+            E.apply_legal(s, POLICIES["balanced"](obs, LegalActions.of(obs), rng), rng)
+    assert checked > 100 and seas_held > 20
 
 
 def _check(s, seen_modes: set) -> int:
