@@ -8,13 +8,15 @@
 - `_refresh_terrain` passes over a sea whose counts equal an all-zero table (compared in C) instead of
   asking `any` of every row, and the start of a turn, of the regroup and its end pass over a realm's
   all-zero row the same way: the same terrain, on the engine's lists and on a public copy's tuples (which
-  never equal the zero lists, so they take the plain check), and the same mobile units.
+  never equal the zero lists, so they take the plain check), and the same mobile units;
+- `effects._hostile_units` is a plain loop instead of `any` over a generator: the same answer.
 """
 from __future__ import annotations
 
 import numpy as np
 
 import nerathsim as api
+from nerathsim import effects as EF
 from nerathsim import engine as E
 from nerathsim.engine import terrain as T
 from nerathsim.engine import turn as TU
@@ -74,7 +76,7 @@ def _plain_turn_mob(s) -> dict:
 
 
 def test_the_terrain_and_the_turns_mobile_units_are_the_plain_ones_on_lists_and_on_tuples():
-    checked = seas_held = 0
+    checked = seas_held = hostile_found = 0
     for seed in (31, 32):
         rng = np.random.default_rng(seed)
         s = E.new_game(FFA, rng)
@@ -92,10 +94,15 @@ def test_the_terrain_and_the_turns_mobile_units_are_the_plain_ones_on_lists_and_
                     assert (st.hostile, st.fr_land) == _plain_terrain(st)
                     checked += 1
                     seas_held += sum(any(map(any, st.units[r])) for r in st.board.sea_regions)
+                    for r in range(st.board.n):
+                        for q in range(4):
+                            plain = any(x not in st.friends[q] and any(st.units[r][x]) for x in range(4))
+                            assert EF._hostile_units(st, r, q) is plain
+                            hostile_found += plain
                     TU._start_turn(st, np.random.default_rng(0))
                     assert st.mob == _plain_turn_mob(st)
             E.apply_legal(s, POLICIES["balanced"](obs, LegalActions.of(obs), rng), rng)
-    assert checked > 100 and seas_held > 20
+    assert checked > 100 and seas_held > 20 and hostile_found > 100
 
 
 def _check(s, seen_modes: set) -> int:
