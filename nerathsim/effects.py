@@ -67,7 +67,12 @@ def region_targets(s, p: int, target: str) -> list:
 
 
 def _hostile_units(s, r: int, p: int) -> bool:
-    return any(q not in s.friends[p] and any(s.units[r][q]) for q in range(4))
+    """Units of an enemy of p at r (a plain loop: asked of every region p holds)."""
+    F, reg = s.friends[p], s.units[r]
+    for q in range(4):
+        if q not in F and any(reg[q]):
+            return True
+    return False
 
 
 def movable(s, e, u: int) -> bool:

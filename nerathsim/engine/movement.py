@@ -280,10 +280,11 @@ def _start_regroup(s: State) -> None:
     _refresh_terrain(s)
     full = s.rules.regroup_move == "full"
     movers = [u for u in range(t.U) if (t.hero[u] or t.flyer[u]) and t.mobile[u]]   # who may move again
+    nobody = [0] * t.U                      # a row of counts with no unit
     new_mob = {}
     for r in range(b.n):
         row = s.units[r][p]
-        if not any(row):                    # the realm has nothing here (most regions)
+        if row == nobody:                   # the realm has nothing here (most regions; compared in C)
             continue
         for u in movers:
             if not row[u]:
@@ -303,9 +304,10 @@ def _end_regroup(s: State) -> None:
     b, t, p = s.board, s.tab, s.realm
     _refresh_terrain(s)
     flyers = [u for u in range(t.U) if t.flyer[u]]
+    nobody = [0] * t.U                      # a row of counts with no unit
     for r in range(b.n):
         row = s.units[r][p]
-        if not any(row):                    # the realm has nothing here (most regions)
+        if row == nobody:                   # the realm has nothing here (most regions; compared in C)
             continue
         for u in flyers:
             if not row[u]:

@@ -24,10 +24,11 @@ def _refresh_terrain(s: State) -> None:
             hostile[r] = True
     enemy = [q for q in range(4) if q not in F]
     units = s.units
+    nobody = [[0] * s.tab.U] * 4            # a region's counts when no realm has a unit there
     for r in b.sea_regions:
         reg = units[r]
-        if not any(map(any, reg)):          # nobody's units there (most seas): no realm's row to look at
-            continue
+        if reg == nobody:                   # nobody's units there (most seas): no realm's row to look at
+            continue                        # (compared in C: `not any(map(any, reg))` for counts)
         for q in enemy:
             if any(reg[q]):
                 hostile[r] = True
@@ -110,7 +111,13 @@ def friendly_sea(s: State, r: int) -> bool:
 def _reach(s: State, src: int, cls: int, budget: int, mode: int) -> tuple:
     """((dst, cost, stops), ...) reachable from `src` by a unit of movement class `cls` with `budget` moves."""
     key = (src, cls, budget, mode, s.rules.dungeon_entry)
-    cache = _cache_for(s, cls, mode)
+    # `_cache_for(s, cls, mode)`, written out: this runs at every destination listing and Move check
+    if cls <= C_HERO:                               # C_LAND, C_HERO
+        cache = s.reach_land
+    elif mode == M_MOVE and cls != C_SHIP:          # C_FLY, C_FLY_SEA moving
+        cache = s._reach_fly
+    else:
+        cache = s.reach
     got = cache.get(key)
     if got is not None:
         return got
@@ -204,13 +211,10 @@ def destinations(s: State, src: int, unit: str) -> dict:
     ms = [(m, c) for (uu, m), c in groups.items() if uu == u and m > 0 and c > 0]
     if not ms:
         return {}
+    if len(ms) == 1:                    # one group (the usual case): all of it is able (`_reach` lists only
+        budget, able = ms[0]            # destinations costing at most `budget`)
+        return {dst: (cost, stop, able) for dst, cost, stop in _reach(s, src, t.cls[u], budget, s.mode)}
     out = {}
-    if len(ms) == 1:                    # one group (the usual case): all of it is able, or none
-        budget, able = ms[0]
-        for dst, cost, stop in _reach(s, src, t.cls[u], budget, s.mode):
-            if cost <= budget:
-                out[dst] = (cost, stop, able)
-        return out
     budget = max(m for m, _ in ms)
     for dst, cost, stop in _reach(s, src, t.cls[u], budget, s.mode):
         able = sum(c for m, c in ms if m >= cost)

@@ -50,9 +50,10 @@ def _start_turn(s: State, rng) -> None:
     s.phase, s.mode = PH_MOVE, M_MOVE
     _refresh_terrain(s)
     s.mob = {}
+    nobody = [0] * t.U                      # a row of counts with no unit
     for r in range(b.n):
         row = s.units[r][p]
-        if not any(row):                    # the realm has nothing here (most regions)
+        if row == nobody:                   # the realm has nothing here (most regions; compared in C)
             continue
         for u in range(t.U):
             if row[u] and t.mobile[u]:
