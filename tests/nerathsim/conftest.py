@@ -3,7 +3,7 @@
 One rule, per kind of name:
 
 * **Functions** (`drive`, `default_action`, `check_invariants`, `start_counts`, `dests`, `kinds`,
-  `names`, `end_phase`, `events`, `rng`) are session-scoped fixtures *of the same name* that return
+  `names`, `end_phase`, `events`, `rng`, `balanced_decisions`) are session-scoped fixtures *of the same name* that return
   the function: a test asks for the ones it calls as parameters (`def test_x(drive, events): ...`)
   and calls them as before. Session scope because they hold no state, and so hypothesis tests may
   use them. A test module's own helper that needs one of them is itself a (module-scoped) fixture
@@ -23,10 +23,11 @@ import numpy as np
 import pytest
 
 from nerathsim import engine as E
+from nerathsim.game import LegalActions
 from nerathsim.game_actions import Casualties, Fight, Pass, PressOn
 from nerathsim.maps import REALMS
-from nerathsim.observation import observe
-from nerathsim.policies import take_hit
+from nerathsim.observation import SeatCaches, observe
+from nerathsim.policies import POLICIES, take_hit
 from nerathsim.scenario import region
 
 
@@ -182,7 +183,29 @@ def _check_invariants(s, start=None):
             assert s.decider == s.realm, (REALMS[s.decider], REALMS[s.realm], s.decision)
 
 
+def _balanced_decisions(rules, seed: int, steps: int):
+    """(state, observation) at each decision of a game of 4 x `balanced` (the seat's own caches, as
+    play_game keeps them) from `default_rng(seed)`, at most `steps` decisions: the caller looks (on
+    copies, or at the live state without changing it), then the seat's choice is applied."""
+    rng = np.random.default_rng(seed)
+    s = E.new_game(rules, rng)
+    caches = [SeatCaches() for _ in range(4)]
+    for _ in range(steps):
+        if s.is_terminal:
+            return
+        p = s.current_player
+        obs = observe(s, p, caches[p])
+        yield s, obs
+        E.apply_legal(s, POLICIES["balanced"](obs, LegalActions.of(obs), rng), rng)
+
+
 # ---- fixtures: each returns the helper of its name ----
+
+
+@pytest.fixture(scope="session")
+def balanced_decisions():
+    return _balanced_decisions
+
 
 
 @pytest.fixture(scope="session")

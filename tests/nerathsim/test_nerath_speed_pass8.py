@@ -24,9 +24,6 @@ from nerathsim.battle.army import start_battle
 from nerathsim.battle.casualties import resolve_casualties
 from nerathsim.battle.outcomes import ATTACKER_WINS
 from nerathsim.battle.steps import Retreat
-from nerathsim.game import LegalActions
-from nerathsim.observation import SeatCaches, observe
-from nerathsim.policies import POLICIES
 from nerathsim.policies import movement as MV
 
 FFA = api.Rules(mode="free_for_all")
@@ -96,7 +93,7 @@ def test_the_shipped_tables_entries_are_what_the_fast_sum_says():
 
 
 # --- the movement plan's candidates by target -------------------------------------------------------
-def test_the_reachers_of_a_target_are_the_free_units_a_walk_finds_in_its_order():
+def test_the_reachers_of_a_target_are_the_free_units_a_walk_finds_in_its_order(balanced_decisions):
     compared = []
 
     def visit(s, obs):
@@ -122,15 +119,7 @@ def test_the_reachers_of_a_target_are_the_free_units_a_walk_finds_in_its_order()
         compared.append(len(reachers))
 
     for seed in (11, 12):
-        rng = np.random.default_rng(seed)
-        s = E.new_game(FFA, rng)
-        caches = [SeatCaches() for _ in range(4)]
-        for _ in range(2500):
-            if s.is_terminal:
-                break
-            p = s.current_player
-            obs = observe(s, p, caches[p])
+        for s, obs in balanced_decisions(FFA, seed, 2500):
             visit(s, obs)
-            E.apply_legal(s, POLICIES["balanced"](obs, LegalActions.of(obs), rng), rng)
     assert len(compared) > 20 and max(compared) >= 2
 

@@ -20,9 +20,6 @@ from nerathsim import effects as EF
 from nerathsim import engine as E
 from nerathsim.engine import terrain as T
 from nerathsim.engine import turn as TU
-from nerathsim.game import LegalActions
-from nerathsim.observation import SeatCaches, observe
-from nerathsim.policies import POLICIES
 
 FFA = api.Rules(mode="free_for_all")
 
@@ -75,17 +72,10 @@ def _plain_turn_mob(s) -> dict:
     return out
 
 
-def test_the_terrain_and_the_turns_mobile_units_are_the_plain_ones_on_lists_and_on_tuples():
+def test_the_terrain_and_the_turns_mobile_units_are_the_plain_ones_on_lists_and_on_tuples(balanced_decisions):
     checked = seas_held = hostile_found = 0
     for seed in (31, 32):
-        rng = np.random.default_rng(seed)
-        s = E.new_game(FFA, rng)
-        caches = [SeatCaches() for _ in range(4)]
-        for step in range(1500):
-            if s.is_terminal:
-                break
-            p = s.current_player
-            obs = observe(s, p, caches[p])
+        for step, (s, _obs) in enumerate(balanced_decisions(FFA, seed, 1500)):
             if step % 5 == 0:
                 as_tuples = s.clone()
                 as_tuples.units = tuple(tuple(tuple(row) for row in reg) for reg in s.units)
@@ -101,7 +91,6 @@ def test_the_terrain_and_the_turns_mobile_units_are_the_plain_ones_on_lists_and_
                             hostile_found += plain
                     TU._start_turn(st, np.random.default_rng(0))
                     assert st.mob == _plain_turn_mob(st)
-            E.apply_legal(s, POLICIES["balanced"](obs, LegalActions.of(obs), rng), rng)
     assert checked > 100 and seas_held > 20 and hostile_found > 100
 
 
@@ -132,19 +121,11 @@ def _check(s, seen_modes: set) -> int:
     return checked
 
 
-def test_single_group_destinations_and_the_written_out_cache_pick_match_the_plain_ones():
+def test_single_group_destinations_and_the_written_out_cache_pick_match_the_plain_ones(balanced_decisions):
     checked, seen_modes = 0, set()
     for seed in (21, 22, 23):
-        rng = np.random.default_rng(seed)
-        s = E.new_game(FFA, rng)
-        caches = [SeatCaches() for _ in range(4)]
-        for _ in range(1500):
-            if s.is_terminal:
-                break
+        for s, _obs in balanced_decisions(FFA, seed, 1500):
             checked += _check(s, seen_modes)
-            p = s.current_player
-            obs = observe(s, p, caches[p])
-            E.apply_legal(s, POLICIES["balanced"](obs, LegalActions.of(obs), rng), rng)
     assert checked > 500
     modes = {mode for mode, _cls in seen_modes}
     classes = {cls for _mode, cls in seen_modes}
