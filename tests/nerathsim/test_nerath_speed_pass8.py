@@ -1,8 +1,8 @@
 """The eighth Nerath speed pass (issue 16 item 3, session 32): each shortcut gives exactly what it stands in for.
 
 - the table of solved odds asks `exact.attacker_wins_sum`, which adds up only the end states the
-  attacker wins (no rounds distribution, no merging of the other rows): the same float, to the last bit,
-  as the ATTACKER_WINS rows of `exact.solve`'s end table with no retreat;
+  attacker wins (no rounds distribution, no merging of the other rows): the same probability, to within
+  float rounding of the sum, as the ATTACKER_WINS rows of `exact.solve`'s end table with no retreat;
 - the movement plan lists, once per plan, the free units that reach each target (`movement._reachers`):
   for every target and every state of the free units, the same candidates in the same order as a walk
   of all the free units.
@@ -27,6 +27,10 @@ from nerathsim.battle.steps import Retreat
 from nerathsim.policies import movement as MV
 
 FFA = api.Rules(mode="free_for_all")
+# Two sums of the same won end states may differ in the last bits: numpy picks its summation order
+# (pairwise, SIMD width) by version and CPU. A few thousand terms in [0, 1] round by at most
+# n * 2**-53 ~ 1e-13 relative; 1e-12 leaves room and is far below any odds a policy compares.
+SUM_ROUNDING = 1e-12
 
 
 def _plain_attacker_wins(brules, att: tuple, dfd: tuple, at_sea: bool):
@@ -78,7 +82,11 @@ def test_the_attacker_wins_sum_is_the_end_tables_sum_to_the_last_bit(brules, at_
     solved = 0
     for att, dfd in cases:
         got = OT.solve(brules, att, dfd, at_sea)
-        assert got == _plain_attacker_wins(brules, att, dfd, at_sea), (att, dfd)
+        want = _plain_attacker_wins(brules, att, dfd, at_sea)
+        if want is OT.UNSOLVABLE:
+            assert got is OT.UNSOLVABLE, (att, dfd)
+        else:
+            assert got == pytest.approx(want, rel=SUM_ROUNDING, abs=1e-15), (att, dfd)
         solved += got is not None
     assert solved > 20
 
@@ -89,7 +97,7 @@ def test_the_shipped_tables_entries_are_what_the_fast_sum_says():
     rows = [r for r in data["entries"] if r[0] == key][::40]
     assert len(rows) > 40
     for _k, a, d, s, p in rows:
-        assert OT.solve(FFA.battle, tuple(a), tuple(d), bool(s)) == p
+        assert OT.solve(FFA.battle, tuple(a), tuple(d), bool(s)) == pytest.approx(p, rel=SUM_ROUNDING, abs=1e-15)
 
 
 # --- the movement plan's candidates by target -------------------------------------------------------
