@@ -30,6 +30,7 @@ from .actions import (
     Walk,
 )
 from .cards import COMPOSITION, KIND_NAMES, LOCATION_NAMES, N_CARDS
+from .decisions import DECISIONS, Decision
 from .determinize import sample_state
 from .engine import IllegalActionError, State, apply_action, apply_legal, legal_actions, new_game
 from .game import RULES_VERSION, GameResult, play_game
@@ -53,7 +54,7 @@ from .policies import (
 from .rules import DEFAULT_LAYOUT, Rules
 
 __all__ = [
-    "KNOBS",
+    "KNOBS", "DECISIONS", "Decision",
     "Rules", "DEFAULT_LAYOUT", "State", "new_game", "sample_state", "legal_actions", "apply_action", "apply_legal",
     "observe",
     "Observation", "play_game", "GameResult", "IllegalActionError", "RULES_VERSION",

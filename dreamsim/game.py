@@ -16,7 +16,7 @@ from .policy_random import _BATCH, RandomPolicy
 from .rules import Rules
 from .seeding import spawn_generators
 
-RULES_VERSION = "dreamsim-1.4"
+RULES_VERSION = "dreamsim-1.5"
 
 
 @dataclass(frozen=True)

@@ -279,6 +279,7 @@ def refill(M, rs, p):
             M[K.O_STATS + K.ST_NIGHTMARES * K.MAX_SEATS + p] += 1
             if nightmare_drawn(M, rs, p, c):
                 return False
+            size = hand_limit(M, p)  # p may have just become the Horror: the nightmare need not count
     M[K.O_OWED + p] = 0
     return True
 

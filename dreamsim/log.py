@@ -178,6 +178,8 @@ _TEXT = {
     "trap_swap": lambda e: f"seat {e['seat']} swaps places with seat {e['target']} (Dutch Angle trap)",
     "nightmare": lambda e: f"seat {e['seat']} draws the {e['card']}",
     "nightmare_blocked": lambda e: f"seat {e['seat']} is in the Town Hall: the nightmare does not take effect",
+    "paralysed_now": lambda e: (f"seat {e['seat']} stands with the Midnight Horror: sleep paralysis ends the turn "
+                                f"({e['actions_lost']} action{'s' if e['actions_lost'] != 1 else ''} lost)"),
     "nightmare_effect": _nightmare_effect,
     "exchange": lambda e: ("hands and traps pass counter-clockwise: " + "; ".join(
         f"seat {q} now holds {_cards(h)}" for q, h in zip(e["seats"], e["hands"]))),

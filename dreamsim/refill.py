@@ -71,7 +71,11 @@ def _play_done(s: State, p: int, rng) -> None:
 
 def _refill(s: State, p: int, rng) -> bool:
     """Draw up to the hand size; a nightmare takes effect the moment it is drawn. False when
-    a nightmare pushed a decision (the refill is not finished)."""
+    a nightmare pushed a decision (the refill is not finished).
+
+    The Horror's limit (`hand_limit`: nightmares need not count) is asked again after every
+    nightmare drawn: a seat that becomes the Horror by drawing the Black, or a Horror that draws
+    another nightmare, goes on drawing until it holds its full hand of other cards."""
     hand = s.hands[p]
     size = s.rules.hand_size if p != s.horror else hand_limit(s, p)
     deck = s.deck
@@ -90,5 +94,7 @@ def _refill(s: State, p: int, rng) -> bool:
             if _nightmare_drawn(s, p, c, rng):
                 return False
             hand = s.hands[p]  # the Purple Nightmare hands p someone else's hand
+            if p == s.horror:  # it may have just become the Horror: the nightmare need not count
+                size = hand_limit(s, p)
     s.owed[p] = 0
     return True

@@ -31,6 +31,7 @@ _CHOICES = {
     "town_hall_discards": ("one", "all"),
     "dreamwalk_trap_self": ("corridor", "trap_location"),
     "horror_hand_limit": ("nightmares_free", "black_free", "all_cards"),
+    "paralysis": ("turn_start", "immediate"),
 }
 _BOOLS = ("shuffle_layout", "dreamwalk_return_arrow", "debt_carries_over", "cancel_trap_setting",
           "black_ignores_town_hall", "effect_ends_with_card", "horror_remote_town_hall_wins",
@@ -84,6 +85,9 @@ class Rules:
                                            # dreamsim-1.0, where a Horror with Black + 4 nightmares froze for good)
     discard_action: bool = True            # 1 action: discard a director card (replaced at the refill);
                                            # without it a hand with no usable card can deadlock the game
+    paralysis: str = "turn_start"          # "всегда пропускают ход" (always skip their turn): checked when a turn
+                                           # begins; "immediate": standing with the Horror also ends the turn
+                                           # being played, before its next action (RULES.md D-paralysis)
     # --- design variants: per-seat compensation (not in the published game; RULES.md, "Design variants") ---
     extra_first_turn_seats: int = 0        # the first k seats (from seat 0) each take one action more on their first turn
     reduced_first_turn_last_seats: int = 0  # the last k seats (up to seat players-1) each take one action fewer on

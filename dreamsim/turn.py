@@ -125,6 +125,9 @@ class Turn(Frame):
         if al <= 0:
             return []
         p = s.turn_player
+        if s.horror >= 0 and p != s.horror and s.where[p] == s.where[s.horror] and s.rules.paralysis == "immediate":
+            _paralysed_now(s, p)
+            return []
         c = s.controller
         self.who = c if c >= 0 else p
         m = 0  # the kinds in the hand, as bits
@@ -226,6 +229,13 @@ class Turn(Frame):
             _begin_turn(s, rng, self)
         else:  # a nightmare drawn opened a decision: the refill and the next turn wait under it
             stack[top:top] = [NextTurn(), Refill(p)]
+
+
+def _paralysed_now(s: State, p: int) -> None:
+    """Rules.paralysis="immediate": p stands with the Horror in its own turn, which ends at once (its
+    actions left are lost; the end of the turn, refill included, follows as usual)."""
+    s.log is None or _event(s, "paralysed_now", seat=p, actions_lost=s.actions_left)
+    s.actions_left = 0
 
 
 def _can_activate(s: State, p: int, loc: int) -> bool:

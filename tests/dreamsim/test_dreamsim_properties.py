@@ -42,6 +42,7 @@ rules_strategy = st.builds(
     vertigo_trap_optional=st.booleans(),
     discard_action=st.booleans(),
     horror_hand_limit=st.sampled_from(["nightmares_free", "black_free", "all_cards"]),
+    paralysis=st.sampled_from(["turn_start", "immediate"]),
 )
 
 

@@ -8,6 +8,8 @@ exact state afterwards. Board: dreamsim.DEFAULT_LAYOUT (top row first)
 import dataclasses
 from collections import Counter
 
+import numpy as np
+
 import dreamsim
 from dreamsim import cards as C
 from dreamsim.actions import (
@@ -685,3 +687,69 @@ def test_a_timeout_is_put_down_to_the_stall_that_holds_the_game():
     assert timeout_cause(S(R3, where=["Bridge", "Forest", "Corridor 1"], hands=[W5, W5, W5], blue=0b111)) == "blue_everyone"
     assert timeout_cause(S(where=["Bridge", "Forest"], hands=[["red"] + W5[:4], ["blue"] + W5[:4]])) == "nightmare_everyone"
     assert timeout_cause(S(where=["Bridge", "Forest"], hands=[W5, W5])) == "other"
+
+
+def test_a_seat_that_becomes_the_horror_during_its_refill_draws_up_to_five_other_cards():
+    # RULES.md, the Horror's hand size: nightmares do not count toward it, whenever the refill made it the
+    # Horror. Seat 0 plays its Dreamwalk (one card owed) and draws the Black Nightmare: it now owes one more
+    # director card, and draws it at once.
+    s = S(where=["Square", "Corridor 1"], hands=[W5, W5], deck=["black", "vertigo", "star"])
+    step(s, WALK[RIGHT])  # Square -> Motel, then the refill
+    assert s.horror == 0
+    assert sorted(s.hands[0]) == sorted([C.DREAMWALK] * 4 + [C.BLACK, C.VERTIGO])
+    assert sum(k < C.RED for k in s.hands[0]) == 5 and s.owed[0] == 0
+
+
+def test_a_horror_that_draws_another_nightmare_in_its_refill_keeps_drawing_to_five_other_cards():
+    s = S(where=["Square", "Corridor 1"], hands=[["black"] + W5, W5], horror=0, deck=["red", "vertigo", "star"])
+    step(s, WALK[RIGHT])
+    assert sorted(s.hands[0]) == sorted([C.BLACK, C.RED, C.VERTIGO] + [C.DREAMWALK] * 4)
+    assert sum(k < C.RED for k in s.hands[0]) == 5
+    # under "black_free" only the Black is spared: the Red counts, so nothing more is drawn after it
+    t = S(dataclasses.replace(R2, horror_hand_limit="black_free"), where=["Square", "Corridor 1"],
+          hands=[["black"] + W5, W5], horror=0, deck=["red", "vertigo", "star"])
+    step(t, WALK[RIGHT])
+    assert sorted(t.hands[0]) == sorted([C.BLACK, C.RED] + [C.DREAMWALK] * 4)
+
+
+def test_whoever_becomes_the_horror_in_play_ends_that_step_with_a_full_hand_of_other_cards():
+    # in random games (3 players: seed 2 once ended a refill with the Black and 4 other cards), each step
+    # that makes a seat the Horror leaves it, once its refill is done, with hand_size director cards
+    seen = 0
+    for seed in range(12):
+        s = dreamsim.new_game(R3, seed)
+        rng, pick = np.random.default_rng(seed), np.random.default_rng(1000 + seed)
+        while not s.is_terminal:
+            before = s.horror
+            legal = dreamsim.legal_actions(s)
+            dreamsim.apply_action(s, legal[int(pick.integers(len(legal)))], rng)
+            h = s.horror
+            if h != before and h >= 0 and s.owed[h] == 0 and (s.deck or s.discard):
+                seen += 1
+                assert sum(k < C.RED for k in s.hands[h]) == R3.hand_size, (seed, s.turns)
+    assert seen >= 3
+
+
+def test_paralysis_is_checked_when_a_turn_begins_so_the_turn_being_played_goes_on():
+    # D-paralysis: «всегда пропускают ход» - the turn is skipped when it comes round, not cut short
+    s = S(where=["Square", "Motel"], hands=[W5, ["black"] + W5], horror=1)
+    step(s, WALK[RIGHT])  # Square -> Motel, into the Horror's location, one action left
+    assert s.where[0] == MO and s.turn_player == 0 and s.actions_left == 1
+    assert WALK[LEFT] in s.legal
+
+
+def test_immediate_paralysis_variant_ends_the_turn_at_once():
+    s = S(dataclasses.replace(R2, paralysis="immediate"), where=["Square", "Motel"], hands=[W5, ["black"] + W5],
+          horror=1)
+    step(s, WALK[RIGHT])
+    assert s.where[0] == MO and s.turn_player == 1 and s.current_player == 1  # the Horror's turn
+    cut = [e for e in s.log if e["event"] == "paralysed_now"]
+    assert cut == [{"event": "paralysed_now", "turn": 0, "player": 0, "seat": 0, "actions_lost": 1}]
+    assert len(s.hands[0]) == 5  # the end of the turn still refills
+    step(s, PASS)  # the Horror passes: seat 0, still with it, skips its next turn as in the default
+    assert s.turn_player == 1 and s.stats["turns_skipped"] == [1, 0]
+    # a turn that begins away from the Horror is not touched by the variant
+    t = S(dataclasses.replace(R2, paralysis="immediate"), where=["Square", "Forest"], hands=[W5, ["black"] + W5],
+          horror=1)
+    step(t, WALK[RIGHT])
+    assert t.turn_player == 0 and t.actions_left == 1

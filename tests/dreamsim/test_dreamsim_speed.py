@@ -221,7 +221,7 @@ def test_skipping_trap_windows_nobody_can_spring_in_plays_the_same_games(kwargs,
     n = rules.players
     fast = [dreamsim.play_game(rules, ["random"] * n, seed, record=True) for seed in range(25)]
     checked = 0
-    for seed in range(6):  # window_opens against the window's own legal list, at positions with traps
+    for seed in range(12):  # window_opens against the window's own legal list, at positions with traps
         chance, prngs = _streams(seed, n)
         s = new_game(rules, chance)
         choose = [POLICIES["random"].for_game(r) for r in prngs]
