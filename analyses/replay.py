@@ -66,7 +66,8 @@ def record_game(game, seed: int = 0, policies=None, rules=None, source: str | No
         source=source or f"seed {seed}", log=jsonable(log), lines=lines,
         context=jsonable(CONTEXT[module.__name__](rules, result)),
         result=jsonable({"winner": result.winner, "turns": result.turns, "decisions": result.decisions,
-                         "timed_out": result.timed_out, "scores": list(result.scores)}))
+                         "timed_out": result.timed_out, "scores": list(result.scores),
+                         "row": {k: result.to_record()[k] for k in ("winner", "turns", "decisions")}}))
 
 
 def record_from_results(results, index: int) -> GameRecord:
@@ -89,13 +90,14 @@ def record_from_results(results, index: int) -> GameRecord:
     row = df.iloc[index]
     seats = [row[f"seat{i}_policy"] for i in range(len(attrs.get("policies", []))) if pd.notna(row[f"seat{i}_policy"])]
     rules = restore_rules(module, attrs.get("rules", {}))
-    name = Path(str(results)).name if not isinstance(results, pd.DataFrame) else "results"
+    name = (Path(str(results)).name if not isinstance(results, pd.DataFrame)
+            else f"{attrs['study_run']} run" if attrs.get("study_run") else "the results")
     record = record_game(module, int(row["game_seed"]), seats, rules,
                          source=f"{name}, game {int(row['game'])} (row {index}, seed {int(row['game_seed'])})")
-    stored = {"winner": row["winner"], "turns": row["turns"], "decisions": row["decisions"]}
-    played = {k: record.result[k] for k in stored}
-    same = all((pd.isna(v) and played[k] is None) or (not pd.isna(v) and str(v) == str(played[k]))
-               for k, v in stored.items())
+    stored = {k: (None if pd.isna(row[k]) else row[k].item() if hasattr(row[k], "item") else row[k])
+              for k in ("winner", "turns", "decisions")}
+    played = record.result["row"]
+    same = all(str(v) == str(played[k]) for k, v in stored.items())
     if not same:
         raise ValueError(f"game {index} of {where} replays differently (stored {stored}, replayed {played}): "
                          "the game's code has changed since the run")
@@ -129,15 +131,20 @@ def _tupled(value):
     return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
 
 
-def example_replays(runs: dict) -> dict:
-    """{game: GameRecord} of the first game of each game's main run (the report's "Watch a game")."""
-    out = {}
+def example_replays(runs: dict) -> tuple[dict, dict]:
+    """({game: GameRecord} of the first game of each game's main run, {game: why there is none}): the
+    report's "Watch a game" links. A main run that cannot be replayed (another rules version, a kernel
+    run) is left out with its reason, never failing the report."""
+    out, missing = {}, {}
     for name, game_runs in runs.items():
         main = game_runs.get("main")
-        if main is None or load_game(name).__name__ not in DRAWN or main.attrs.get("engine", "python") != "python":
+        if main is None or load_game(name).__name__ not in DRAWN:
             continue
-        out[name] = record_from_results(main, 0)
-    return out
+        try:
+            out[name] = record_from_results(main, 0)
+        except ValueError as exc:
+            missing[name] = str(exc)
+    return out, missing
 
 
 # --- the static tables each game's board is drawn from -------------------------------------

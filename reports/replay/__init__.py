@@ -60,11 +60,15 @@ def page_data(record) -> dict:
     """What the page's script reads: the steps (event index, turn, kind, report lines), the first
     state and each step's changes ([changed keys and values, removed keys])."""
     board = _board(record)
-    steps, diffs, first, before = [], [], None, {}
+    steps, diffs, first, before, waiting = [], [], None, {}, []
     for i, (e, lines) in enumerate(zip(record.log, record.lines)):
         board.apply(e)
         if e["event"] in SILENT:
             continue
+        if not getattr(board, "started", True):      # before the deal (Nerath's starting hands): said with it
+            waiting += lines or [_plain(e)]
+            continue
+        lines, waiting = waiting + list(lines), []
         now = board.state()
         if first is None:
             first = now

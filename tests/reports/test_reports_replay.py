@@ -12,9 +12,12 @@ import pytest
 import dreamsim
 import nerathsim
 import nightsim
+import reports
+from analyses.cli import main
 from analyses.metadata import jsonable
-from analyses.replay import record_from_results, record_game, restore_rules
+from analyses.replay import example_replays, record_from_results, record_game, restore_rules
 from analyses.runner import simulate
+from analyses.study import analyse_study
 from dreamsim.cards import KIND_NAMES
 from nerathsim import engine as nerath_engine
 from nerathsim.game import LegalActions
@@ -131,3 +134,28 @@ def test_rules_are_restored_from_a_runs_metadata_or_refused():
     assert rules.players == 4 and rules.seals
     with pytest.raises(ValueError, match="cannot be restored"):
         restore_rules(nightsim, {**stored, "cards": "3 custom cards"})
+
+
+def test_balancelab_replay_writes_a_page_and_refuses_bad_input_in_one_line(tmp_path, capsys):
+    out = tmp_path / "game.html"
+    assert main(["replay", "nightsim", "--seed", "2", "--players", "3", "--out", str(out)]) == 0
+    assert out.is_file() and "Nightmarium" in out.read_text(encoding="utf-8")
+    assert main(["replay", "nightsim", "--game-index", "1", "--out", str(out)]) == 2
+    assert main(["replay", "--from", str(tmp_path / "none.parquet"), "--game-index", "0", "--out", str(out)]) == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert len(errors) == 2 and "--game-index needs --from" in errors[0] and "no such file" in errors[1]
+
+
+def test_the_report_links_one_replay_page_per_game_written_next_to_it(tmp_path):
+    main = simulate("nightsim", 8, policies="greedy", seed=1, progress=False)
+    main.attrs["study_run"] = "main"
+    runs = {"nightsim": {"main": main}}                  # the main run is all the report needs
+    study = analyse_study(runs)
+    replays, missing = example_replays(runs)
+    assert set(replays) == {"nightsim"} and missing == {}
+    assert replays["nightsim"].seed == int(runs["nightsim"]["main"]["game_seed"].iloc[0])
+    path = reports.build(study, tmp_path / "rep.html", replays=replays)
+    text = path.read_text(encoding="utf-8")
+    assert 'id="watch"' in text and 'href="rep-replays/nightsim.html"' in text
+    assert (tmp_path / "rep-replays" / "nightsim.html").is_file()
+    assert 'id="watch"' not in reports.build(study, tmp_path / "plain.html").read_text(encoding="utf-8")
