@@ -16,6 +16,7 @@ from . import (  # report; battle, units; games, policies, rules
     cli_ladder,
     cli_nerath,
     cli_rebalance,
+    cli_replay,
     cli_report,
     cli_tune,
 )
@@ -47,6 +48,7 @@ examples:
   balancelab games                  # the games; then: balancelab policies GAME, balancelab rules GAME
   balancelab report                 # the balance report of every game (the main job)
   balancelab ladder nightsim --jobs 2 --out runs/ladders/nightsim.json   # skill ladder; report --ladder
+  balancelab replay nerath --seed 3 --out game.html   # watch one game step by step
 each command shows its own examples: balancelab COMMAND --help
 """
 
@@ -110,6 +112,7 @@ def build_parser() -> Parser:
 
     cli_nerath.add_subcommands(commands)
     cli_report.add_subcommands(commands)
+    cli_replay.add_subcommands(commands)
     cli_rebalance.add_subcommands(commands)
     cli_tune.add_subcommands(commands)
     cli_ladder.add_subcommands(commands)

@@ -23,6 +23,7 @@ from pathlib import Path
 from .cli_info import epilog
 from .ladder import load_ladders
 from .rebalance_search import SPEC_FILE, suggested_fixes
+from .replay import example_replays
 from .shipped import shipped_ladders, shipped_studies
 from .study import DEFAULT_GAMES, PLANS, analyse_study, load_study_runs, simulate_study
 
@@ -98,11 +99,14 @@ def run_report(args) -> int:
         add_suggested_fixes(study, args.source)
     if stored:
         add_shipped_fixes(study)
-    path = reports.build(study, args.out, ladders=ladders)
+    replays, no_replay = example_replays(runs)
+    path = reports.build(study, args.out, ladders=ladders, replays=replays)
     print(f"wrote {path} — {len(study.games)} game(s), {study.games_played:,} games played, "
           f"{time.perf_counter() - t0:.0f} s")
     for game, why in skipped.items():
         print(f"  not in the report: {game} ({why})")
+    for game, why in no_replay.items():
+        print(f"  no replay page for {game}: {why}")
     return 0
 
 

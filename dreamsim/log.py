@@ -97,6 +97,23 @@ def format_events(events, rules, seats) -> str:
     return "\n".join(lines if dealt else before_deal)
 
 
+def event_lines(events, rules, seats) -> list[list[str]]:
+    """The report's lines of each event on its own, one list per event (empty for a decision and
+    the cards moving into and out of play): the text of `format_events`, except that each draw is
+    its own line. A replay shows them beside the board (analyses.replay)."""
+    events = list(events)
+    deal = next((e for e in events if e["event"] == "deal"), None)
+    head = [deal] if deal is not None else []
+    skip = len(format_events(head, rules, seats).splitlines()) if head else 0
+    out = []
+    for e in events:
+        if e is deal:
+            out.append(format_events(head, rules, seats).splitlines())
+            continue
+        out.append(format_events(head + [e], rules, seats).splitlines()[skip:])
+    return out
+
+
 def _play(e) -> str:
     what, arg = e["play"], e.get("arg")
     if what == "Dreamwalk":

@@ -42,6 +42,13 @@ def _bonus_words(effect: str) -> str:
     return f"{who} get {what}{amount} in this battle"
 
 
+def event_lines(events, rules: Rules, seats) -> list[list[str]]:
+    """The report's lines of each event on its own, one list per event (empty for a decision): the
+    text of `format_events`, each card effect under its own event rather than under the card's
+    line. A replay shows them beside the board (analyses.replay)."""
+    return [format_events([e], rules, seats).splitlines() if e["event"] != "decision" else [] for e in events]
+
+
 def format_events(events, rules: Rules, seats) -> str:
     names = rules.board.names
     unit_names = rules.units.names

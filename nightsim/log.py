@@ -18,6 +18,23 @@ def format_events(events, rules: Rules, seats) -> str:
     return _Report(events, rules, seats).text()
 
 
+def event_lines(events, rules: Rules, seats) -> list[list[str]]:
+    """The report's lines caused by each event, one list per event (empty for a `decision` and
+    the events folded into another line): the lines of `format_events`, in order, split by event.
+    A replay shows them beside the board (analyses.replay)."""
+    report = _Report(events, rules, seats)
+    out = []
+    for i, e in enumerate(report.events):
+        line = report.line(i, e)
+        if line is None:
+            out.append([])
+        elif isinstance(line, list):
+            out.append(line)
+        else:
+            out.append([line if e["event"] == "turn_start" else f"  {line}"])
+    return out
+
+
 class _Report:
     def __init__(self, events, rules: Rules, seats):
         self.events = list(events)

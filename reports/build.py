@@ -18,6 +18,7 @@ from analyses.findings import p_text
 
 from . import figures
 from .ladder import ladder_view
+from .replay import write_replays
 from .words import GLOSSARY, interval_cell, label, policy_parameters, present
 
 _ENV = jinja2.Environment(
@@ -46,21 +47,35 @@ class Table:
     warnings: list = field(default_factory=list)
 
 
-def build(study, out_path="balance-report.html", ladders=None) -> Path:
+def build(study, out_path="balance-report.html", ladders=None, replays=None) -> Path:
     """Write the report for `study` (from `analyses.study.analyse_study`) and return its path.
 
     ladders: optional {game: analyses.ladder.Ladder} (stored by `balancelab ladder --out`): each
     such game gets a "Skill ladder" section rendered from it.
+    replays: optional {game: analyses.replay.GameRecord} (`analyses.replay.example_replays`): each is
+    written as a replay page into `<report name>-replays/` next to the report and linked under
+    "Watch a game".
     """
     ladders = ladders or {}
     games = {name: _game_view(g, ladders.get(name)) for name, g in study.games.items()}
+    out = Path(out_path)
+    links = _replay_links(replays or {}, out)
     html = _ENV.get_template("report.html.j2").render(
         study=_StudyView(study, games), glossary=GLOSSARY, findings=_finding_items(study.findings),
-        warning_words=WARNING_WORDS)
-    out = Path(out_path)
+        warning_words=WARNING_WORDS, replays=links)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
     return out
+
+
+def _replay_links(replays: dict, out: Path) -> list[dict]:
+    """Write the replay pages beside the report; the links the "Watch a game" section shows."""
+    if not replays:
+        return []
+    folder = f"{out.stem}-replays"
+    paths = write_replays(replays, out.parent / folder)
+    return [{"game": game, "title": r.title, "source": r.source, "turns": r.result["turns"],
+             "href": f"{folder}/{paths[game].name}"} for game, r in replays.items()]
 
 
 class _StudyView:

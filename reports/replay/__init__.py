@@ -1,0 +1,132 @@
+"""Replay pages: one self-contained HTML file per game, stepping through its event log with the board drawn.
+
+    from analyses.replay import record_game
+    from reports.replay import Replay
+    Replay(record_game("nightsim", seed=3))          # Jupyter shows the page inline (_repr_html_)
+    Replay(record).write("game.html")
+
+Renders only: the board after each event is rebuilt from the `analyses.replay.GameRecord` (its log
+and static tables) by the game's reducer (`nightmarium`, `midnighters`, `nerath`: a `Board` with
+`apply(event)` and `state()`); the page gets the first state and, per step, the keys that changed.
+"""
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from . import geometry, midnighters, nerath, nightmarium
+
+BOARDS = {"nightsim": nightmarium.Board, "dreamsim": midnighters.Board, "nerathsim": nerath.Board}
+#: events that are not steps of their own: what was chosen is said by the event that follows
+SILENT = frozenset({"decision"})
+
+_ENV = jinja2.Environment(
+    loader=jinja2.PackageLoader("reports", "templates"),
+    autoescape=jinja2.select_autoescape(["html", "j2"], default=True),
+    undefined=jinja2.StrictUndefined,
+)
+
+
+def board_states(record) -> list[dict]:
+    """The flat board state after each event of the record's log (one per event)."""
+    board = _board(record)
+    out = []
+    for e in record.log:
+        board.apply(e)
+        out.append(board.state())
+    return out
+
+
+def final_board(record):
+    """The game's `Board` after the last event (what the tests compare with the engine's state)."""
+    board = _board(record)
+    for e in record.log:
+        board.apply(e)
+    return board
+
+
+def _board(record):
+    try:
+        return BOARDS[record.game](record)
+    except KeyError:
+        raise ValueError(f"no replay board for game {record.game!r}; boards exist for {', '.join(BOARDS)}") from None
+
+
+def page_data(record) -> dict:
+    """What the page's script reads: the steps (event index, turn, kind, report lines), the first
+    state and each step's changes ([changed keys and values, removed keys])."""
+    board = _board(record)
+    steps, diffs, first, before, waiting = [], [], None, {}, []
+    for i, (e, lines) in enumerate(zip(record.log, record.lines)):
+        board.apply(e)
+        if e["event"] in SILENT:
+            continue
+        if not getattr(board, "started", True):      # before the deal (Nerath's starting hands): said with it
+            waiting += lines or [_plain(e)]
+            continue
+        lines, waiting = waiting + list(lines), []
+        now = board.state()
+        if first is None:
+            first = now
+        else:
+            changed = {k: v for k, v in now.items() if before.get(k, _MISSING) != v}
+            diffs.append([changed, [k for k in before if k not in now]])
+        before = now
+        steps.append({"i": i, "kind": e["event"], "turn": now.get("turn", 0),
+                      "lines": lines or [_plain(e)]})
+    return {"game": record.game, "title": record.title, "seats": record.seats, "source": record.source,
+            "result": record.result, "context": _page_context(record), "steps": steps, "first": first or {},
+            "diffs": diffs}
+
+
+_MISSING = object()
+
+
+def _plain(e) -> str:
+    """A one-line stand-in for an event the report folds into another line (e.g. a card moving into play)."""
+    fields = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("event", "turn", "player", "round", "turn_realm"))
+    return f"  ({e['event'].replace('_', ' ')}{': ' + fields if fields else ''})"
+
+
+def _page_context(record) -> dict:
+    ctx = dict(record.context)
+    if record.game == "nerathsim":
+        ctx["geometry"] = geometry.map_geometry(ctx)
+    return ctx
+
+
+def render(record) -> str:
+    """The replay page of `record` as one self-contained HTML document (inline CSS, JS and SVG)."""
+    data = json.dumps(page_data(record), separators=(",", ":")).replace("</", "<\\/")
+    return _ENV.get_template("replay.html.j2").render(
+        title=f"{record.title}: {record.source}", record=record, data=Markup(data))
+
+
+class Replay:
+    """A recorded game as a replay page: `write(path)`, and shown inline by Jupyter."""
+
+    def __init__(self, record):
+        self.record = record
+
+    def html(self) -> str:
+        return render(self.record)
+
+    def write(self, path) -> Path:
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(self.html(), encoding="utf-8")
+        return out
+
+    def _repr_html_(self) -> str:
+        # an iframe keeps the page's script and keyboard handling apart from the notebook's
+        return (f'<iframe srcdoc="{html.escape(self.html(), quote=True)}" style="width:100%;height:760px;'
+                f'border:1px solid #ccc" title="replay"></iframe>')
+
+
+def write_replays(records: dict, folder) -> dict:
+    """Write one page per record into `folder` (`<game>.html`); returns {game: path}."""
+    return {game: Replay(record).write(Path(folder) / f"{game}.html") for game, record in records.items()}

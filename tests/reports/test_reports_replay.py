@@ -1,0 +1,161 @@
+"""Replay pages: the board rebuilt from the log alone ends where the engine's game ended.
+
+Each game is played through the engine's public `apply_action` (the same random streams as
+`play_game`), so the test holds the engine's final `State`; the replay's record is played by
+`analyses.replay.record_game` with the same seed and must log the same events.
+"""
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import dreamsim
+import nerathsim
+import nightsim
+import reports
+from analyses.cli import main
+from analyses.metadata import jsonable
+from analyses.replay import example_replays, record_from_results, record_game, restore_rules
+from analyses.runner import simulate
+from analyses.study import analyse_study
+from dreamsim.cards import KIND_NAMES
+from nerathsim import engine as nerath_engine
+from nerathsim.game import LegalActions
+from nerathsim.maps import REALMS
+from reports.replay import Replay, final_board, page_data
+
+
+def _loop(module, new_game, apply_action, legal, rules, policies, seed):
+    kids = np.random.SeedSequence(seed).spawn(1 + rules.players)
+    chance = np.random.default_rng(kids[0])
+    prngs = [np.random.default_rng(k) for k in kids[1:]]
+    pols = [module.POLICIES[p] for p in policies]
+    s = new_game(rules, chance, record=True)
+    while not s.is_terminal:
+        p = s.current_player
+        apply_action(s, pols[p](module.observe(s, p), legal(s), prngs[p]), chance)
+    return s
+
+
+@pytest.mark.parametrize("players, policies, seed", [(2, "greedy", 0), (3, "random", 1), (4, "greedy", 5)])
+def test_nightmarium_board_after_the_last_event_is_the_engines_final_state(players, policies, seed):
+    rules = nightsim.Rules(players=players)
+    lineup = [policies] * players
+    s = _loop(nightsim, nightsim.new_game, nightsim.apply_action, nightsim.legal_actions, rules, lineup, seed)
+    record = record_game("nightsim", seed, lineup, rules)
+    assert record.log == jsonable(s.log)                   # the record's game is the engine's game
+    board = final_board(record).state()
+    for i in range(players):
+        assert board[f"hand/{i}"] == list(s.hands[i])
+        assert [c[0] for c in board[f"creatures/{i}"]] == [list(cr.cards) for cr in s.creatures[i]]
+        assert [c[1] for c in board[f"creatures/{i}"]] == [cr.seal for cr in s.creatures[i]]
+        assert board[f"score/{i}"] == record.result["scores"][i]
+    assert board["deck"] == len(s.deck) and board["discards"] == len(s.discard)
+    assert board["winner"] == s.winner
+
+
+def _dream_final(s):
+    return {"hands": [Counter(KIND_NAMES[k] for k in h) for h in s.hands],
+            "traps": [Counter((loc, KIND_NAMES[k]) for loc, k in t) for t in s.traps],
+            "where": list(s.where), "grid": list(s.grid), "rot": list(s.rot), "horror": s.horror}
+
+
+@pytest.mark.parametrize("players, policies, seed", [(4, "random", 512), (3, "trickster", 12), (5, "random", 19)])
+def test_midnighters_board_after_the_last_event_is_the_engines_final_state(players, policies, seed):
+    rules = dreamsim.Rules(players=players)
+    lineup = [policies] * players
+    s = _loop(dreamsim, dreamsim.new_game, dreamsim.engine.apply_action, dreamsim.engine.legal_actions, rules,
+              lineup, seed)
+    record = record_game("dreamsim", seed, lineup, rules)
+    board = final_board(record).state()
+    got = {"hands": [Counter(board[f"hand/{i}"]) for i in range(players)],
+           "traps": [Counter(tuple(t) for t in board[f"traps/{i}"]) for i in range(players)],
+           "where": board["where"], "grid": board["grid"], "rot": board["rot"], "horror": board["horror"]}
+    assert got == _dream_final(s)
+    assert board["deck"] == len(s.deck)
+
+
+@pytest.mark.parametrize("rules, policies, seed", [
+    (nerathsim.Rules(), ["balanced"] * 4, 1),
+    (nerathsim.Rules(players=2, max_rounds=6), ["aggressive", "random"], 4),
+])
+def test_nerath_board_after_the_last_event_is_the_engines_final_state(rules, policies, seed):
+    s = _loop(nerathsim, nerath_engine.new_game, nerath_engine.apply_action, LegalActions, rules, policies, seed)
+    record = record_game("nerathsim", seed, policies, rules)
+    board = final_board(record)
+    t = s.tab
+    engine_units = {}
+    for r in range(s.board.n):
+        for q in range(4):
+            counts = {t.names[u]: c for u, c in enumerate(s.units[r][q]) if c}
+            if counts:
+                engine_units.setdefault(r, {})[REALMS[q]] = counts
+    assert board.units_at() == engine_units                  # units per region and realm, castles included
+    state = board.state()
+    assert state["owner"] == list(s.owner) and state["gold"] == list(s.gold) and state["vp"] == list(s.vp)
+    assert sorted(state["ships"]) == sorted([REALMS[sh.owner], sh.region, t.names[sh.utype],
+                                             sorted(t.names[u] for u in sh.cargo)] for sh in s.ships)
+
+
+def test_the_page_steps_over_decisions_and_its_changes_rebuild_every_state():
+    record = record_game("nightsim", 2, "greedy", {"players": 3})
+    data = page_data(record)
+    assert all(record.log[st["i"]]["event"] != "decision" for st in data["steps"])
+    assert len(data["diffs"]) == len(data["steps"]) - 1
+    state = dict(data["first"])
+    for changed, removed in data["diffs"]:
+        state.update(changed)
+        for k in removed:
+            del state[k]
+    assert state == final_board(record).state()
+    text = Replay(record).html()
+    assert "<script src" not in text and "http://" not in text and "https://" not in text
+    assert 'id="replay-data"' in text and "</script>" not in data_text(text)
+
+
+def data_text(page: str) -> str:
+    start = page.index('id="replay-data"')
+    return page[page.index(">", start) + 1:page.index("</script>", start)]
+
+
+def test_a_game_of_a_stored_run_replays_to_its_row(tmp_path):
+    df = simulate("nightsim", 4, rules={"players": 3}, policies="greedy,random,purist", seed=7, progress=False)
+    record = record_from_results(df, 2)
+    row = df.iloc[2]
+    assert record.seed == int(row["game_seed"]) and record.result["turns"] == int(row["turns"])
+    assert record.seats == [row[f"seat{i}_policy"] for i in range(3)]
+    with pytest.raises(ValueError, match="--game-index"):
+        record_from_results(df, 4)
+
+
+def test_rules_are_restored_from_a_runs_metadata_or_refused():
+    stored = simulate("nightsim", 1, rules={"players": 4, "seals": True}, seed=0, progress=False).attrs["rules"]
+    rules = restore_rules(nightsim, stored)
+    assert rules.players == 4 and rules.seals
+    with pytest.raises(ValueError, match="cannot be restored"):
+        restore_rules(nightsim, {**stored, "cards": "3 custom cards"})
+
+
+def test_balancelab_replay_writes_a_page_and_refuses_bad_input_in_one_line(tmp_path, capsys):
+    out = tmp_path / "game.html"
+    assert main(["replay", "nightsim", "--seed", "2", "--players", "3", "--out", str(out)]) == 0
+    assert out.is_file() and "Nightmarium" in out.read_text(encoding="utf-8")
+    assert main(["replay", "nightsim", "--game-index", "1", "--out", str(out)]) == 2
+    assert main(["replay", "--from", str(tmp_path / "none.parquet"), "--game-index", "0", "--out", str(out)]) == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert len(errors) == 2 and "--game-index needs --from" in errors[0] and "no such file" in errors[1]
+
+
+def test_the_report_links_one_replay_page_per_game_written_next_to_it(tmp_path):
+    main = simulate("nightsim", 8, policies="greedy", seed=1, progress=False)
+    main.attrs["study_run"] = "main"
+    runs = {"nightsim": {"main": main}}                  # the main run is all the report needs
+    study = analyse_study(runs)
+    replays, missing = example_replays(runs)
+    assert set(replays) == {"nightsim"} and missing == {}
+    assert replays["nightsim"].seed == int(runs["nightsim"]["main"]["game_seed"].iloc[0])
+    path = reports.build(study, tmp_path / "rep.html", replays=replays)
+    text = path.read_text(encoding="utf-8")
+    assert 'id="watch"' in text and 'href="rep-replays/nightsim.html"' in text
+    assert (tmp_path / "rep-replays" / "nightsim.html").is_file()
+    assert 'id="watch"' not in reports.build(study, tmp_path / "plain.html").read_text(encoding="utf-8")
