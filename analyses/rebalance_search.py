@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import limits
 from .games import load_game, make_rules, resolve_policies
 from .knobs import Knob, resolve_knobs, set_values
 from .objectives import (
@@ -153,16 +154,18 @@ def parse_budget(budget) -> tuple[int | None, float | None]:
     if isinstance(budget, (int, np.integer)):
         if budget < 1:
             raise ValueError(f"budget must be at least 1 candidate, got {budget!r}")
-        return int(budget), None
+        return limits.count(budget, "budget", limits.MAX_TRIALS, what="candidates"), None
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh])\s*", str(budget))
     if not m:
         m2 = re.fullmatch(r"\s*(\d+)\s*", str(budget))
         if m2 and int(m2.group(1)) > 0:
-            return int(m2.group(1)), None
+            return limits.count(int(m2.group(1)), "budget", limits.MAX_TRIALS, what="candidates"), None
         raise ValueError(f"budget must be a number of candidates or a time like '30m', '90s', '1h', got {budget!r}")
     seconds = float(m.group(1)) * {"s": 1, "m": 60, "h": 3600}[m.group(2)]
     if seconds <= 0:
         raise ValueError(f"budget must be positive, got {budget!r}")
+    if seconds > limits.MAX_BUDGET_SECONDS:
+        raise limits.LimitError(f"budget {budget!r} is above the limit of {limits.MAX_BUDGET_SECONDS / 86400:g} days")
     return None, seconds
 
 
