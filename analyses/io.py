@@ -8,7 +8,6 @@ cannot use (`validate_results`: no rows, unknown game, missing columns, inconsis
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from . import safe_io
 from .games import load_game
 from .metadata import FORMAT
 
@@ -167,13 +167,9 @@ def sidecar_path(csv_path) -> Path:
 
 
 def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
-    """Write through a temporary file in the same folder and rename it into place."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    """Write through an exclusively created temporary file in the same folder and rename it into place
+    (`safe_io.atomic_write`: a link planted at a predictable temporary name is never followed)."""
+    safe_io.atomic_write(path, write)
 
 
 def _first_line(exc: Exception) -> str:

@@ -14,6 +14,7 @@ import jinja2
 import pandas as pd
 from markupsafe import Markup
 
+from analyses import safe_io
 from analyses.findings import p_text
 
 from . import figures
@@ -59,8 +60,7 @@ def build(study, out_path="balance-report.html", ladders=None) -> Path:
         warning_words=WARNING_WORDS)
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(html, encoding="utf-8")
-    return out
+    return safe_io.write_text(out, html)
 
 
 class _StudyView:
