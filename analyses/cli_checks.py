@@ -8,6 +8,7 @@ library message may carry ("use at_sea=True") into the flags of the command line
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -28,6 +29,8 @@ FLAG_WORDS = (
     (r"^policies: ", "--policies: "),
     (r"^policy_param '([^']*)' is not among the policies", r"--policy-param \1 is not among the --policies"),
     (r"^n_jobs must be", "--jobs must be"),
+    (r"^cost_weight must be", "--cost-weight must be"),
+    (r"^(unknown )?objective ", r"--objective: \1objective "),
     (r"^n=([\d,]+) battles", r"--n \1 battles"),
     (r"^seed must be", "--seed must be"),
     (r"^seat_order must be", "--seat-order must be"),
@@ -89,6 +92,9 @@ def _flagged(flag: str, check):
 def check_rules(module, assignments, players=None):
     """The Rules of `--rule FIELD=VALUE ...` and `--players P`; a refusal names the flag that caused it."""
     flags = [(f"--rule {field}={value}", {field: value}) for field, value in assignments]
+    for field, value in assignments:
+        if players is not None and field == "players" and str(value).strip() != str(players):
+            raise ValueError(f"--players {players} and --rule players={value} disagree; give one of them")
     if players is not None:
         flags.append((f"--players {players}", {"players": players}))
     overrides = {k: v for _, change in flags for k, v in change.items()}
@@ -132,6 +138,10 @@ def check_sweep(module, rules, policies, field: str, values, policy_param=None) 
             setting = changed
             for attr in field.split("."):
                 setting = getattr(setting, attr)
+            if dataclasses.is_dataclass(setting) or isinstance(setting, (dict, list, tuple)):
+                inner = [f.name for f in dataclasses.fields(setting)] if dataclasses.is_dataclass(setting) else []
+                raise ValueError(f"--field {field} is a group of parameters, not one"
+                                 f"{'; give one of ' + ', '.join(f'{field}.{n}' for n in inner[:4]) + ', ...' if inner else ''}")
         if repr(setting) in seen:
             raise ValueError(f"--values: {seen[repr(setting)]!r} and {value!r} are the same setting of {field}")
         seen[repr(setting)] = value

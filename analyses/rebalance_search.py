@@ -51,6 +51,7 @@ from .knobs import Knob, resolve_knobs, set_values
 from .objectives import (
     apply_condition,
     change_cost,
+    check_objective_game,
     condition_label,
     conditions,
     make_objective,
@@ -201,6 +202,7 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
     base = make_rules(module, rules)
     knob_list = resolve_knobs(module, base, knobs)
     obj = make_objective(objective)
+    check_objective_game(obj, module)
     lineup = tuple(resolve_policies(module, policies, base.players))
     trials_budget, seconds = parse_budget(budget)
     for name, value in (("first_games", first_games), ("reduction_factor", reduction_factor), ("rungs", rungs)):
@@ -214,6 +216,8 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
                          f"got {confirm_games!r}")
     if not 0 < float(confirm_precision) <= 1:
         raise ValueError(f"confirm_precision must be in (0, 1], got {confirm_precision!r}")
+    if isinstance(cost_weight, bool) or not isinstance(cost_weight, (int, float)) or not 0 <= cost_weight < math.inf:
+        raise ValueError(f"cost_weight must be a finite number >= 0, got {cost_weight!r}")
     conds = conditions(obj)          # [()] unless terms are measured under conditions ('...@mode=free_for_all')
     base_at = {c: _at(module, base, c, obj) for c in conds}
     runs = {c: _Runner(module, lineup if base_at[c].players == base.players else
