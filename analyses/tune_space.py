@@ -138,7 +138,9 @@ def warm_points(warm_start, dims, start_params: dict) -> tuple[list[dict], list]
         if isinstance(entry, (str, Path)):
             try:
                 params = limits.load_json(entry, "warm_start")["params"]
-            except (KeyError, TypeError) as exc:
+            except limits.LimitError:
+                raise
+            except (ValueError, KeyError, TypeError) as exc:
                 raise ValueError(f"warm_start: {entry} is not a tuned data file with 'params' ({exc}). Reproduce "
                                  f"with json.load(open({str(entry)!r}))['params']") from None
             sources.append(str(entry))
