@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import frames
+from . import frames, limits, safe_io
 from .io import atomic_write, read_parquet_part, read_results, write_parquet, write_results
 from .metadata import jsonable, run_metadata
 from .runner import Executor, auto_chunk_size, chunk_ranges, positive_int, prepare_run, progress_bar
@@ -39,7 +39,18 @@ def parts_dir(out) -> Path:
     return out.with_name(out.name + ".parts")
 
 
-def simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed: int = 0, n_jobs: int = 1,
+def simulate_to_file(game, n_games: int, out, **options) -> pd.DataFrame:
+    """`simulate` that writes each chunk to disk as it finishes and returns the consolidated table.
+
+    One writer at a time: the run holds a lock on `<out>.lock` (`safe_io.run_lock`), so a second
+    process writing the same file stops with "in use by process N" before touching its parts.
+    Options: see `_simulate_to_file`.
+    """
+    with safe_io.run_lock(out):
+        return _simulate_to_file(game, n_games, out, **options)
+
+
+def _simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed: int = 0, n_jobs: int = 1,
                      backend: str | None = None, seat_order: str = "rotate", progress: bool = True,
                      resume: bool = False, csv: bool | None = None, chunk_size: int | None = None,
                      scheduler: str | None = None, force: bool = False, engine: str = "python") -> pd.DataFrame:
@@ -51,7 +62,7 @@ def simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed
     discarding an unfinished run's parts.
     """
     module, spec = prepare_run(game, rules, policies, seed, seat_order, engine)
-    n_games = positive_int(n_games, "n_games")
+    n_games = limits.games(positive_int(n_games, "n_games"), "n_games")
     chunk_size = None if chunk_size is None else positive_int(chunk_size, "chunk_size")
     if resume and force:
         raise ValueError("resume and force exclude each other: --resume finishes a run, --force starts it over")

@@ -6,8 +6,12 @@ unreadable or foreign results file) prints one line to stderr and exits with cod
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
+import textwrap
 import time
+import traceback
 from pathlib import Path
 
 from . import (  # report; battle, units; games, policies, rules
@@ -19,6 +23,7 @@ from . import (  # report; battle, units; games, policies, rules
     cli_replay,
     cli_report,
     cli_tune,
+    limits,
 )
 from .checkpoint import simulate_to_file
 from .first_player import first_player_advantage
@@ -70,13 +75,41 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cli_checks.validate(args)        # every value checked before any game is played
         return args.command(args)
-    except (ValueError, OSError) as exc:
+    except EXPECTED as exc:
         print(f"{PROG}: error: {cli_checks.flag_words(_one_line(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         hint = " (rerun the same command with --resume to finish)" if getattr(args, "out", None) else ""
         print(f"{PROG}: interrupted{hint}", file=sys.stderr)
         return 130
+    except Exception as exc:  # noqa: BLE001  # the one boundary: a bug is one line plus a saved traceback
+        where = save_traceback(exc, argv if argv is not None else sys.argv[1:])
+        print(f"{PROG}: internal error: {type(exc).__name__}: {_one_line(exc)} (traceback saved to {where}; "
+              f"please report it)", file=sys.stderr)
+        return 1
+
+
+#: expected failures: bad input (ValueError, its LimitError and IllegalActionError), files and folders
+#: (OSError), a run that runs out of memory (MemoryError): one line, exit code 2
+EXPECTED = (ValueError, OSError, MemoryError)
+#: where an unexpected exception's traceback is kept (BALANCELAB_CRASH_DIR overrides it)
+CRASH_DIR_ENV = "BALANCELAB_CRASH_DIR"
+
+
+def save_traceback(exc: BaseException, argv) -> str:
+    """Write the traceback of `exc` (and the command line) to a new file; its path, or a note when even
+    that fails."""
+    folder = Path(os.environ.get(CRASH_DIR_ENV) or Path(tempfile.gettempdir()) / "balancelab-crashes")
+    text = (f"balancelab {' '.join(map(str, argv))}\n\n"
+            + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f"crash-{time.strftime('%Y%m%d-%H%M%S')}-", suffix=".txt", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        return name
+    except OSError as err:
+        return f"nowhere: {folder} is not writable ({err.strerror or err})"
 
 
 def build_parser() -> Parser:
@@ -118,6 +151,9 @@ def build_parser() -> Parser:
     cli_ladder.add_subcommands(commands)
     cli_info.add_subcommands(commands)
     cli_info.set_examples(commands)      # each subcommand's --help shows its own examples
+    for sub in commands.choices.values():  # and the limits every size is checked against
+        sub.epilog = (sub.epilog or "") + "\n" + textwrap.fill(limits.HELP, 100) + "\n"
+        sub.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 

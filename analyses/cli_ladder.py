@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from . import safe_io
 from .cli_checks import check_output_file
 from .ladder import (
     DEFAULT_FINDINGS_GAMES,
@@ -85,8 +86,7 @@ def run_ladder(args) -> int:
         raise ValueError("--jobs must be a positive number of workers or -1 (all cores)")
     if args.out is not None:
         check_output_file(args.out, "--out", "ladder.json")
-        if args.out.exists() and not args.force:
-            raise ValueError(f"--out {args.out} exists; add --force to replace it")
+        safe_io.check_new_file(args.out, "--out", args.force, "a ladder file")
     ladder = args.ladder if args.ladder is not None else default_ladder(args.game)
     result = skill_ladder(args.game, ladder=ladder, games=args.games, seed=args.seed, n_jobs=args.jobs,
                           players=args.players, findings_games=args.findings_games,

@@ -53,7 +53,7 @@ def add_subcommands(subparsers) -> None:
                      help="leave out the results shipped with the package (skill ladders, re-balancing studies; "
                           "each is shown with its command and rules version, marked stale when the rules changed)")
     rep.add_argument("--force", action="store_true",
-                     help="with --from: replace an existing --out report; with --save: replace stored results")
+                     help="replace an existing --out report; with --save: replace stored results")
     rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
     rep.set_defaults(func=run_report, command=run_report)
 

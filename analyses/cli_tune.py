@@ -52,7 +52,9 @@ def add_subcommands(commands) -> None:
                      help="a tuned data file whose parameters are tried right after the start's (seeds a search "
                           "of a wider space; repeat for several)")
     sub.add_argument("--storage", help="optuna storage to keep (and resume) the search: sqlite:///FILE.db or FILE.journal")
-    sub.add_argument("--out", type=Path, help="write the tuned policy's data file (parameters and provenance)")
+    sub.add_argument("--out", type=Path, help="write the tuned policy's data file (parameters and provenance); "
+                                              "checked before the search starts")
+    sub.add_argument("--force", action="store_true", help="replace an existing --out file")
     sub.add_argument("--progress", action="store_true", help="print each finished trial to stderr")
 
 

@@ -11,6 +11,7 @@ import collections.abc
 import copy
 import dataclasses
 import importlib
+import re
 import types
 import typing
 
@@ -27,6 +28,8 @@ KNOWN_GAMES = {
     "nerath": "nerathsim",
 }
 PROTOCOL = ("Rules", "POLICIES", "play_game", "RULES_VERSION")
+#: a dotted module path (no file paths, no relative imports)
+_MODULE_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 def load_game(game) -> types.ModuleType:
@@ -40,6 +43,8 @@ def load_game(game) -> types.ModuleType:
     if not isinstance(game, str) or not game:
         raise ValueError(f"game must be a name or a module, got {game!r}")
     name = KNOWN_GAMES.get(game.lower(), game)
+    if not _MODULE_PATH.fullmatch(name):
+        raise ValueError(f"unknown game {game!r}; known games: {known_games_text()}")
     try:
         module = importlib.import_module(name)
     except ImportError as exc:

@@ -8,7 +8,6 @@ cannot use (`validate_results`: no rows, unknown game, missing columns, inconsis
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -18,8 +17,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from . import safe_io
 from .games import load_game
 from .metadata import FORMAT
+from .validate import check_against_game, check_metadata
 
 META_KEY = b"balancelab"
 
@@ -60,8 +61,13 @@ def read_results(path) -> pd.DataFrame:
     metadata = table.schema.metadata or {}
     if META_KEY not in metadata:
         raise ValueError(f"{str(path)!r} is not a balancelab results file (no balancelab metadata)")
+    try:
+        attrs = json.loads(metadata[META_KEY])
+    except ValueError:
+        raise ValueError(f"{str(path)!r}: its balancelab metadata is not JSON") from None
+    check_metadata(attrs, repr(str(path)))
     df = table.to_pandas()
-    df.attrs = json.loads(metadata[META_KEY])
+    df.attrs = attrs
     return validate_results(df, path)
 
 
@@ -77,6 +83,9 @@ def _read_csv(path: Path) -> pd.DataFrame:
         dtypes, attrs = meta["dtypes"], meta["attrs"]
     except (OSError, ValueError, KeyError, TypeError):
         raise ValueError(f"{str(path)!r} is not a balancelab results file (missing or bad {sidecar.name})") from None
+    if not isinstance(dtypes, dict) or not all(isinstance(t, str) for t in dtypes.values()):
+        raise ValueError(f"{str(path)!r}: field 'dtypes' of {sidecar.name} is not a table of column -> dtype")
+    check_metadata(attrs, repr(str(path)))
     try:
         df = pd.read_csv(path)
         df = df.astype({c: t for c, t in dtypes.items() if c in df.columns})
@@ -117,6 +126,8 @@ def validate_results(df: pd.DataFrame, source="results") -> pd.DataFrame:
     policies = df.attrs.get("policies")
     if isinstance(policies, list) and len(policies) != len(seats):
         raise ValueError(f"{where}: its metadata lists {len(policies)} policies for {len(seats)} seats")
+    check_metadata(df.attrs, where)
+    check_against_game(df, load_game(game), len(seats), where)
     check_winners(df, where)
     return df
 
@@ -167,13 +178,9 @@ def sidecar_path(csv_path) -> Path:
 
 
 def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
-    """Write through a temporary file in the same folder and rename it into place."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    """Write through an exclusively created temporary file in the same folder and rename it into place
+    (`safe_io.atomic_write`: a link planted at a predictable temporary name is never followed)."""
+    safe_io.atomic_write(path, write)
 
 
 def _first_line(exc: Exception) -> str:

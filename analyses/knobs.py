@@ -21,11 +21,11 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import importlib
-import json
 import math
 import numbers
-import tomllib
 from pathlib import Path
+
+from . import limits
 
 KINDS = ("int", "float", "categorical")
 
@@ -151,14 +151,7 @@ def load_knobs_file(path) -> dict:
     """Knobs from a TOML or JSON file: a table ``knobs`` (or the top level) of
     name -> {type, low, high, step} / {choices = [...]} / "lo:hi:step"."""
     path = Path(path)
-    try:
-        text = path.read_bytes()
-    except OSError as exc:
-        raise ValueError(f"knobs file {str(path)!r}: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ValueError(f"knobs file {str(path)!r}: cannot parse: {exc}") from None
+    data = limits.load_json_or_toml(path, "knobs file")
     data = data.get("knobs", data) if isinstance(data, dict) else data
     if not isinstance(data, dict) or not data:
         raise ValueError(f"knobs file {str(path)!r}: expected a table of knobs (name -> range)")
@@ -211,6 +204,7 @@ def make_knob(module, rules, name: str, entry) -> Knob:
         raise ValueError(f"{label}: step must be positive, got {values['step']!r}")
     if values["low"] > values["high"]:
         raise ValueError(f"{label}: low {values['low']!r} is above high {values['high']!r}")
+    limits.knob_range(label, values["low"], values["high"], values["step"])
     return Knob(name, kind, values["low"], values["high"], values["step"], published=published)
 
 

@@ -51,7 +51,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import beta, binomtest
 
-from . import frames
+from . import frames, limits, safe_io
 from . import ladder_stats as ls
 from .card_impact import card_impact, split_outcomes
 from .clusters import rates, score_pvalue
@@ -127,19 +127,13 @@ class Ladder(Tables):
         path.parent.mkdir(parents=True, exist_ok=True)
         data = {"format": FORMAT, "metadata": jsonable(self.metadata),
                 **{name: json.loads(t.to_json(orient="split", index=False)) for name, t in self.tables().items()}}
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-        tmp.replace(path)
-        return path
+        return safe_io.write_text(path, json.dumps(data, indent=1))
 
     @classmethod
     def load(cls, path) -> Ladder:
         """A ladder written by `save` (ValueError naming the file if it is not one)."""
         path = Path(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ValueError(f"cannot read ladder file {str(path)!r}: {exc}") from None
+        data = limits.load_json(path, "ladder file")
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{str(path)!r} is not a skill ladder file (format {FORMAT}); "
                              "write one with `balancelab ladder GAME --out FILE`")

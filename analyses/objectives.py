@@ -473,7 +473,47 @@ def _term(text: str) -> Objective:
             condition.append((key.strip(), value.strip()))
     if not needs_games_name(m.group(2)) and condition:
         raise ValueError(f"objective {text!r}: {m.group(2)} plays no games, so it takes no condition")
+    if not math.isfinite(weight) or weight <= 0:
+        raise ValueError(f"objective {text!r}: the weight must be a positive number, got {m.group(1)}")
+    _check_params(text, m.group(2), params)
     return Objective(m.group(2), tuple(params), weight, tuple(condition))
+
+
+#: objective -> {parameter: (check, what it must be)}
+_SHARE = (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 1, "a number in (0, 1]")
+_NUMBER = (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v), "a finite number")
+_POSITIVE = (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v < math.inf,
+             "a positive number")
+PARAMETERS = {
+    "seat_balance": {"tolerance": _SHARE},
+    "alliance_balance": {"tolerance": _SHARE},
+    "faction_balance": {"tolerance": _SHARE},
+    "game_length": {"rel": _SHARE, "low": _POSITIVE, "high": _POSITIVE},
+    "policy_dominance": {"max_rate": _SHARE},
+    "unit_value_parity": {"band": _SHARE, "measure": (lambda v: isinstance(v, str), "a measure name"),
+                          "units": (lambda v: isinstance(v, (str, tuple, list)), "unit names")},
+}
+
+
+def _check_params(text: str, name: str, params: list) -> None:
+    """Every parameter of objective `name` is one it reads, with a value it can use."""
+    allowed = PARAMETERS.get(name, {})
+    for key, value in params:
+        if key not in allowed:
+            raise ValueError(f"objective {text!r}: {name} has no parameter {key!r}"
+                             f"{'; parameters: ' + ', '.join(allowed) if allowed else ' (it takes none)'}")
+        check, what = allowed[key]
+        if not check(value):
+            raise ValueError(f"objective {text!r}: {key} must be {what}, got {value!r}")
+
+
+def check_objective_game(obj, module) -> None:
+    """ValueError when an objective of `obj` cannot be measured on `module` (a rules-only objective needs
+    the rules it reads: unit_value_parity reads Rules.battle, which only Conquest of Nerath has)."""
+    for part in parts_of(obj):
+        if part.name == "unit_value_parity" and not hasattr(module.Rules(), "battle"):
+            raise ValueError(f"objective unit_value_parity measures unit prices (Rules.battle); "
+                             f"{module.__name__} has no battle rules")
 
 
 def needs_games_name(name: str) -> bool:

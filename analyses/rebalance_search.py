@@ -45,11 +45,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import limits
 from .games import load_game, make_rules, resolve_policies
 from .knobs import Knob, resolve_knobs, set_values
 from .objectives import (
     apply_condition,
     change_cost,
+    check_objective_game,
     condition_label,
     conditions,
     make_objective,
@@ -153,16 +155,18 @@ def parse_budget(budget) -> tuple[int | None, float | None]:
     if isinstance(budget, (int, np.integer)):
         if budget < 1:
             raise ValueError(f"budget must be at least 1 candidate, got {budget!r}")
-        return int(budget), None
+        return limits.count(budget, "budget", limits.MAX_TRIALS, what="candidates"), None
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh])\s*", str(budget))
     if not m:
         m2 = re.fullmatch(r"\s*(\d+)\s*", str(budget))
         if m2 and int(m2.group(1)) > 0:
-            return int(m2.group(1)), None
+            return limits.count(int(m2.group(1)), "budget", limits.MAX_TRIALS, what="candidates"), None
         raise ValueError(f"budget must be a number of candidates or a time like '30m', '90s', '1h', got {budget!r}")
     seconds = float(m.group(1)) * {"s": 1, "m": 60, "h": 3600}[m.group(2)]
     if seconds <= 0:
         raise ValueError(f"budget must be positive, got {budget!r}")
+    if seconds > limits.MAX_BUDGET_SECONDS:
+        raise limits.LimitError(f"budget {budget!r} is above the limit of {limits.MAX_BUDGET_SECONDS / 86400:g} days")
     return None, seconds
 
 
@@ -198,6 +202,7 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
     base = make_rules(module, rules)
     knob_list = resolve_knobs(module, base, knobs)
     obj = make_objective(objective)
+    check_objective_game(obj, module)
     lineup = tuple(resolve_policies(module, policies, base.players))
     trials_budget, seconds = parse_budget(budget)
     for name, value in (("first_games", first_games), ("reduction_factor", reduction_factor), ("rungs", rungs)):
@@ -211,6 +216,8 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
                          f"got {confirm_games!r}")
     if not 0 < float(confirm_precision) <= 1:
         raise ValueError(f"confirm_precision must be in (0, 1], got {confirm_precision!r}")
+    if isinstance(cost_weight, bool) or not isinstance(cost_weight, (int, float)) or not 0 <= cost_weight < math.inf:
+        raise ValueError(f"cost_weight must be a finite number >= 0, got {cost_weight!r}")
     conds = conditions(obj)          # [()] unless terms are measured under conditions ('...@mode=free_for_all')
     base_at = {c: _at(module, base, c, obj) for c in conds}
     runs = {c: _Runner(module, lineup if base_at[c].players == base.players else

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import limits, safe_io
 from .knobs import Knob
 from .rebalance_games import _json
 
@@ -55,7 +56,7 @@ def open_study(store, resume: bool, spec: dict, seed: int, reduction_factor: int
         if not resume:
             raise ValueError(f"store {str(folder)!r} already holds a study; add --resume (resume=True) to continue it, "
                              f"or give another folder")
-        stored = json.loads(spec_path.read_text(encoding="utf-8"))
+        stored = limits.load_json(spec_path, "stored study")
         if stored != plain:
             diff = sorted(k for k in set(stored) | set(plain) if stored.get(k) != plain.get(k))
             raise ValueError(f"store {str(folder)!r} holds a study with other settings ({', '.join(diff)}); "
@@ -64,7 +65,7 @@ def open_study(store, resume: bool, spec: dict, seed: int, reduction_factor: int
         raise ValueError(f"nothing to resume: {str(folder)!r} holds no study ({SPEC_FILE} missing)")
     folder.mkdir(parents=True, exist_ok=True)
     if not spec_path.exists():
-        spec_path.write_text(json.dumps(plain, indent=1), encoding="utf-8")
+        safe_io.write_text(spec_path, json.dumps(plain, indent=1))
     storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(journal)))
     # a trial left RUNNING by a killed search is failed, so the resumed search does not wait for it,
     study = optuna.create_study(storage=storage, study_name="rebalance", direction="minimize", sampler=sampler,
@@ -84,7 +85,7 @@ def load_stored(store) -> tuple[dict, pd.DataFrame]:
     spec_path = folder / SPEC_FILE
     if not spec_path.exists():
         raise ValueError(f"{str(folder)!r} holds no re-balancing study ({SPEC_FILE} missing)")
-    spec = json.loads(spec_path.read_text(encoding="utf-8"))
+    spec = limits.load_json(spec_path, "stored study")
     optuna = _optuna()
     storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(folder / STUDY_FILE)))
     study = optuna.load_study(study_name="rebalance", storage=storage)
@@ -104,7 +105,7 @@ def save_confirmation(store, proposal: pd.DataFrame, meets: bool, confirm_seed, 
                     "table": table.astype(object).where(table.notna(), None).to_dict("records"),
                     "side_effects": side.astype(object).where(side.notna(), None).to_dict("records"),
                     "timing": timing, "notes": list(notes)}
-    (Path(store) / CONFIRM_FILE).write_text(json.dumps(confirmation, indent=1, default=_json), encoding="utf-8")
+    safe_io.write_text(Path(store) / CONFIRM_FILE, json.dumps(confirmation, indent=1, default=_json))
 
 
 def suggested_fixes(store, top: int = 5) -> pd.DataFrame:
@@ -116,7 +117,7 @@ def suggested_fixes(store, top: int = 5) -> pd.DataFrame:
     paths = [k["path"] for k in spec["knobs"]]
     published = {k["path"]: k["published"] for k in spec["knobs"]}
     confirm_path = Path(store) / CONFIRM_FILE
-    confirmed = json.loads(confirm_path.read_text(encoding="utf-8")) if confirm_path.exists() else None
+    confirmed = limits.load_json(confirm_path, "stored confirmation") if confirm_path.exists() else None
     proposed = {r["knob"]: r["proposed"] for r in confirmed["proposal"]} if confirmed else None
     rows, seen = [], set()
     for t in done.to_dict("records"):      # records, not itertuples: knob paths are dotted ('map.realm_gold.x')

@@ -24,7 +24,7 @@ try:  # notebook bars need ipywidgets; without it tqdm.auto warns (TqdmWarning),
 except ImportError:
     from tqdm import tqdm
 
-from . import clusters, frames
+from . import clusters, frames, limits
 from .games import load_game, make_rules, resolve_policies
 from .metadata import run_metadata
 from .plan import RunSpec
@@ -96,7 +96,7 @@ def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_job
         the same rules with its own random streams: same statistics, not the same games.
     """
     module, spec = prepare_run(game, rules, policies, seed, seat_order, engine)
-    n_games = positive_int(n_games, "n_games")
+    n_games = limits.games(positive_int(n_games, "n_games"), "n_games")
     chunk_size = None if chunk_size is None else positive_int(chunk_size, "chunk_size")
     rule = None if until is None else stopping_rule(until)
     with Executor(n_jobs, backend, scheduler) as executor:
@@ -241,6 +241,7 @@ class Executor:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
         if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
             raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
+        limits.jobs(n_jobs, "n_jobs")
         self.n_jobs, self.backend, self.scheduler = int(n_jobs), backend, scheduler
         self._stack = contextlib.ExitStack()
 

@@ -280,7 +280,15 @@ def load_study_runs(folder) -> dict:
         raise ValueError(f"cannot read study folder {str(folder)!r}: no such folder")
     runs = {}
     for path in sorted(folder.glob("*/*.parquet")):
-        runs.setdefault(path.parent.name, {})[path.stem] = read_results(path)
+        df = read_results(path)
+        try:
+            folder_game = load_game(path.parent.name).__name__
+        except ValueError:
+            folder_game = path.parent.name
+        if folder_game != load_game(df.attrs["game"]).__name__:
+            raise ValueError(f"{str(path)!r}: metadata field 'game' is {df.attrs['game']!r}, but the file is in the "
+                             f"folder of {path.parent.name}: move it to {load_game(df.attrs['game']).__name__}/")
+        runs.setdefault(path.parent.name, {})[path.stem] = df
     if not runs:
         raise ValueError(f"{str(folder)!r} holds no study results (<game>/<run>.parquet)")
     return runs

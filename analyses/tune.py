@@ -48,7 +48,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import clusters, frames
+from . import clusters, frames, safe_io
 from .games import load_game, make_rules
 from .plan import policy_key
 from .rebalance_games import fresh_seed
@@ -195,8 +195,7 @@ class Tuned:
     def write(self, path) -> Path:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_data(), indent=1, default=_plain) + "\n", encoding="utf-8")
-        return path
+        return safe_io.write_text(path, json.dumps(self.to_data(), indent=1, default=_plain) + "\n")
 
     def to_text(self) -> str:
         search = self.provenance["search"]

@@ -5,11 +5,11 @@ the grid), and the policies (the start policy, its parameters, the pool of oppon
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import numbers
 from pathlib import Path
 
+from . import limits
 from .games import with_parameter
 from .plan import policy_key
 
@@ -137,8 +137,10 @@ def warm_points(warm_start, dims, start_params: dict) -> tuple[list[dict], list]
     for entry in entries:
         if isinstance(entry, (str, Path)):
             try:
-                params = json.loads(Path(entry).read_text(encoding="utf-8"))["params"]
-            except (OSError, ValueError, KeyError, TypeError) as exc:
+                params = limits.load_json(entry, "warm_start")["params"]
+            except limits.LimitError:
+                raise
+            except (ValueError, KeyError, TypeError) as exc:
                 raise ValueError(f"warm_start: {entry} is not a tuned data file with 'params' ({exc}). Reproduce "
                                  f"with json.load(open({str(entry)!r}))['params']") from None
             sources.append(str(entry))

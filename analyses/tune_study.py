@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import safe_io
 from .tune_space import _label
 
 PROVENANCE_KEYS = ("start", "pool", "players", "design", "rules", "rules_version", "search", "confirmation",
@@ -21,14 +22,41 @@ CONFIRM_KEYS = ("opponent", "seed", "games", "deals", "engine", "win_rate", "ci_
                 "unit", "target", "meets_target")
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_storage(storage, flag: str = "storage") -> None:
+    """A search storage we can open and write: sqlite:///FILE (a new file or an SQLite database) or a
+    journal FILE (a new file or a journal: JSON lines); ValueError naming `flag` otherwise, before any work."""
+    if not isinstance(storage, str) or not storage.strip():
+        raise ValueError(f"{flag} must be sqlite:///FILE.db or a FILE.journal path, got {storage!r}")
+    if "://" in storage:
+        if not storage.startswith("sqlite:///") or not storage[len("sqlite:///"):]:
+            raise ValueError(f"{flag} {storage}: only sqlite:///FILE.db or a FILE.journal path are supported "
+                             f"(no database server)")
+        path, magic, kind = Path(storage[len("sqlite:///"):]), SQLITE_MAGIC, "an SQLite database"
+    else:
+        path, magic, kind = Path(storage), b"{", "an optuna journal (JSON lines)"
+    safe_io.check_writable(path, flag)
+    if path.exists():
+        if not path.is_file():
+            raise ValueError(f"{flag} {path}: not a file")
+        try:
+            with open(path, "rb") as f:
+                head = f.read(len(magic))
+        except OSError as exc:
+            raise ValueError(f"{flag} {path}: {exc.strerror or exc}") from None
+        if head and head != magic:
+            raise ValueError(f"{flag} {path}: exists and is not {kind}; give a new file or the storage of a search")
+
+
 def _open_study(optuna, storage, spec: dict, seed: int, reduction_factor: int, min_resource: int):
     sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=8, multivariate=True)
     pruner = optuna.pruners.SuccessiveHalvingPruner(min_resource=max(1, min_resource),
                                                     reduction_factor=reduction_factor, min_early_stopping_rate=0)
     if storage is None:
         return optuna.create_study(direction="maximize", sampler=sampler, pruner=pruner)
-    if not isinstance(storage, str) or not storage:
-        raise ValueError(f"storage must be an optuna URL such as sqlite:///tune.db or a .journal path, got {storage!r}")
+    check_storage(storage)
     if "://" not in storage:
         backend = optuna.storages.journal.JournalFileBackend(str(Path(storage)))
         storage = optuna.storages.JournalStorage(backend)

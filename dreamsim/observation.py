@@ -205,6 +205,8 @@ def _frames_and_limbo(s: State, player: int) -> tuple[tuple, tuple]:
 def observe(state: State, player: int) -> Observation:
     """A copy of what `player` may know now (built at every decision: the helpers above inlined)."""
     s = state
+    if not 0 <= player < s.n:   # a negative seat would index from the end: another seat's view
+        raise ValueError(f"observe: seat {player!r} is not a seat of this {s.n}-player game (0..{s.n - 1})")
     stack = s.stack
     f = stack[-1] if stack else None
     actor = player

@@ -579,4 +579,6 @@ class Observation:
 def observe(state: E.State, player: int, caches: SeatCaches | None = None) -> Observation:
     """Seat `player`'s observation; `caches` (optional): the seat's own reach tables, reused between its
     observations (`play_game` keeps one `SeatCaches` per seat)."""
+    if not 0 <= player < state.n:   # a negative seat would index from the end: another seat's view
+        raise ValueError(f"observe: seat {player!r} is not a seat of this {state.n}-player game (0..{state.n - 1})")
     return Observation(state, player, caches)

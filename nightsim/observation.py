@@ -79,6 +79,8 @@ class Observation(NamedTuple):
 def observe(state: State, player: int) -> Observation:
     """The observation of seat `player` (any seat, not only the one deciding)."""
     s = state
+    if not 0 <= player < s.n:   # a negative seat would index from the end: another seat's view
+        raise ValueError(f"observe: seat {player!r} is not a seat of this {s.n}-player game (0..{s.n - 1})")
     view = s.creatures_view or creatures_view(s)
     discard = s._discard_view  # (the pile, its length, the pile as a tuple): the engine only appends to it
     if discard is None or discard[0] is not s.discard or discard[1] != len(s.discard):

@@ -261,6 +261,8 @@ def action_table(rules: Rules) -> ActionTable:
 def as_generator(seed) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
+    if seed is None:   # numpy would draw OS entropy: the protocol promises the same game for the same seed
+        raise ValueError("seed/rng is None: give an int, a numpy SeedSequence or Generator (games are deterministic)")
     return np.random.default_rng(seed)
 
 

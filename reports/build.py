@@ -14,6 +14,7 @@ import jinja2
 import pandas as pd
 from markupsafe import Markup
 
+from analyses import safe_io
 from analyses.findings import p_text
 
 from . import figures
@@ -64,8 +65,7 @@ def build(study, out_path="balance-report.html", ladders=None, replays=None) -> 
         study=_StudyView(study, games), glossary=GLOSSARY, findings=_finding_items(study.findings),
         warning_words=WARNING_WORDS, replays=links)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(html, encoding="utf-8")
-    return out
+    return safe_io.write_text(out, html)
 
 
 def _replay_links(replays: dict, out: Path) -> list[dict]:

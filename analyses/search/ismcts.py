@@ -30,6 +30,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import limits
+
 __all__ = ["ISMCTSPolicy", "BeliefChooser", "CappedChooser", "parse_ismcts", "default_rollout", "default_spec", "DEFAULT_ITERATIONS"]
 
 #: iterations per decision when none is given (`ISMCTSPolicy`, and `ismcts:default` for a game without its own)
@@ -153,11 +155,13 @@ class ISMCTSPolicy:
                 raise ValueError(f"ismcts: game {module.__name__!r} lacks {attr} (docs/GAME_PROTOCOL.md)")
         if isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1:
             raise ValueError(f"ismcts: iterations must be a positive integer, got {self.iterations!r}")
+        limits.ismcts_iterations(self.iterations, f"ismcts:{self.iterations}")
         if self.cutoff is not None and (isinstance(self.cutoff, bool) or not isinstance(self.cutoff, int)
                                         or self.cutoff < 0):
             raise ValueError(f"ismcts: cutoff must be None or a non-negative integer, got {self.cutoff!r}")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"ismcts: seconds must be positive, got {self.seconds!r}")
+        limits.ismcts_seconds(self.seconds, "ismcts")
         if not self.c >= 0:
             raise ValueError(f"ismcts: c must be >= 0, got {self.c!r}")
         if not self.bias >= 0:
@@ -460,6 +464,7 @@ def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
     if not count.isdigit() or int(count) < 1:
         raise ValueError(f"policy {spec!r}: the iterations N in 'ismcts:N' must be a positive integer, "
                          f"got {count!r}")
+    limits.ismcts_iterations(int(count), f"policy {spec.strip()!r}")
     kwargs = {}
     for part in rest[1:]:
         key, eq, text = part.partition("=")

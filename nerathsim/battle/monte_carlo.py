@@ -34,6 +34,9 @@ SAMPLERS = ("alias", "numpy")
 ENGINES = ("python", "kernel", "auto")
 MAX_ROUNDS = 100_000
 MAX_UNITS = 1000   # units per side; beyond this the per-die-size alias tables and rounds take minutes
+#: battles of one call: the numpy engine keeps an 8-byte end code per battle and runs ~1 M battles/s
+#: (20 M: 160 MB, ~20 s); the kernel keeps only counts and runs >= 10 M/s (200 M: ~20 s)
+MAX_BATTLES = {"python": 20_000_000, "kernel": 200_000_000}
 
 
 # ----------------------------------------------------------------------------------------
@@ -281,7 +284,11 @@ def simulate(state, rules: BattleRules, plans, retreat: Retreat, n: int, seed: i
     """End-state table of `n` simulated battles from `state`, by the numpy engine (`engine="python"`, the
     reference) or the numba kernel (`"kernel"`; `"auto"`: the kernel when numba is there)."""
     check_mc_size(state)
-    if resolve_engine(engine, sampler) == "kernel":
+    chosen = resolve_engine(engine, sampler)
+    if n > MAX_BATTLES[chosen]:
+        raise ValueError(f"n={n:,} battles is above the limit of {MAX_BATTLES[chosen]:,} for the {chosen} engine"
+                         + (f" (the kernel takes up to {MAX_BATTLES['kernel']:,})" if chosen == "python" else ""))
+    if chosen == "kernel":
         kernel = _kernel_module()
         outcome, att, dfd, weight, rounds_hist = kernel.simulate_kernel(state, rules, plans, retreat, n, seed)
         start_a = np.array([state.attacker.count(x) for x in rules.units.names])

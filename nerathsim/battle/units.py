@@ -21,6 +21,9 @@ from ..frozen import FrozenDict
 from .dice import hit_probability
 
 DOMAINS = ("land", "sea", "flying")
+#: units in one army given to the battle tools: far above what any solver takes (exact ~76 a side, Monte Carlo
+#: 1000), low enough that the counts stay machine integers
+MAX_ARMY = 1_000_000
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -214,6 +217,9 @@ class UnitTable:
             counts[key] = counts.get(key, 0) + count
         if not counts:
             raise ValueError(f"{label} is empty: a battle needs at least one unit on each side")
+        if sum(counts.values()) > MAX_ARMY:
+            raise ValueError(f"{label}: {sum(counts.values()):,} units is above the limit of {MAX_ARMY:,} an army "
+                             f"(the solvers take far fewer: see their limits)")
         return {n: counts[n] for n in self.names if n in counts}
 
 
