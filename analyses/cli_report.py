@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from .cli_info import epilog
+from .confirmed import with_confirmed
 from .ladder import load_ladders
 from .rebalance_search import SPEC_FILE, suggested_fixes
 from .shipped import shipped_ladders, shipped_studies
@@ -94,10 +95,11 @@ def run_report(args) -> int:
     if not runs:
         raise ValueError("no game could be simulated: " + "; ".join(f"{g}: {w}" for g, w in skipped.items()))
     study = analyse_study(runs, skipped, command=command, seed=args.seed, n_games=args.games)
-    if args.source is not None:
-        add_suggested_fixes(study, args.source)
+    stores = add_suggested_fixes(study, args.source) if args.source is not None else {}
     if stored:
-        add_shipped_fixes(study)
+        for game, found in add_shipped_fixes(study).items():
+            stores.setdefault(game, []).extend(found)
+    study = with_confirmed(study, stores)       # a confirmed change is stated in Findings, beside its imbalance
     path = reports.build(study, args.out, ladders=ladders)
     print(f"wrote {path} — {len(study.games)} game(s), {study.games_played:,} games played, "
           f"{time.perf_counter() - t0:.0f} s")
@@ -109,21 +111,27 @@ def run_report(args) -> int:
 FIXES_TITLE = "Suggested fixes (re-balancing study: search scores are biased by selection; the confirmation decides)"
 
 
-def add_suggested_fixes(study, folder) -> None:
+def add_suggested_fixes(study, folder) -> dict:
     """A "Suggested fixes" table for each re-balancing study stored in the study folder:
     `<game>/rebalance/` and any `<game>/rebalance-<name>/` (several per game, e.g. Nerath's unit
-    prices and its starting gold), written by `balancelab rebalance --store`."""
+    prices and its starting gold), written by `balancelab rebalance --store`. Returns {game: [(study
+    folder, None)]} (for `analyses.confirmed.with_confirmed`)."""
+    stores = {}
     for name, game in study.games.items():
         for store in sorted((Path(folder) / name).glob("rebalance*")):
             if (store / SPEC_FILE).exists():
                 table = suggested_fixes(store)
                 where = "" if store.name == "rebalance" else f" ({store.name})"
                 game.extra[f"{FIXES_TITLE}: {table.attrs['objective']}{where}"] = table
+                stores.setdefault(name, []).append((store, None))
+    return stores
 
 
-def add_shipped_fixes(study) -> None:
+def add_shipped_fixes(study) -> dict:
     """The "Suggested fixes" of the studies shipped with the package, for the games of `study`; a study of
-    the same name stored in `--from` takes the place of the shipped one."""
+    the same name stored in `--from` takes the place of the shipped one. Returns {game: [(study folder,
+    its provenance for the report's appendix)]}."""
+    stores = {}
     for name, game in study.games.items():
         for shipped in shipped_studies(name):
             where = "" if shipped.path.name == "rebalance" else f" ({shipped.path.name})"
@@ -132,4 +140,7 @@ def add_shipped_fixes(study) -> None:
             if title in game.extra:              # the same study given with --from
                 continue
             table.attrs["provenance"] = shipped.provenance()
+            table.attrs["shipped"] = shipped.details()
             game.extra[f"{title} (shipped)"] = table
+            stores.setdefault(name, []).append((shipped.path, shipped.details()))
+    return stores
