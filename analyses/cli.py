@@ -6,6 +6,7 @@ unreadable or foreign results file) prints one line to stderr and exits with cod
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -20,6 +21,7 @@ from . import (  # report; battle, units; games, policies, rules
     cli_tune,
 )
 from .checkpoint import simulate_to_file
+from .cli_text import FORMATS, header, tables_text, write_frames
 from .first_player import first_player_advantage
 from .game_length import game_length
 from .games import load_game
@@ -27,8 +29,8 @@ from .io import read_results
 from .metadata import rules_dict
 from .plan import SEAT_ORDERS
 from .runner import BACKENDS, ENGINES, simulate
+from .suggest import did_you_mean
 from .sweep import sweep
-from .tables import format_table
 from .win_rates import win_rates
 
 PROG = "balancelab"
@@ -55,7 +57,9 @@ class Parser(argparse.ArgumentParser):
     """argparse with one-line errors (exit code 2)."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        hint = did_you_mean(wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2))) if wrong else ""
+        self.exit(2, f"{self.prog}: error: {message}{hint} (see --help)\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,6 +101,7 @@ def build_parser() -> Parser:
         sub = _command(commands, name, help_text, handler)
         _simulation_options(sub, game_required=False)
         sub.add_argument("--in", dest="input", type=Path, metavar="RESULTS", help="analyse a results file instead")
+        _format_options(sub)
         if name == "winrates":
             sub.add_argument("--by", type=_comma_list, default=None, metavar="TABLES",
                              help="only these tables: outcomes, seat, policy, faction, matrix, ratings")
@@ -107,6 +112,7 @@ def build_parser() -> Parser:
     sw.add_argument("--field", required=True, help="Rules field (or policy parameter with --policy-param)")
     sw.add_argument("--values", required=True, type=_comma_list, help="comma-separated values, e.g. 2,3,4")
     sw.add_argument("--policy-param", metavar="POLICY", help="vary parameter FIELD of this registered policy")
+    _format_options(sw)
 
     cli_nerath.add_subcommands(commands)
     cli_report.add_subcommands(commands)
@@ -123,6 +129,14 @@ def _command(commands, name: str, help_text: str, handler) -> Parser:
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     sub.set_defaults(command=handler)
     return sub
+
+
+def _format_options(sub: Parser) -> None:
+    sub.add_argument("--format", choices=FORMATS, default="table",
+                     help="table (compact, for people; default), or every column of every table for machines: "
+                          "csv, json, parquet (parquet needs --out)")
+    sub.add_argument("--out", type=Path, default=None, metavar="FILE",
+                     help="with --format csv|json|parquet: write the tables here instead of printing them")
 
 
 def _simulation_options(sub: Parser, game_required: bool) -> None:
@@ -177,12 +191,8 @@ def run_winrates(args) -> int:
     if unknown:
         raise ValueError(f"--by: unknown table(s) {', '.join(unknown)}; allowed: {', '.join(WINRATE_TABLES)}")
     df = _results(args)
-    print(_header(df) + "\n")
     tables = win_rates(df).tables()
-    for by in args.by:
-        table = tables[WINRATE_TABLES[by]]
-        print(f"== {WINRATE_TABLES[by]} ==\n{format_table(table) if len(table) else '(none for this game)'}\n")
-    return 0
+    return _print(args, df, {WINRATE_TABLES[by]: tables[WINRATE_TABLES[by]] for by in args.by})
 
 
 def run_length(args) -> int:
@@ -194,17 +204,32 @@ def run_sweep(args) -> int:
     result = sweep(args.game, args.field, args.values, args.games, policy_param=args.policy_param,
                    chunk_size=args.chunk_size, **options)
     first = next(iter(result.runs.values()))
-    what = f"{args.policy_param}.{args.field}" if args.policy_param else f"Rules.{args.field}"
-    print(_header(first))
-    print(f"sweep of {what} over {', '.join(map(str, result.runs))}; same seeds for every value\n")
-    print(result.to_text())
-    return 0
+    what = f"{args.policy_param}.{args.field}" if args.policy_param else args.field
+    others = _rules_text(first.attrs, skip=() if args.policy_param else (args.field,))
+    swept = (f"{what} swept over {', '.join(map(str, result.runs))} (the same deals for every value); "
+             f"other rules {others.replace(' (others as published)', '; others as published')}")
+    return _print(args, first, result.tables(), swept=swept)
 
 
 def _report(args, question) -> int:
     df = _results(args)
-    print(_header(df) + "\n")
-    print(question(df).to_text())
+    return _print(args, df, question(df).tables())
+
+
+def _print(args, df, tables: dict, swept: str | None = None) -> int:
+    """The tables for people (a header and compact tables), or every column for machines (--format)."""
+    if args.format != "table":
+        text = write_frames(tables, args.format, args.out)
+        print(text if text is not None else f"wrote {args.format} to {args.out}", end="" if text else "\n")
+        return 0
+    if args.out is not None:
+        raise ValueError("--out needs --format csv, json or parquet (the table is printed)")
+    try:
+        default = cli_info.default_policy(load_game(df.attrs["game"]))
+    except (KeyError, ValueError, ImportError):
+        default = None
+    print(header(df, _rules_text(df.attrs), default, swept) + "\n")
+    print(tables_text(tables))
     return 0
 
 
@@ -235,9 +260,10 @@ def _header(df) -> str:
             f"rules: {_rules_text(a)}")
 
 
-def _rules_text(attrs: dict) -> str:
-    """The rules that differ from the game's defaults (all of them if the game is not installed)."""
-    rules = attrs.get("rules", {})
+def _rules_text(attrs: dict, skip=()) -> str:
+    """The rules that differ from the game's defaults (all of them if the game is not installed),
+    leaving out the fields in `skip` (a sweep's field, named on its own)."""
+    rules = {k: v for k, v in attrs.get("rules", {}).items() if k not in skip}
     try:
         defaults = rules_dict(load_game(attrs["game"]).Rules())
     except (KeyError, ValueError, ImportError):
