@@ -136,7 +136,20 @@ def games_text(n_games: int | None = None) -> str:
     lines.append("")
     lines.append("`balancelab policies GAME` lists a game's policies and parameters, `balancelab rules GAME` its "
                  "rules fields.")
-    return "\n".join(lines)
+    return fit(lines)
+
+
+WIDTH = 100
+
+
+def fit(lines) -> str:
+    """The lines joined, each longer than WIDTH wrapped between words under its own indent (+4)."""
+    out = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip()))
+        out += textwrap.wrap(line, WIDTH, subsequent_indent=indent + "    ", break_long_words=False,
+                             break_on_hyphens=False) or [""]
+    return "\n".join(out)
 
 
 def _share(weight: float) -> str:
@@ -188,7 +201,7 @@ def policies_text(game) -> str:
               "slower, stronger):"]
     for name, text in search_players(module):
         lines += textwrap.wrap(f"{name}: {text}", width=100, subsequent_indent="    ")
-    return "\n".join(lines)
+    return fit(lines)
 
 
 def search_players(module) -> list[tuple[str, str]]:
@@ -322,7 +335,7 @@ def rules_text(game) -> str:
         if r["note"]:
             lines += textwrap.wrap(r["note"], width=100, initial_indent=" " * (width + 4),
                                    subsequent_indent=" " * (width + 4))
-    return "\n".join(lines)
+    return fit(lines)
 
 
 def run_rules(args) -> int:

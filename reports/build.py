@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jinja2
 import pandas as pd
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from analyses.confirmed import TITLE as CONFIRMED_TITLE
 from analyses.findings import p_text
@@ -28,6 +28,7 @@ _ENV = jinja2.Environment(
     undefined=jinja2.StrictUndefined,
 )
 _ENV.filters["plain"] = plain_value     # a rules value as text: never a raw Python tuple or list
+_ENV.filters["words"] = lambda text: Markup(_keep_words(f">{escape(str(text))}<")[1:-1])   # no word split
 WARNING_WORDS = {"few_games": "fewer than 30 games", "extreme_rate": "0% or 100%", "zero_turns": "0-turn games",
                  "timeouts": "turn cap over 1%", "rank_disagreement": "rankings disagree"}
 
