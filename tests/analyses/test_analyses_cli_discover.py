@@ -19,7 +19,7 @@ def no_games(monkeypatch):
     """Any attempt to play a game fails the test: the checks must refuse first."""
     def refuse(*a, **k):
         raise AssertionError("a game was played before the command line was checked")
-    for target in ("analyses.cli.simulate", "analyses.cli.sweep", "analyses.cli.simulate_to_file",
+    for target in ("analyses.cli_commands.simulate", "analyses.cli_commands.sweep", "analyses.cli_commands.simulate_to_file",
                    "analyses.cli_report.simulate_study"):
         monkeypatch.setattr(target, refuse)
 

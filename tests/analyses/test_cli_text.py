@@ -3,15 +3,20 @@ tables within 100 columns, seats numbered from 1, the line-up named (random play
 full frames on request (--format), and a "did you mean" for a typo."""
 import io
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import nightsim
-from analyses.cli import main
+from analyses.cli import build_parser, command_list_parser, main
 from analyses.cli_text import compact, text_table
 from analyses.games import resolve_policies
 from analyses.suggest import did_you_mean
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -105,3 +110,14 @@ def test_compact_tables_shed_columns_to_fit_and_align_numbers():
     assert list(shown["p"]) == ["< 0.001", "0.002"] and left_out == []
     lines = text_table(shown).splitlines()
     assert len({len(line) for line in lines}) == 1             # numbers right-aligned to one width
+
+
+def test_the_command_list_answers_help_without_the_commands_and_matches_the_full_parser(capsys):
+    """`balancelab --help` is answered by the light command list (no pandas, numba or games imported:
+    see benchmarks for the time); its text is the full parser's, so the two cannot drift apart."""
+    light, full = command_list_parser().format_help(), build_parser().format_help()
+    assert light == full
+    code = subprocess.run([sys.executable, "-c", "import sys, analyses.cli as c; c.main(['--help']); "
+                           "print(sorted(m for m in ('pandas', 'numba', 'scipy', 'nightsim', 'nerathsim') "
+                           "if m in sys.modules))"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert code.returncode == 0 and code.stdout.strip().endswith("[]"), code.stderr
