@@ -12,6 +12,7 @@ so a reader (and the report's browser test) can check the sentence against the d
 """
 from __future__ import annotations
 
+import ast
 import math
 
 import numpy as np
@@ -55,6 +56,15 @@ def p_text(p: float) -> str:
 
 
 def words(name) -> str:
+    """A name or value as words: 'iron_circle' -> 'iron circle'; a tuple or list, or its Python text
+    "('karkoth', 'nerath')", -> 'karkoth, nerath' (never a raw Python literal)."""
+    if isinstance(name, str) and name[:1] in "([" and name[-1:] in ")]":
+        try:
+            name = ast.literal_eval(name)
+        except (ValueError, SyntaxError):
+            pass
+    if isinstance(name, (tuple, list)):
+        return ", ".join(words(x) for x in name)
     return str(name).replace("_", " ")
 
 

@@ -20,7 +20,17 @@ from analyses.findings import p_text
 
 from . import figures
 from .ladder import ladder_view
-from .words import GLOSSARY, interval_cell, label, people_seats, plain_value, policy_parameters, present, turn_words
+from .words import (
+    GLOSSARY,
+    interval_cell,
+    label,
+    no_history,
+    people_seats,
+    plain_value,
+    policy_parameters,
+    present,
+    turn_words,
+)
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("reports", "templates"),
@@ -137,7 +147,8 @@ def _game_view(g, ladder=None) -> _GameView:
     h = headline(g)
     warnings = g.warnings if len(g.warnings) else pd.DataFrame(columns=["kind", "source", "row", "message"])
     return _GameView(g, headline=h, figures=_figures(g, h), tables=_tables(g, warnings),
-                     assumptions_html=_html(present(g.assumptions).map(people_seats), max_rows=None),
+                     assumptions_html=_html(present(g.assumptions).map(lambda t: people_seats(no_history(t))),
+                                            max_rows=None),
                      finding_items=_finding_items(g.findings, warnings),
                      warning_list=_warning_list(warnings),
                      policy_params={name: policy_parameters(r) for name, r in g.policy_reprs.items()},
@@ -418,7 +429,7 @@ def _html(df: pd.DataFrame, max_rows: int | None = 60) -> Markup:
 
 
 _TEXT = re.compile(r">([^<]+)<")
-_HYPHENATED = re.compile(r"[^\s<>]*[\w)\]%]-[\w(\[][^\s<>]*")
+_HYPHENATED = re.compile(r"(?=[^\s<>]*\w)[^\s<>]*[-–‐][^\s<>]*")   # a token with a hyphen or dash
 
 
 SHORT_CELL = 36   # characters: a cell this short (a number with its interval) stays on one line

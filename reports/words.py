@@ -141,11 +141,15 @@ FEW = " ⚠ few games"
 def plain_value(v) -> str:
     """A value as text a person reads: a tuple or list (or its Python text, "('a', 'b')") as 'a, b',
     None as 'none', true/false as 'yes'/'no'; never a raw Python literal."""
-    if isinstance(v, str) and v[:1] in "([" and v[-1:] in ")]":
+    if isinstance(v, str) and v[:1] in "([{" and v[-1:] in ")]}":
         try:
             v = ast.literal_eval(v)
         except (ValueError, SyntaxError):
             return v
+    if isinstance(v, dict):
+        inner = any(isinstance(x, dict) for x in v.values())
+        return ("; " if inner else ", ").join(f"{str(k).replace('_', ' ')}{': ' if inner else ' '}{plain_value(x)}"
+                                            for k, x in v.items()) or "none"
     if isinstance(v, (tuple, list)):
         return ", ".join(plain_value(x) for x in v) or "none"
     if v is None:
@@ -171,6 +175,20 @@ def people_seats(text: str) -> str:
     numbered from 1 as the report numbers them ('Seat 1 starts', 'seats 1 and 3')."""
     return _SEAT_NUMBER.sub(lambda m: m.group(1) + " " + re.sub(r"\d+", lambda d: str(int(d.group(0)) + 1),
                                                                 m.group(2)), str(text))
+
+
+_HISTORY = [re.compile(r"\s*\((?:[^()]*?[,;]\s*)?issue \d+[^()]*\)", re.I),      # "(issue 13 item 9)"
+            re.compile(r"\b[Ii]ssue \d+(?: item \d+)?[:,]?\s*"),                  # "Issue 4: "
+            re.compile(r"\s*\((?:[^()]*?[,;]\s*)?session \d+[^()]*\)", re.I)]
+
+
+def no_history(text) -> str:
+    """Text written for maintainers (RULES.md) without its development history: the issue numbers
+    and sessions a decision was taken in are not part of the rule a designer reads."""
+    text = str(text)
+    for pattern in _HISTORY:
+        text = pattern.sub("", text)
+    return text
 
 
 def percent(v) -> str:
@@ -268,9 +286,22 @@ def _uninformative(df: pd.DataFrame, col: str) -> bool:
 
 
 def policy_parameters(text: str) -> str:
-    """'WarPolicy(name='balanced', attack_threshold=0.6, ...)' -> 'attack threshold 0.6, ...'."""
+    """'WarPolicy(name='balanced', attack_threshold=0.6, ...)' -> 'attack threshold 0.6, ...'; nested
+    settings in words too ("Purchase(weights=(('footsoldier', 4.0),))" -> 'purchase: weights footsoldier 4'),
+    never a raw Python tuple."""
     m = re.match(r"^\s*\w+\((.*)\)\s*$", str(text), re.S)
     body = m.group(1) if m else str(text)
     body = re.sub(r"name='[^']*',?\s*", "", body)
+    body = re.sub(r"\('([^']*)', ([^()]*?)\)", lambda p: f"{p.group(1)} {_number(p.group(2))}", body)
+    body = re.sub(r"\b[A-Z]\w*\(", "(", body)                     # nested class names
     body = re.sub(r"(\w+)=", lambda k: k.group(1).replace("_", " ") + " ", body)
+    body = body.replace("'", "").replace("True", "yes").replace("False", "no").replace("_", " ")
+    body = re.sub(r"\(\(([^()]*)\)\)", r"(\1)", body)
     return body.strip().rstrip(",") or "no parameters"
+
+
+def _number(text: str) -> str:
+    try:
+        return f"{float(text):g}"
+    except ValueError:
+        return text
