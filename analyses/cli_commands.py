@@ -5,6 +5,8 @@ sweep commands. `analyses.cli` (the entry point) imports this module only when a
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 from pathlib import Path
 
@@ -117,6 +119,7 @@ def _simulation_options(sub: Parser, game_required: bool) -> None:
 
 def run_simulate(args) -> int:
     out = args.out.with_suffix(".csv") if args.csv else args.out
+    announce_duration(args, args.games)
     started = time.perf_counter()
     df = simulate_to_file(args.game, args.games, out, resume=args.resume, force=args.force, csv=args.csv,
                           chunk_size=args.chunk_size, **_run_options(args))
@@ -150,6 +153,7 @@ def run_length(args) -> int:
 
 def run_sweep(args) -> int:
     options = _run_options(args)
+    announce_duration(args, args.games * len(args.values))
     result = sweep(args.game, args.field, args.values, args.games, policy_param=args.policy_param,
                    chunk_size=args.chunk_size, **options)
     first = next(iter(result.runs.values()))
@@ -188,7 +192,44 @@ def _results(args):
         raise ValueError("give either a GAME to simulate or --in RESULTS to read")
     if args.input is not None:
         return read_results(args.input)
+    announce_duration(args, args.games)
     return simulate(args.game, args.games, chunk_size=args.chunk_size, **_run_options(args))
+
+
+ANNOUNCE_AFTER = 30.0     # seconds: a run expected to take longer says so before it starts
+TIMED_GAMES = 3           # games timed for the estimate (fewer when one game is slow)
+MIN_GAMES_TO_TIME = 20    # a shorter run starts at once
+
+
+def announce_duration(args, n_games: int, out=None, clock=time.perf_counter) -> float | None:
+    """Time a few games of this run (on one worker, the Python engine; their results are not used)
+    and, when the whole run is expected to take longer than ANNOUNCE_AFTER, print the estimate to
+    stderr before it starts. Returns the estimate in seconds (None when not timed)."""
+    if n_games < MIN_GAMES_TO_TIME or getattr(args, "engine", "python") != "python":
+        return None     # a compiled kernel's first games time its compilation, not its games
+    options = {**_run_options(args), "n_jobs": 1, "progress": False, "backend": None, "scheduler": None}
+    per_game, played, started = 0.0, 0, clock()
+    while played < TIMED_GAMES:
+        simulate(args.game, 1, **{**options, "seed": options["seed"] + played})
+        played += 1
+        per_game = (clock() - started) / played
+        if per_game > 1.0:          # one slow game is estimate enough
+            break
+    workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
+    estimate = per_game * n_games / max(1, min(workers, n_games))
+    if estimate > ANNOUNCE_AFTER:
+        print(f"{PROG}: this run will take about {_duration(estimate)} ({n_games:,} games at about "
+              f"{per_game:.2g} s a game from {played} timed game(s), {workers} worker(s)); Ctrl-C stops it",
+              file=out or sys.stderr, flush=True)
+    return estimate
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:.1f} hours"
 
 
 def _run_options(args) -> dict:

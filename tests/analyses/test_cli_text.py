@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import nightsim
+from analyses import cli_commands
 from analyses.cli import build_parser, command_list_parser, main
 from analyses.cli_text import compact, text_table
 from analyses.games import resolve_policies
@@ -121,3 +122,19 @@ def test_the_command_list_answers_help_without_the_commands_and_matches_the_full
                            "print(sorted(m for m in ('pandas', 'numba', 'scipy', 'nightsim', 'nerathsim') "
                            "if m in sys.modules))"], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert code.returncode == 0 and code.stdout.strip().endswith("[]"), code.stderr
+
+
+def test_a_long_run_announces_its_duration_before_it_starts(monkeypatch):
+    played = []
+    monkeypatch.setattr(cli_commands, "simulate", lambda game, n, **kw: played.append((n, kw["seed"])))
+    args = build_parser().parse_args(["fpa", "nightsim", "--games", "200", "--jobs", "2"])
+    ticks = iter([0.0, 2.0])                        # one timed game of 2 s: slow enough to stop timing
+    out = io.StringIO()
+    estimate = cli_commands.announce_duration(args, 200, out=out, clock=lambda: next(ticks))
+    assert estimate == pytest.approx(200.0) and played == [(1, 0)]    # 2 s x 200 games / 2 workers
+    assert "about 3 minutes (200 games at about 2 s a game from 1 timed game(s), 2 worker(s))" in out.getvalue()
+    ticks = iter([0.0, 0.01, 0.02, 0.03])           # three quick games: a short run starts without a word
+    out = io.StringIO()
+    assert cli_commands.announce_duration(args, 200, out=out, clock=lambda: next(ticks)) == pytest.approx(1.0)
+    assert out.getvalue() == ""
+    assert cli_commands.announce_duration(args, 10) is None          # too short to time
