@@ -58,6 +58,14 @@ def add_subcommands(subparsers) -> None:
     rep.set_defaults(func=run_report, command=run_report)
 
 
+def _no_ladders_yet(path: Path) -> bool:
+    """A --ladder folder that does not exist yet or holds no ladder file (a file given by name must exist)."""
+    path = Path(path)
+    if path.suffix == ".json":
+        return False
+    return not path.exists() or (path.is_dir() and not any(path.glob("*.json")))
+
+
 def games_shares() -> str:
     """'Nightmarium 1, Midnighters 0.5, ...' from the study plans' weights."""
     return ", ".join(f"{plan.title.split(' (')[0]} {plan.weight:g}" for plan in PLANS.values())
@@ -82,7 +90,12 @@ def run_report(args) -> int:
     stored = getattr(args, "stored", True)
     ladders = shipped_ladders(games) if stored else {}
     if getattr(args, "ladder", None) is not None:
-        ladders.update(load_ladders(args.ladder))
+        if _no_ladders_yet(args.ladder):     # the README's folder before any `balancelab ladder --out` run
+            print(f"note: no skill ladders in {str(args.ladder)!r} yet (make one with `balancelab ladder GAME "
+                  f"--out {args.ladder}/GAME.json`); the report shows "
+                  + ("the ladders shipped with balancelab" if stored else "no ladder"), file=sys.stderr)
+        else:
+            ladders.update(load_ladders(args.ladder))
     if args.source is not None:
         runs, skipped = load_study_runs(args.source), {}
         if games:
