@@ -177,11 +177,7 @@ def _print(args, df, tables: dict, swept: str | None = None) -> int:
         return 0
     if args.out is not None:
         raise ValueError("--out needs --format csv, json or parquet (the table is printed)")
-    try:
-        default = cli_info.default_policy(load_game(df.attrs["game"]))
-    except (KeyError, ValueError, ImportError):
-        default = None
-    print(header(df, _rules_text(df.attrs), default, swept) + "\n")
+    print(_header(df, swept) + "\n")
     print(tables_text(tables))
     return 0
 
@@ -242,12 +238,13 @@ def _run_options(args) -> dict:
             "scheduler": args.scheduler, "engine": args.engine}
 
 
-def _header(df) -> str:
-    """Two lines saying what was played: game, rules version, games, seed, policies, changed rules."""
-    a = df.attrs
-    return (f"{a.get('game')} ({a.get('rules_version')}): {len(df)} games, seed {a.get('seed')}, "
-            f"seat order {a.get('seat_order')}, policies {','.join(map(str, a.get('policies', [])))}\n"
-            f"rules: {_rules_text(a)}")
+def _header(df, swept: str | None = None) -> str:
+    """What was played, in words (`analyses.cli_text.header`): game, games, seats, seed, line-up, rules."""
+    try:
+        default = cli_info.default_policy(load_game(df.attrs["game"]))
+    except (KeyError, ValueError, ImportError):
+        default = None
+    return header(df, _rules_text(df.attrs), default, swept)
 
 
 def _rules_text(attrs: dict, skip=()) -> str:
