@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .findings import words
+
 MIN_GAMES = 30
 MAX_TIMEOUT_RATE = 0.01
 KINDS = ("few_games", "extreme_rate", "zero_turns", "timeouts", "rank_disagreement")
@@ -42,7 +44,7 @@ def _label(r: pd.Series) -> str:
     if "players" in r.index and "seat" in r.index:
         parts.insert(0, f"{int(r['players'])} players,")
     if "value" in r.index:
-        parts.insert(0, f"at {r['value']}:")
+        parts.insert(0, f"at {words(r['value'])}:")
     return " ".join(parts) or "row"
 
 
@@ -96,7 +98,7 @@ def sweep_timeout_check(sweep: pd.DataFrame, source: str = "sweep") -> list[dict
         return out
     for i, r in sweep[sweep["metric"] == "timeout_rate"].iterrows():
         if r["estimate"] > MAX_TIMEOUT_RATE:
-            out.append(_row("timeouts", source, i, f"at {r['value']}: {100 * r['estimate']:.1f}% of {int(r['n']):,} "
+            out.append(_row("timeouts", source, i, f"at {words(r['value'])}: {100 * r['estimate']:.1f}% of {int(r['n']):,} "
                                                    f"games hit the turn cap (more than {100 * MAX_TIMEOUT_RATE:.0f}%)."))
     return out
 

@@ -2,42 +2,28 @@
 
 Bad input (unknown game, policy or rules field, a value of the wrong type, --games 0, an
 unreadable or foreign results file) prints one line to stderr and exits with code 2.
+
+This module is the entry point and imports only argparse-level modules: `balancelab --help`, no
+command or an unknown one are answered from the command list below, without loading pandas, numba,
+scipy or the games (a fraction of a second instead of seconds). A command's own parser and code
+live in `analyses.cli_commands` and the `cli_*` modules, imported when a command is given.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
+import re
 import sys
 import tempfile
-import textwrap
 import time
 import traceback
 from pathlib import Path
 
-from . import (  # report; battle, units; games, policies, rules
-    cli_checks,
-    cli_info,
-    cli_ladder,
-    cli_nerath,
-    cli_rebalance,
-    cli_replay,
-    cli_report,
-    cli_tune,
-    limits,
-)
-from .checkpoint import simulate_to_file
-from .first_player import first_player_advantage
-from .game_length import game_length
-from .games import load_game
-from .io import read_results
-from .metadata import rules_dict
-from .plan import SEAT_ORDERS
-from .runner import BACKENDS, ENGINES, simulate
-from .sweep import sweep
-from .tables import format_table
-from .win_rates import win_rates
+from .suggest import did_you_mean
 
 PROG = "balancelab"
+DESCRIPTION = "Simulate tabletop games in bulk and answer balance questions."
 EXAMPLES = """\
 examples:
   balancelab fpa nightsim --games 20000 --jobs 2
@@ -56,18 +42,53 @@ examples:
   balancelab replay nerath --seed 3 --out game.html   # watch one game step by step
 each command shows its own examples: balancelab COMMAND --help
 """
+#: (command, one-line help) as the full parser registers them (a test keeps the two the same)
+COMMANDS = (
+    ("simulate", "play games and write one row per game to a results file"),
+    ("fpa", "first-player advantage: each seat's win rate against the fair share"),
+    ("winrates", "win rates by seat, policy and faction; policy matrix and ratings"),
+    ("length", "game length: turns and decisions, overall and by winning seat"),
+    ("sweep", "vary one rules field (or policy parameter) with common random numbers"),
+    ("battle", "Conquest of Nerath battle calculator: win odds, survivors, gold swing"),
+    ("units", "Conquest of Nerath unit cost efficiency: hits per gold, duels, best armies, break-even"),
+    ("report", "simulate every game and write the HTML balance report (the main job)"),
+    ("replay", "play one game (or replay one of a results file) as an HTML page to step through"),
+    ("rebalance", "find the smallest rule change that fixes an imbalance, and confirm it"),
+    ("tune-policy", "tune a heuristic's weights against a pool of opponents, and confirm the result on fresh seeds"),
+    ("ladder", "skill ladder: ratings of random, the heuristics and search, and the findings at each rung"),
+    ("games", "list the games, their players, rules versions and the policies runs use"),
+    ("policies", "list a game's policies and their parameters (names for --policies, --policy-param)"),
+    ("rules", "list a game's Rules fields: default, allowed values, meaning (for --rule FIELD=VALUE)"),
+)
+
+
+class _Lazy:
+    """A module imported on first attribute use (the commands' heavy imports stay off `--help`)."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attr):
+        return getattr(importlib.import_module(self._name), attr)
+
+
+cli_checks = _Lazy("analyses.cli_checks")
+_commands = _Lazy("analyses.cli_commands")
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (exit code 2)."""
+    """argparse with one-line errors (exit code 2) and a "did you mean" for a mistyped command."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        hint = did_you_mean(wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2))) if wrong else ""
+        self.exit(2, f"{self.prog}: error: {message}{hint} (see --help)\n")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit code (0 ok, 2 bad input, 130 interrupted)."""
-    parser = build_parser()
+    """Run the command line; returns the exit code (0 ok, 1 internal error, 2 bad input, 130 interrupted)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser() if _names_a_command(argv) else command_list_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, or an argparse error already printed
@@ -83,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: interrupted{hint}", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001  # the one boundary: a bug is one line plus a saved traceback
-        where = save_traceback(exc, argv if argv is not None else sys.argv[1:])
+        where = save_traceback(exc, argv)
         print(f"{PROG}: internal error: {type(exc).__name__}: {_one_line(exc)} (traceback saved to {where}; "
               f"please report it)", file=sys.stderr)
         return 1
@@ -113,224 +134,33 @@ def save_traceback(exc: BaseException, argv) -> str:
 
 
 def build_parser() -> Parser:
-    parser = Parser(prog=PROG, description="Simulate tabletop games in bulk and answer balance questions.",
-                    epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    """The full parser: every command with its options (imports the commands' modules)."""
+    return _commands.build_parser()
+
+
+def command_list_parser() -> Parser:
+    """The top-level parser alone: the command list, the description and the examples (no command's
+    options); enough for `--help`, a missing command and a mistyped one."""
+    parser = Parser(prog=PROG, description=DESCRIPTION, epilog=EXAMPLES,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND", parser_class=Parser)
-
-    sim = _command(commands, "simulate", "play games and write one row per game to a results file", run_simulate)
-    _simulation_options(sim, game_required=True)
-    sim.add_argument("--out", required=True, type=Path, help="results file (.parquet; .csv with --csv)")
-    sim.add_argument("--csv", action="store_true", help="write CSV plus a .meta.json sidecar instead of Parquet")
-    sim.add_argument("--resume", action="store_true", help="finish an interrupted run of the same command")
-    sim.add_argument("--force", action="store_true", help="overwrite a finished --out file (start over)")
-
-    for name, help_text, handler in (
-        ("fpa", "first-player advantage: each seat's win rate against the fair share", run_fpa),
-        ("winrates", "win rates by seat, policy and faction; policy matrix and ratings", run_winrates),
-        ("length", "game length: turns and decisions, overall and by winning seat", run_length),
-    ):
-        sub = _command(commands, name, help_text, handler)
-        _simulation_options(sub, game_required=False)
-        sub.add_argument("--in", dest="input", type=Path, metavar="RESULTS", help="analyse a results file instead")
-        if name == "winrates":
-            sub.add_argument("--by", type=_comma_list, default=None, metavar="TABLES",
-                             help="only these tables: outcomes, seat, policy, faction, matrix, ratings")
-
-    sw = _command(commands, "sweep", "vary one rules field (or policy parameter) with common random numbers",
-                  run_sweep)
-    _simulation_options(sw, game_required=True)
-    sw.add_argument("--field", required=True, help="Rules field (or policy parameter with --policy-param)")
-    sw.add_argument("--values", required=True, type=_comma_list, help="comma-separated values, e.g. 2,3,4")
-    sw.add_argument("--policy-param", metavar="POLICY", help="vary parameter FIELD of this registered policy")
-
-    cli_nerath.add_subcommands(commands)
-    cli_report.add_subcommands(commands)
-    cli_replay.add_subcommands(commands)
-    cli_rebalance.add_subcommands(commands)
-    cli_tune.add_subcommands(commands)
-    cli_ladder.add_subcommands(commands)
-    cli_info.add_subcommands(commands)
-    cli_info.set_examples(commands)      # each subcommand's --help shows its own examples
-    for sub in commands.choices.values():  # and the limits every size is checked against
-        sub.epilog = (sub.epilog or "") + "\n" + textwrap.fill(limits.HELP, 100) + "\n"
-        sub.formatter_class = argparse.RawDescriptionHelpFormatter
+    for name, help_text in COMMANDS:
+        commands.add_parser(name, help=help_text)
     return parser
 
 
-def _command(commands, name: str, help_text: str, handler) -> Parser:
-    sub = commands.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub.set_defaults(command=handler)
-    return sub
-
-
-def _simulation_options(sub: Parser, game_required: bool) -> None:
-    sub.add_argument("game", nargs=None if game_required else "?",
-                     help="nightsim (nightmarium), dreamsim (midnighters), nerathsim (nerath) or a module path")
-    sub.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
-    sub.add_argument("--players", type=_positive_int, help="number of players (Rules.players)")
-    sub.add_argument("--policies", help="one policy for every seat, or one per seat: greedy,random,random "
-                     "(default: the game's default policy in every seat, random for nightsim and dreamsim; "
-                     "see `balancelab games` and `balancelab policies GAME`)")
-    sub.add_argument("--seed", type=_non_negative_int, default=0, help="run seed (default 0)")
-    sub.add_argument("--jobs", type=_jobs, default=1, help="parallel workers (-1 = all cores; default 1)")
-    sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
-    sub.add_argument("--scheduler", help="dask scheduler address for --backend dask, e.g. tcp://host:8786")
-    sub.add_argument("--rule", action="append", default=[], type=_assignment, metavar="FIELD=VALUE",
-                     help="change a Rules field (repeatable), e.g. --rule creatures_to_win=6; "
-                          "`balancelab rules GAME` lists the fields")
-    sub.add_argument("--seat-order", choices=SEAT_ORDERS, default="rotate",
-                     help="rotate (paired games, default), random or fixed")
-    sub.add_argument("--chunk-size", type=_positive_int, help="games per joblib task (default: automatic)")
-    sub.add_argument("--engine", choices=ENGINES, default="python",
-                     help="python (the reference engine, default), kernel (the game's compiled batch kernel: "
-                          "same rules, own random streams) or auto (the kernel when it plays these rules and "
-                          "policies)")
-    sub.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
-
-
-# --- commands ---------------------------------------------------------------------------
-
-def run_simulate(args) -> int:
-    out = args.out.with_suffix(".csv") if args.csv else args.out
-    started = time.perf_counter()
-    df = simulate_to_file(args.game, args.games, out, resume=args.resume, force=args.force, csv=args.csv,
-                          chunk_size=args.chunk_size, **_run_options(args))
-    print(_header(df))
-    print(f"wrote {len(df)} games to {out} in {time.perf_counter() - started:.1f} s")
-    return 0
-
-
-def run_fpa(args) -> int:
-    return _report(args, first_player_advantage)
-
-
-WINRATE_TABLES = {"outcomes": "outcomes", "seat": "by_seat", "policy": "by_policy", "faction": "by_faction",
-                  "matrix": "matrix", "ratings": "ratings"}
-
-
-def run_winrates(args) -> int:
-    if args.by is None:
-        return _report(args, win_rates)
-    unknown = [b for b in args.by if b not in WINRATE_TABLES]
-    if unknown:
-        raise ValueError(f"--by: unknown table(s) {', '.join(unknown)}; allowed: {', '.join(WINRATE_TABLES)}")
-    df = _results(args)
-    print(_header(df) + "\n")
-    tables = win_rates(df).tables()
-    for by in args.by:
-        table = tables[WINRATE_TABLES[by]]
-        print(f"== {WINRATE_TABLES[by]} ==\n{format_table(table) if len(table) else '(none for this game)'}\n")
-    return 0
-
-
-def run_length(args) -> int:
-    return _report(args, game_length)
-
-
-def run_sweep(args) -> int:
-    options = _run_options(args)
-    result = sweep(args.game, args.field, args.values, args.games, policy_param=args.policy_param,
-                   chunk_size=args.chunk_size, **options)
-    first = next(iter(result.runs.values()))
-    what = f"{args.policy_param}.{args.field}" if args.policy_param else f"Rules.{args.field}"
-    print(_header(first))
-    print(f"sweep of {what} over {', '.join(map(str, result.runs))}; same seeds for every value\n")
-    print(result.to_text())
-    return 0
-
-
-def _report(args, question) -> int:
-    df = _results(args)
-    print(_header(df) + "\n")
-    print(question(df).to_text())
-    return 0
-
-
-def _results(args):
-    """The results to analyse: read from --in, or simulated on the spot."""
-    if (args.input is None) == (args.game is None):
-        raise ValueError("give either a GAME to simulate or --in RESULTS to read")
-    if args.input is not None:
-        return read_results(args.input)
-    return simulate(args.game, args.games, chunk_size=args.chunk_size, **_run_options(args))
-
-
-def _run_options(args) -> dict:
-    """Keyword arguments for simulate/sweep from the shared options."""
-    rules = dict(args.rule)
-    if args.players is not None:
-        rules["players"] = args.players
-    return {"rules": rules or None, "policies": args.policies, "seed": args.seed, "n_jobs": args.jobs,
-            "backend": args.backend, "seat_order": args.seat_order, "progress": args.progress,
-            "scheduler": args.scheduler, "engine": args.engine}
-
-
-def _header(df) -> str:
-    """Two lines saying what was played: game, rules version, games, seed, policies, changed rules."""
-    a = df.attrs
-    return (f"{a.get('game')} ({a.get('rules_version')}): {len(df)} games, seed {a.get('seed')}, "
-            f"seat order {a.get('seat_order')}, policies {','.join(map(str, a.get('policies', [])))}\n"
-            f"rules: {_rules_text(a)}")
-
-
-def _rules_text(attrs: dict) -> str:
-    """The rules that differ from the game's defaults (all of them if the game is not installed)."""
-    rules = attrs.get("rules", {})
-    try:
-        defaults = rules_dict(load_game(attrs["game"]).Rules())
-    except (KeyError, ValueError, ImportError):
-        defaults = {}
-    changed = {k: v for k, v in rules.items() if defaults.get(k, object()) != v}
-    text = " ".join(f"{k}={v}" for k, v in changed.items())
-    return f"{text} (others as published)" if text else "as published"
-
-
-# --- argument types ---------------------------------------------------------------------
-
-def _positive_int(text: str) -> int:
-    value = _int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = _int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
-    return value
-
-
-def _jobs(text: str) -> int:
-    value = _int(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be a positive number of workers or -1 (all cores)")
-    return value
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
-
-def _assignment(text: str) -> tuple[str, str]:
-    field, sep, value = text.partition("=")
-    if not sep or not field.strip():
-        raise argparse.ArgumentTypeError(f"expected FIELD=VALUE, got {text!r}")
-    return field.strip(), value.strip()
-
-
-def _comma_list(text: str) -> list[str]:
-    values = [v.strip() for v in text.split(",") if v.strip()]
-    if not values:
-        raise argparse.ArgumentTypeError("give at least one value")
-    return values
+def _names_a_command(argv: list[str]) -> bool:
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return first in {name for name, _ in COMMANDS}
 
 
 def _one_line(exc: BaseException) -> str:
     lines = str(exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
 
+
+def __getattr__(name: str):
+    """The commands' names (`analyses.cli.run_fpa`, ...) are those of `analyses.cli_commands`."""
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module("analyses.cli_commands"), name)

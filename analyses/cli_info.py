@@ -21,7 +21,9 @@ import types
 import typing
 
 from .cli_nerath import BATTLE_EXAMPLES
-from .games import KNOWN_GAMES, load_game
+from .games import KNOWN_GAMES, has_macro_search, load_game
+from .search.ismcts import DEFAULT_ITERATIONS, default_spec
+from .search.macro import DEFAULT_ROLLOUTS
 from .study import DEFAULT_GAMES, PLANS, run_sizes
 
 EXAMPLES = {
@@ -134,7 +136,20 @@ def games_text(n_games: int | None = None) -> str:
     lines.append("")
     lines.append("`balancelab policies GAME` lists a game's policies and parameters, `balancelab rules GAME` its "
                  "rules fields.")
-    return "\n".join(lines)
+    return fit(lines)
+
+
+WIDTH = 100
+
+
+def fit(lines) -> str:
+    """The lines joined, each longer than WIDTH wrapped between words under its own indent (+4)."""
+    out = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip()))
+        out += textwrap.wrap(line, WIDTH, subsequent_indent=indent + "    ", break_long_words=False,
+                             break_on_hyphens=False) or [""]
+    return "\n".join(out)
 
 
 def _share(weight: float) -> str:
@@ -182,7 +197,24 @@ def policies_text(game) -> str:
         params = policy_parameters(policy)
         text = ", ".join(f"{k}={_value(v)}" for k, v in params) if params else "no parameters"
         lines += textwrap.wrap(text, width=100, initial_indent="    ", subsequent_indent="    ")
-    return "\n".join(lines)
+    lines += ["", "search players (IS-MCTS: each decision searched by sampling the hidden cards and playing on; "
+              "slower, stronger):"]
+    for name, text in search_players(module):
+        lines += textwrap.wrap(f"{name}: {text}", width=100, subsequent_indent="    ")
+    return fit(lines)
+
+
+def search_players(module) -> list[tuple[str, str]]:
+    """(name, what it is) of the search players a --policies entry can name for `module`, with budgets."""
+    if has_macro_search(module):
+        default = getattr(module, "SEARCH_DEFAULT", None) or f"macro:{DEFAULT_ROLLOUTS}"
+        return [("ismcts (= ismcts:default)", f"the game's default search, {default}: rollouts per macro decision "
+                                               f"with the named heuristic as base"),
+                ("ismcts:N[:base=POLICY]", f"N rollouts per macro decision (default budget {DEFAULT_ROLLOUTS})")]
+    return [("ismcts (= ismcts:default)", f"the game's default search, {default_spec(module)}"),
+            ("ismcts:N[:key=value...]", f"N iterations per decision (e.g. ismcts:25 fast, ismcts:100 stronger; "
+                                        f"default budget {DEFAULT_ITERATIONS}); keys: rollout, c, cutoff, seconds, "
+                                        "bias, paired, z, topk, eps")]
 
 
 def run_policies(args) -> int:
@@ -303,7 +335,7 @@ def rules_text(game) -> str:
         if r["note"]:
             lines += textwrap.wrap(r["note"], width=100, initial_indent=" " * (width + 4),
                                    subsequent_indent=" " * (width + 4))
-    return "\n".join(lines)
+    return fit(lines)
 
 
 def run_rules(args) -> int:

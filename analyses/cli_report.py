@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from .cli_info import epilog
+from .confirmed import with_confirmed
 from .ladder import load_ladders
 from .rebalance_search import SPEC_FILE, suggested_fixes
 from .replay import example_replays
@@ -58,6 +59,14 @@ def add_subcommands(subparsers) -> None:
     rep.set_defaults(func=run_report, command=run_report)
 
 
+def _no_ladders_yet(path: Path) -> bool:
+    """A --ladder folder that does not exist yet or holds no ladder file (a file given by name must exist)."""
+    path = Path(path)
+    if path.suffix == ".json":
+        return False
+    return not path.exists() or (path.is_dir() and not any(path.glob("*.json")))
+
+
 def games_shares() -> str:
     """'Nightmarium 1, Midnighters 0.5, ...' from the study plans' weights."""
     return ", ".join(f"{plan.title.split(' (')[0]} {plan.weight:g}" for plan in PLANS.values())
@@ -82,7 +91,12 @@ def run_report(args) -> int:
     stored = getattr(args, "stored", True)
     ladders = shipped_ladders(games) if stored else {}
     if getattr(args, "ladder", None) is not None:
-        ladders.update(load_ladders(args.ladder))
+        if _no_ladders_yet(args.ladder):     # the README's folder before any `balancelab ladder --out` run
+            print(f"note: no skill ladders in {str(args.ladder)!r} yet (make one with `balancelab ladder GAME "
+                  f"--out {args.ladder}/GAME.json`); the report shows "
+                  + ("the ladders shipped with balancelab" if stored else "no ladder"), file=sys.stderr)
+        else:
+            ladders.update(load_ladders(args.ladder))
     if args.source is not None:
         runs, skipped = load_study_runs(args.source), {}
         if games:
@@ -95,10 +109,11 @@ def run_report(args) -> int:
     if not runs:
         raise ValueError("no game could be simulated: " + "; ".join(f"{g}: {w}" for g, w in skipped.items()))
     study = analyse_study(runs, skipped, command=command, seed=args.seed, n_games=args.games)
-    if args.source is not None:
-        add_suggested_fixes(study, args.source)
+    stores = add_suggested_fixes(study, args.source) if args.source is not None else {}
     if stored:
-        add_shipped_fixes(study)
+        for game, found in add_shipped_fixes(study).items():
+            stores.setdefault(game, []).extend(found)
+    study = with_confirmed(study, stores)       # a confirmed change is stated in Findings, beside its imbalance
     replays, no_replay = example_replays(runs)
     path = reports.build(study, args.out, ladders=ladders, replays=replays)
     print(f"wrote {path} — {len(study.games)} game(s), {study.games_played:,} games played, "
@@ -113,21 +128,27 @@ def run_report(args) -> int:
 FIXES_TITLE = "Suggested fixes (re-balancing study: search scores are biased by selection; the confirmation decides)"
 
 
-def add_suggested_fixes(study, folder) -> None:
+def add_suggested_fixes(study, folder) -> dict:
     """A "Suggested fixes" table for each re-balancing study stored in the study folder:
     `<game>/rebalance/` and any `<game>/rebalance-<name>/` (several per game, e.g. Nerath's unit
-    prices and its starting gold), written by `balancelab rebalance --store`."""
+    prices and its starting gold), written by `balancelab rebalance --store`. Returns {game: [(study
+    folder, None)]} (for `analyses.confirmed.with_confirmed`)."""
+    stores = {}
     for name, game in study.games.items():
         for store in sorted((Path(folder) / name).glob("rebalance*")):
             if (store / SPEC_FILE).exists():
                 table = suggested_fixes(store)
                 where = "" if store.name == "rebalance" else f" ({store.name})"
                 game.extra[f"{FIXES_TITLE}: {table.attrs['objective']}{where}"] = table
+                stores.setdefault(name, []).append((store, None))
+    return stores
 
 
-def add_shipped_fixes(study) -> None:
+def add_shipped_fixes(study) -> dict:
     """The "Suggested fixes" of the studies shipped with the package, for the games of `study`; a study of
-    the same name stored in `--from` takes the place of the shipped one."""
+    the same name stored in `--from` takes the place of the shipped one. Returns {game: [(study folder,
+    its provenance for the report's appendix)]}."""
+    stores = {}
     for name, game in study.games.items():
         for shipped in shipped_studies(name):
             where = "" if shipped.path.name == "rebalance" else f" ({shipped.path.name})"
@@ -136,4 +157,7 @@ def add_shipped_fixes(study) -> None:
             if title in game.extra:              # the same study given with --from
                 continue
             table.attrs["provenance"] = shipped.provenance()
+            table.attrs["shipped"] = shipped.details()
             game.extra[f"{title} (shipped)"] = table
+            stores.setdefault(name, []).append((shipped.path, shipped.details()))
+    return stores

@@ -12,6 +12,7 @@ so a reader (and the report's browser test) can check the sentence against the d
 """
 from __future__ import annotations
 
+import ast
 import math
 
 import numpy as np
@@ -55,6 +56,15 @@ def p_text(p: float) -> str:
 
 
 def words(name) -> str:
+    """A name or value as words: 'iron_circle' -> 'iron circle'; a tuple or list, or its Python text
+    "('karkoth', 'nerath')", -> 'karkoth, nerath' (never a raw Python literal)."""
+    if isinstance(name, str) and name[:1] in "([" and name[-1:] in ")]":
+        try:
+            name = ast.literal_eval(name)
+        except (ValueError, SyntaxError):
+            pass
+    if isinstance(name, (tuple, list)):
+        return ", ".join(words(x) for x in name)
     return str(name).replace("_", " ")
 
 
@@ -121,7 +131,24 @@ def game_findings(g) -> pd.DataFrame:
     _length(c)
     _trust(c)
     table = pd.DataFrame(c.rows, columns=COLUMNS)
-    return sort_findings(table)
+    return _confirmed_first(sort_findings(table))
+
+
+CONFIRMED = "extra:Confirmed rule change"
+
+
+def _confirmed_first(table: pd.DataFrame) -> pd.DataFrame:
+    """A confirmed rule change right after the imbalance it fixes (the significant seat or alliance
+    findings), or first among the rest when this report finds none."""
+    if not len(table):
+        return table
+    confirmed = table["source"].astype(str).str.startswith(CONFIRMED)
+    if not confirmed.any():
+        return table
+    rest = table[~confirmed]
+    imbalance = rest["kind"].isin(["seat", "team"]) & rest["significant"]
+    at = int(imbalance.to_numpy().nonzero()[0].max()) + 1 if imbalance.any() else 0
+    return pd.concat([rest.iloc[:at], table[confirmed], rest.iloc[at:]], ignore_index=True)
 
 
 def sort_findings(table: pd.DataFrame) -> pd.DataFrame:
@@ -237,11 +264,45 @@ def _fixes(c: _Collector) -> None:
               r["diff_pp"], "fixes", i,
               "before:pct,before_low+before_high:ci,after:pct,after_low+after_high:ci,games:n,diff_pp:pts,"
               "diff_low+diff_high:ci_pts,p_value:p,expected:pct", significant)
+    _confirmed(c)
     for fix in g.fix_ideas:
         if (fix.field, str(fix.value)) in played or not _triggered(g, fix.trigger):
             continue
         c.add("fix", f"Rule change to try: {fix.text}. (The simulator has no rule switch for this yet, so it is "
                      f"not tested here.)")
+
+
+def _confirmed(c: _Collector) -> None:
+    """Each rule change a stored re-balancing study confirmed (`analyses.confirmed`): the seat it
+    helps most, before and after with intervals over the confirmation's fresh games, and the band
+    every seat reaches. When this report finds the seats even, the sentence says so and names what
+    the change still improves (the longer run measured the gap this report is too small to see)."""
+    g = c.g
+    imbalanced = any(r["kind"] in ("seat", "team") and r["significant"] for r in c.rows)
+    for title, table in getattr(g, "extra", {}).items():
+        if not title.startswith(CONFIRMED[len("extra:"):]) or not len(table):
+            continue
+        seats = table[table["seat"].notna()]
+        if not len(seats):
+            continue
+        fair = (seats["target_low"] + seats["target_high"]) / 2
+        i = (seats["before"] - fair).abs().idxmax()
+        r, a = table.loc[i], table.attrs
+        centre, tol = 50 * (r["target_low"] + r["target_high"]), 50 * (r["target_high"] - r["target_low"])
+        seat = "s" + _seat_name(int(r["seat"]) - 1, len(seats))[1:]       # 'seat 1 of 4 (first to play)'
+        within = "every seat is then within" if bool(seats["within_after"].all()) else "not every seat is within"
+        length = table[table["measure"] == "mean turns"]
+        turns = (f"; a game lasts {float(length['before'].iloc[0]):.1f} turns on average before and "
+                 f"{float(length['after'].iloc[0]):.1f} after") if len(length) else ""
+        lead = "" if imbalanced else ("This report's games find no seat clearly favoured, but a longer run "
+                                      "shows what this change improves. ")
+        c.add("fix", f"{lead}Confirmed rule change — {a['words']} ({a['code']}): {seat} wins "
+                     f"{pct(r['before'])} {ci(r['before_low'], r['before_high'])} under the published rules and "
+                     f"{pct(r['after'])} {ci(r['after_low'], r['after_high'])} with the change, over {n_(r['n'])} "
+                     f"fresh games each; {within} {centre:.0f} ± {tol:g} points{turns}.",
+              100 * (abs(r["before"] - fair[i]) - abs(r["after"] - fair[i])), f"extra:{title}", i,
+              "before:pct,before_low+before_high:ci,after:pct,after_low+after_high:ci,n:n",
+              not bool(r["within_before"]))
 
 
 def _triggered(g, trigger: str) -> bool:
@@ -423,11 +484,11 @@ def verdict(g, findings: pd.DataFrame) -> str:
 
 
 def study_findings(games: dict, per_game: dict | None = None, top: int = 6, per_game_top: int = 2) -> pd.DataFrame:
-    """Across games: each game's verdict, then every rule change tried (what it did to the imbalance),
-    then the largest significant effects of all games (at most `per_game_top` per game, none that
+    """Across games: each game's verdict followed by its rule changes tried or confirmed (what each did
+    to the imbalance), then the largest significant effects of all games (at most `per_game_top` per game, none that
     rests on a flagged number: fewer than 30 games, 0% or 100%)."""
     per_game = per_game or {name: g.findings for name, g in games.items()}
-    rows, picked, fixes = [], [], []
+    rows, picked = [], []
     for name, g in games.items():
         f = per_game[name]
         hits = f[f["kind"].isin(["seat", "team"]) & f["significant"]]
@@ -441,16 +502,15 @@ def study_findings(games: dict, per_game: dict | None = None, top: int = 6, per_
         if warned is not None and len(warned):
             w = warned[warned["kind"].isin(["few_games", "extreme_rate"])]
             flagged = set(zip(w["source"], w["row"]))
-        fixes.append(f[(f["kind"] == "fix") & f["source"].astype(bool)])
+        fixes = f[(f["kind"] == "fix") & f["source"].astype(bool)]    # next to the verdict they answer
+        rows += fixes.assign(text=g.title + ": " + fixes["text"]).to_dict("records")
         ok = f[f["significant"] & ~f["kind"].isin(["seat", "team", "fix"])]
         ok = ok[[(s_, r_) not in flagged for s_, r_ in zip(ok["source"], ok["row"])]]
         picked.append(ok.head(per_game_top))
-    tried = pd.concat(fixes, ignore_index=True) if fixes else pd.DataFrame(columns=COLUMNS)
     effects = pd.concat(picked, ignore_index=True) if picked else pd.DataFrame(columns=COLUMNS)
     if len(effects):
         effects = effects.assign(size=effects["effect"].abs()).sort_values("size", ascending=False).head(top)
         effects = effects.drop(columns="size")
-    extra = pd.concat([tried, effects], ignore_index=True)
-    if len(extra):
-        extra = extra.assign(text=extra["title"] + ": " + extra["text"])
-    return pd.concat([pd.DataFrame(rows, columns=COLUMNS), extra], ignore_index=True)
+    if len(effects):
+        effects = effects.assign(text=effects["title"] + ": " + effects["text"])
+    return pd.concat([pd.DataFrame(rows, columns=COLUMNS), effects], ignore_index=True)

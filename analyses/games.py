@@ -17,6 +17,7 @@ import typing
 
 from .search.ismcts import parse_ismcts
 from .search.macro import MACRO_HOOKS, parse_macro
+from .suggest import did_you_mean
 
 #: registered names -> module; aliases are the published titles of the games.
 KNOWN_GAMES = {
@@ -108,7 +109,7 @@ def convert_field(obj, name: str, value):
     fields = rule_fields(obj)
     if name not in fields:
         kind = type(obj).__name__
-        raise ValueError(f"unknown {kind} field {name!r}; fields: {', '.join(fields)}")
+        raise ValueError(f"unknown {kind} field {name!r}{did_you_mean(name, fields)}; fields: {', '.join(fields)}")
     if not isinstance(value, str):
         return value
     hint = _type_hints(type(obj)).get(name, type(getattr(obj, name)))
@@ -211,6 +212,8 @@ def resolve_policies(module, policies, players: int) -> list:
 def _search_policy(module, entry):
     if not isinstance(entry, str) or entry in module.POLICIES:
         return entry
+    if entry.strip().lower() == "ismcts":      # plain `ismcts`: the game's default search budget
+        entry = "ismcts:default"
     head = entry.strip().lower().split(":")[0]
     if head == "macro" or (head == "ismcts" and has_macro_search(module)):
         return parse_macro(module, entry)      # Nerath: IS-MCTS over the heuristic's macro decisions
@@ -228,8 +231,11 @@ def check_policy(module, entry) -> None:
     """Raise ValueError unless `entry` is a registered policy name or a callable policy."""
     if isinstance(entry, str):
         if entry not in module.POLICIES:
+            known = [*module.POLICIES, "ismcts"]
             raise ValueError(
-                f"unknown policy {entry!r} for {module.__name__}; known: {', '.join(module.POLICIES)}"
+                f"unknown policy {entry!r} for {module.__name__}{did_you_mean(entry, known)}; known: "
+                f"{', '.join(module.POLICIES)}, and the search players ismcts:N, ismcts:default "
+                "(`balancelab policies GAME`)"
             )
     elif not callable(entry):
         raise ValueError(f"policy {entry!r} is neither a registered name nor callable")

@@ -2,7 +2,7 @@
 for the default report to play (a ladder is 20–30 minutes a game, a re-balancing study up to an hour).
 
 `balancelab report` renders them next to what it simulates, each with its provenance (the command,
-the commit, the date, the games played) and the rules version it was measured under. A result
+the date, the games played; the commit in the report's appendix) and the rules version it was measured under. A result
 measured under another rules version than the installed game's, or a ladder whose rungs' policies
 have other parameters now (a re-tuned `tuned`), is still shown, marked STALE, so a reader never
 takes an old number for a current one. `--no-stored` leaves them out.
@@ -28,6 +28,7 @@ from .games import resolve_policies
 from .ladder import Ladder
 from .metadata import policy_repr
 from .rebalance_search import SPEC_FILE
+from .rebalance_study import CONFIRM_FILE
 
 SHIPPED_DIR = Path(__file__).parent / "data" / "results"
 MANIFEST = "manifest.json"
@@ -76,16 +77,35 @@ class Shipped:
         """Measured under another rules version than the installed game's."""
         return bool(self.changes())
 
+    @property
+    def games_played(self) -> int | None:
+        """The games the result rests on (a ladder's games, a study's search and confirmation games)."""
+        try:
+            if self.kind == "ladder":
+                return int(json.loads(self.path.read_text(encoding="utf-8"))["metadata"]["games_played"])
+            timing = json.loads((self.path / CONFIRM_FILE).read_text(encoding="utf-8"))["timing"]
+            return int(timing["games"])
+        except (OSError, KeyError, TypeError, ValueError):
+            return None
+
     def provenance(self, changes=None) -> str:
-        """One sentence for the report: what this is, how it was made, and whether it is current."""
+        """One sentence for the report in plain words: what this is, the command that made it, when, the
+        games it rests on, and whether it is current. The manifest's `note` is for maintainers (how and
+        where it was run) and is not shown; the commit is listed in the report's appendix (`details`)."""
         changes = self.changes() if changes is None else changes
-        text = (f"Stored result shipped with balancelab (not simulated by this report): `{self.command}` on commit "
-                f"{self.commit[:10]}, {self.date}, rules version {self.rules_version}.")
-        if self.note:
-            text += f" {self.note}"
+        games = self.games_played
+        played = f", {games:,} games played" if games else ""
+        text = (f"Stored result shipped with balancelab (not simulated by this report): made by `{self.command}` "
+                f"on {self.date}{played}, rules version {self.rules_version}.")
         if changes:
             text += f" STALE: {'; '.join(changes)}; re-run the command to measure the current game."
         return text
+
+    def details(self) -> dict:
+        """Where it came from, for the report's appendix: command, commit, date, rules version, games."""
+        return {"kind": "skill ladder" if self.kind == "ladder" else "re-balancing study", "game": self.game,
+                "command": self.command, "commit": self.commit, "date": self.date,
+                "rules_version": self.rules_version, "games": self.games_played}
 
 
 def manifest(folder=None) -> list[Shipped]:
@@ -131,7 +151,8 @@ def shipped_ladders(games=None, folder=None) -> dict:
             continue
         ladder = Ladder.load(s.path)
         changes = s.changes(ladder.metadata.get("ladder", ()), ladder.metadata.get("policy_reprs"))
-        ladder.metadata["shipped"] = {"provenance": s.provenance(changes), "stale": bool(changes)}
+        ladder.metadata["shipped"] = {"provenance": s.provenance(changes), "stale": bool(changes),
+                                      "details": s.details()}
         out[s.game] = ladder
     return out
 

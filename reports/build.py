@@ -7,26 +7,40 @@ then marked safe.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
 import pandas as pd
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from analyses import safe_io
+from analyses.confirmed import TITLE as CONFIRMED_TITLE
 from analyses.findings import p_text
 
 from . import figures
 from .ladder import ladder_view
 from .replay import write_replays
-from .words import GLOSSARY, interval_cell, label, policy_parameters, present
+from .words import (
+    GLOSSARY,
+    interval_cell,
+    label,
+    no_history,
+    people_seats,
+    plain_value,
+    policy_parameters,
+    present,
+    turn_words,
+)
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("reports", "templates"),
     autoescape=jinja2.select_autoescape(["html", "j2"], default=True),
     undefined=jinja2.StrictUndefined,
 )
+_ENV.filters["plain"] = plain_value     # a rules value as text: never a raw Python tuple or list
+_ENV.filters["words"] = lambda text: Markup(_keep_words(f">{escape(str(text))}<")[1:-1])   # no word split
 WARNING_WORDS = {"few_games": "fewer than 30 games", "extreme_rate": "0% or 100%", "zero_turns": "0-turn games",
                  "timeouts": "turn cap over 1%", "rank_disagreement": "rankings disagree"}
 
@@ -63,7 +77,7 @@ def build(study, out_path="balance-report.html", ladders=None, replays=None) -> 
     links = _replay_links(replays or {}, out)
     html = _ENV.get_template("report.html.j2").render(
         study=_StudyView(study, games), glossary=GLOSSARY, findings=_finding_items(study.findings),
-        warning_words=WARNING_WORDS, replays=links)
+        warning_words=WARNING_WORDS, replays=links, stored=stored_results(study, ladders))
     out.parent.mkdir(parents=True, exist_ok=True)
     return safe_io.write_text(out, html)
 
@@ -76,6 +90,21 @@ def _replay_links(replays: dict, out: Path) -> list[dict]:
     paths = write_replays(replays, out.parent / folder)
     return [{"game": game, "title": r.title, "source": r.source, "turns": r.result["turns"],
              "href": f"{folder}/{paths[game].name}"} for game, r in replays.items()]
+
+
+def stored_results(study, ladders) -> list[dict]:
+    """Where each stored result the report renders came from (the appendix): kind, game, command,
+    commit, date, rules version, games; one entry per result."""
+    out = []
+    for name, g in study.games.items():
+        ladder = ladders.get(name)
+        if ladder is not None and (ladder.metadata.get("shipped") or {}).get("details"):
+            out.append(ladder.metadata["shipped"]["details"])
+        for table in g.extra.values():
+            details = table.attrs.get("shipped")
+            if details and details not in out:
+                out.append(details)
+    return out
 
 
 class _StudyView:
@@ -133,7 +162,8 @@ def _game_view(g, ladder=None) -> _GameView:
     h = headline(g)
     warnings = g.warnings if len(g.warnings) else pd.DataFrame(columns=["kind", "source", "row", "message"])
     return _GameView(g, headline=h, figures=_figures(g, h), tables=_tables(g, warnings),
-                     assumptions_html=_html(present(g.assumptions), max_rows=None),
+                     assumptions_html=_html(present(g.assumptions).map(lambda t: people_seats(no_history(t))),
+                                            max_rows=None),
                      finding_items=_finding_items(g.findings, warnings),
                      warning_list=_warning_list(warnings),
                      policy_params={name: policy_parameters(r) for name, r in g.policy_reprs.items()},
@@ -198,8 +228,13 @@ def _figures(g, h) -> list[Figure]:
                            figures.heatmap(g.matrix, f"{g.title}: policy × policy"), 480))
     edge, tail = figures.histogram_bulk(g.turns)
     tail_note = f" The {tail:,} longest games (over {edge:,} turns) are counted in the legend, not drawn." if tail else ""
-    figs.append(Figure("game length", f"Turns per game in the main run ({h['games']:,} games).{tail_note}",
-                       figures.histogram(g.turns, f"{g.title}: game length")))
+    turn, axis = turn_words(g.game)
+    k = figures.step(g.turns)
+    steps = (f" Every game lasted a multiple of {k} turns (a game ends only after a full round), so the bars are "
+             f"{k} turns apart." if k > 1 else "")
+    figs.append(Figure("game length", f"Turns per game in the main run ({h['games']:,} games); a turn is {turn}."
+                       f"{steps}{tail_note}",
+                       figures.histogram(g.turns, f"{g.title}: game length", xlabel=f"turns ({axis})")))
     sweep = _sweep_figure(g)
     if sweep is not None:
         figs.append(sweep)
@@ -309,7 +344,7 @@ def _detect_label(column: str) -> str:
 
 def _duel_pivot(matrix: pd.DataFrame, warnings: pd.DataFrame) -> pd.DataFrame:
     flagged = set(warnings.loc[warnings["source"] == "matrix", "row"]) if len(warnings) else set()
-    cells = matrix.assign(cell=[interval_cell(r.win_rate, r.ci_low, r.ci_high, "rate") + f", n={int(r.games)}"
+    cells = matrix.assign(cell=[interval_cell(r.win_rate, r.ci_low, r.ci_high, "rate", n=r.games) + f", n={int(r.games)}"
                                 + (" ⚠" if i in flagged else "") for i, r in matrix.iterrows()])
     pivot = cells.pivot_table(index="policy", columns="opponent", values="cell", aggfunc="first", observed=True)
     pivot = pivot.fillna("–").reset_index()
@@ -319,7 +354,7 @@ def _duel_pivot(matrix: pd.DataFrame, warnings: pd.DataFrame) -> pd.DataFrame:
 
 def _sweep_pivot(sweep: pd.DataFrame) -> pd.DataFrame:
     def cell(r):
-        text = interval_cell(r["estimate"], r["ci_low"], r["ci_high"], "metric", str(r["metric"]))
+        text = interval_cell(r["estimate"], r["ci_low"], r["ci_high"], "metric", str(r["metric"]), n=r["n"])
         if pd.notna(r.get("diff")):
             change = interval_cell(r["diff"], r["diff_ci_low"], r["diff_ci_high"], "metric_diff", str(r["metric"]))
             text += f"; change {change.split(' [')[0]}"
@@ -360,12 +395,37 @@ def _extra_table(title: str, table: pd.DataFrame, warnings) -> Table:
         html = _html(present(table[land])) + Markup("<p class='note'>At sea:</p>") + _html(
             present(table[sea].dropna(subset=[c for c in sea if c != "unit"], how="all")))
         return Table(title, "exact expectations per battle round", html)
+    if title.startswith(CONFIRMED_TITLE):
+        a = table.attrs
+        note = (f"{a['words']} ({a['code']}; published: {a['published']}); the published rules and the change, "
+                f"{a['games']:,} fresh games each, and the band each measure had to reach")
+        return Table(title, note, _html(_confirmed_cells(table)), True)
     if title.startswith("Suggested fixes") and table.attrs.get("provenance"):
         return _table(title, table.attrs["provenance"], table, warnings)
     if title.startswith("Best "):
         return _table(title, "every army that spends exactly the budget, ranked by its exact chance to win against as many "
                       "footsoldiers as the budget buys", _no_empty(table), warnings)
     return _table(title, "", table, warnings)
+
+
+def _confirmed_cells(table: pd.DataFrame) -> pd.DataFrame:
+    """A confirmed change's measures: before and after [95% interval], games, the band to reach."""
+    rows = []
+    for _, r in table.iterrows():
+        rate = str(r["measure"]).endswith("rate")
+        kind = "rate" if rate else "number"
+        band = (f"{100 * r['target_low']:.1f}–{100 * r['target_high']:.1f}%" if rate else
+                f"{r['target_low']:.1f}–{r['target_high']:.1f}")
+        rows.append({"measured": str(r["measure"]).replace("mean turns", "turns per game (mean)"),
+                     "published rules [95% interval]": interval_cell(r["before"], r["before_low"], r["before_high"], kind),
+                     "with the change [95% interval]": interval_cell(r["after"], r["after_low"], r["after_high"], kind),
+                     "games each": f"{int(r['n']):,}", "band to reach": band,
+                     "within the band, published → changed": f"{_yes(r['within_before'])} → {_yes(r['within_after'])}"})
+    return pd.DataFrame(rows)
+
+
+def _yes(v) -> str:
+    return "yes" if bool(v) else "no"
 
 
 def _no_empty(table: pd.DataFrame) -> pd.DataFrame:
@@ -375,7 +435,29 @@ def _no_empty(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _html(df: pd.DataFrame, max_rows: int | None = 60) -> Markup:
-    """A DataFrame as an escaped HTML table (pandas escapes cell text), in a scrolling box."""
+    """A DataFrame as an escaped HTML table (pandas escapes cell text), in a scrolling box. Cells wrap
+    only between words (the stylesheet), and a hyphenated word ("p-value", "two-player") is kept on
+    one line, so no word or number is ever split across lines."""
     text = df.to_html(index=False, escape=True, max_rows=max_rows, na_rep="–", border=0,
                       float_format=lambda v: f"{v:.4g}")
-    return Markup('<div class="table-wrap">') + Markup(text) + Markup("</div>")
+    return Markup('<div class="table-wrap">') + Markup(_keep_words(text)) + Markup("</div>")
+
+
+_TEXT = re.compile(r">([^<]+)<")
+_HYPHENATED = re.compile(r"(?=[^\s<>]*\w)[^\s<>]*[-–‐][^\s<>]*")   # a token with a hyphen or dash
+
+
+SHORT_CELL = 36   # characters: a cell this short (a number with its interval) stays on one line
+
+
+def _keep_words(html: str) -> str:
+    """Wrap a short cell's text, and each hyphenated word of a longer one, in a no-wrap span (the
+    cell text is already escaped, so it holds no markup)."""
+    def cell(m):
+        text = m.group(1)
+        if not text.strip():
+            return m.group(0)
+        if len(text) <= SHORT_CELL:
+            return f'><span class="nw">{text}</span><'
+        return ">" + _HYPHENATED.sub(lambda w: f'<span class="nw">{w.group(0)}</span>', text) + "<"
+    return _TEXT.sub(cell, html)

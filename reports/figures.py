@@ -14,7 +14,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator, PercentFormatter
+from matplotlib.ticker import MaxNLocator, MultipleLocator, PercentFormatter
 
 COLOR = "#3b6ea8"
 ACCENT = "#c0504d"
@@ -112,22 +112,38 @@ def histogram_bulk(values) -> tuple[int, int]:
     return edge, int((v > edge).sum())
 
 
+def step(values) -> int:
+    """The step whole-number counts come in (4 when every game lasts a multiple of 4 turns, as when a
+    game ends only after a full round of 4 turns); 1 otherwise."""
+    v = np.asarray(values, dtype=float)
+    if not len(v) or not np.all(v == np.round(v)):
+        return 1
+    return max(1, int(np.gcd.reduce(np.abs(v).astype(np.int64))))
+
+
 def histogram(values: pd.Series, title: str, xlabel: str = "turns") -> str:
-    """Histogram of the bulk (up to the 99th percentile); the longer tail is counted in the legend."""
+    """Histogram of the bulk (up to the 99th percentile); the longer tail is counted in the legend.
+    Whole-number counts get one bar per value they can take (a game that ends only after full rounds
+    of 4 turns: one bar per 4 turns, as wide as its step), and whole-number ticks."""
     fig = Figure(figsize=(5.6, 3.0))
     ax = fig.subplots()
     v = np.asarray(values, dtype=float)
     edge, tail = histogram_bulk(v)
     bulk = v[v <= edge]
-    span = max(1.0, edge - (bulk.min() if len(bulk) else 0))
-    bins = np.arange(bulk.min() if len(bulk) else 0, edge + 2) - 0.5 if span <= 60 else min(40, max(5, int(np.sqrt(len(v)))))
+    k = step(v)
+    low = bulk.min() if len(bulk) else 0
+    span = max(1.0, edge - low)
+    bins = (np.arange(low, edge + k + 1, k) - k / 2 if span / k <= 60
+            else min(40, max(5, int(np.sqrt(len(v))))))
     ax.hist(bulk, bins=bins, color=COLOR, edgecolor="white", label=f"{len(bulk):,} games")
     ax.axvline(np.median(v), color=ACCENT, linestyle="--", label=f"median {np.median(v):g}")
     if tail:
-        ax.plot([], [], " ", label=f"{tail:,} longer games (over {edge:,} {xlabel}) not drawn;\n"
-                                   f"the longest: {v.max():,.0f} {xlabel}")
+        unit = xlabel.split(" (")[0]
+        ax.plot([], [], " ", label=f"{tail:,} longer games (over {edge:,} {unit}) not drawn;\n"
+                                   f"the longest: {v.max():,.0f} {unit}")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 4, 5, 10]) if k == 1 else
+                               MultipleLocator(k * max(1, int(np.ceil(span / k / 8)))))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
@@ -148,7 +164,7 @@ def sweep_lines(lines: pd.DataFrame, turns: pd.DataFrame, field: str, title: str
     groups = list(dict.fromkeys(lines["group"]))
     for k, group in enumerate(groups):
         rows = lines[lines["group"] == group]
-        x = np.array([position[v] for v in rows["value"]], dtype=float) + 0.06 * (k - (len(groups) - 1) / 2)
+        x = np.array([position[v] for v in rows["value"]], dtype=float) + dodge(k, len(groups))
         y = rows["y"].to_numpy(float)
         err = np.vstack([y - rows["low"].to_numpy(float), rows["high"].to_numpy(float) - y]).clip(min=0)
         ax1.errorbar(x, y, yerr=err, marker="o", capsize=3, label=words(group))
@@ -170,6 +186,15 @@ def sweep_lines(lines: pd.DataFrame, turns: pd.DataFrame, field: str, title: str
     fig.suptitle(title, fontsize=10)
     fig.subplots_adjust(wspace=0.3)
     return to_data_uri(fig)
+
+
+DODGE = 0.5   # the width (in setting steps) the markers of one setting are spread over
+
+
+def dodge(k: int, groups: int) -> float:
+    """The x offset of group k of `groups` at one setting, so markers (and their intervals) of
+    different groups sit side by side instead of on top of each other."""
+    return 0.0 if groups < 2 else DODGE * (k / (groups - 1) - 0.5)
 
 
 def _order(value):

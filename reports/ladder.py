@@ -72,7 +72,8 @@ def findings_table(findings: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFram
     order = list(ratings.sort_values("elo")["rung"])
     uneven = "games" in findings and findings["games"].nunique() > 1    # fewer self-play games at a search rung
     cells = findings.assign(cell=[
-        f"{interval_cell(r.estimate, r.ci_low, r.ci_high, 'points')} ({_p(r)}){' *' if r.significant else ''}"
+        f"{interval_cell(r.estimate, r.ci_low, r.ci_high, 'points', n=getattr(r, 'games', None))} ({_p(r)})"
+        f"{' *' if r.significant else ''}"
         f"{f'; {int(r.games):,} games' if uneven else ''}" for r in findings.itertuples()])
     pivot = cells.pivot_table(index="finding", columns="rung", values="cell", aggfunc="first", sort=False)
     pivot = pivot.reindex(index=list(dict.fromkeys(findings["finding"])),
@@ -99,8 +100,8 @@ def pairwise_table(pairwise: pd.DataFrame) -> pd.DataFrame:
         "games": [f"{int(g):,}" for g in pairwise["games"]],
         "wins–losses–draws": [f"{int(w)}–{int(lo)}–{int(d)}" for w, lo, d in
                               zip(pairwise["wins"], pairwise["losses"], pairwise["draws"])],
-        "score [95% interval]": [interval_cell(s, lo, hi, "rate") for s, lo, hi in
-                                 zip(pairwise["score"], pairwise["ci_low"], pairwise["ci_high"])],
+        "score [95% interval]": [interval_cell(s, lo, hi, "rate", n=g) for s, lo, hi, g in
+                                 zip(pairwise["score"], pairwise["ci_low"], pairwise["ci_high"], pairwise["games"])],
         "interval unit": ["games" if u == "game" else "deals" for u in unit.fillna("deal")],
         "p-value (50%)": [p_text(float(p))[2:].replace("= ", "") for p in pairwise["p_value"]],
         "rating difference [95% interval]": [interval_cell(v, lo, hi, "points") for v, lo, hi in

@@ -8,6 +8,7 @@ computes a statistic.
 """
 from __future__ import annotations
 
+import ast
 import math
 import re
 
@@ -67,6 +68,20 @@ LABELS = {
     "id": "id", "gap": "what the rules leave open", "decision": "decision taken", "warning": "⚠",
 }
 
+#: what one counted turn is, per game (the x axis of game length, the sweep's mean turns)
+TURN_WORDS = {
+    "nightsim": ("one player's turn", "one turn = one player's turn"),
+    "dreamsim": ("one player's turn", "one turn = one player's turn"),
+    "nerathsim": ("one realm's turn (its six phases; every realm plays once a round)",
+                  "one turn = one realm's turn; 4 realms = 1 round"),
+}
+
+
+def turn_words(game: str) -> tuple[str, str]:
+    """(a turn in words for a caption, the axis label's short form) of `game`."""
+    return TURN_WORDS.get(game, ("one player's turn", "one turn = one player's turn"))
+
+
 GLOSSARY = [
     ("win rate", "The share of decided games (someone won) that a seat, policy, alliance or realm won."),
     ("fair share", "The win rate every seat would have if the game were balanced: 1 in 4 at four players, "
@@ -87,6 +102,8 @@ GLOSSARY = [
                                "this does not show that doing it made them win."),
     ("outcome", "A statistic that is the win condition or progress towards it (completed creatures, "
                 "activations, victory points): it rises with winning and is listed apart, not as an impact."),
+    ("turn", "One player's turn (in Conquest of Nerath one realm's turn: every realm plays once a round, "
+             "and a game ends only after a full round). Game length is counted in turns."),
     ("turn cap", "A safety limit on game length; a game reaching it ends without a winner (a timeout)."),
     ("paired games", "Two rule variants played with the same seeds (same shuffles and dice), so the difference "
                      "between them is measured game by game."),
@@ -117,13 +134,77 @@ def _num(v) -> str:
     return str(v)
 
 
+MIN_GAMES = 30   # an interval from fewer games is marked (analyses.checks flags the same numbers)
+FEW = " ⚠ few games"
+
+
+def plain_value(v) -> str:
+    """A value as text a person reads: a tuple or list (or its Python text, "('a', 'b')") as 'a, b',
+    None as 'none', true/false as 'yes'/'no'; never a raw Python literal."""
+    if isinstance(v, str) and v[:1] in "([{" and v[-1:] in ")]}":
+        try:
+            v = ast.literal_eval(v)
+        except (ValueError, SyntaxError):
+            return v
+    if isinstance(v, dict):
+        inner = any(isinstance(x, dict) for x in v.values())
+        return ("; " if inner else ", ").join(f"{str(k).replace('_', ' ')}{': ' if inner else ' '}{plain_value(x)}"
+                                            for k, x in v.items()) or "none"
+    if isinstance(v, (tuple, list)):
+        return ", ".join(plain_value(x) for x in v) or "none"
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+def seats_text(v) -> str:
+    """An alliance's seats, stored from 0 ('0+2'), numbered from 1 for people: 'seats 1 + 3'."""
+    parts = str(v).split("+")
+    if all(p.strip().isdigit() for p in parts):
+        return " + ".join(str(int(p) + 1) for p in parts)
+    return str(v)
+
+
+_SEAT_NUMBER = re.compile(r"\b([Ss]eats?) (\d+(?:\s*(?:,|\+|and|or)\s*\d+)*)\b(?!\s*(?:players|cards|games))")
+
+
+def people_seats(text: str) -> str:
+    """Text written for the code (seats numbered from 0: 'Seat 0 starts', 'seats 0 and 2') with seats
+    numbered from 1 as the report numbers them ('Seat 1 starts', 'seats 1 and 3')."""
+    return _SEAT_NUMBER.sub(lambda m: m.group(1) + " " + re.sub(r"\d+", lambda d: str(int(d.group(0)) + 1),
+                                                                m.group(2)), str(text))
+
+
+_HISTORY = [re.compile(r"\s*\((?:[^()]*?[,;]\s*)?issue \d+[^()]*\)", re.I),      # "(issue 13 item 9)"
+            re.compile(r"\b[Ii]ssue \d+(?: item \d+)?[:,]?\s*"),                  # "Issue 4: "
+            re.compile(r"\s*\((?:[^()]*?[,;]\s*)?session \d+[^()]*\)", re.I)]
+
+
+def no_history(text) -> str:
+    """Text written for maintainers (RULES.md) without its development history: the issue numbers
+    and sessions a decision was taken in are not part of the rule a designer reads."""
+    text = str(text)
+    for pattern in _HISTORY:
+        text = pattern.sub("", text)
+    return text
+
+
 def percent(v) -> str:
     return "–" if v is None or pd.isna(v) else f"{100 * float(v):.1f}%"
 
 
-def interval_cell(v, low, high, kind: str, metric: str = "") -> str:
+def interval_cell(v, low, high, kind: str, metric: str = "", n=None) -> str:
+    """An estimate and its 95% interval in one cell; an interval from fewer than 30 games (`n`) is
+    marked "⚠ few games"."""
     if v is None or pd.isna(v):
         return "–"
+    few = FEW if n is not None and pd.notna(n) and float(n) < MIN_GAMES and not (pd.isna(low) or pd.isna(high)) else ""
+    return _interval_text(v, low, high, kind, metric) + few
+
+
+def _interval_text(v, low, high, kind: str, metric: str) -> str:
     is_rate = kind in ("rate", "share") or (kind.startswith("metric") and metric.endswith("_rate"))
     if kind == "points":
         text, lo, hi = f"{float(v):+.1f}", f"{float(low):+.1f}", f"{float(high):+.1f}"
@@ -146,6 +227,8 @@ def present(df: pd.DataFrame, keep=()) -> pd.DataFrame:
     out = {}
     used = set()
     columns = list(df.columns)
+    counts = next((df[c] for c in ("games", "n", "decided") if c in df.columns and pd.api.types.is_numeric_dtype(df[c])),
+                  pd.Series(None, index=df.index, dtype=object))
     for col in columns:
         if col in DROP or col in used:
             continue
@@ -156,8 +239,9 @@ def present(df: pd.DataFrame, keep=()) -> pd.DataFrame:
             value, low, high, kind = fam
             used.update((low, high))
             metrics = df["metric"].astype(str) if "metric" in df.columns else pd.Series("", index=df.index)
-            out[label(col)] = [interval_cell(v, lo, hi, kind, m) for v, lo, hi, m in
-                               zip(df[value], df[low], df[high], metrics)]
+            sizes = df[_count_column(df, col)] if _count_column(df, col) else counts
+            out[label(col)] = [interval_cell(v, lo, hi, kind, m, k) for v, lo, hi, m, k in
+                               zip(df[value], df[low], df[high], metrics, sizes)]
         elif col in P_VALUES:
             out[label(col)] = [("–" if pd.isna(p) else p_text(float(p))[2:].replace("= ", "")) for p in df[col]]
         elif col in POINTS:
@@ -168,13 +252,29 @@ def present(df: pd.DataFrame, keep=()) -> pd.DataFrame:
             out[label(col)] = ["yes" if v else "no" for v in df[col]]
         elif col == "seat":
             out[label(col)] = [f"{int(v) + 1}" for v in df[col]]
+        elif col == "seats" and not pd.api.types.is_numeric_dtype(df[col]):
+            out["seats (1 = first to play)"] = [seats_text(v) for v in df[col]]
         elif pd.api.types.is_numeric_dtype(df[col]):
             out[label(col)] = [_num(v.item() if hasattr(v, "item") else v) for v in df[col]]
         else:
-            out[label(col)] = [str(v).replace("_", " ") if pd.notna(v) else "–" for v in df[col]]
+            out[label(col)] = [plain_value(v).replace("_", " ") if _present(v) else "–" for v in df[col]]
     for col in used:
         out.pop(label(col), None)
     return pd.DataFrame(out)
+
+
+def _present(v) -> bool:
+    return isinstance(v, (tuple, list)) or pd.notna(v)
+
+
+#: the games an interval column rests on, where it is not the table's "games" column
+COUNT_OF = {"win_with": "n_with", "win_without": "n_without", "share_winners": "n_winners",
+            "share_losers": "n_losers"}
+
+
+def _count_column(df: pd.DataFrame, col: str) -> str | None:
+    name = COUNT_OF.get(col)
+    return name if name in df.columns else None
 
 
 def _uninformative(df: pd.DataFrame, col: str) -> bool:
@@ -186,9 +286,22 @@ def _uninformative(df: pd.DataFrame, col: str) -> bool:
 
 
 def policy_parameters(text: str) -> str:
-    """'WarPolicy(name='balanced', attack_threshold=0.6, ...)' -> 'attack threshold 0.6, ...'."""
+    """'WarPolicy(name='balanced', attack_threshold=0.6, ...)' -> 'attack threshold 0.6, ...'; nested
+    settings in words too ("Purchase(weights=(('footsoldier', 4.0),))" -> 'purchase: weights footsoldier 4'),
+    never a raw Python tuple."""
     m = re.match(r"^\s*\w+\((.*)\)\s*$", str(text), re.S)
     body = m.group(1) if m else str(text)
     body = re.sub(r"name='[^']*',?\s*", "", body)
+    body = re.sub(r"\('([^']*)', ([^()]*?)\)", lambda p: f"{p.group(1)} {_number(p.group(2))}", body)
+    body = re.sub(r"\b[A-Z]\w*\(", "(", body)                     # nested class names
     body = re.sub(r"(\w+)=", lambda k: k.group(1).replace("_", " ") + " ", body)
+    body = body.replace("'", "").replace("True", "yes").replace("False", "no").replace("_", " ")
+    body = re.sub(r"\(\(([^()]*)\)\)", r"(\1)", body)
     return body.strip().rstrip(",") or "no parameters"
+
+
+def _number(text: str) -> str:
+    try:
+        return f"{float(text):g}"
+    except ValueError:
+        return text

@@ -29,14 +29,16 @@ def test_simulate_writes_the_file_and_says_so(capsys, tmp_path, run):
 
 
 @pytest.mark.parametrize("command, expected", [
-    ("fpa", ["== summary ==", "== seats ==", "win_rate", "ci_low", "p_value", "chi2_p", "advantage_p1"]),
-    ("winrates", ["== by_policy ==", "== matrix ==", "== ratings ==", "timeout"]),
-    ("length", ["== summary ==", "== by_winner ==", "decisions", "median"]),
+    ("fpa", ["Summary", "Win rate by seat (seat 1 plays first)", "win rate [95% CI]", "p (Holm)", "seats equal? p",
+             "seat 1 rate"]),
+    ("winrates", ["Win rate by policy", "Two-player duels", "Policy ratings", "timeout"]),
+    ("length", ["Summary", "Game length by winning seat", "decisions", "median"]),
 ])
 def test_questions_from_a_results_file(capsys, results_file, command, expected, run):
     code, out, _ = run(capsys, command, "--in", str(results_file))
     assert code == 0
-    assert out.startswith("toygame (toygame-1): 60 games, seed 2, seat order rotate, policies strong,random,random")
+    assert out.startswith("toygame (toygame-1): 60 games, 3 players, seats rotated over each deal, seed 2\n"
+                          "line-up: seats 1 strong, 2 random, 3 random\n")
     for text in expected:
         assert text in out
 
@@ -49,11 +51,11 @@ def test_questions_simulated_on_the_spot_match_the_file(capsys, results_file, ru
 
 def test_sweep_command(capsys, run):
     code, out, _ = run(capsys, "sweep", "toygame", "--field", "bias", "--values", "0,0.5", *SMALL)
-    assert code == 0 and "sweep of Rules.bias over 0.0, 0.5; same seeds for every value" in out
-    assert "seat0_win_rate" in out and "diff_ci_low" in out
+    assert code == 0 and "rules: bias swept over 0.0, 0.5 (the same deals for every value)" in out
+    assert "seat 1 win rate" in out and "change [95% CI]" in out
     code, out, _ = run(capsys, "sweep", "toygame", "--policy-param", "strong", "--field", "lucky",
                        "--values", "0,1", *SMALL)
-    assert code == 0 and "strong_win_rate" in out and "sweep of strong.lucky" in out
+    assert code == 0 and "strong win rate" in out and "strong.lucky swept over" in out
 
 
 def test_help_shows_examples(capsys, run):
@@ -97,4 +99,4 @@ def test_python_dash_m_analyses(results_file):
     done = subprocess.run([sys.executable, "-m", "analyses", "winrates", "--in", str(results_file)],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "== by_seat ==" in done.stdout and "60 games" in done.stdout
+    assert "Win rate by seat" in done.stdout and "60 games" in done.stdout

@@ -19,7 +19,7 @@ def no_games(monkeypatch):
     """Any attempt to play a game fails the test: the checks must refuse first."""
     def refuse(*a, **k):
         raise AssertionError("a game was played before the command line was checked")
-    for target in ("analyses.cli.simulate", "analyses.cli.sweep", "analyses.cli.simulate_to_file",
+    for target in ("analyses.cli_commands.simulate", "analyses.cli_commands.sweep", "analyses.cli_commands.simulate_to_file",
                    "analyses.cli_report.simulate_study"):
         monkeypatch.setattr(target, refuse)
 
@@ -34,9 +34,11 @@ def test_games_lists_every_game_with_players_default_policy_and_report_sizes(cap
     assert "command-line runs: random in every seat unless --policies says otherwise" in out
     assert "command-line runs: balanced in every seat" in out          # nerathsim.DEFAULT_POLICY
     nerath = run_sizes(PLANS["nerathsim"], 3000, nerathsim)
+    flat = " ".join(out.split())                     # lines are wrapped at 100 columns
     assert (f"report: balanced in every seat of the main run ({nerath['main']:,} games at --games 3,000: "
-            f"0.1 × --games, the game is slower)") in out
-    assert f"{sum(nerath.values()):,} games in all" in out
+            f"0.1 × --games, the game is slower)") in flat
+    assert f"{sum(nerath.values()):,} games in all" in flat
+    assert max(len(line) for line in out.splitlines()) <= 100
 
 
 def test_policies_lists_each_policy_with_parameters_that_policy_param_accepts(capsys, run):

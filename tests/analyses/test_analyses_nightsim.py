@@ -61,7 +61,7 @@ def test_cli_fpa_on_nightsim(capsys):
     assert main(["fpa", "nightsim", "--games", "12", "--jobs", "2", "--players", "3",
                  "--rule", "creatures_to_win=4", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "nightsim (" in out and "12 games" in out and "p_value" in out and "ci_low" in out
+    assert "nightsim (" in out and "12 games" in out and "win rate [95% CI]" in out and "p (Holm)" in out
     assert "rules: players=3 creatures_to_win=4 (others as published)" in out
 
 

@@ -9,7 +9,9 @@ import pytest
 
 import nightsim
 import reports
+from analyses.confirmed import with_confirmed
 from analyses.findings import formatted_numbers, p_text, source_table
+from analyses.shipped import shipped_studies
 from analyses.study import analyse_study, load_study_runs, simulate_study
 
 
@@ -183,6 +185,77 @@ def test_report_in_headless_chromium(study, report, tmp_path):
     worst = seats.loc[seats["effect_pp"].abs().idxmax()]
     assert shown == f"{worst['effect_pp']:+.1f} points"
     assert (tmp_path / "first-screen.png").stat().st_size > 10_000
+
+
+BROKEN_WORDS_JS = """(() => {
+  const out = [];
+  for (const cell of document.querySelectorAll('table td, table th')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    let node;
+    while ((node = walker.nextNode())) {
+      const re = /\\S+/g; let m;
+      while ((m = re.exec(node.textContent))) {
+        const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        const tops = new Set(Array.from(r.getClientRects()).filter(b => b.width > 0).map(b => Math.round(b.top)));
+        if (tops.size > 1) out.push(m[0]);
+      }
+    }
+  }
+  return out;
+})()"""
+DESIGNER_TEXT_JS = """(() => { const body = document.body.cloneNode(true);
+    body.querySelectorAll('#stored-results, #reproduce').forEach(e => e.remove());
+    return body.innerText; })()"""
+SEAT_CELLS_JS = """Array.from(document.querySelectorAll('table')).flatMap(t => {
+    const heads = Array.from(t.querySelectorAll('th')).map(th => th.innerText.trim());
+    const k = heads.indexOf('seat');
+    return k < 0 ? [] : Array.from(t.querySelectorAll('tbody tr')).map(tr => tr.children[k].innerText.trim()); })"""
+
+
+@pytest.fixture(scope="module")
+def confirmed_report(study, tmp_path_factory):
+    """The small study with the shipped Nightmarium re-balancing study's confirmed change."""
+    stores = {"nightsim": [(s.path, s.details()) for s in shipped_studies("nightsim")]}
+    assert stores["nightsim"], "the package ships a Nightmarium re-balancing study"
+    confirmed = with_confirmed(study[0], stores)
+    path = tmp_path_factory.mktemp("confirmed") / "report.html"
+    reports.build(confirmed, path)
+    return confirmed, path
+
+
+@pytest.mark.skipif(not BROWSER and not REQUIRED, reason="no chromium here (CI installs it and requires this test)")
+def test_report_reads_well_in_headless_chromium(confirmed_report):
+    """Findings carry every confirmed rule change, no table splits a word across lines (wide and narrow
+    windows), the designer-facing text holds no development history, and seats are numbered from 1."""
+    s, path = confirmed_report
+    codes = [t.attrs["code"] for g in s.games.values() for title, t in g.extra.items()
+             if title.startswith("Confirmed rule change")]
+    assert "reduced_first_turn_seats=3, hand_size=7" in codes
+    sync_api = _browser()
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=BROWSER, args=BROWSER_ARGS)
+        broken = {}
+        for width in (1280, 760):
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.goto(path.as_uri())
+            page.wait_for_load_state("load")
+            page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            broken[width] = page.evaluate(BROKEN_WORDS_JS)
+        top = page.evaluate("document.querySelector('#findings').innerText")
+        game = page.evaluate("document.querySelector('.game-findings[data-game=nightsim]').innerText")
+        text = page.evaluate(DESIGNER_TEXT_JS)
+        seat_cells = page.evaluate(SEAT_CELLS_JS)
+        css = page.evaluate("Array.from(document.querySelectorAll('td, th')).map(c => "
+                            "[getComputedStyle(c).wordBreak, getComputedStyle(c).overflowWrap])")
+        browser.close()
+    assert broken == {1280: [], 760: []}
+    assert {tuple(c) for c in css} == {("normal", "normal")}
+    for code in codes:
+        assert "Confirmed rule change" in top and code in top and code in game
+    for pattern in (r"\b[Ii]ssue \d+", r"\b[Ss]ession \d+", r"\bbranch\b", r"\bCPU\b", r"\bnice -?\d+", r"#\d{2,}\b"):
+        assert not re.search(pattern, text), (pattern, re.search(pattern, text))
+    assert not re.search(r"\b[Ss]eats? 0\b|\bseat0", text)
+    assert seat_cells and min(int(c) for c in seat_cells) == 1
 
 
 def test_nerath_section_has_factions_and_unit_costs(tmp_path):

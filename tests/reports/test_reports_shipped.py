@@ -60,11 +60,14 @@ def test_the_report_shows_the_shipped_ladder_and_fixes_with_their_command_and_ru
     ship(tmp_path, made, monkeypatch)
     html = report(made, tmp_path)
     section = html[html.index('id="nightsim-ladder"'):]
-    assert "`balancelab ladder nightsim` on commit 0123456789, 2026-12-02" in section
-    assert f"rules version {nightsim.RULES_VERSION}. Played on a loaded machine." in section
+    assert "made by `balancelab ladder nightsim` on 2026-12-02, 8 games played" in section
+    assert f"rules version {nightsim.RULES_VERSION}." in section
+    assert "Played on a loaded machine." not in html        # the manifest's note is for maintainers
     assert 'data-stale="no"' in section and "STALE" not in html
     assert "Suggested fixes" in html and "(rebalance-seats) (shipped)" in html
-    assert "`balancelab rebalance nightsim` on commit 0123456789" in html
+    assert "made by `balancelab rebalance nightsim` on 2026-12-02" in html
+    appendix = html[html.index('id="stored-results"'):]     # the commit is listed in the appendix
+    assert appendix.count("0123456789abcdef") == 2 and "balancelab ladder nightsim" in appendix
 
 
 def test_a_result_measured_under_other_rules_is_shown_marked_stale(made, tmp_path, monkeypatch):
