@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from . import safe_io
 from .cli_checks import check_output_file
 from .replay import record_from_results, record_game
 
@@ -43,6 +44,7 @@ def add_subcommands(commands) -> None:
                      help="replay a game of a stored run (its rules, the row's policies and seed)")
     sub.add_argument("--game-index", type=int, default=None, metavar="I", help="with --from: the row to replay")
     sub.add_argument("--out", type=Path, default=Path("game.html"), help="the page (default game.html)")
+    sub.add_argument("--force", action="store_true", help="replace an existing --out file")
     sub.set_defaults(command=run_replay)
 
 
@@ -61,6 +63,9 @@ def run_replay(args) -> int:
         if args.game is not None or args.rule or args.players is not None or args.policies is not None:
             raise ValueError("--from takes the game, rules, policies and seed from the results file: "
                              "leave out GAME, --rule, --players and --policies")
+        if not Path(args.results).is_file():
+            raise ValueError(f"--from {args.results}: no such file")
+        safe_io.check_new_file(args.out, "--out", args.force, "a replay page")
         record = record_from_results(args.results, args.game_index)
     else:
         if args.game is None:
@@ -72,6 +77,7 @@ def run_replay(args) -> int:
         rules = dict(args.rule)
         if args.players is not None:
             rules["players"] = str(args.players)
+        safe_io.check_new_file(args.out, "--out", args.force, "a replay page")
         record = record_game(args.game, args.seed, args.policies, rules or None)
     # the one upward edge, as in `balancelab report`: reports renders what analyses played
     from reports.replay import Replay  # noqa: PLC0415  # lazy: loads jinja2 and matplotlib for this command only

@@ -18,6 +18,8 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from analyses import safe_io
+
 from . import geometry, midnighters, nerath, nightmarium
 
 BOARDS = {"nightsim": nightmarium.Board, "dreamsim": midnighters.Board, "nerathsim": nerath.Board}
@@ -118,8 +120,7 @@ class Replay:
     def write(self, path) -> Path:
         out = Path(path)
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(self.html(), encoding="utf-8")
-        return out
+        return safe_io.write_text(out, self.html())  # an exclusive temporary file, renamed: no link followed
 
     def _repr_html_(self) -> str:
         # an iframe keeps the page's script and keyboard handling apart from the notebook's

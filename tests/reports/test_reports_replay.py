@@ -144,6 +144,11 @@ def test_balancelab_replay_writes_a_page_and_refuses_bad_input_in_one_line(tmp_p
     assert main(["replay", "--from", str(tmp_path / "none.parquet"), "--game-index", "0", "--out", str(out)]) == 2
     errors = capsys.readouterr().err.strip().splitlines()
     assert len(errors) == 2 and "--game-index needs --from" in errors[0] and "no such file" in errors[1]
+    before = out.read_bytes()  # an existing page is replaced only with --force
+    assert main(["replay", "nightsim", "--seed", "3", "--out", str(out)]) == 2
+    assert "exists" in capsys.readouterr().err and out.read_bytes() == before
+    assert main(["replay", "nightsim", "--seed", "3", "--out", str(out), "--force"]) == 0
+    assert out.read_bytes() != before
 
 
 def test_the_report_links_one_replay_page_per_game_written_next_to_it(tmp_path):
