@@ -96,8 +96,7 @@ def render(table, width: int = WIDTH) -> str:
     lineup = f"{len(policies)} x {policies[0]}" if len(set(policies)) == 1 else ",".join(policies)
     lines = [f"{attrs.get('game')} sensitivity ({attrs.get('rules_version')}): {lineup}, {attrs.get('games')} games "
              f"per arm, seat order {attrs.get('seat_order')}, seed {attrs.get('seed')}",
-             "paired differences alternative - default on the same seeds: rates in points, turns in turns; "
-             "* = Holm p < 0.05"]
+             "alternative - default, paired on the same seeds (points; turns); * = Holm p < 0.05"]
     for base in attrs.get("baselines", []):
         changed = ", ".join(f"{k}={v}" for k, v in base["rules"].items())
         head = f"default{' with ' + changed if changed else ''} ({base['engine']} engine): "
