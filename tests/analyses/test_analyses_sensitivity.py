@@ -7,6 +7,7 @@ and ``bias`` raised (seat 1's chances multiplied: detected on a small run with f
 """
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,7 +16,8 @@ import pytest
 from scipy import stats
 
 import analyses
-from analyses import clusters, frames
+from analyses import cli_sensitivity, clusters, frames
+from analyses.cli import build_parser
 from analyses.sensitivity import per_game, sensitivity, verdicts
 
 import toygame as toy
@@ -138,3 +140,14 @@ def test_the_cli_writes_the_tidy_table_as_csv_and_refuses_a_bad_id_in_one_line(r
     code, out, err = run(capsys, "sensitivity", "nightsim", "--only", "D-nope")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "--only: unknown decision id(s) D-nope; known: D-scavenger" in err
+
+
+def test_the_help_shows_examples_that_parse_and_the_function_is_exported(run, capsys):
+    code, out, _ = run(capsys, "sensitivity", "--help")
+    assert code == 0 and "examples:" in out and "--only IDS" in out
+    parser = build_parser()
+    for line in cli_sensitivity.EXAMPLES.splitlines()[1:]:
+        words = shlex.split(line.split(">")[0])
+        assert words[:2] == ["balancelab", "sensitivity"]
+        parser.parse_args(words[1:])
+    assert analyses.sensitivity is sensitivity
