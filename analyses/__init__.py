@@ -25,6 +25,7 @@ _EXPORTS = {
     "game_length": "game_length", "GameLength": "game_length", "sweep": "sweep", "Sweep": "sweep",
     "rebalance": "rebalance_search", "Rebalance": "rebalance_search", "tune_policy": "tune", "Tuned": "tune", "Knob": "knobs", "make_objective": "objectives",
     "skill_ladder": "ladder", "Ladder": "ladder",
+    "sensitivity": "sensitivity",
 }
 __all__ = list(_EXPORTS)
 

@@ -22,7 +22,15 @@ import pandas as pd
 from . import frames, limits, safe_io
 from .io import atomic_write, read_parquet_part, read_results, write_parquet, write_results
 from .metadata import jsonable, run_metadata
-from .runner import Executor, auto_chunk_size, chunk_ranges, positive_int, prepare_run, progress_bar
+from .runner import (
+    Executor,
+    auto_chunk_size,
+    chunk_ranges,
+    positive_int,
+    prepare_run,
+    progress_bar,
+    warn_run,
+)
 
 MANIFEST = "run.json"
 _PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
@@ -94,6 +102,7 @@ def _simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, see
     df = consolidate(folder, n_games, metadata)
     write_results(df, out, csv)
     _discard(folder)
+    warn_run(df.attrs)
     return df
 
 

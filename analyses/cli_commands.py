@@ -18,6 +18,7 @@ from . import (  # report; battle, units; games, policies, rules
     cli_rebalance,
     cli_replay,
     cli_report,
+    cli_sensitivity,
     cli_tune,
     limits,
 )
@@ -74,6 +75,7 @@ def build_parser() -> Parser:
     cli_rebalance.add_subcommands(commands)
     cli_tune.add_subcommands(commands)
     cli_ladder.add_subcommands(commands)
+    cli_sensitivity.add_subcommands(commands)
     cli_info.add_subcommands(commands)
     cli_info.set_examples(commands)      # each subcommand's --help shows its own examples
     for sub in commands.choices.values():  # and the limits every size is checked against

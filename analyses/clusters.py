@@ -21,6 +21,12 @@ else ``deal``, else each row alone).
 - `paired_difference(treated, base, clusters)`: mean paired difference with a cluster-robust t
   interval (C - 1 degrees of freedom); scipy's paired t test when every cluster is one pair.
 - `mean_interval(values, clusters)`: cluster-robust t interval of a mean.
+- `ratio_difference(y1, n1, y0, n0, clusters)`: difference of two ratios sum(y1)/sum(n1) -
+  sum(y0)/sum(n0) whose units share clusters (the with/without groups of one table, or the two arms
+  of a paired comparison), with the linearised cluster-robust (CR1) variance
+      var = C / (C - 1) * sum_c u_c^2,  u_c = (Y1_c - p1 N1_c) / N1 - (Y0_c - p0 N0_c) / N0,
+  a t interval and test on C - 1 degrees of freedom (with one unit per cluster and n = 1 this is
+  the paired t test).
 - `holm(p_values)`: Holm's family-wise step-down adjustment.
 """
 from __future__ import annotations
@@ -217,6 +223,43 @@ def _cluster_mean(x: np.ndarray, codes: np.ndarray, confidence: float):
     q = stats.t.ppf(0.5 + confidence / 2, dof)
     p = 2 * stats.t.sf(abs(mean) / se, dof)
     return float(mean - q * se), float(mean + q * se), float(p), float(deff), deals
+
+
+def ratio_difference(y1, n1, y0, n0, clusters=None, confidence: float = 0.95) -> dict:
+    """sum(y1)/sum(n1) - sum(y0)/sum(n0) with its interval and p-value, the cluster as the unit.
+
+    Arrays are per unit (a game, or a seat in a game); `n1`, `n0` are each unit's weight in the
+    two groups (0/1 membership, or 1 for a plain mean). Keys: diff, rate1, rate0, ci_low, ci_high,
+    p_value, deals (clusters with a unit in either group), design_effect (variance over the
+    variance with every unit its own cluster) and method.
+    """
+    y1, n1, y0, n0 = (np.asarray(a, dtype=float) for a in (y1, n1, y0, n0))
+    codes = _codes(clusters, len(y1))
+    keep = (n1 > 0) | (n0 > 0)
+    y1, n1, y0, n0, codes = y1[keep], n1[keep], y0[keep], n0[keep], pd.factorize(codes[keep])[0]
+    total1, total0 = n1.sum(), n0.sum()
+    out = {"diff": math.nan, "rate1": math.nan, "rate0": math.nan, "ci_low": math.nan, "ci_high": math.nan,
+           "p_value": math.nan, "deals": int(codes.max()) + 1 if len(codes) else 0, "design_effect": math.nan,
+           "method": "ratio difference, deal as the unit (cluster-robust t)"}
+    if total1 <= 0 or total0 <= 0:
+        return out
+    p1, p0 = y1.sum() / total1, y0.sum() / total0
+    diff = p1 - p0
+    unit = (y1 - p1 * n1) / total1 - (y0 - p0 * n0) / total0
+    per_cluster = np.bincount(codes, weights=unit)
+    deals = len(per_cluster)
+    out.update(diff=float(diff), rate1=float(p1), rate0=float(p0))
+    if deals < 2:
+        return out
+    var = deals / (deals - 1) * float((per_cluster ** 2).sum())
+    units_var = len(unit) / (len(unit) - 1) * float((unit ** 2).sum()) if len(unit) > 1 else math.nan
+    out["design_effect"] = var / units_var if units_var > 0 else math.nan
+    if var <= 1e-30:     # every cluster contributes exactly its share: no sampling variation at all
+        return {**out, "ci_low": float(diff), "ci_high": float(diff), "p_value": 1.0 if abs(diff) < 1e-15 else 0.0}
+    se = math.sqrt(var)
+    q = stats.t.ppf(0.5 + confidence / 2, deals - 1)
+    return {**out, "ci_low": float(diff - q * se), "ci_high": float(diff + q * se),
+            "p_value": float(2 * stats.t.sf(abs(diff) / se, deals - 1))}
 
 
 def holm(p_values) -> np.ndarray:

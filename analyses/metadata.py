@@ -56,8 +56,23 @@ def data_hashes(rules) -> dict:
     return dict(method()) if callable(method) else {}
 
 
+def partial_deal(spec, n_games: int) -> str | None:
+    """The warning for a rotated run that ends inside a deal (not every rotation of its last deal
+    played, so the seats are not equally often in every position), else None."""
+    rotations = spec.rotations if spec.seat_order == "rotate" else 1
+    played = n_games % rotations
+    if not played:
+        return None
+    return (f"seat_order='rotate': {n_games} games end inside deal {n_games // rotations} ({played} of its "
+            f"{rotations} rotations played), so the policies did not sit equally often in every seat; "
+            f"play a multiple of {rotations} games ({(n_games // rotations + 1) * rotations}) for whole deals")
+
+
 def run_metadata(module, spec, n_games: int) -> dict:
-    """The attrs of a run: game, RULES_VERSION, rules, policies, seed, n_games, versions."""
+    """The attrs of a run: game, RULES_VERSION, rules, policies, seed, n_games, versions, and
+    ``warnings`` (a list of one-line texts) when there is something to warn about: a rotated run
+    that ends inside a deal (`partial_deal`)."""
+    warning = partial_deal(spec, n_games)
     return jsonable({
         "format": FORMAT,
         "game": module.__name__,
@@ -73,6 +88,7 @@ def run_metadata(module, spec, n_games: int) -> dict:
         "engine": spec.engine,
         "balancelab_version": package_version(),
         "versions": {module.__name__: _module_version(module), **library_versions()},
+        **({"warnings": [warning]} if warning else {}),
     })
 
 

@@ -11,6 +11,7 @@ import contextlib
 import math
 import numbers
 import os
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -88,8 +89,12 @@ def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_job
     seat_order: 'rotate' (paired games, every policy in every seat), 'random' or 'fixed'.
     until: optional stopping rule; `n_games` is then the batch size. A dict such as
         {"ci_width": 0.01, "max_games": 200000} or a StopWhen, or any callable df -> bool
-        with a `max_games` attribute (required: a cap). Batches continue the game sequence;
-        under 'rotate' the budget is rounded up to whole deals (every rotation of a deal is played).
+        with a `max_games` attribute (required: a cap; ci_width without max_games is refused).
+        Batches continue the game sequence; under 'rotate' the batches and the budget are rounded
+        up to whole deals (every rotation of a deal is played).
+    Without `until`, a rotated run of `n_games` that is not a multiple of the rotations ends inside
+    a deal: it is played as asked, and says so (``df.attrs["warnings"]`` and a PartialDealWarning
+    on stderr).
     engine: 'python' (default: `play_game`, the reference), 'kernel' (the game's compiled batch
         kernel, `KERNEL`; ValueError if it cannot play these rules and policies) or 'auto' (the
         kernel when it can, else Python). `df.attrs["engine"]` says which ran. The kernel plays
@@ -105,7 +110,18 @@ def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_job
         else:
             df = _run_until(executor, spec, n_games, rule, chunk_size, progress)
     df.attrs = run_metadata(module, spec, len(df))
+    warn_run(df.attrs)
     return df
+
+
+class PartialDealWarning(UserWarning):
+    """A rotated run ended inside a deal (the text is also in ``df.attrs["warnings"]``)."""
+
+
+def warn_run(attrs: dict) -> None:
+    """Show each of a run's ``attrs["warnings"]`` on stderr (a PartialDealWarning)."""
+    for text in attrs.get("warnings", ()):
+        warnings.warn(text, PartialDealWarning, stacklevel=3)
 
 
 def simulate_runs(game, runs: dict, n_jobs: int = 1, backend: str | None = None, progress=True) -> dict:
@@ -131,6 +147,7 @@ def simulate_runs(game, runs: dict, n_jobs: int = 1, backend: str | None = None,
     for key in runs:
         out[key] = frames.concat_frames(parts[key])
         out[key].attrs = run_metadata(module, specs[key], len(out[key]))
+        warn_run(out[key].attrs)
     return out
 
 
@@ -152,7 +169,8 @@ def _run_until(executor, spec: RunSpec, batch: int, rule, chunk_size, progress) 
 class StopWhen:
     """Stopping rule: every seat's win-rate interval narrower than `ci_width`, or `max_games` played.
 
-    The headline intervals are the Wilson intervals of each seat's win rate over decided games.
+    `max_games` is required (alone, or with `ci_width`): a game whose seats never narrow their
+    interval (one that never decides) would otherwise play forever. The headline intervals are the Wilson intervals of each seat's win rate over decided games.
     """
 
     ci_width: float | None = None
@@ -169,6 +187,9 @@ class StopWhen:
                 raise ValueError(f"until: {name} must be in (0, 1), got {value!r}")
         if self.max_games is not None:
             positive_int(self.max_games, "until: max_games")
+        elif self.ci_width is not None:   # a game that never decides never narrows its interval
+            raise ValueError(f"until: ci_width={self.ci_width!r} needs max_games (a game budget), or a game that "
+                             "never narrows its interval plays forever: e.g. {'ci_width': 0.01, 'max_games': 200000}")
 
     def __call__(self, df: pd.DataFrame) -> bool:
         if self.ci_width is None:

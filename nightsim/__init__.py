@@ -18,6 +18,7 @@ from .actions import (
     Take,
 )
 from .cards import ABILITIES, BODY_PARTS, LEGIONS, Card, load_cards, parse_cards
+from .decisions import DECISIONS, Decision
 from .determinize import sample_state
 from .engine import Creature, IllegalActionError, State, apply_action, legal_actions, new_game
 from .game import RULES_VERSION, GameResult, play_game
@@ -38,7 +39,7 @@ from .policies import (
 from .rules import Rules
 
 __all__ = [
-    "KNOBS",
+    "KNOBS", "DECISIONS", "Decision",
     "Rules", "Card", "load_cards", "parse_cards", "LEGIONS", "BODY_PARTS", "ABILITIES",
     "State", "Creature", "new_game", "sample_state", "legal_actions", "apply_action", "observe", "Observation",
     "play_game", "GameResult", "IllegalActionError", "RULES_VERSION", "KERNEL",

@@ -29,7 +29,14 @@ def test_with_and_without_counts_are_exact():
     # without: seat1 games 0-5 (won 4,5 -> 2 of 6), seat0 games 6-9 (won 8 -> 1 of 4)
     assert row.win_without == pytest.approx(3 / 10)
     assert row.diff_pp == pytest.approx(40.0)
-    assert row.p_value == pytest.approx(stats.fisher_exact([[7, 3], [3, 7]]).pvalue)
+    # the game is the unit (its two seats are one trial each, and one of them wins): per game,
+    # u = (won_with - 0.7 * n_with) / 10 - (won_without - 0.3 * n_without) / 10 is +0.06 in the
+    # 7 games where the seat with the stat won and -0.14 in the 3 where it lost; var = 10/9 * sum u^2
+    se = (10 / 9 * (7 * 0.06 ** 2 + 3 * 0.14 ** 2)) ** 0.5
+    t975 = stats.t.ppf(0.975, 9)
+    assert row.p_value == pytest.approx(2 * stats.t.sf(0.4 / se, 9), rel=1e-9)
+    assert (row.diff_low, row.diff_high) == pytest.approx((100 * (0.4 - t975 * se), 100 * (0.4 + t975 * se)), rel=1e-9)
+    assert row.deals == 10 and row.p_value > stats.fisher_exact([[7, 3], [3, 7]]).pvalue
     assert row.with_low < 0.7 < row.with_high
     means = r.means.set_index("stat").loc["ability_herald"]
     # winning seats: seat0 in games 0,1,2,3,8 (1,2,1,1,0) and seat1 in games 4,5,6,7,9 (0,0,1,1,1)

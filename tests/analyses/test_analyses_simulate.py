@@ -137,7 +137,7 @@ def test_team_winners_are_strings(toy):
 
 
 def test_until_stops_on_interval_width_and_is_a_prefix():
-    df = run(n_games=100, until={"ci_width": 0.2})
+    df = run(n_games=100, until={"ci_width": 0.2, "max_games": 10**6})
     assert len(df) % 3 == 0 and 100 <= len(df) < 1000
     assert analyses.runner.headline_width(df) < 0.2
     assert_frame_equal(df, run(n_games=len(df)))
