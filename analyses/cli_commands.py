@@ -128,7 +128,8 @@ def _simulation_options(sub: Parser, game_required: bool) -> None:
 
 def run_simulate(args) -> int:
     out = args.out.with_suffix(".csv") if args.csv else args.out
-    announce_duration(args, args.games)
+    if not args.resume:  # a resumed run plays only what is missing; timing games for it would play more
+        announce_duration(args, args.games)
     started = time.perf_counter()
     df = simulate_to_file(args.game, args.games, out, resume=args.resume, force=args.force, csv=args.csv,
                           chunk_size=args.chunk_size, **_run_options(args))

@@ -35,8 +35,11 @@ def no_work(monkeypatch):
 
 
 def test_exact_refuses_a_hundred_billion_footsoldiers_before_any_work(no_work):
-    with pytest.raises(BattleTooLarge, match=r"at least 100000000000 x 2 casualty states.*monte_carlo"):
+    # an army beyond what any method could take is refused by its size alone
+    with pytest.raises(ValueError, match=r"99,999,999,999 units is above the limit of 1,000,000 an army"):
         nerathsim.battle_odds({"footsoldier": 99_999_999_999}, {"footsoldier": 1})
+    with pytest.raises(BattleTooLarge, match=r"at least 1000000 x 2 casualty states.*monte_carlo"):
+        nerathsim.battle_odds({"footsoldier": 999_999}, {"footsoldier": 1})
 
 
 def test_exact_refuses_one_side_beyond_its_state_limit_even_against_one_unit(no_work):
@@ -78,10 +81,10 @@ def test_cli_battle_with_method_exact_refuses_a_too_large_battle(capsys):
 
 
 def test_cli_battle_too_large_for_both_methods_is_refused_at_once(no_work, capsys):
-    assert run(["battle", "99999999999 footsoldier", "vs", "1 footsoldier"]) == 2
+    assert run(["battle", "999999 footsoldier", "vs", "1 footsoldier"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "exact solver" in err and "the attacker has 99,999,999,999 units, limit 1,000 per side" in err
+    assert "exact solver" in err and "the attacker has 999,999 units, limit 1,000 per side" in err
 
 
 def test_cli_duels_refuse_a_budget_too_large_before_solving_any_duel(no_work, capsys):
