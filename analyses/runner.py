@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
+from joblib.parallel import LokyBackend, get_active_backend
 
 try:  # notebook bars need ipywidgets; without it tqdm.auto warns (TqdmWarning), so use text bars
     import ipywidgets  # noqa: F401
@@ -28,7 +29,11 @@ from . import clusters, frames
 from .games import load_game, make_rules, resolve_policies
 from .metadata import run_metadata
 from .plan import RunSpec
-from .worker import play_chunk, play_tagged_chunk  # the light module a worker imports (no pandas, scipy, pyarrow)
+from .worker import (  # the light module a worker imports (no pandas, scipy, pyarrow)
+    play_chunk,
+    play_tagged_chunk,
+    watch_parent,
+)
 
 BACKENDS = ("loky", "threading", "dask")  # those that can stream results back unordered
 ENGINES = ("auto", "python", "kernel")
@@ -260,18 +265,32 @@ class Executor:
     def run(self, spec: RunSpec, ranges: Iterable[tuple[int, int]]) -> Iterator[pd.DataFrame]:
         """Chunk frames in completion order (not game order). Workers play `worker.play_chunk` and
         send plain columns; the frames are built here, so workers never import pandas."""
-        backend = None if self.backend == "dask" else self.backend
-        parallel = Parallel(n_jobs=self.n_jobs, backend=backend, return_as="generator_unordered")
+        parallel = Parallel(n_jobs=self.n_jobs, backend=self._joblib_backend(), return_as="generator_unordered")
         return map(frames.chunk_frame, parallel(delayed(play_chunk)(spec, a, b) for a, b in ranges))
 
     def run_tagged(self, tasks: Iterable[tuple]) -> Iterator[tuple[object, pd.DataFrame]]:
         """(tag, chunk frame) pairs in completion order for chunks of several runs, tasks given as
         (tag, spec, start, stop): one pool plays the chunks of every run, so slow games of different
         runs share the workers instead of each run waiting for its own slowest game."""
-        backend = None if self.backend == "dask" else self.backend
-        parallel = Parallel(n_jobs=self.n_jobs, backend=backend, return_as="generator_unordered")
+        parallel = Parallel(n_jobs=self.n_jobs, backend=self._joblib_backend(), return_as="generator_unordered")
         done = parallel(delayed(play_tagged_chunk)(tag, spec, a, b) for tag, spec, a, b in tasks)
         return ((tag, frames.chunk_frame(columns)) for tag, columns in done)
+
+    def _joblib_backend(self):
+        """The backend for Parallel: dask's from the active config (entered in __enter__); loky (named,
+        or joblib's default when no other backend is configured) with `worker.watch_parent` as the
+        workers' initializer, so they exit when this process dies; anything else as given."""
+        if self.backend == "dask":
+            return None
+        if self.backend is None:
+            active, _ = get_active_backend()
+            if type(active) is not LokyBackend or "initializer" in active.backend_kwargs:
+                return None  # a backend (or a loky setup) the caller configured: theirs to manage
+            return LokyBackend(inner_max_num_threads=active.inner_max_num_threads,
+                               **{**active.backend_kwargs, **watched_workers()})
+        if self.backend == "loky":
+            return LokyBackend(**watched_workers())
+        return self.backend
 
     def collect(self, spec: RunSpec, start: int, stop: int, chunk_size: int | None = None,
                 progress: bool = True) -> pd.DataFrame:
@@ -283,6 +302,12 @@ class Executor:
                 parts.append(frame)
                 bar.update(len(frame))
         return frames.concat_frames(parts)
+
+
+def watched_workers() -> dict:
+    """loky executor arguments that make each worker exit when this process dies (`worker.watch_parent`).
+    The same function and pid every call, so joblib keeps reusing one pool of workers."""
+    return {"initializer": watch_parent, "initargs": (os.getpid(),)}
 
 
 def progress_bar(total: int, enabled=True):
