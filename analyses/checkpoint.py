@@ -8,13 +8,24 @@ results file (written atomically) and the folder is renamed to ``.parts.trash`` 
 so a kill during clean-up never leaves parts without their ``run.json``; a resume that finds
 the finished file returns it (and removes any leftovers). With ``resume=True`` an interrupted run plays only
 the games that have no part yet, so the final file equals that of an uninterrupted run.
+
+One run at a time writes a results file: a run holds an advisory lock on ``<out>.lock`` (flock,
+released by the kernel however the run ends, kill -9 included), and a second run of the same
+--out is refused with a one-line error naming the first run's pid, before it touches anything.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import shutil
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock, as before
+    fcntl = None
 
 import numpy as np
 import pandas as pd
@@ -57,6 +68,13 @@ def simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed
         raise ValueError("resume and force exclude each other: --resume finishes a run, --force starts it over")
     out = Path(out)
     metadata = run_metadata(module, spec, n_games)
+    with run_lock(out):
+        return _simulate_to_file(out, module, spec, metadata, n_games, n_jobs, backend, scheduler, chunk_size,
+                                 progress, resume, force, csv)
+
+
+def _simulate_to_file(out: Path, module, spec, metadata: dict, n_games: int, n_jobs, backend, scheduler,
+                      chunk_size, progress, resume: bool, force: bool, csv) -> pd.DataFrame:
     folder = parts_dir(out)
     _discard(_trash(folder))  # a clean-up cut short earlier
     if out.exists():
@@ -84,6 +102,49 @@ def simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed
     write_results(df, out, csv)
     _discard(folder)
     return df
+
+
+def lock_path(out) -> Path:
+    """runs/x.parquet -> runs/x.parquet.lock"""
+    out = Path(out)
+    return out.with_name(out.name + ".lock")
+
+
+@contextlib.contextmanager
+def run_lock(out: Path):
+    """Hold the lock of results file `out` for one run; ValueError at once when another run holds it.
+
+    The lock file holds the holder's pid (for the message) and is removed on the way out. A lock
+    taken on a file another run has just removed is no lock at all, hence the inode check.
+    """
+    if fcntl is None:
+        yield
+        return
+    path = lock_path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise ValueError(f"{str(out)!r} is being written by another run (pid {holder}): wait for it to finish, "
+                             "or stop it and rerun with --resume") from None
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        yield
+    finally:
+        path.unlink(missing_ok=True)  # still locked: a run waiting on this file sees it gone and retries
+        os.close(fd)
 
 
 def _finished(out: Path, metadata: dict, folder: Path) -> pd.DataFrame | None:
