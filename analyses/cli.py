@@ -136,7 +136,7 @@ def _simulation_options(sub: Parser, game_required: bool) -> None:
     sub.add_argument("--seed", type=_non_negative_int, default=0, help="run seed (default 0)")
     sub.add_argument("--jobs", type=_jobs, default=1, help="parallel workers (-1 = all cores; default 1)")
     sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
-    sub.add_argument("--scheduler", help="dask scheduler address for --backend dask, e.g. tcp://host:8786")
+    sub.add_argument("--scheduler", help="address of a running dask scheduler, e.g. tcp://host:8786 (implies --backend dask)")
     sub.add_argument("--rule", action="append", default=[], type=_assignment, metavar="FIELD=VALUE",
                      help="change a Rules field (repeatable), e.g. --rule creatures_to_win=6; "
                           "`balancelab rules GAME` lists the fields")

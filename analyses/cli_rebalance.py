@@ -50,7 +50,7 @@ def add_subcommands(commands) -> None:
     sub.add_argument("--seed", type=int, default=0, help="search seed (the confirmation uses fresh seeds from it)")
     sub.add_argument("--jobs", type=int, default=1, help="parallel workers (-1 = all cores; default 1)")
     sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
-    sub.add_argument("--scheduler", help="dask scheduler address for --backend dask")
+    sub.add_argument("--scheduler", help="address of a running dask scheduler, e.g. tcp://host:8786 (implies --backend dask)")
     sub.add_argument("--engine", choices=ENGINES, default="auto",
                      help="engine that plays the games (default auto: the game's batch kernel when it can play "
                           "the rules and policies, else Python)")

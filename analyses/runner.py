@@ -90,6 +90,8 @@ def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_job
     n_jobs, backend: joblib workers and backend ('loky' by default, 'threading' or 'dask');
         with 'dask', `scheduler` (or $BALANCELAB_DASK_SCHEDULER) is the address of a
         running scheduler, else the current dask Client, else a LocalCluster on loopback.
+        A `scheduler` given with no backend means backend 'dask'. On a cluster a worker that dies
+        loses no game: the scheduler gives its chunks to the other workers.
     seat_order: 'rotate' (paired games, every policy in every seat), 'random' or 'fixed'.
     until: optional stopping rule; `n_games` is then the batch size. A dict such as
         {"ci_width": 0.01, "max_games": 200000} or a StopWhen, or any callable df -> bool
@@ -113,12 +115,14 @@ def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_job
     return df
 
 
-def simulate_runs(game, runs: dict, n_jobs: int = 1, backend: str | None = None, progress=True) -> dict:
+def simulate_runs(game, runs: dict, n_jobs: int = 1, backend: str | None = None, progress=True,
+                  scheduler: str | None = None) -> dict:
     """Several runs in one pool of workers, one game per task: `runs` maps a key to a dict of
     `simulate`'s arguments (n_games, rules, policies, seed, seat_order; engine 'python'); returns key ->
     the DataFrame `simulate` returns for those arguments (same rows, columns and metadata). For runs of
     a few slow games each (the skill ladder's search pairings: 2 games a run, 20-55 s each), where
-    `simulate` run by run leaves a worker idle while the other finishes its run's slowest game."""
+    `simulate` run by run leaves a worker idle while the other finishes its run's slowest game.
+    backend, scheduler: as `simulate`'s."""
     specs, sizes = {}, {}
     if not runs:
         return {}
@@ -128,7 +132,7 @@ def simulate_runs(game, runs: dict, n_jobs: int = 1, backend: str | None = None,
         module, specs[key] = prepare_run(game, **arguments)
     tasks = [(key, specs[key], g, g + 1) for key in runs for g in range(sizes[key])]
     parts: dict = {key: [] for key in runs}
-    with Executor(n_jobs, backend) as executor, progress_bar(len(tasks), progress) as bar:
+    with Executor(n_jobs, backend, scheduler) as executor, progress_bar(len(tasks), progress) as bar:
         for key, frame in executor.run_tagged(tasks):
             parts[key].append(frame)
             bar.update(len(frame))
@@ -246,6 +250,13 @@ class Executor:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
         if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
             raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
+        if scheduler is not None:  # a scheduler address means its cluster: backend 'dask' (the only one with one)
+            if not isinstance(scheduler, str) or not scheduler.strip():
+                raise ValueError(f"scheduler must be a dask scheduler address such as tcp://host:8786, got {scheduler!r}")
+            if backend not in (None, "dask"):
+                raise ValueError(f"scheduler {scheduler!r} is a dask cluster's address: use it with backend 'dask', "
+                                 f"not {backend!r}")
+            backend = "dask"
         self.n_jobs, self.backend, self.scheduler = int(n_jobs), backend, scheduler
         self._stack = contextlib.ExitStack()
 
