@@ -66,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, or an argparse error already printed
         return int(exc.code or 0)
     try:
+        if getattr(args, "policies", "") is None and getattr(args, "game", None) is not None:
+            args.policies = cli_info.default_policy(load_game(args.game))   # the game's main policy, not random
         cli_checks.validate(args)        # every value checked before any game is played
         return args.command(args)
     except (ValueError, OSError) as exc:
@@ -131,8 +133,8 @@ def _simulation_options(sub: Parser, game_required: bool) -> None:
     sub.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
     sub.add_argument("--players", type=_positive_int, help="number of players (Rules.players)")
     sub.add_argument("--policies", help="one policy for every seat, or one per seat: greedy,random,random "
-                     "(default: the game's default policy in every seat, random for nightsim and dreamsim; "
-                     "see `balancelab games` and `balancelab policies GAME`)")
+                     "(default: the game's main policy in every seat, as in `balancelab report`: "
+                     f"{cli_info.default_policies_help()}; see `balancelab games` and `balancelab policies GAME`)")
     sub.add_argument("--seed", type=_non_negative_int, default=0, help="run seed (default 0)")
     sub.add_argument("--jobs", type=_jobs, default=1, help="parallel workers (-1 = all cores; default 1)")
     sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
