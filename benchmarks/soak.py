@@ -22,6 +22,7 @@ first mark to the end per 1,000 games (flat: close to 0). Exits with 1 if any ga
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import traceback
@@ -33,6 +34,7 @@ import psutil
 import analyses
 from analyses.games import load_game, make_rules, resolve_policies
 from analyses.runner import resolve_engine
+from analyses.worker import watch_parent
 
 #: the stress line-ups (benchmarks/record_fingerprints.py's "mixed4": every policy of the game)
 MIXED = {"nightsim": "aggressor,greedy,purist,random", "dreamsim": "runner,heuristic,trickster,horror",
@@ -49,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"soak: {', '.join(f'{name} ({n:,} games)' for name, _, n, _ in parts)}; one process each, "
           f"{args.jobs} at a time", flush=True)
     failed = 0
-    with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn"), max_tasks_per_child=1) as pool:
+    with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn"), max_tasks_per_child=1,
+                             initializer=watch_parent, initargs=(os.getpid(),)) as pool:  # no orphan if killed
         futures = [pool.submit(run_part, *part) for part in parts]
         for future in futures:
             summary = future.result()
