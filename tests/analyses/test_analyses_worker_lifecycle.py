@@ -59,11 +59,17 @@ def test_a_worker_whose_parent_is_already_gone_exits_at_once():
 @posix
 def test_a_worker_exits_when_its_parent_is_killed():
     # middle process: starts a watched grandchild, prints its pid, then dies by SIGKILL
+    # (the parent's pid is taken before the fork, as the pool passes it: the middle process may be
+    # gone before the grandchild first runs; the grandchild lets go of the output pipe at once)
     script = ("import os, signal, sys, time\n"
               "from analyses.worker import watch_parent\n"
+              "parent = os.getpid()\n"
               "pid = os.fork()\n"
               "if pid == 0:\n"
-              "    watch_parent(os.getppid(), poll=0.05)\n"
+              "    null = os.open(os.devnull, os.O_WRONLY)\n"
+              "    os.dup2(null, 1)\n"
+              "    os.dup2(null, 2)\n"
+              "    watch_parent(parent, poll=0.05)\n"
               "    time.sleep(60)\n"
               "    os._exit(0)\n"
               "print(pid, flush=True)\n"
