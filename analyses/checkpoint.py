@@ -8,6 +8,10 @@ results file (written atomically) and the folder is renamed to ``.parts.trash`` 
 so a kill during clean-up never leaves parts without their ``run.json``; a resume that finds
 the finished file returns it (and removes any leftovers). With ``resume=True`` an interrupted run plays only
 the games that have no part yet, so the final file equals that of an uninterrupted run.
+
+One run at a time writes a results file: a run holds an advisory lock on ``<out>.lock`` (flock,
+released by the kernel however the run ends, kill -9 included), and a second run of the same
+--out is refused with a one-line error naming the first run's pid, before it touches anything.
 """
 from __future__ import annotations
 
@@ -47,18 +51,7 @@ def parts_dir(out) -> Path:
     return out.with_name(out.name + ".parts")
 
 
-def simulate_to_file(game, n_games: int, out, **options) -> pd.DataFrame:
-    """`simulate` that writes each chunk to disk as it finishes and returns the consolidated table.
-
-    One writer at a time: the run holds a lock on `<out>.lock` (`safe_io.run_lock`), so a second
-    process writing the same file stops with "in use by process N" before touching its parts.
-    Options: see `_simulate_to_file`.
-    """
-    with safe_io.run_lock(out):
-        return _simulate_to_file(game, n_games, out, **options)
-
-
-def _simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed: int = 0, n_jobs: int = 1,
+def simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, seed: int = 0, n_jobs: int = 1,
                      backend: str | None = None, seat_order: str = "rotate", progress: bool = True,
                      resume: bool = False, csv: bool | None = None, chunk_size: int | None = None,
                      scheduler: str | None = None, force: bool = False, engine: str = "python") -> pd.DataFrame:
@@ -68,6 +61,9 @@ def _simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, see
     resume=True finishes it (the settings and data inputs must match the interrupted run's)
     or returns the finished file. force=True starts over, replacing a finished file and
     discarding an unfinished run's parts.
+
+    One writer at a time: the run holds a lock on `<out>.lock` (`safe_io.run_lock`), so a second
+    process writing the same file stops with "in use by process N" before touching its parts.
     """
     module, spec = prepare_run(game, rules, policies, seed, seat_order, engine)
     n_games = limits.games(positive_int(n_games, "n_games"), "n_games")
@@ -76,6 +72,13 @@ def _simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, see
         raise ValueError("resume and force exclude each other: --resume finishes a run, --force starts it over")
     out = Path(out)
     metadata = run_metadata(module, spec, n_games)
+    with safe_io.run_lock(out):
+        return _simulate_to_file(out, module, spec, metadata, n_games, n_jobs, backend, scheduler, chunk_size,
+                                 progress, resume, force, csv)
+
+
+def _simulate_to_file(out: Path, module, spec, metadata: dict, n_games: int, n_jobs, backend, scheduler,
+                      chunk_size, progress, resume: bool, force: bool, csv) -> pd.DataFrame:
     folder = parts_dir(out)
     _discard(_trash(folder))  # a clean-up cut short earlier
     if out.exists():
@@ -104,6 +107,11 @@ def _simulate_to_file(game, n_games: int, out, *, rules=None, policies=None, see
     _discard(folder)
     warn_run(df.attrs)
     return df
+
+
+#: the lock of a results file's run (`safe_io`'s: one lock for every writer of the lab)
+lock_path = safe_io.lock_path
+run_lock = safe_io.run_lock
 
 
 def _finished(out: Path, metadata: dict, folder: Path) -> pd.DataFrame | None:

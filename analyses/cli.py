@@ -74,6 +74,8 @@ class _Lazy:
 
 
 cli_checks = _Lazy("analyses.cli_checks")
+_info = _Lazy("analyses.cli_info")
+_games = _Lazy("analyses.games")
 _commands = _Lazy("analyses.cli_commands")
 
 
@@ -95,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, or an argparse error already printed
         return int(exc.code or 0)
     try:
+        if getattr(args, "policies", "") is None and getattr(args, "game", None) is not None:
+            # the game's main policy in every seat (as `balancelab report`), not random
+            args.policies = _info.default_policy(_games.load_game(args.game))
         cli_checks.validate(args)        # every value checked before any game is played
         return args.command(args)
     except EXPECTED as exc:

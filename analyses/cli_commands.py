@@ -105,12 +105,12 @@ def _simulation_options(sub: Parser, game_required: bool) -> None:
     sub.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
     sub.add_argument("--players", type=_positive_int, help="number of players (Rules.players)")
     sub.add_argument("--policies", help="one policy for every seat, or one per seat: greedy,random,random "
-                     "(default: the game's default policy in every seat, random for nightsim and dreamsim; "
-                     "see `balancelab games` and `balancelab policies GAME`)")
+                     "(default: the game's main policy in every seat, as in `balancelab report`: "
+                     f"{cli_info.default_policies_help()}; see `balancelab games` and `balancelab policies GAME`)")
     sub.add_argument("--seed", type=_non_negative_int, default=0, help="run seed (default 0)")
     sub.add_argument("--jobs", type=_jobs, default=1, help="parallel workers (-1 = all cores; default 1)")
     sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
-    sub.add_argument("--scheduler", help="dask scheduler address for --backend dask, e.g. tcp://host:8786")
+    sub.add_argument("--scheduler", help="address of a running dask scheduler, e.g. tcp://host:8786 (implies --backend dask)")
     sub.add_argument("--rule", action="append", default=[], type=_assignment, metavar="FIELD=VALUE",
                      help="change a Rules field (repeatable), e.g. --rule creatures_to_win=6; "
                           "`balancelab rules GAME` lists the fields")

@@ -104,9 +104,21 @@ def add_subcommands(commands) -> None:
 # --- games ------------------------------------------------------------------------------------
 
 def default_policy(module) -> str:
-    """The policy a command-line run puts in every seat when --policies is not given."""
+    """The policy a command-line run puts in every seat when --policies is not given: the game's
+    DEFAULT_POLICY, else the main policy of its standard study (the one `balancelab report` plays in
+    every seat of its main run), else random. Not random first: four random Midnighters players hit
+    the turn cap in about half their games, a default whose games do not end."""
     name = getattr(module, "DEFAULT_POLICY", None)
+    plan = PLANS.get(module.__name__)
+    if not name and plan is not None and plan.main in module.POLICIES:
+        name = plan.main
     return name or ("random" if "random" in module.POLICIES else next(iter(module.POLICIES)))
+
+
+def default_policies_help() -> str:
+    """'greedy for nightsim, heuristic for dreamsim, balanced for nerathsim' (the standard studies' main
+    policies, which `default_policy` gives for these games; a test checks they agree)."""
+    return ", ".join(f"{plan.main} for {name}" for name, plan in PLANS.items())
 
 
 def games_text(n_games: int | None = None) -> str:

@@ -22,6 +22,7 @@ from .ladder import (
     default_ladder,
     skill_ladder,
 )
+from .runner import BACKENDS
 
 EXAMPLES = """\
 examples:
@@ -31,6 +32,7 @@ examples:
   balancelab ladder nerath --jobs 2 --search-games 20 --search-findings-games 20  # ~3.5 h of CPU: tighter search rungs
   balancelab ladder nightsim --games 40 --findings-games 40 --ladder random,greedy,ismcts:10
   balancelab ladder nightsim --findings-players 4 --findings-games 100     # the 4-player seats
+  balancelab ladder nightsim --backend dask --scheduler tcp://host:8786    # on a dask cluster
 then: balancelab report --from runs/study --ladder runs/ladders
 """
 
@@ -64,6 +66,8 @@ def add_subcommands(commands) -> None:
     sub.add_argument("--bootstrap", type=int, default=2000, help="bootstrap replicates over deals (default 2000)")
     sub.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     sub.add_argument("--jobs", type=int, default=1, help="parallel workers (-1 = all cores; default 1)")
+    sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
+    sub.add_argument("--scheduler", help="address of a running dask scheduler, e.g. tcp://host:8786 (implies --backend dask)")
     sub.add_argument("--out", type=Path, default=None, help="store the ladder as JSON (for report --ladder)")
     sub.add_argument("--force", action="store_true", help="replace an existing --out file")
     sub.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
@@ -91,7 +95,8 @@ def run_ladder(args) -> int:
     result = skill_ladder(args.game, ladder=ladder, games=args.games, seed=args.seed, n_jobs=args.jobs,
                           players=args.players, findings_games=args.findings_games,
                           findings_players=args.findings_players, bootstrap=args.bootstrap, progress=args.progress,
-                          search_games=args.search_games, search_findings_games=args.search_findings_games)
+                          search_games=args.search_games, search_findings_games=args.search_findings_games,
+                          backend=args.backend, scheduler=args.scheduler)
     print(result.to_text())
     if args.out is not None:
         print(f"\nwrote {result.save(args.out)}")

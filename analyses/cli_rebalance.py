@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .cli_info import default_policies_help
 from .knobs import load_knobs_file, parse_knobs
 from .objectives import OBJECTIVES
 from .rebalance_search import CONFIRM_PRECISION, parse_budget, rebalance
@@ -43,14 +44,15 @@ def add_subcommands(commands) -> None:
                                      "(default: every knob the game declares)")
     sub.add_argument("--knobs-file", type=Path, help="knobs from a TOML or JSON file ([knobs.NAME] low/high/step)")
     sub.add_argument("--budget", default="30m", help="candidates (e.g. 40) or time (30m, 90s, 1h); default 30m")
-    sub.add_argument("--policies", help="one policy for every seat or one per seat (default: the game's default)")
+    sub.add_argument("--policies", help="one policy for every seat or one per seat (default: the game's main "
+                     f"policy in every seat, as in `balancelab report`: {default_policies_help()})")
     sub.add_argument("--players", type=int, help="number of players (Rules.players)")
     sub.add_argument("--rule", action="append", default=[], type=_assignment, metavar="FIELD=VALUE",
                      help="the game to start from: change a Rules field (repeatable)")
     sub.add_argument("--seed", type=int, default=0, help="search seed (the confirmation uses fresh seeds from it)")
     sub.add_argument("--jobs", type=int, default=1, help="parallel workers (-1 = all cores; default 1)")
     sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
-    sub.add_argument("--scheduler", help="dask scheduler address for --backend dask")
+    sub.add_argument("--scheduler", help="address of a running dask scheduler, e.g. tcp://host:8786 (implies --backend dask)")
     sub.add_argument("--engine", choices=ENGINES, default="auto",
                      help="engine that plays the games (default auto: the game's batch kernel when it can play "
                           "the rules and policies, else Python)")

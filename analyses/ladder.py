@@ -175,7 +175,7 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
                  players: int = 2, findings_games: int | None = None, findings_players: int | None = None,
                  bootstrap: int = ls.BOOTSTRAP, confidence: float = 0.95, impact: bool | None = None,
                  progress: bool = True, backend: str | None = None, search_games: int | None = None,
-                 search_findings_games: int | None = None, search_rungs=None) -> Ladder:
+                 search_findings_games: int | None = None, search_rungs=None, scheduler: str | None = None) -> Ladder:
     """Round-robin ratings of the `ladder`'s rungs and the game's balance findings at every rung.
 
     ladder: rung names / `ismcts:N` specs / policy objects (None: `default_ladder(game)`), or a
@@ -186,6 +186,8 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
         `games` / `findings_games`); a pairing plays deals 0.. of the same seeds as every pairing, so
         its deals are a subset of the others'. search_rungs: labels of the rungs that count as search
         (None: the rungs that are search policies, `is_search_rung`).
+    n_jobs, backend, scheduler: where the games run, as for `simulate` (scheduler: a dask scheduler's
+        address for backend 'dask').
     rules: None or a dict of Rules fields (the published game); `players` seats for the ratings,
         `findings_players` (default `players`) for the findings. impact: measure the largest
         card effect (None: when the game's study measures card impact).
@@ -223,16 +225,17 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
         for i, j in pairs:
             if not {labels[i], labels[j]} & searching:
                 runs[(i, j)] = play_pairing(module, entries[i], entries[j], pair_games[(i, j)] // 2, rating_rules,
-                                            seed, n_jobs, backend, bar)
+                                            seed, n_jobs, backend, bar, scheduler)
         selfplay = {}
         for i, entry in enumerate(entries):
             if rung_findings[i] and labels[i] not in searching:
                 selfplay[labels[i]] = simulate(module, rung_findings[i], rules=finding_rules, policies=entry,
-                                               seed=seed, n_jobs=n_jobs, backend=backend, progress=bar)
+                                               seed=seed, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
+                                               progress=bar)
         searched_runs, searched_selfplay = play_search_games(
             module, [(i, j) for i, j in pairs if {labels[i], labels[j]} & searching], entries, pair_games,
             {i for i in range(len(entries)) if labels[i] in searching}, rung_findings,
-            rating_rules, finding_rules, seed, n_jobs, backend, bar)
+            rating_rules, finding_rules, seed, n_jobs, backend, bar, scheduler)
         runs = {pair: runs[pair] if pair in runs else searched_runs[pair] for pair in pairs}
         selfplay = {labels[i]: selfplay[labels[i]] if labels[i] in selfplay else searched_selfplay[i]
                     for i in range(len(entries)) if rung_findings[i]}
@@ -310,20 +313,22 @@ def _reprs(runs: dict, selfplay: dict) -> dict:
     return out
 
 
-def play_pairing(module, a, b, deals: int, rules: dict, seed: int, n_jobs: int, backend, bar) -> pd.DataFrame:
+def play_pairing(module, a, b, deals: int, rules: dict, seed: int, n_jobs: int, backend, bar,
+                 scheduler: str | None = None) -> pd.DataFrame:
     """Deals 0..deals-1 played twice, `a` in seat 0 then `b` in seat 0 (seat order 'fixed', so game d of
     each order is deal d with the seed of deal d: the same deals in every pairing and in the self-play
     runs). Rotation is not left to `simulate`: two rungs with equal parameters (Nightmarium's
     `heuristic` and `greedy`) would be merged into one seat order."""
     parts = [simulate(module, deals, rules=rules, policies=lineup, seed=seed, n_jobs=n_jobs, backend=backend,
-                      seat_order="fixed", progress=bar) for lineup in ([a, b], [b, a])]
+                      scheduler=scheduler, seat_order="fixed", progress=bar) for lineup in ([a, b], [b, a])]
     df = pd.concat(parts, ignore_index=True)
     df.attrs = parts[0].attrs
     return df
 
 
 def play_search_games(module, pairs: list, entries: list, pair_games: dict, search: set, rung_findings: list,
-                      rating_rules: dict, finding_rules: dict, seed: int, n_jobs: int, backend, bar) -> tuple[dict, dict]:
+                      rating_rules: dict, finding_rules: dict, seed: int, n_jobs: int, backend, bar,
+                      scheduler: str | None = None) -> tuple[dict, dict]:
     """The search rungs' games (`search`: their indices; the pairings with a search rung, the search
     rungs' self-play) in one pool,
     one game per task (`runner.simulate_runs`): the same frames as `play_pairing` and `simulate` run by
@@ -339,7 +344,7 @@ def play_search_games(module, pairs: list, entries: list, pair_games: dict, sear
         for order, lineup in enumerate(([entries[i], entries[j]], [entries[j], entries[i]])):
             runs[(i, j, order)] = {"n_games": pair_games[(i, j)] // 2, "rules": rating_rules, "policies": lineup,
                                    "seed": seed, "seat_order": "fixed"}
-    played = simulate_runs(module, runs, n_jobs=n_jobs, backend=backend, progress=bar)
+    played = simulate_runs(module, runs, n_jobs=n_jobs, backend=backend, progress=bar, scheduler=scheduler)
     pairings = {}
     for i, j in pairs:
         parts = [played[(i, j, 0)], played[(i, j, 1)]]

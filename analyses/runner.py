@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
+from joblib.parallel import LokyBackend, get_active_backend
 
 try:  # notebook bars need ipywidgets; without it tqdm.auto warns (TqdmWarning), so use text bars
     import ipywidgets  # noqa: F401
@@ -29,7 +30,11 @@ from . import clusters, frames, limits
 from .games import load_game, make_rules, resolve_policies
 from .metadata import run_metadata
 from .plan import RunSpec
-from .worker import play_chunk, play_tagged_chunk  # the light module a worker imports (no pandas, scipy, pyarrow)
+from .worker import (  # the light module a worker imports (no pandas, scipy, pyarrow)
+    play_chunk,
+    play_tagged_chunk,
+    watch_parent,
+)
 
 BACKENDS = ("loky", "threading", "dask")  # those that can stream results back unordered
 ENGINES = ("auto", "python", "kernel")
@@ -86,6 +91,8 @@ def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_job
     n_jobs, backend: joblib workers and backend ('loky' by default, 'threading' or 'dask');
         with 'dask', `scheduler` (or $BALANCELAB_DASK_SCHEDULER) is the address of a
         running scheduler, else the current dask Client, else a LocalCluster on loopback.
+        A `scheduler` given with no backend means backend 'dask'. On a cluster a worker that dies
+        loses no game: the scheduler gives its chunks to the other workers.
     seat_order: 'rotate' (paired games, every policy in every seat), 'random' or 'fixed'.
     until: optional stopping rule; `n_games` is then the batch size. A dict such as
         {"ci_width": 0.01, "max_games": 200000} or a StopWhen, or any callable df -> bool
@@ -124,12 +131,14 @@ def warn_run(attrs: dict) -> None:
         warnings.warn(text, PartialDealWarning, stacklevel=3)
 
 
-def simulate_runs(game, runs: dict, n_jobs: int = 1, backend: str | None = None, progress=True) -> dict:
+def simulate_runs(game, runs: dict, n_jobs: int = 1, backend: str | None = None, progress=True,
+                  scheduler: str | None = None) -> dict:
     """Several runs in one pool of workers, one game per task: `runs` maps a key to a dict of
     `simulate`'s arguments (n_games, rules, policies, seed, seat_order; engine 'python'); returns key ->
     the DataFrame `simulate` returns for those arguments (same rows, columns and metadata). For runs of
     a few slow games each (the skill ladder's search pairings: 2 games a run, 20-55 s each), where
-    `simulate` run by run leaves a worker idle while the other finishes its run's slowest game."""
+    `simulate` run by run leaves a worker idle while the other finishes its run's slowest game.
+    backend, scheduler: as `simulate`'s."""
     specs, sizes = {}, {}
     if not runs:
         return {}
@@ -139,7 +148,7 @@ def simulate_runs(game, runs: dict, n_jobs: int = 1, backend: str | None = None,
         module, specs[key] = prepare_run(game, **arguments)
     tasks = [(key, specs[key], g, g + 1) for key in runs for g in range(sizes[key])]
     parts: dict = {key: [] for key in runs}
-    with Executor(n_jobs, backend) as executor, progress_bar(len(tasks), progress) as bar:
+    with Executor(n_jobs, backend, scheduler) as executor, progress_bar(len(tasks), progress) as bar:
         for key, frame in executor.run_tagged(tasks):
             parts[key].append(frame)
             bar.update(len(frame))
@@ -263,6 +272,13 @@ class Executor:
         if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
             raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
         limits.jobs(n_jobs, "n_jobs")
+        if scheduler is not None:  # a scheduler address means its cluster: backend 'dask' (the only one with one)
+            if not isinstance(scheduler, str) or not scheduler.strip():
+                raise ValueError(f"scheduler must be a dask scheduler address such as tcp://host:8786, got {scheduler!r}")
+            if backend not in (None, "dask"):
+                raise ValueError(f"scheduler {scheduler!r} is a dask cluster's address: use it with backend 'dask', "
+                                 f"not {backend!r}")
+            backend = "dask"
         self.n_jobs, self.backend, self.scheduler = int(n_jobs), backend, scheduler
         self._stack = contextlib.ExitStack()
 
@@ -282,18 +298,32 @@ class Executor:
     def run(self, spec: RunSpec, ranges: Iterable[tuple[int, int]]) -> Iterator[pd.DataFrame]:
         """Chunk frames in completion order (not game order). Workers play `worker.play_chunk` and
         send plain columns; the frames are built here, so workers never import pandas."""
-        backend = None if self.backend == "dask" else self.backend
-        parallel = Parallel(n_jobs=self.n_jobs, backend=backend, return_as="generator_unordered")
+        parallel = Parallel(n_jobs=self.n_jobs, backend=self._joblib_backend(), return_as="generator_unordered")
         return map(frames.chunk_frame, parallel(delayed(play_chunk)(spec, a, b) for a, b in ranges))
 
     def run_tagged(self, tasks: Iterable[tuple]) -> Iterator[tuple[object, pd.DataFrame]]:
         """(tag, chunk frame) pairs in completion order for chunks of several runs, tasks given as
         (tag, spec, start, stop): one pool plays the chunks of every run, so slow games of different
         runs share the workers instead of each run waiting for its own slowest game."""
-        backend = None if self.backend == "dask" else self.backend
-        parallel = Parallel(n_jobs=self.n_jobs, backend=backend, return_as="generator_unordered")
+        parallel = Parallel(n_jobs=self.n_jobs, backend=self._joblib_backend(), return_as="generator_unordered")
         done = parallel(delayed(play_tagged_chunk)(tag, spec, a, b) for tag, spec, a, b in tasks)
         return ((tag, frames.chunk_frame(columns)) for tag, columns in done)
+
+    def _joblib_backend(self):
+        """The backend for Parallel: dask's from the active config (entered in __enter__); loky (named,
+        or joblib's default when no other backend is configured) with `worker.watch_parent` as the
+        workers' initializer, so they exit when this process dies; anything else as given."""
+        if self.backend == "dask":
+            return None
+        if self.backend is None:
+            active, _ = get_active_backend()
+            if type(active) is not LokyBackend or "initializer" in active.backend_kwargs:
+                return None  # a backend (or a loky setup) the caller configured: theirs to manage
+            return LokyBackend(inner_max_num_threads=active.inner_max_num_threads,
+                               **{**active.backend_kwargs, **watched_workers()})
+        if self.backend == "loky":
+            return LokyBackend(**watched_workers())
+        return self.backend
 
     def collect(self, spec: RunSpec, start: int, stop: int, chunk_size: int | None = None,
                 progress: bool = True) -> pd.DataFrame:
@@ -305,6 +335,12 @@ class Executor:
                 parts.append(frame)
                 bar.update(len(frame))
         return frames.concat_frames(parts)
+
+
+def watched_workers() -> dict:
+    """loky executor arguments that make each worker exit when this process dies (`worker.watch_parent`).
+    The same function and pid every call, so joblib keeps reusing one pool of workers."""
+    return {"initializer": watch_parent, "initargs": (os.getpid(),)}
 
 
 def progress_bar(total: int, enabled=True):

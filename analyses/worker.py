@@ -6,8 +6,17 @@ never pandas, scipy, pyarrow or matplotlib. A worker therefore starts in a fract
 instead of spending seconds on the parent's statistics stack before its first game; the parent
 turns the columns into the compact DataFrame (`frames.chunk_frame`). Keep it that way:
 `tests/analyses/test_analyses_worker_imports.py` checks it in a fresh process.
+
+A loky worker also runs `watch_parent` when it starts (the pool's initializer, set by
+`runner.Executor`): it exits as soon as the process that started the pool is gone, so a
+parent killed with SIGKILL leaves no worker behind (loky's workers otherwise wait on their
+task queue forever). dask's own worker processes already exit with their nanny.
 """
 from __future__ import annotations
+
+import os
+import threading
+import time
 
 from .games import load_game
 from .plan import RunSpec, deal_seed
@@ -47,3 +56,29 @@ def record_columns(records: list[dict]) -> dict[str, list]:
     if any(record.keys() != records[0].keys() for record in records):  # rare: rows with different stats
         names = list(dict.fromkeys(name for record in records for name in record))
     return {name: [record.get(name) for record in records] for name in names}
+
+
+#: seconds between two looks at the parent: a dead parent's worker exits within this (or, when
+#: a compiled kernel holds the interpreter for a whole chunk, when the chunk ends)
+PARENT_POLL = 0.25
+
+
+def watch_parent(parent: int, poll: float = PARENT_POLL) -> None:
+    """Pool initializer: exit this worker process when `parent` (the pid that started the pool) is
+    no longer its parent, i.e. has died and the worker was handed to init or a subreaper.
+
+    Polling `os.getppid()` from a daemon thread works on every POSIX system, whatever thread of the
+    parent started the worker (Linux's PR_SET_PDEATHSIG fires when that *thread* ends, which would
+    kill healthy workers of a pool started from a short-lived thread). The worker never writes
+    files (the parent writes every part), so exiting at once loses nothing but the games in play.
+    """
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=_exit_when_orphaned, args=(parent, poll), name="balancelab-watch-parent",
+                     daemon=True).start()
+
+
+def _exit_when_orphaned(parent: int, poll: float) -> None:
+    while os.getppid() == parent:
+        time.sleep(poll)
+    os._exit(1)

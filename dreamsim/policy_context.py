@@ -29,6 +29,7 @@ from .observation import _FIELDS
 from .policy_plan import (
     _BLOCKED,
     _INF,
+    TABLE_LIMIT,
     Memo,
     _plan_cost,
     key_add,
@@ -173,7 +174,7 @@ class _Facts:
             hands = memo.hands
             kc = hands.get(ck)
             if kc is None:
-                if len(hands) >= 100_000:
+                if len(hands) >= TABLE_LIMIT:
                     hands.clear()
                 kc = hands[ck] = (self.profile(hand), self.card_sum(hand))
             self.k, self.cs = kc
@@ -201,7 +202,7 @@ class _Facts:
             profiles = self.memo.profiles
             k = profiles.get(ck)
             if k is None:
-                if len(profiles) >= 100_000:
+                if len(profiles) >= TABLE_LIMIT:
                     profiles.clear()
                 k = profiles[ck] = self._profile(hand, 0, False)
             return k
@@ -210,7 +211,7 @@ class _Facts:
         profiles = self.memo.profiles
         k = profiles.get(ck)
         if k is None:
-            if len(profiles) >= 100_000:
+            if len(profiles) >= TABLE_LIMIT:
                 profiles.clear()
             k = profiles[ck] = self._profile(hand, nightmares_gone, blue_gone)
         return k

@@ -6,6 +6,7 @@ import shlex
 
 import pytest
 
+import analyses
 import nerathsim
 import nightsim
 from analyses import cli_checks, cli_info
@@ -31,7 +32,7 @@ def test_games_lists_every_game_with_players_default_policy_and_report_sizes(cap
     assert code == 0
     assert "nightsim (nightmarium) — Nightmarium" in out
     assert "players 2..5 (default 4); rules version " + nightsim.RULES_VERSION in out
-    assert "command-line runs: random in every seat unless --policies says otherwise" in out
+    assert "command-line runs: greedy in every seat unless --policies says otherwise" in out   # the report's main policy
     assert "command-line runs: balanced in every seat" in out          # nerathsim.DEFAULT_POLICY
     nerath = run_sizes(PLANS["nerathsim"], 3000, nerathsim)
     flat = " ".join(out.split())                     # lines are wrapped at 100 columns
@@ -41,12 +42,29 @@ def test_games_lists_every_game_with_players_default_policy_and_report_sizes(cap
     assert max(len(line) for line in out.splitlines()) <= 100
 
 
+@pytest.mark.parametrize("game", list(PLANS))
+def test_the_default_line_up_is_the_report_main_policy(game):
+    assert cli_info.default_policy(load_game(game)) == PLANS[game].main
+    assert f"{PLANS[game].main} for {game}" in cli_info.default_policies_help()
+
+
+def test_a_run_without_policies_plays_the_main_policy_whose_games_end(tmp_path, capsys):
+    """Four random Midnighters players hit the turn cap in about half their games: not the default."""
+    out = tmp_path / "d.parquet"
+    assert main(["simulate", "dreamsim", "--games", "6", "--no-progress", "--out", str(out)]) == 0
+    assert "policies heuristic,heuristic,heuristic,heuristic" in capsys.readouterr().out
+    df = analyses.read_results(out)
+    assert df.attrs["policies"] == ["heuristic"] * 4 and not df["timed_out"].any()
+    assert main(["simulate", "--help"]) == 0
+    assert "heuristic for" in " ".join(capsys.readouterr().out.split())  # --help says what the default is
+
+
 def test_policies_lists_each_policy_with_parameters_that_policy_param_accepts(capsys, run):
     code, out, _ = run(capsys, "policies", "nightsim")
     assert code == 0
     for name in nightsim.POLICIES:
         assert f"\n{name}: " in out
-    assert "command-line runs put random in every seat" in out
+    assert "command-line runs put greedy in every seat" in out
     assert "the report plays greedy in every seat of its main run" in out
     params = cli_info.policy_parameters(nightsim.POLICIES["greedy"])
     assert ("weights.pure", nightsim.POLICIES["greedy"].weights.pure) in params

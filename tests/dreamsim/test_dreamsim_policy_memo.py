@@ -76,3 +76,19 @@ def test_a_pickled_policy_travels_without_its_memo_and_plays_the_same():
     assert q.memo.is_empty() and q.memo is not p.memo
     assert len(pickle.dumps(p)) < 2_000  # the caches stay behind
     assert dreamsim.play_game(RULES, [q] * 4, seed=2) == before
+
+
+def test_tables_filled_and_emptied_mid_game_never_change_a_choice_and_stay_bounded(monkeypatch):
+    """The bounds (board.GRAPH_CACHE_SIZE, policy_plan.TABLE_LIMIT) set memory, never a decision:
+    with a few entries per table, every table fills and empties many times a game."""
+    lineup = [HeuristicPolicy(RUNNER, "runner"), HeuristicPolicy(BALANCED, "heuristic"), "random", "random"]
+    roomy = [dreamsim.play_game(RULES, lineup, seed) for seed in SEEDS]
+    tight = [HeuristicPolicy(RUNNER, "runner"), HeuristicPolicy(BALANCED, "heuristic"), "random", "random"]
+    monkeypatch.setattr(dreamsim.board, "GRAPH_CACHE_SIZE", 6)
+    monkeypatch.setattr(policy_plan, "TABLE_LIMIT", 5)
+    monkeypatch.setattr(policy_context, "TABLE_LIMIT", 5)
+    assert [dreamsim.play_game(RULES, tight, seed) for seed in SEEDS] == roomy
+    for policy in tight[:2]:
+        memo = policy.memo
+        assert len(memo.graphs) <= 6
+        assert max(len(memo.key_ids), len(memo.added), len(memo.profiles), len(memo.hands)) <= 5
