@@ -52,7 +52,7 @@ def test_a_run_without_policies_plays_the_main_policy_whose_games_end(tmp_path, 
     """Four random Midnighters players hit the turn cap in about half their games: not the default."""
     out = tmp_path / "d.parquet"
     assert main(["simulate", "dreamsim", "--games", "6", "--no-progress", "--out", str(out)]) == 0
-    assert "policies heuristic,heuristic,heuristic,heuristic" in capsys.readouterr().out
+    assert "line-up: heuristic in every seat" in capsys.readouterr().out
     df = analyses.read_results(out)
     assert df.attrs["policies"] == ["heuristic"] * 4 and not df["timed_out"].any()
     assert main(["simulate", "--help"]) == 0

@@ -62,8 +62,10 @@ def test_stored_results_are_read_with_seats_from_1_and_the_line_up_named(capsys,
 
 
 def test_random_play_is_named_and_the_sweep_header_names_the_swept_field(capsys):
-    _, out, _ = run(capsys, "fpa", "nightsim", "--games", "8", "--no-progress")
-    assert "random play in every seat" in out and "--policies" in out
+    _, out, _ = run(capsys, "fpa", "nightsim", "--games", "8", "--no-progress", "--policies", "random")
+    assert "random play in every seat" in out
+    _, out, _ = run(capsys, "fpa", "nightsim", "--games", "8", "--no-progress")  # the default: the main policy
+    assert "line-up: greedy in every seat" in out and "random play" not in out
     _, out, _ = run(capsys, "sweep", "nightsim", "--field", "hand_size", "--values", "3,5", "--games", "8",
                     "--no-progress")
     rules = next(line for line in out.splitlines() if line.startswith("rules:"))
