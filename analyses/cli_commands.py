@@ -25,6 +25,11 @@ from . import (  # report; battle, units; games, policies, rules
 from .checkpoint import simulate_to_file
 from .cli import DESCRIPTION, EXAMPLES, PROG, Parser
 from .cli_text import FORMATS, header, tables_text, write_frames
+from .cli_types import assignment as _assignment
+from .cli_types import comma_list as _comma_list
+from .cli_types import jobs as _jobs
+from .cli_types import non_negative_int as _non_negative_int
+from .cli_types import positive_int as _positive_int
 from .first_player import first_player_advantage
 from .game_length import game_length
 from .games import load_game
@@ -271,44 +276,3 @@ def _rules_text(attrs: dict, skip=()) -> str:
 
 
 # --- argument types ---------------------------------------------------------------------
-
-def _positive_int(text: str) -> int:
-    value = _int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = _int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
-    return value
-
-
-def _jobs(text: str) -> int:
-    value = _int(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be a positive number of workers or -1 (all cores)")
-    return value
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
-
-def _assignment(text: str) -> tuple[str, str]:
-    field, sep, value = text.partition("=")
-    if not sep or not field.strip():
-        raise argparse.ArgumentTypeError(f"expected FIELD=VALUE, got {text!r}")
-    return field.strip(), value.strip()
-
-
-def _comma_list(text: str) -> list[str]:
-    values = [v.strip() for v in text.split(",") if v.strip()]
-    if not values:
-        raise argparse.ArgumentTypeError("give at least one value")
-    return values

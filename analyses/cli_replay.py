@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import safe_io
 from .cli_checks import check_output_file
+from .cli_types import assignment as _assignment
 from .replay import record_from_results, record_game
 
 EXAMPLES = """\
@@ -46,13 +47,6 @@ def add_subcommands(commands) -> None:
     sub.add_argument("--out", type=Path, default=Path("game.html"), help="the page (default game.html)")
     sub.add_argument("--force", action="store_true", help="replace an existing --out file")
     sub.set_defaults(command=run_replay)
-
-
-def _assignment(text: str) -> tuple[str, str]:
-    field, sep, value = text.partition("=")
-    if not sep or not field.strip():
-        raise argparse.ArgumentTypeError(f"expected FIELD=VALUE, got {text!r}")
-    return field.strip(), value.strip()
 
 
 def run_replay(args) -> int:

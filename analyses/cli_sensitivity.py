@@ -15,6 +15,11 @@ from __future__ import annotations
 import argparse
 import textwrap
 
+from .cli_types import assignment as _assignment
+from .cli_types import comma_list as _comma_list
+from .cli_types import jobs as _jobs
+from .cli_types import non_negative_int as _non_negative_int
+from .cli_types import positive_int as _positive_int
 from .games import load_game
 from .sensitivity import HORROR, SEAT_ORDERS, TIMEOUTS, TURNS, choose_decisions, is_rate, sensitivity, verdicts
 
@@ -122,45 +127,3 @@ def render(table, width: int = WIDTH) -> str:
     for v in verdicts(table).itertuples():
         lines.extend(textwrap.wrap(f"{v.decision} ({v.field}): {v.verdict}", width, subsequent_indent="    "))
     return "\n".join(lines)
-
-
-def _positive_int(text: str) -> int:
-    value = _int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = _int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
-    return value
-
-
-def _jobs(text: str) -> int:
-    value = _int(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be a positive number of workers or -1 (all cores)")
-    return value
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
-
-def _assignment(text: str) -> tuple[str, str]:
-    field, sep, value = text.partition("=")
-    if not sep or not field.strip():
-        raise argparse.ArgumentTypeError(f"expected FIELD=VALUE, got {text!r}")
-    return field.strip(), value.strip()
-
-
-def _comma_list(text: str) -> list[str]:
-    values = [v.strip() for v in text.split(",") if v.strip()]
-    if not values:
-        raise argparse.ArgumentTypeError("give at least one value")
-    return values
