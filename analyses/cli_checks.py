@@ -9,7 +9,6 @@ library message may carry ("use at_sea=True") into the flags of the command line
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from pathlib import Path
 
@@ -166,13 +165,7 @@ def check_output_folder(path, flag: str) -> Path:
 
 def _check_folder(folder: Path, flag: str, given: Path) -> None:
     """The first existing folder above `folder` is a folder we may write in."""
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise ValueError(f"{flag} {given}: {existing} is a file, not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise ValueError(f"{flag} {given}: no permission to write in {existing}")
+    safe_io.check_folder(folder, flag, given)
 
 
 def check_report(args) -> None:

@@ -61,14 +61,20 @@ def check_writable(path, flag: str) -> Path:
     path = Path(path)
     if path.is_dir():
         raise ValueError(f"{flag} {path}: is a folder; give a file name")
-    existing = path.parent
+    check_folder(path.parent, flag, path)
+    return path
+
+
+def check_folder(folder, flag: str, given) -> None:
+    """The first existing folder at or above `folder` is a folder we may write in (ValueError naming
+    `flag` and the path `given` otherwise)."""
+    existing = Path(folder)
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        raise ValueError(f"{flag} {path}: {existing} is a file, not a folder")
+        raise ValueError(f"{flag} {given}: {existing} is a file, not a folder")
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise ValueError(f"{flag} {path}: no permission to write in {existing}")
-    return path
+        raise ValueError(f"{flag} {given}: no permission to write in {existing}")
 
 
 def check_new_file(path, flag: str, force: bool = False, what: str = "") -> Path:
