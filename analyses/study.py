@@ -388,8 +388,9 @@ def rules_assumptions(game: str) -> pd.DataFrame:
 def _decision_rows(text: str) -> list[tuple[str, str, str]]:
     """Rows of the tables under a heading that mentions gaps: (id, gap, decision).
 
-    The first column is taken as the id when it looks like one (G3, D12), else rows are
-    numbered; the next two columns are the gap and the decision taken.
+    The first column is taken as the id when it looks like one (G3, D12; a decision id after it is
+    kept: "G2 (D-win-timing)"), else the row's decision id (**D-...**) or a dash; the next two columns
+    are the gap and the decision taken.
     """
     rows, in_gaps, header_seen = [], False, False
     for line in text.splitlines():
@@ -402,10 +403,14 @@ def _decision_rows(text: str) -> list[tuple[str, str, str]]:
         if not header_seen or set("".join(cells)) <= set("-: "):
             header_seen = True
             continue
-        if re.match(r"^[A-Z]{1,3}\d+[a-z]?$", cells[0]) and len(cells) >= 3:
-            rows.append((cells[0], _plain(cells[1]), _plain(cells[2])))
-        elif len(cells) >= 2:
-            rows.append((f"#{len(rows) + 1}", _plain(cells[0]), _plain(cells[1])))
+        ident = re.match(r"^([A-Z]{1,3}\d+[a-z]?)(?:[,\s]+(.*))?$", cells[0])   # "G2" or "G2, **D-win-timing**"
+        if ident and len(cells) >= 3:
+            extra = _plain(ident.group(2) or "")
+            rows.append((ident.group(1) + (f" ({extra})" if extra else ""), _plain(cells[1]), _plain(cells[2])))
+        elif len(cells) >= 2:   # a table without an id column: the row's decision id (**D-...**) if it has one
+            named = re.search(r",?\s*\*\*(D-[\w-]+)\*\*", cells[0])
+            gap = cells[0].replace(named.group(0), "") if named else cells[0]
+            rows.append((named.group(1) if named else "—", _plain(gap), _plain(cells[1])))
     return rows
 
 
