@@ -26,7 +26,6 @@ from .words import (
     GLOSSARY,
     interval_cell,
     label,
-    no_history,
     people_seats,
     plain_value,
     policy_parameters,
@@ -162,7 +161,7 @@ def _game_view(g, ladder=None) -> _GameView:
     h = headline(g)
     warnings = g.warnings if len(g.warnings) else pd.DataFrame(columns=["kind", "source", "row", "message"])
     return _GameView(g, headline=h, figures=_figures(g, h), tables=_tables(g, warnings),
-                     assumptions_html=_html(present(g.assumptions).map(lambda t: people_seats(no_history(t))),
+                     assumptions_html=_html(present(g.assumptions).map(lambda t: people_seats(t)),
                                             max_rows=None),
                      finding_items=_finding_items(g.findings, warnings),
                      warning_list=_warning_list(warnings),

@@ -177,20 +177,6 @@ def people_seats(text: str) -> str:
                                                                 m.group(2)), str(text))
 
 
-_HISTORY = [re.compile(r"\s*\((?:[^()]*?[,;]\s*)?issue \d+[^()]*\)", re.I),      # "(issue 13 item 9)"
-            re.compile(r"\b[Ii]ssue \d+(?: item \d+)?[:,]?\s*"),                  # "Issue 4: "
-            re.compile(r"\s*\((?:[^()]*?[,;]\s*)?session \d+[^()]*\)", re.I)]
-
-
-def no_history(text) -> str:
-    """Text written for maintainers (RULES.md) without its development history: the issue numbers
-    and sessions a decision was taken in are not part of the rule a designer reads."""
-    text = str(text)
-    for pattern in _HISTORY:
-        text = pattern.sub("", text)
-    return text
-
-
 def percent(v) -> str:
     return "–" if v is None or pd.isna(v) else f"{100 * float(v):.1f}%"
 

@@ -82,3 +82,11 @@ def test_the_checker_finds_a_missing_test_and_a_missing_file(tmp_path):
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_test_name_and_test_file_a_rules_document_cites_exists(doc):
     assert missing(doc) == [], f"{doc.relative_to(ROOT)} cites tests that do not exist"
+
+
+@pytest.mark.parametrize("doc", [p for p in DOCS if p.name == "RULES.md"], ids=lambda p: p.parent.name)
+def test_rules_md_carries_no_development_history(doc):
+    """The report shows RULES.md's decisions to designers: no issue or session numbers in them (history
+    belongs to git and CHANGELOG.md)."""
+    found = re.findall(r"\b(?:issue|session) \d+", doc.read_text(encoding="utf-8"), re.I)
+    assert found == [], found

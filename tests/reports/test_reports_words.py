@@ -7,7 +7,7 @@ from analyses.confirmed import confirmed_table, knob_words
 from analyses.findings import _confirmed_first, words
 from analyses.shipped import shipped_studies
 from reports import figures
-from reports.words import interval_cell, no_history, people_seats, plain_value, policy_parameters, present
+from reports.words import interval_cell, people_seats, plain_value, policy_parameters, present
 
 
 def test_values_are_plain_text_never_python_literals():
@@ -21,11 +21,9 @@ def test_values_are_plain_text_never_python_literals():
     assert text == "amphibious yes, purchase (weights (footsoldier 4, siege engine 2), ships 1)"
 
 
-def test_seats_are_numbered_from_1_and_history_is_left_out():
+def test_seats_are_numbered_from_1():
     assert people_seats("Seat 0 starts; seats 0 and 2; seats 0+2; 3 players") == \
         "Seat 1 starts; seats 1 and 3; seats 1+3; 3 players"
-    assert no_history("Default casualty Issue 4: cheapest first. At sea (issue 13 item 9): heroes.") == \
-        "Default casualty cheapest first. At sea: heroes."
     teams = pd.DataFrame({"team": ["a", "b"], "seats": ["0+2", "1+3"], "games": [40, 40]})
     assert list(present(teams)["seats (1 = first to play)"]) == ["1 + 3", "2 + 4"]
 
