@@ -201,7 +201,7 @@ def test_a_nightmare_drawn_while_refilling_after_a_discard_action_pauses_the_ref
     step(s, DISCARD[C.SU_SQUARE])
     assert s.decision == "Colourless placement" and s.current_player == 2  # the Stager places
     step(s, TO[C1], TO[C2], TO[C3])
-    assert s.hands[0] == [C.DREAMWALK, C.DREAMWALK, C.COLOURLESS, C.DREAMWALK, C.DREAMWALK]
+    assert s.hands[0] == [C.DREAMWALK] * 4 + [C.COLOURLESS]  # kept in kind order
     assert len(s.hands[0]) == 5 and s.decision == "turn action" and s.turn_player == 0 and s.actions_left == 1
 
 
