@@ -36,7 +36,8 @@ except ImportError:  # pragma: no cover - numba is a dependency; keep the kernel
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNEL_FILES = tuple(os.path.join(HERE, name) for name in (
     "kernel_core.py", "kernel_frames.py", "kernel_play.py", "kernel_layout.py", "kernel_heur_board.py",
-    "kernel_heur.py", "kernel_heur_score.py", "kernel_heur_play.py", "cards.py"))
+    "kernel_heur.py", "kernel_heur_score.py", "kernel_heur_play.py", "cards.py")) + (
+    os.path.join(os.path.dirname(HERE), "simcore", "stream_kernel.py"),)
 
 
 #: numba's inlining of a decision's functions into the compiled loops (`@njit(inline=INLINE)`):

@@ -146,7 +146,7 @@ def test_a_dreamcatcher_owner_chooses_the_town_hall_discard_from_the_victims_han
     assert s.decision == "Town Hall: nightmare to get rid of" and s.current_player == 0 and s.turn_player == 1
     assert s.legal == [DISCARD[C.RED], DISCARD[C.BLUE]]
     step(s, DISCARD[C.RED])
-    assert s.hands == [[C.DREAMWALK] * 5, [C.BLUE] + [C.DREAMWALK] * 4]
+    assert s.hands == [[C.DREAMWALK] * 5, [C.DREAMWALK] * 4 + [C.BLUE]]  # kind order
     assert s.discard[-1] == C.RED
 
 
