@@ -44,6 +44,7 @@ from .game_length import game_length
 from .games import KNOWN_GAMES, load_game
 from .io import read_results, write_results
 from .metadata import package_version
+from .multiplicity import with_family
 from .runner import simulate
 from .sweep import effects
 from .teams import teams
@@ -122,6 +123,9 @@ class GameStudy:
     seed: int
     findings: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)   # analyses.findings
     warnings: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)   # analyses.checks
+    family: object = None           # analyses.multiplicity.Family: the game's tests, adjusted together
+    ladder_findings: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # the skill ladder's, by rung
+    confirmation: object = None     # analyses.replication.Measured: the fresh run the findings are confirmed on
 
 
 @dataclasses.dataclass(frozen=True)
@@ -346,6 +350,7 @@ def analyse_game(name: str, game_runs: dict) -> GameStudy:
         extra=game_extras(name, main, fpa.events),
         assumptions=rules_assumptions(name), seed=int(main.attrs.get("seed", 0)),
     )
+    g = with_family(g)
     return dataclasses.replace(g, findings=game_findings(g), warnings=game_warnings(g))
 
 

@@ -142,11 +142,11 @@ def test_a_rule_change_finding_says_whether_it_helps_with_the_tables_numbers():
     _fixes(c)
     assert c.rows[0]["text"] == (
         "Rule change tried — deal the last seat one extra card: seat 4 of 4 wins 21.7% [19.7, 23.9] before, "
-        "26.5% [24.3, 28.8] after, over the same 1,500 deals (+4.7 points [1.8, 7.7], p = 0.002); it helps: "
+        "26.5% [24.3, 28.8] after, over the same 1,500 deals (+4.7 points [1.8, 7.7], p = 0.002, unadjusted); it helps: "
         "closer to a fair 25.0%.")
     c = _Collector(_fix_study(fixes.assign(p_value=0.4, closer=False)))
     _fixes(c)
-    assert c.rows[0]["text"].endswith("p = 0.40); no clear change against a fair 25.0%.")
+    assert c.rows[0]["text"].endswith("p = 0.40, unadjusted); no clear change against a fair 25.0%.")
     assert not c.rows[0]["significant"]
 
 
