@@ -240,7 +240,7 @@ def confirm(findings: pd.DataFrame, measured, method: str = "holm") -> pd.DataFr
             f", {test}" if test else "")
         verdict = ("confirmed" if ok else "not confirmed: the fresh games point the other way" if not same_sign
                    else "not confirmed: read the first run's result as chance")
-        out.at[i, "text"] += f" Confirmation run: {text} {p_words}) — {verdict}."
+        out.at[i, "text"] += f" Confirmation run: {text}{'' if text.endswith('(') else ' '}{p_words}) — {verdict}."
         out.at[i, "status"] = CONFIRMED_STATUS if ok else NOT_CONFIRMED
         out.at[i, "significant"] = ok
         out.at[i, "confirm_row"], out.at[i, "confirm_numbers"] = int(row), spec
