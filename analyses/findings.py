@@ -238,7 +238,8 @@ def confirm(findings: pd.DataFrame, measured, method: str = "holm") -> pd.DataFr
             measured, out.at[i, "source"]).columns else ""
         p_words = f"{p_text(p)}, {label} over this game's {len(chosen)} confirmation test(s)" + (
             f", {test}" if test else "")
-        verdict = ("confirmed" if ok else "not confirmed: the fresh games point the other way" if not same_sign
+        opposite = np.sign(effect) == -np.sign(out.at[i, "effect"]) and effect != 0
+        verdict = ("confirmed" if ok else "not confirmed: the fresh games point the other way" if opposite
                    else "not confirmed: read the first run's result as chance")
         out.at[i, "text"] += f" Confirmation run: {text}{'' if text.endswith('(') else ' '}{p_words}) — {verdict}."
         out.at[i, "status"] = CONFIRMED_STATUS if ok else NOT_CONFIRMED

@@ -10,7 +10,7 @@ whatever the dependence between the tests); `bh` (Benjamini–Hochberg, false di
 alternative, chosen with ``method="bh"``.
 
 - `holm(p)`, `bh(p)`: adjusted p-values (NaN stays NaN and does not count in the family).
-- `test_label(method)`: the test behind a table row's p-value, in words, from its ``method`` column.
+- `named_test(method)`: the test behind a table row's p-value, in words, from its ``method`` column.
 - `game_family(g)`: one row per member of game study `g`'s family: source table, row, raw p-value,
   test.
 - `with_family(g, method)`: `g` with a ``p_family`` column (the adjusted p-value) and a ``test``
@@ -64,7 +64,7 @@ def adjust(p_values, method: str = DEFAULT_METHOD) -> np.ndarray:
     return holm(p_values) if method == "holm" else bh(p_values)
 
 
-def test_label(method) -> str:
+def named_test(method) -> str:
     """The test behind a p-value, from a table's ``method`` text ('' when unknown)."""
     text = str(method) if method is not None and not (isinstance(method, float) and math.isnan(method)) else ""
     if text in TESTS:
@@ -123,7 +123,7 @@ def _rows(table: pd.DataFrame, source: str, column: str, keep=None) -> list[dict
     rows = table if keep is None else table[keep]
     methods = rows["method"] if "method" in rows.columns else pd.Series("", index=rows.index)
     return [{"source": source, "row": int(i), "p_raw": float(rows.at[i, column]),
-             "test": test_label(methods.at[i])} for i in rows.index if pd.notna(rows.at[i, column])]
+             "test": named_test(methods.at[i])} for i in rows.index if pd.notna(rows.at[i, column])]
 
 
 def _one_per_pair(matrix: pd.DataFrame) -> pd.Series:
@@ -173,7 +173,7 @@ def with_family(g, method: str = DEFAULT_METHOD):
         attribute = "ladder_findings" if source == "ladder" else source
         table = getattr(g, attribute).copy()
         table["p_family"] = np.nan
-        table["test"] = table["method"].map(test_label) if "method" in table.columns else ""
+        table["test"] = table["method"].map(named_test) if "method" in table.columns else ""
         table.loc[rows["row"].to_numpy(), "p_family"] = rows["p_family"].to_numpy()
         table.loc[rows["row"].to_numpy(), "test"] = rows["test"].to_numpy()
         table.attrs = dict(getattr(g, attribute).attrs)

@@ -32,7 +32,7 @@ from .first_player import first_player_advantage
 from .fixes import fix_effects
 from .games import load_game
 from .io import read_results, write_results
-from .multiplicity import test_label
+from .multiplicity import named_test
 from .runner import simulate
 from .study import PLANS, StudyPlan, _run_setup, _stage_bar, analyse_game
 from .teams import teams
@@ -146,7 +146,7 @@ def _labelled(table: pd.DataFrame) -> pd.DataFrame:
     if not len(table):
         return table
     out = table.copy()
-    out["test"] = out["method"].map(test_label) if "method" in out.columns else ""
+    out["test"] = out["method"].map(named_test) if "method" in out.columns else ""
     return out
 
 

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from analyses import safe_io
 from analyses.confirmed import TITLE as CONFIRMED_TITLE
-from analyses.multiplicity import p_label, test_label
+from analyses.multiplicity import p_label, named_test
 
 from . import figures
 from .ladder import ladder_view
@@ -131,12 +131,12 @@ def headline(g) -> dict:
     timeouts = g.outcomes[g.outcomes["outcome"] == "timeout"].iloc[0]
     family = getattr(g, "family", None)
     pcol = "p_family" if family is not None and "p_family" in row.index and pd.notna(row["p_family"]) else "p_value"
-    test = str(row["test"]) if "test" in row.index and isinstance(row["test"], str) else test_label(row.get("method"))
+    test = str(row["test"]) if "test" in row.index and isinstance(row["test"], str) else named_test(row.get("method"))
     p_shown = float(row[pcol])
     chi2_p = float(g.fpa_summary.iloc[0].get("p_family", summary["chi2_p"]))
     if not pd.notna(chi2_p):
         chi2_p = float(summary["chi2_p"])
-    chi2_test = test_label(summary.get("method"))
+    chi2_test = named_test(summary.get("method"))
     return {
         "players": int(summary["players"]), "lineup": str(summary["lineup"]), "games": int(summary["games"]),
         "unit": unit, "win_rate": float(row["win_rate"]),

@@ -74,7 +74,8 @@ def test_headline_numbers_equal_the_dataframes(study, report):
     assert h["unit"].startswith(f"seat {int(worst['seat']) + 1}")
     keys = parse(report).keys
     assert keys["fpa"] == [f"{worst['effect_pp']:+.1f} points"]
-    assert keys["fpa_p"] == [p_text(worst["p_value"])]
+    assert keys["fpa_p"] == [h["p_text"]]           # the family-adjusted p-value, labelled with its adjustment and test
+    assert h["p_text"].startswith(p_text(worst["p_family"]) + ", Holm-adjusted over the ")
     assert keys["balance"] == [f"{100 * g.fpa_summary.iloc[0]['balance']:.1f}%"]
     assert keys["games"] == [f"{g.runs['main']:,}"]
 
