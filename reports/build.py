@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from analyses import safe_io
 from analyses.confirmed import TITLE as CONFIRMED_TITLE
-from analyses.multiplicity import p_label, named_test
+from analyses.multiplicity import named_test, p_label
 
 from . import figures
 from .ladder import ladder_view

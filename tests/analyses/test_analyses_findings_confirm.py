@@ -10,7 +10,7 @@ from analyses.checks import game_warnings
 from analyses.clusters import INDEPENDENT
 from analyses.findings import NOT_CONFIRMED, _Collector, _policies, confirm, formatted_numbers
 from analyses.ladder_stats import mark_robust
-from analyses.multiplicity import Family, bh, holm, p_label, named_test
+from analyses.multiplicity import Family, bh, holm, named_test, p_label
 from analyses.plan import deal_seed
 from analyses.replication import confirmation_seed, confirmed_findings, needed_runs
 from analyses.study import analyse_game
