@@ -1,133 +1,28 @@
-"""The `balancelab` commands: the full argument parser and the simulate / fpa / winrates / length /
-sweep commands. `analyses.cli` (the entry point) imports this module only when a command runs, so
-`balancelab --help` answers without loading pandas, numba or the games.
+"""The `balancelab` simulate / fpa / winrates / length / sweep commands. Their parser is in
+`analyses.cli_parser`; `analyses.cli` (the entry point) imports this module only when one of them
+runs, so `balancelab --help` and `balancelab COMMAND --help` answer without loading pandas, numba
+or the games.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-import textwrap
 import time
-from pathlib import Path
 
 from . import (  # report; battle, units; games, policies, rules
     cli_info,
-    cli_ladder,
-    cli_nerath,
-    cli_rebalance,
-    cli_replay,
-    cli_report,
-    cli_sensitivity,
-    cli_tune,
-    limits,
 )
 from .checkpoint import simulate_to_file
-from .cli import DESCRIPTION, EXAMPLES, PROG, Parser
-from .cli_text import FORMATS, header, tables_text, write_frames
-from .cli_types import assignment as _assignment
-from .cli_types import comma_list as _comma_list
-from .cli_types import jobs as _jobs
-from .cli_types import non_negative_int as _non_negative_int
-from .cli_types import positive_int as _positive_int
+from .cli import PROG
+from .cli_text import header, tables_text, write_frames
 from .first_player import first_player_advantage
 from .game_length import game_length
 from .games import load_game
 from .io import read_results
 from .metadata import rules_dict
-from .plan import SEAT_ORDERS
-from .runner import BACKENDS, ENGINES, simulate
+from .runner import simulate
 from .sweep import sweep
 from .win_rates import win_rates
-
-
-def build_parser() -> Parser:
-    parser = Parser(prog=PROG, description=DESCRIPTION,
-                    epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND", parser_class=Parser)
-
-    sim = _command(commands, "simulate", "play games and write one row per game to a results file", run_simulate)
-    _simulation_options(sim, game_required=True)
-    sim.add_argument("--out", required=True, type=Path, help="results file (.parquet; .csv with --csv)")
-    sim.add_argument("--csv", action="store_true", help="write CSV plus a .meta.json sidecar instead of Parquet")
-    sim.add_argument("--resume", action="store_true", help="finish an interrupted run of the same command")
-    sim.add_argument("--force", action="store_true", help="overwrite a finished --out file (start over)")
-
-    for name, help_text, handler in (
-        ("fpa", "first-player advantage: each seat's win rate against the fair share", run_fpa),
-        ("winrates", "win rates by seat, policy and faction; policy matrix and ratings", run_winrates),
-        ("length", "game length: turns and decisions, overall and by winning seat", run_length),
-    ):
-        sub = _command(commands, name, help_text, handler)
-        _simulation_options(sub, game_required=False)
-        sub.add_argument("--in", dest="input", type=Path, metavar="RESULTS", help="analyse a results file instead")
-        _format_options(sub)
-        if name == "winrates":
-            sub.add_argument("--by", type=_comma_list, default=None, metavar="TABLES",
-                             help="only these tables: outcomes, seat, policy, faction, matrix, ratings")
-
-    sw = _command(commands, "sweep", "vary one rules field (or policy parameter) with common random numbers",
-                  run_sweep)
-    _simulation_options(sw, game_required=True)
-    sw.add_argument("--field", required=True, help="Rules field (or policy parameter with --policy-param)")
-    sw.add_argument("--values", required=True, type=_comma_list, help="comma-separated values, e.g. 2,3,4")
-    sw.add_argument("--policy-param", metavar="POLICY", help="vary parameter FIELD of this registered policy")
-    _format_options(sw)
-
-    cli_nerath.add_subcommands(commands)
-    cli_report.add_subcommands(commands)
-    cli_replay.add_subcommands(commands)
-    cli_rebalance.add_subcommands(commands)
-    cli_tune.add_subcommands(commands)
-    cli_ladder.add_subcommands(commands)
-    cli_sensitivity.add_subcommands(commands)
-    cli_info.add_subcommands(commands)
-    cli_info.set_examples(commands)      # each subcommand's --help shows its own examples
-    for sub in commands.choices.values():  # and the limits every size is checked against
-        sub.epilog = (sub.epilog or "") + "\n" + textwrap.fill(limits.HELP, 100) + "\n"
-        sub.formatter_class = argparse.RawDescriptionHelpFormatter
-    return parser
-
-
-def _command(commands, name: str, help_text: str, handler) -> Parser:
-    sub = commands.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub.set_defaults(command=handler)
-    return sub
-
-
-def _format_options(sub: Parser) -> None:
-    sub.add_argument("--format", choices=FORMATS, default="table",
-                     help="table (compact, for people; default), or every column of every table for machines: "
-                          "csv, json, parquet (parquet needs --out)")
-    sub.add_argument("--out", type=Path, default=None, metavar="FILE",
-                     help="with --format csv|json|parquet: write the tables here instead of printing them")
-
-
-def _simulation_options(sub: Parser, game_required: bool) -> None:
-    sub.add_argument("game", nargs=None if game_required else "?",
-                     help="nightsim (nightmarium), dreamsim (midnighters), nerathsim (nerath) or a module path")
-    sub.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
-    sub.add_argument("--players", type=_positive_int, help="number of players (Rules.players)")
-    sub.add_argument("--policies", help="one policy for every seat, or one per seat: greedy,random,random "
-                     "(default: the game's main policy in every seat, as in `balancelab report`: "
-                     f"{cli_info.default_policies_help()}; see `balancelab games` and `balancelab policies GAME`)")
-    sub.add_argument("--seed", type=_non_negative_int, default=0, help="run seed (default 0)")
-    sub.add_argument("--jobs", type=_jobs, default=1, help="parallel workers (-1 = all cores; default 1)")
-    sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
-    sub.add_argument("--scheduler", help="address of a running dask scheduler, e.g. tcp://host:8786 (implies --backend dask)")
-    sub.add_argument("--rule", action="append", default=[], type=_assignment, metavar="FIELD=VALUE",
-                     help="change a Rules field (repeatable), e.g. --rule creatures_to_win=6; "
-                          "`balancelab rules GAME` lists the fields")
-    sub.add_argument("--seat-order", choices=SEAT_ORDERS, default="rotate",
-                     help="rotate (paired games, default), random or fixed")
-    sub.add_argument("--chunk-size", type=_positive_int, help="games per joblib task (default: automatic)")
-    sub.add_argument("--engine", choices=ENGINES, default="python",
-                     help="python (the reference engine, default), kernel (the game's compiled batch kernel: "
-                          "same rules, own random streams) or auto (the kernel when it plays these rules and "
-                          "policies)")
-    sub.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
-
 
 # --- commands ---------------------------------------------------------------------------
 
@@ -274,5 +169,3 @@ def _rules_text(attrs: dict, skip=()) -> str:
     text = " ".join(f"{k}={v}" for k, v in changed.items())
     return f"{text} (others as published)" if text else "as published"
 
-
-# --- argument types ---------------------------------------------------------------------
