@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 
 from . import (  # report; battle, units; games, policies, rules
@@ -20,7 +21,7 @@ from .game_length import game_length
 from .games import load_game
 from .io import read_results
 from .metadata import rules_dict
-from .runner import simulate
+from .runner import prepare_run, simulate
 from .sweep import sweep
 from .win_rates import win_rates
 
@@ -103,31 +104,89 @@ def _results(args):
 
 
 ANNOUNCE_AFTER = 30.0     # seconds: a run expected to take longer says so before it starts
-TIMED_GAMES = 3           # games timed for the estimate (fewer when one game is slow)
+TIMED_GAMES = 3           # Python engine: games timed for the estimate (fewer when one game is slow)
 MIN_GAMES_TO_TIME = 20    # a shorter run starts at once
+KERNEL_FIRST_BATCH = 8    # kernel: the first timed batch; each next one 4 x larger ...
+KERNEL_TIMING = 0.5       # ... until the batches took this many seconds (a kernel game is too quick to time alone)
+KERNEL_TIMED_SHARE = 0.1  # ... or would play more than this share of the run
+COMPILE_NOTE_AFTER = 2.0  # seconds: a kernel still compiling after this long says so
+COMPILE_SHOWN = 1.0       # seconds: compiling that took longer is named in the estimate
 
 
 def announce_duration(args, n_games: int, out=None, clock=time.perf_counter) -> float | None:
-    """Time a few games of this run (on one worker, the Python engine; their results are not used)
-    and, when the whole run is expected to take longer than ANNOUNCE_AFTER, print the estimate to
-    stderr before it starts. Returns the estimate in seconds (None when not timed)."""
-    if n_games < MIN_GAMES_TO_TIME or getattr(args, "engine", "python") != "python":
-        return None     # a compiled kernel's first games time its compilation, not its games
+    """Time a few games of this run (on one worker; their results are not used) and, when the whole run
+    is expected to take longer than ANNOUNCE_AFTER, print the estimate to stderr before it starts.
+    A run of a batch kernel (--engine kernel, or auto when the kernel plays it) first plays one game
+    to compile the kernel (saying so when that takes a while), then times batches of games, since
+    compiling is not playing. Returns the estimate in seconds (None when not timed)."""
+    if n_games < MIN_GAMES_TO_TIME:
+        return None
+    out = out or sys.stderr
     options = {**_run_options(args), "n_jobs": 1, "progress": False, "backend": None, "scheduler": None}
+    if run_engine(args) == "kernel":
+        per_game, played, compiled = _time_kernel(args.game, options, n_games, clock, out)
+    else:
+        per_game, played, compiled = *_time_python(args.game, options, clock), None
+    workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
+    estimate = per_game * n_games / max(1, min(workers, n_games))
+    if estimate > ANNOUNCE_AFTER:
+        slow = compiled is not None and compiled >= COMPILE_SHOWN
+        after = f" after {_duration(compiled)} compiling the kernel" if slow else ""
+        print(f"{PROG}: this run will take about {_duration(estimate)} ({n_games:,} games at about "
+              f"{_rate(per_game)} from {played:,} timed game(s){after}, {workers} worker(s)); Ctrl-C stops it",
+              file=out, flush=True)
+    return estimate
+
+
+def run_engine(args) -> str:
+    """'python' or 'kernel': the engine that plays this run (--engine auto resolved as the run will)."""
+    o = _run_options(args)
+    _, spec = prepare_run(args.game, o["rules"], o["policies"], o["seed"], o["seat_order"], o["engine"])
+    return spec.engine
+
+
+def _time_python(game, options: dict, clock) -> tuple[float, int]:
+    """(seconds a game, games timed): up to TIMED_GAMES games, one at a time."""
     per_game, played, started = 0.0, 0, clock()
     while played < TIMED_GAMES:
-        simulate(args.game, 1, **{**options, "seed": options["seed"] + played})
+        simulate(game, 1, **{**options, "seed": options["seed"] + played})
         played += 1
         per_game = (clock() - started) / played
         if per_game > 1.0:          # one slow game is estimate enough
             break
-    workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
-    estimate = per_game * n_games / max(1, min(workers, n_games))
-    if estimate > ANNOUNCE_AFTER:
-        print(f"{PROG}: this run will take about {_duration(estimate)} ({n_games:,} games at about "
-              f"{per_game:.2g} s a game from {played} timed game(s), {workers} worker(s)); Ctrl-C stops it",
-              file=out or sys.stderr, flush=True)
-    return estimate
+    return per_game, played
+
+
+def _time_kernel(game, options: dict, n_games: int, clock, out) -> tuple[float, int, float]:
+    """(seconds a game, games timed, seconds compiling): one game compiles the kernel (or loads it from
+    numba's cache), then batches of KERNEL_FIRST_BATCH, 4 x, 16 x ... games are timed together."""
+    note = threading.Timer(COMPILE_NOTE_AFTER, lambda: print(
+        f"{PROG}: compiling the {game} kernel first (once: numba keeps it on disk), then timing a few games",
+        file=out, flush=True))
+    started = clock()
+    note.start()
+    try:
+        simulate(game, 1, **options)
+    finally:
+        note.cancel()
+    compiled = clock() - started
+    played, spent, batch = 0, 0.0, KERNEL_FIRST_BATCH
+    most = max(KERNEL_FIRST_BATCH, int(n_games * KERNEL_TIMED_SHARE))
+    while played + batch <= most:
+        started = clock()
+        simulate(game, batch, **{**options, "seed": options["seed"] + 1 + played})
+        spent += clock() - started
+        played += batch
+        if spent >= KERNEL_TIMING:
+            break
+        batch *= 4
+    return spent / played, played, compiled    # played >= KERNEL_FIRST_BATCH: n_games >= MIN_GAMES_TO_TIME
+
+
+def _rate(per_game: float) -> str:
+    if 0 < per_game < 0.01:
+        return f"{1 / per_game:,.0f} games a second"
+    return f"{per_game:.2g} s a game"
 
 
 def _duration(seconds: float) -> str:
