@@ -1,5 +1,5 @@
 """Every command's parser is built from argparse-level modules: `balancelab COMMAND --help` loads no
-pandas, scipy, numba or matplotlib (the time is printed by benchmarks/cli_help_time.py), each command
+pandas, scipy, numba or matplotlib (the time is printed by benchmarks/speed/cli_help_time.py), each command
 still runs its own function, and the facts the help quotes are those of the objects they describe."""
 import inspect
 import subprocess
