@@ -117,7 +117,7 @@ def test_the_page_steps_over_decisions_and_its_changes_rebuild_every_state():
 @pytest.mark.parametrize("engine, people", [
     ("  seat 0 draws 2 cards", "  seat 1 draws 2 cards"),
     ("Turn 3: seat 1 (greedy), 2 actions", "Turn 3: seat 2 (greedy), 2 actions"),
-    ("seat 0 discards seat 2's uncompleted creature #38, #34", "seat 1 discards seat 3's uncompleted creature #38, #34"),
+    ("seat 0 discards seat 2's uncompleted creature: 2 cards", "seat 1 discards seat 3's uncompleted creature: 2 cards"),
     ("Red Nightmare: seats 0, 2 cannot spring traps", "Red Nightmare: seats 1, 3 cannot spring traps"),
     ("the Midnight Horror, seat 2, activates the Town Hall", "the Midnight Horror, seat 3, activates the Town Hall"),
     ("== Karkoth + Iron Circle (seat 1+3) win", "== Karkoth + Iron Circle (seat 2+4) win"),
