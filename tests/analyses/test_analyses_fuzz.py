@@ -1,7 +1,7 @@
 """Hostile inputs: the corpus of command lines (tests/analyses/hostile.py) and generated ones, every
 subcommand and the public API. A command line ends in its exit code with one line on stderr and no
 traceback; the API raises the game's ValueError (IllegalActionError for an action), nothing else.
-`benchmarks/fuzz_campaign.py` runs the same checks for longer."""
+`benchmarks/tools/fuzz_campaign.py` runs the same checks for longer."""
 import contextlib
 import io
 import json
@@ -61,7 +61,7 @@ def test_an_unexpected_exception_is_one_line_and_a_saved_traceback(tmp_path, mon
     monkeypatch.setattr("analyses.cli_commands.run_fpa", broken)
     monkeypatch.setattr("analyses.cli_checks.validate", lambda args: None)
     parser_command = main.__globals__["build_parser"]().parse_args(["fpa", "nightsim"]).command
-    assert parser_command is broken
+    assert parser_command.resolve() is broken
     code, _, err = run(["fpa", "nightsim"])
     assert code == 1
     lines = err.strip().splitlines()
