@@ -98,9 +98,9 @@ def test_tables_read_in_plain_words():
                        "p_value": [7.884e-40, 0.21]})
     shown = present(df)
     assert list(shown.columns) == ["seat", "games", "win rate [95% interval]", "fair share",
-                                   "difference from fair share", "p-value"]
+                                   "difference from fair share", "p-value (unadjusted)"]
     assert shown.iloc[0].tolist() == ["1", "3,000", "20.9% [19.5, 22.4]", "25.0%", "-4.1 points", "< 0.001"]
-    assert shown.iloc[1]["p-value"] == "0.21"
+    assert shown.iloc[1]["p-value (unadjusted)"] == "0.21"
 
 
 def test_policies_are_named_with_their_parameters_in_words():
