@@ -44,6 +44,11 @@ TESTS = {
 }
 
 
+#: a skill ladder's findings: self-play puts one policy in every seat, so each game is its own deal
+LADDER_TESTS = {"seat": "two-sided exact binomial test", "alliance": "two-sided exact binomial test",
+                "impact": TESTS["ratio difference, deal as the unit (cluster-robust t)"]}
+
+
 def bh(p_values) -> np.ndarray:
     """Benjamini–Hochberg step-up adjusted p-values (NaN stays NaN and does not count)."""
     p = np.asarray(p_values, dtype=float)
@@ -157,9 +162,8 @@ def game_family(g) -> pd.DataFrame:
     rows += _rows(g.fixes, "fixes", "p_value")
     ladder = getattr(g, "ladder_findings", None)
     if ladder is not None and len(ladder):
-        rows += [{"source": "ladder", "row": int(i), "p_raw": float(r["p_value"]),
-                  "test": str(r.get("test") or "two-sided score test, deal as the unit")}
-                 for i, r in ladder.iterrows() if pd.notna(r["p_value"])]
+        rows += [{"source": "ladder", "row": int(i), "p_raw": float(r["p_value"]), "test": LADDER_TESTS.get(
+                  str(r.get("kind")), LADDER_TESTS["seat"])} for i, r in ladder.iterrows() if pd.notna(r["p_value"])]
     return pd.DataFrame(rows, columns=FAMILY_COLUMNS)
 
 

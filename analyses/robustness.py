@@ -16,9 +16,9 @@ import json
 import numpy as np
 import pandas as pd
 
-from .findings import ALPHA, game_findings, p_text, pts, study_findings, words
+from .findings import ALPHA, game_findings, pts, study_findings, words
 from .ladder_stats import MIN_RUNG_GAMES, mark_robust
-from .multiplicity import with_family
+from .multiplicity import p_label, with_family
 
 
 def _ladder_rows(finding: pd.Series, ladder: pd.DataFrame) -> pd.DataFrame:
@@ -37,7 +37,7 @@ def _ladder_rows(finding: pd.Series, ladder: pd.DataFrame) -> pd.DataFrame:
     return ladder.iloc[:0]
 
 
-def robustness_line(finding: pd.Series, ladder: pd.DataFrame | None) -> str:
+def robustness_line(finding: pd.Series, ladder: pd.DataFrame | None, family=None) -> str:
     """'Checked against stronger players (skill ladder, self-play): random (2,000 games) +0.4 points,
     p = 0.90; greedy (2,000 games) -4.3 points, p < 0.001; ... — robust: ...'."""
     if ladder is None or not len(ladder):
@@ -54,9 +54,10 @@ def robustness_line(finding: pd.Series, ladder: pd.DataFrame | None) -> str:
         if games is not None and games < MIN_RUNG_GAMES:
             parts.append(f"{where}: too few games to tell")
         else:
-            parts.append(f"{where} {pts(r['estimate'])}, {p_text(r[pcol])}")
-    return (f"Robustness — checked in self-play at every rung of the skill ladder (weakest to strongest; p-values "
-            f"as above, over this game's family): {'; '.join(parts)} — {rows['verdict'].iloc[0]}.")
+            test = str(r["test"]) if "test" in r and isinstance(r["test"], str) else ""
+            parts.append(f"{where} {pts(r['estimate'])}, {p_label(r[pcol], test, family if pcol == 'p_family' else None)}")
+    return (f"Robustness — checked in self-play at every rung of the skill ladder (weakest to strongest): "
+            f"{'; '.join(parts)} — {rows['verdict'].iloc[0]}.")
 
 
 def with_ladders(study, ladders: dict):
@@ -73,7 +74,7 @@ def with_ladders(study, ladders: dict):
             g = dataclasses.replace(g, ladder_findings=lf)
         f = game_findings(g)
         chosen = f["selected"].astype(bool) if "selected" in f else pd.Series(False, index=f.index)
-        lines = [robustness_line(r, g.ladder_findings if len(g.ladder_findings) else None) if chosen[i] else ""
+        lines = [robustness_line(r, g.ladder_findings if len(g.ladder_findings) else None, g.family) if chosen[i] else ""
                  for i, r in f.iterrows()]
         games[name] = dataclasses.replace(g, findings=f.assign(robustness=np.array(lines, dtype=object)))
     return dataclasses.replace(study, games=games, findings=study_findings(games))

@@ -31,8 +31,8 @@ def ladder_view(ladder, html, findings=None) -> dict:
     adjusted = ("Holm-adjusted over this game's tests, the report's and the ladder's together"
                 if in_family else "Holm-adjusted over the seats")
     method = (f"Bradley–Terry ratings by maximum likelihood on the Elo scale ({m.get('anchor')} = 0); 95% intervals: "
-              f"{m.get('interval_method', '')}. Findings by rung: two-sided score test, deal as the unit (a card "
-              f"effect: cluster-robust t test), p-values {adjusted}. A finding is robust when it is significant "
+              f"{m.get('interval_method', '')}. Findings by rung: two-sided exact binomial test (self-play games are "
+              f"independent; a card effect: two-sided cluster-robust t test), p-values {adjusted}. A finding is robust when it is significant "
               "(p < 0.05) with the same sign at the two top-rated rungs "
               f"({', '.join(map(str, m.get('top', [])))}); a top rung with fewer than 30 self-play games is too "
               "small to overturn it. Pairings: p-value of the score against 50% (exact binomial or score test), "

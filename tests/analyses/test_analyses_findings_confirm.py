@@ -13,6 +13,7 @@ from analyses.ladder_stats import mark_robust
 from analyses.multiplicity import Family, bh, holm, named_test, p_label
 from analyses.plan import deal_seed
 from analyses.replication import confirmation_seed, confirmed_findings, needed_runs
+from analyses.robustness import robustness_line
 from analyses.study import analyse_game
 from reports.build import headline
 
@@ -174,3 +175,19 @@ def test_only_the_runs_the_selected_claims_need_are_played_again():
     assert needed_runs(g) == {"main": 3000, "mixed": 1500}
     g.findings = findings.assign(selected=False)
     assert needed_runs(g) == {}
+
+
+def test_each_claim_gets_a_robustness_line_naming_the_rungs_their_games_and_labelled_p_values():
+    ladder = pd.DataFrame([("seat 4: win rate − fair share", "seat", "tiny", 900.0, 4, 25.0, 0.6, "two-sided exact binomial test"),
+                           ("seat 4: win rate − fair share", "seat", "big", 100.0, 2000, -4.0, 1e-5, "two-sided exact binomial test")],
+                          columns=["finding", "kind", "rung", "elo", "games", "estimate", "p_family", "test"])
+    ladder["verdict"] = "significantly below 0 at big (2,000 games); too few games at tiny (4) to tell"
+    claim = pd.Series({"source": "fpa_seats", "key": '{"lineup": "g", "seat": 3}'})
+    line = robustness_line(claim, ladder, Family(7))
+    assert ("big (2,000 games) -4.0 points, p < 0.001, Holm-adjusted over the 7 tests of this game, two-sided exact "
+            "binomial test") in line
+    assert "tiny (4 games): too few games to tell" in line and line.index("big") < line.index("tiny")   # by rating
+    assert line.endswith("too few games at tiny (4) to tell.")
+    other = pd.Series({"source": "fpa_seats", "key": '{"lineup": "g", "seat": 0}'})
+    assert "does not measure this finding" in robustness_line(other, ladder, Family(7))
+    assert "no skill ladder" in robustness_line(claim, None)
