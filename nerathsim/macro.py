@@ -1,4 +1,4 @@
-"""Macro decisions for search (issue 17 item 2): Nerath turns are long, so a search chooses among the
+"""Macro decisions for search: Nerath turns are long, so a search chooses among the
 heuristic's own candidate plans instead of unit by unit.
 
 At three kinds of decision a `WarPolicy` can offer a short list of whole alternatives, each a
