@@ -475,6 +475,7 @@ examples:
   balancelab sensitivity dreamsim --games 1000 --policies heuristic --jobs 2
   balancelab sensitivity nightsim --games 2000 --policies greedy --only D-scavenger,D-win-timing
   balancelab sensitivity nightsim --games 500 --format csv > sensitivity.csv
+  balancelab sensitivity nerath --games 200 --policies balanced --only D-flyer-capture,D-starting-gold
 """
 
 
@@ -487,7 +488,8 @@ def add_sensitivity(commands) -> None:
                     "the Horror's win share) as paired differences from the default, with one verdict per "
                     "decision: holds, or moves <quantity> by <diff> [95% interval] (Holm over the whole table).",
         epilog=SENSITIVITY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub.add_argument("game", help="nightsim (nightmarium) or dreamsim (midnighters): a game with DECISIONS")
+    sub.add_argument("game", help="nightsim (nightmarium), dreamsim (midnighters) or nerathsim (nerath): a game "
+                                  "with DECISIONS")
     sub.add_argument("--games", type=_positive_int, default=2000, help="games per arm (default 2000)")
     sub.add_argument("--policies", default=None, help="one policy for every seat, or one per seat: greedy,random")
     sub.add_argument("--players", type=_positive_int, default=None, help="number of players (Rules.players)")
