@@ -367,13 +367,14 @@ def battle_view(s: E.State) -> BattleView | None:
 class Observation:
     """One seat's view of the game at a decision (a value: see `public_state`)."""
 
-    __slots__ = ("_s", "player", "_sizes", "_ship_reach")
+    __slots__ = ("_s", "player", "_sizes", "_ship_reach", "_turn_reach")
 
     def __init__(self, state: E.State, player: int, caches: SeatCaches | None = None):
         self._sizes = tuple(map(len, state.hands))
         self._s = public_state(state, player, caches)
         self.player = player
         self._ship_reach = None             # worked out from the copy when first asked (`ship_destinations`)
+        self._turn_reach = None             # by realm, worked out when first asked (`turn_reach`)
 
     # --- the decision -------------------------------------------------------------------------
     @property
@@ -514,6 +515,19 @@ class Observation:
                                         if sh.owner == p and sh.moves > 0 and not sh.unloaded}
         got = reach.get(ship_id)
         return {} if got is None else {dst: (c, st) for dst, c, st in got}
+
+    def turn_reach(self, realm: int) -> tuple:
+        """Where `realm`'s units could attack on its next turn with their full moves, as the movement rules
+        move them on the terrain that realm would see (`engine.turn_reach`): `(by_land, landings)`,
+        by_land {region: ((src, unit index, count), ...)}, landings {region: ((ship id, room, cargo unit
+        indices, boarders ((src, unit index, count), ...)), ...)}. Worked out once per realm and observation."""
+        got = self._turn_reach
+        if got is None:
+            got = self._turn_reach = {}
+        out = got.get(realm)
+        if out is None:
+            out = got[realm] = E.turn_reach(self._s, realm, self._s.reach_store)
+        return out
 
     def placement_spots(self) -> dict:
         """{"castles": {region: limit or None}, "fallback": [regions]} for the buying realm."""

@@ -59,7 +59,7 @@ class MovementPlanner(Planner):
             if need:
                 keep[r] = need
         self.keep = keep
-        plan: list = []
+        plan: list = self._garrison(avail, reach, keep)
         # targets: enemy land regions (and enemy fleets) some unit can reach, each with the free units
         # (src, unit) that reach it, in `avail`'s order (the order a walk of `avail` meets them)
         self.enemy_land(0)
@@ -116,6 +116,64 @@ class MovementPlanner(Planner):
         plan += self._redeploy(avail, reach, keep)
         plan.append(END)
         return plan
+
+    def _garrison(self, avail: dict, reach: dict, keep: dict) -> list:
+        """The capital and the castles worth VP (`guards`) keep the free land units that hold them with the
+        policy's target chance against what the enemies can bring on their coming turns (`hold_chance`:
+        the battle calculator), counting the weakest units as the ones that stay; a region the units there
+        cannot hold draws free units that can walk or fly in (the strongest defenders first) before any
+        attack is planned. Sets `keep` and returns the moves in."""
+        t = self.t
+        out = []
+        guards = self.guards()
+        if not guards:
+            return out
+        td = gb.side_table(self.br, "defender", False)
+        for r, target in sorted(guards.items(), key=lambda kv: (-kv[1], kv[0])):
+            if not self.reachable(r):
+                continue
+            base = self.defenders(r)
+            free = {u: n for (src, u), n in avail.items() if src == r and n > 0 and (t.land[u] or t.flyer[u])}
+            for u, n in free.items():
+                base[u] -= n                   # free units may leave: the garrison is what is kept
+            if self.hold_chance(r, base, target) >= target:
+                continue
+            kept = 0
+            held = False
+            for u in self.defence_order({u: n for u, n in free.items() if t.land[u]}):
+                for _ in range(free[u]):
+                    base[u] += 1
+                    kept += 1
+                    if self.hold_chance(r, base, target) >= target:
+                        held = True
+                        break
+                if held:
+                    break
+            keep[r] = max(keep.get(r, 0), kept)
+            if held:
+                continue
+            # not enough here: free units elsewhere that reach r without a fight come in, strongest first
+            cands = []
+            for (src, u), n in avail.items():
+                if src == r or n <= 0 or t.ship[u] or not (t.land[u] or t.flyer[u]):
+                    continue
+                got = reach[(src, u)].get(r)
+                if got is None or got[1]:
+                    continue
+                cands.append((-(td.dice[u] * td.p[u] * td.htk[u]), t.cost[u], src, u))
+            cands.sort()
+            for _v, _c, src, u in cands:
+                k = 0
+                while avail[(src, u)] > 0 and self._can_spare(src, u, avail, 1) and not held:
+                    avail[(src, u)] -= 1
+                    base[u] += 1
+                    k += 1
+                    held = self.hold_chance(r, base, target) >= target
+                if k:
+                    out.append(Move(src, r, t.names[u], k))
+                if held:
+                    break
+        return out
 
     def _naval(self, avail: dict, reach: dict) -> list:
         """Attack enemy fleets with empty warships (and flyers) when the odds reach the threshold."""
@@ -185,7 +243,8 @@ class MovementPlanner(Planner):
             tokens, shown, _given = obs.dungeon(r)
             if not tokens or any(any(row) for q, row in enumerate(obs.unit_counts[r]) if q not in self.F):
                 continue
-            cands = sorted(((src, u) for (src, u), n in avail.items() if n > 0 and t.hero[u] and r in reach[(src, u)]),
+            cands = sorted(((src, u) for (src, u), n in avail.items() if n > 0 and t.hero[u] and r in reach[(src, u)]
+                            and self._can_spare(src, u, avail, 1)),
                            key=lambda k: (t.cost[k[1]], k[0]))
             pool = [(src, u) for src, u in cands for _ in range(avail[(src, u)])][:3]   # one entry per hero
             chosen = None
