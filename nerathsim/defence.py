@@ -33,7 +33,7 @@ def enemy_can_reach(s: E.State, region: int, realm: int) -> bool:
     for q in range(4):
         if q in s.friends[realm]:
             continue
-        by_land, landings = E.turn_reach(s, q, store)
+        by_land, landings = E.turn_reach(s, q, store, (region,))
         if by_land.get(region):
             return True
         for _sid, room, cargo, boarders in landings.get(region, ()):

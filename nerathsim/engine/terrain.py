@@ -331,7 +331,7 @@ class _RealmTerrain:
         _refresh_terrain(self)
 
 
-def turn_reach(s: State, realm: int, store: dict | None = None) -> tuple:
+def turn_reach(s: State, realm: int, store: dict | None = None, near=None) -> tuple:
     """Where `realm`'s units could attack on its next turn, with every unit's full moves, as the movement
     rules move them (`_reach` in movement mode on the terrain `realm` would see): `(by_land, landings)`.
 
@@ -340,9 +340,23 @@ def turn_reach(s: State, realm: int, store: dict | None = None) -> tuple:
     boarders), ...)} for its warships: a hostile coast next to a sea the ship reaches (or stands on),
     `cargo` the unit indices aboard, `room` the free places, `boarders` ((src, unit index, count), ...) the
     carriable land units on its friendly coasts next to those seas (they may board before the ship sails on).
-    `store`: reach tables to keep between calls (by terrain), else a fresh one."""
+    `store`: reach tables to keep between calls (by terrain), else a fresh one. `near`: only the regions
+    asked about (a collection; None: every region); units whose move could not cover the steps to them
+    over the whole map (a lower bound of any reach) are not followed."""
     v = _RealmTerrain(s, realm, {} if store is None else store)
     t, b = s.tab, s.board
+    far = [0] * b.n                     # steps to the nearest region of `near` (0 everywhere: no bound)
+    if near is not None:
+        far = [1 << 20] * b.n
+        q = deque(near)
+        for r in near:
+            far[r] = 0
+        while q:
+            r = q.popleft()
+            for x in b.adj[r]:
+                if far[x] > far[r] + 1:
+                    far[x] = far[r] + 1
+                    q.append(x)
     by_land: dict = {}
     for r in range(b.n):
         row = s.units[r][realm]
@@ -350,14 +364,14 @@ def turn_reach(s: State, realm: int, store: dict | None = None) -> tuple:
             continue
         for u in range(t.U):
             c = row[u]
-            if not c or not t.mobile[u] or (b.is_dungeon[r] and t.hero[u]):
+            if not c or not t.mobile[u] or (b.is_dungeon[r] and t.hero[u]) or far[r] > t.move[u]:
                 continue
             for dst, _cost, _stop in _reach(v, r, t.cls[u], t.move[u], M_MOVE):
                 if v.hostile[dst]:
                     by_land.setdefault(dst, []).append((r, u, c))
     landings: dict = {}
     for sh in s.ships:
-        if sh.owner != realm:
+        if sh.owner != realm or far[sh.region] > t.move[sh.utype] + 1:
             continue
         seas = [sh.region] + [x for x, _c, _st in _reach(v, sh.region, C_SHIP, t.move[sh.utype], M_MOVE)]
         coasts = {x for sea in seas for x in b.adj[sea] if not b.is_sea[x] and not b.is_dungeon[x]}
@@ -373,4 +387,7 @@ def turn_reach(s: State, realm: int, store: dict | None = None) -> tuple:
         for x in sorted(coasts):
             if v.hostile[x]:
                 landings.setdefault(x, []).append(entry)
-    return ({r: tuple(v) for r, v in by_land.items()}, {r: tuple(v) for r, v in landings.items()})
+    if near is not None:
+        by_land = {r: x for r, x in by_land.items() if r in near}
+        landings = {r: x for r, x in landings.items() if r in near}
+    return ({r: tuple(x) for r, x in by_land.items()}, {r: tuple(x) for r, x in landings.items()})

@@ -227,8 +227,11 @@ class Planner:
         if ta is None:
             ta = self._ta = gb.side_table(self.br, "attacker", False)
         out = []
+        near = frozenset(self.guards())
+        if r not in near:
+            near = frozenset((r,))
         for q in self.enemies():
-            by_land, landings = obs.turn_reach(q)
+            by_land, landings = obs.turn_reach(q, near)
             army = [0] * t.U
             used: dict = {}
             for src, u, c in by_land.get(r, ()):

@@ -159,7 +159,9 @@ class ReinforcementPlanner(Planner):
         for r in obs.mobile_regions():
             if front[r] <= 1:
                 continue
-            target = guards.get(r, 0.0) if self.reachable(r) else 0.0
+            target = guards.get(r, 0.0)
+            if target > 0.0 and not self.reachable(r):
+                target = 0.0
             left = self.defenders(r)
             for (u, m), c in list(obs.mobile(r).items()):
                 if m <= 0 or c <= 0 or t.flyer[u]:
