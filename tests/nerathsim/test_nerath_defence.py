@@ -137,3 +137,21 @@ def test_play_measured_plays_the_same_game_as_play_game(seed):
     assert res.to_record() == play_game(rules, ["balanced"] * 4, seed).to_record()
     assert sum(st.turns) == res.turns and all(0 <= e <= a <= t for e, a, t in zip(st.exposed, st.alone, st.turns))
     assert all(0 <= w <= c for w, c in zip(st.wasted_cards, st.battle_cards))
+
+
+def test_a_warship_sails_to_idle_troops_and_lands_them_on_a_weak_enemy_coast():
+    units = {"Iron": {"iron_circle": "castle"}, "Icoast": {"iron_circle": "3 monster"},
+             "Nmarch": {"nerath": "5 footsoldier"}, "Ncoast": {"nerath": "footsoldier"},
+             "Nera": {"nerath": "castle, 4 footsoldier"},
+             **{x: {"vailin": "5 footsoldier"} for x in ("Vcoast", "Vmarch", "Isle")},
+             **{x: {"karkoth": "5 footsoldier"} for x in ("Kmarch", "Kcoast")}}
+    s = build_state(FFA, units=units, ships=[("iron_circle", "South Sea", [])], realm="iron_circle")
+    plan = MovementPlanner(BALANCED, observe(s, s.current_player), np.random.default_rng(0)).movement()
+    kinds = [(type(a).__name__, getattr(a, "dst", None)) for a in plan if type(a).__name__ in ("Sail", "Embark",
+                                                                                                "Unload")]
+    inner, ncoast = region(s, "Inner Sea"), region(s, "Ncoast")
+    assert kinds == [("Sail", inner), ("Embark", None), ("Embark", None), ("Unload", ncoast)]
+    for a in plan[:-1]:                                         # the plan is legal step by step
+        if type(a).__name__ in ("Sail", "Embark", "Unload"):
+            assert E.is_legal(s, a)
+            E.apply_action(s, a, np.random.default_rng(0))
