@@ -18,17 +18,17 @@ import time
 from analyses.stats import wilson_interval
 from nerathsim.defence import play_measured
 from nerathsim.maps import REALMS
-from nerathsim.policies import POLICIES
+from nerathsim.policies import POLICIES, with_params
 from nerathsim.rules import Rules
 
 
-def measure(policy: str, games: int, seed: int, rules: Rules) -> dict:
+def measure(policy: str, games: int, seed: int, rules: Rules, lineup=None) -> dict:
     per = {k: [0] * 4 for k in ("turns", "alone", "exposed", "capitals_lost", "battle_cards",
                                 "wasted_cards", "attacks", "attacks_won")}
     evil = decided = 0
     cpu = time.process_time()
     for g in range(games):
-        res, st = play_measured(rules, [policy] * rules.players, seed + g)
+        res, st = play_measured(rules, lineup or [policy] * rules.players, seed + g)
         for k in ("turns", "alone", "exposed", "capitals_lost", "battle_cards", "wasted_cards"):
             for q in range(4):
                 per[k][q] += getattr(st, k)[q]
@@ -48,7 +48,7 @@ def measure(policy: str, games: int, seed: int, rules: Rules) -> dict:
 
 def show(m: dict) -> None:
     n = m["games"]
-    print(f"\n{m['policy']} x 4, {n} games (seeds {m['seed']}-{m['seed'] + n - 1}), {m['cpu_s']} s CPU")
+    print(f"\n{m['policy']}, {n} games (seeds {m['seed']}-{m['seed'] + n - 1}), {m['cpu_s']} s CPU")
     print(f"{'realm':12s} {'castle alone %':>14s} {'exposed %':>10s} {'capitals lost/game':>19s} {'battle cards/game':>18s} "
           f"{'wasted/game':>12s} {'attacks won %':>14s}")
     for q, name in enumerate(REALMS):
@@ -68,6 +68,9 @@ def main(argv=None) -> int:
     parser.add_argument("--policies", default="balanced,aggressive,defensive,tuned",
                         help="comma-separated policy names (those not known are skipped with a note)")
     parser.add_argument("--out", default=None, help="write the figures as JSON here")
+    parser.add_argument("--mixed", action="store_true",
+                        help="also play each policy with garrisons (capital_hold, castle_hold) in one alliance only: "
+                             "the other alliance plays it with both at 0")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -77,9 +80,17 @@ def main(argv=None) -> int:
         if name not in POLICIES:
             print(f"(policy {name!r} not known here: skipped)")
             continue
-        m = measure(name, args.games, args.seed, rules)
-        show(m)
-        out.append(m)
+        runs = [(f"{name} x 4", None)]
+        if args.mixed:
+            bare = with_params(POLICIES[name], {"capital_hold": 0.0, "castle_hold": 0.0}, name=f"{name}-nohold")
+            pol = POLICIES[name]
+            runs += [(f"{name}: evil garrisons, good holds 0", [pol, bare, pol, bare]),
+                     (f"{name}: good garrisons, evil holds 0", [bare, pol, bare, pol])]
+        for label, lineup in runs:
+            m = measure(name, args.games, args.seed, rules, lineup)
+            m["policy"] = label
+            show(m)
+            out.append(m)
         if args.out:
             with open(args.out, "w", encoding="utf-8") as f:
                 json.dump(out, f, indent=1)
