@@ -1,5 +1,5 @@
 """How well the computer players guard their capitals and use their battle cards, read off a game's state
-as it is played: the figures of `benchmarks/nerath_capital_defence.py`.
+as it is played: the figures of `benchmarks/studies/nerath_capital_defence.py`.
 
 - `capital_exposed(state, realm)`: the realm holds its capital, no unit but a castle (of the realm or its
   friends) stands there, and some enemy unit could attack it on its coming turn (`engine.turn_reach`:
