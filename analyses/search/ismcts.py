@@ -280,6 +280,8 @@ class ISMCTSPolicy:
         if self.paired:
             return self.choose_paired(observation, rng, legal, sample)[0]
         root = self.search(observation, rng, legal, sample)
+        if root.visits == 0:  # no iteration ran (a time budget spent before the first): the rollout policy's choice
+            return root.hint if root.hint is not None else self.own_choice(observation, legal, rng)
         best, best_visits = root.hint if root.hint is not None else legal[0], -1
         if best in root.children:
             best_visits = root.children[best].visits
