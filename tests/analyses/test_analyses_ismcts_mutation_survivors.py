@@ -421,3 +421,112 @@ def test_a_spec_string_reads_every_option(toy):
     mod.SEARCH_DEFAULT = "ismcts:9:c=0.1"
     d = parse_ismcts(mod, "ismcts:default:bias=0")
     assert (d.iterations, d.c, d.bias, d.name) == (9, 0.1, 0.0, "ismcts:default:bias=0")
+
+
+# a line of three decisions, seat 0 then 1 then 0, one action each after the first; seat 0 wins at the end
+LINE = Toy({(): (0, ("go", "stop")), ("go",): (1, ("on",)), ("go", "on"): (0, ("on",))},
+           lambda h, hidden: 0 if h[0] == "go" else 1)
+
+
+def test_a_cutoff_counts_the_rollout_decisions_even_forced_ones(toy):
+    mod = toy(LINE)
+    seen = []
+
+    def value(s):
+        seen.append(s.history)
+        return [0.0, 1.0]
+
+    for cutoff, expected in [(1, ("go", "on")), (2, None)]:
+        seen.clear()
+        policy = ISMCTSPolicy(mod.__name__, iterations=1, rollout="first", bias=1.0, cutoff=cutoff, value=value)
+        root = policy.search(Obs(0, 2, ()), np.random.default_rng(0), ["go", "stop"])
+        if expected is None:        # the game ends within the cutoff: its real result, no estimate
+            assert seen == [] and root.children["go"].reward == pytest.approx(1.0)
+        else:
+            assert seen == [expected] and root.children["go"].reward == 0.0
+
+
+def test_a_bias_of_one_still_favours_the_rollout_policys_choice(toy):
+    game = Toy({(): (0, ("p", "q", "r"))}, lambda h, hidden: None)          # every action a draw
+    mod = toy(game)
+    # after one visit each, all at 0.5: the rollout policy's "r" scores 0.5 + 1 / 2 and takes the fourth visit
+    root = ISMCTSPolicy(mod.__name__, iterations=4, rollout="last", c=0.0, bias=1.0).search(
+        Obs(0, 2, ()), np.random.default_rng(0), ["p", "q", "r"])
+    assert {a: c.visits for a, c in root.children.items()} == {"p": 1, "q": 1, "r": 2}
+    plain = ISMCTSPolicy(mod.__name__, iterations=4, rollout="last", c=0.0, bias=0.0).search(
+        Obs(0, 2, ()), np.random.default_rng(0), ["p", "q", "r"])
+    assert plain.children["p"].visits == 2                                  # without: the first listed
+
+
+def test_paired_mode_with_one_determinisation_takes_the_best_mean_at_z_zero(toy):
+    mod = toy(ONE)
+    policy = ISMCTSPolicy(mod.__name__, iterations=3, rollout="first", paired=True, z=0.0)   # plays "lose" itself
+    choice, table = policy.choose_paired(Obs(0, 2, ()), np.random.default_rng(0), ["lose", "draw", "win"])
+    assert choice == "win" and [n for _, _, n in table] == [1, 1, 1]
+    # with z > 0 one determinisation cannot show a significant gain: the rollout policy's own choice
+    assert ISMCTSPolicy(mod.__name__, iterations=3, rollout="first", paired=True, z=0.5)(
+        Obs(0, 2, ()), ["lose", "draw", "win"], np.random.default_rng(0)) == "lose"
+
+
+def test_paired_mode_gives_each_determinisation_its_own_rollout_stream(toy):
+    # seat 1 answers at random in the rollouts: "x" wins for it, "y" loses; the same stream would answer alike
+    mod = toy(TWO)
+    policy = ISMCTSPolicy(mod.__name__, iterations=40, rollout="random", paired=True, z=0.0)
+    _, table = policy.choose_paired(Obs(0, 2, ()), np.random.default_rng(3), ["a", "b"])
+    assert [n for _, _, n in table] == [20, 20]
+    assert 0.0 < table[0][1] < 1.0               # after "a": seat 0 won some rollouts and lost others
+
+
+def test_a_game_gets_a_plain_chooser_a_capped_one_or_one_with_a_belief(toy):
+    mod = toy(ONE)
+    legal = ["lose", "draw", "win"]
+    plain = ISMCTSPolicy(mod.__name__, iterations=6, rollout="first", bias=0.0)
+    chooser = plain.for_game(np.random.default_rng(0))
+    assert not isinstance(chooser, M.CappedChooser)
+    assert chooser(Obs(0, 2, ()), legal) == plain(Obs(0, 2, ()), legal, np.random.default_rng(0)) == "win"
+    capped = ISMCTSPolicy(mod.__name__, iterations=6, rollout="first", bias=0.0, gamecap=1).for_game(
+        np.random.default_rng(0))
+    assert type(capped) is M.CappedChooser
+    assert capped(Obs(0, 2, ()), legal) == "win" and capped(Obs(0, 2, ()), legal) == "lose"   # then its own choice
+    assert capped(Obs(0, 2, ()), ["draw"]) == "draw" and capped.searched == 1                 # not a decision
+
+
+class _Belief:
+    """A belief model that deals card 0 and records what it was shown."""
+
+    def __init__(self):
+        self.seen, self.acts = [], []
+
+    def see(self, obs):
+        self.seen.append(obs.history)
+
+    def acted(self, obs, action):
+        self.acts.append(action)
+
+    def sample_state(self, obs, rng):
+        return ToyState(HID, 0, obs.history)
+
+
+def test_a_belief_chooser_feeds_its_model_and_samples_from_it(toy):
+    mod = toy(HID)
+    policy = ISMCTSPolicy(mod.__name__, iterations=6, rollout="first", bias=0.0, belief=_Belief)
+    chooser = policy.for_game(np.random.default_rng(0))
+    assert type(chooser) is M.BeliefChooser
+    chooser.watch(Obs(0, 2, ("x",)))
+    action = chooser(Obs(0, 2, ()), ["a", "b"])
+    b = chooser.belief
+    assert b.seen == [("x",), ()] and b.acts == [action] and mod.sampled == []   # never the game's sampler
+
+
+def test_a_spec_names_the_games_value_estimate_and_belief_and_makes_a_fresh_estimate(toy):
+    mod = toy(ONE)
+    made = []
+
+    def half():
+        made.append(lambda s: [0.5, 0.5])
+        return made[-1]
+
+    mod.SEARCH_VALUES, mod.SEARCH_BELIEFS = {"half": half}, {"mine": _Belief}
+    p = parse_ismcts(mod, "ismcts:4:value=half:belief=mine")
+    assert p.value is made[0] and p.belief is _Belief
+    assert parse_ismcts(mod, "ismcts:4:value=half").value is made[1]

@@ -11,6 +11,7 @@ import pytest
 from nerathsim import engine as E
 from nerathsim.battle.rules import BattleRules
 from nerathsim.engine import fight as F
+from nerathsim.game_actions import Hit
 from nerathsim.rules import Rules
 from nerathsim.scenario import act, build_state, region, units_at
 
@@ -77,6 +78,7 @@ def test_a_whole_round_with_two_defenders_shares_the_luck_by_starting_gold():
     assert dice.calls == [(2, pytest.approx(1 / 6)), (1, pytest.approx(7 / 12)), (1, pytest.approx(1 / 6))]
     assert bt.round == 1
     assert [d.health for d in bt.defs] == [0, 1] and bt.att.health == 1      # the monster and a footsoldier fell
+    assert F._battle_over(s) is False
     assert bt.luck == pytest.approx(_luck(SWING), abs=1e-12)
     assert sum(bt.luck) == pytest.approx(0.0, abs=1e-12)
 
@@ -113,6 +115,34 @@ def test_placing_hits_one_by_one_gives_the_same_luck_as_the_whole_round():
     assert bt.luck == pytest.approx(_luck(SWING), abs=1e-12)
 
 
+def test_a_realm_with_a_real_choice_is_asked_where_its_hit_goes_and_the_luck_follows_its_choice():
+    s = build_state(FFA, units={"Vmarch": {"karkoth": "2 footsoldier", "vailin": "footsoldier, siege_engine"}})
+    F._start_battle(s, region(s, "Vmarch"))
+    bt = s.battle
+    assert s.phase != E.PH_HIT
+    F._roll_step(s, Dice([1, 0, 0]), False)        # Karkoth hits once; Vailin's footsoldier and siege engine miss
+    assert F._place_hits(s) is True                # two places for one hit: Vailin is asked
+    frame = s.frames[-1]
+    assert (frame.realm, frame.hits) == (V, 1) and (s.phase, s.decider, s.current_player) == (E.PH_HIT, V, s.seat_of[V])
+    assert F._battle_over(s) is False
+    assert F._do_hit(s, frame, Hit("siege_engine")) is True        # its last hit: placed
+    assert frame.hits == 0 and bt.defs[0].health == 1
+    s.frames.pop()
+    F._step_luck(s)
+    # the yardstick is the cheapest plan: the defender expected to lose 10/36 * 1 + 1/36 * 3 = 13/36 gold and
+    # chose to lose 2; Karkoth expected to lose 1/6 + 3/8 = 13/24 and lost nothing
+    swing = (2 - Fraction(13, 36)) - (0 - Fraction(13, 24))
+    assert bt.luck == pytest.approx([float(swing), float(-swing), 0.0, 0.0], abs=1e-12)
+
+
+def test_allied_defenders_at_sea_split_an_odd_hit_to_the_first_listed_when_nobody_holds_the_region():
+    s = build_state(ALLY, ships=[("vailin", "Inner Sea"), ("nerath", "Inner Sea")],
+                    units={"Inner Sea": {"karkoth": "dragon"}})
+    F._start_battle(s, region(s, "Inner Sea"))
+    assert [d.realm for d in s.battle.defs] == [V, N] and s.battle.owner0 == -1
+    assert F._defender_allot(s, 1) == [1, 0] and F._defender_allot(s, 3) == [1, 1]
+
+
 def test_a_battle_counts_every_realm_that_fights_it_and_one_attack():
     s = _two_defenders(ALLY_ORDER)
     assert s.stats["battles_fought"] == [1, 1, 0, 1] and s.stats["attacks"] == [1, 0, 0, 0]
@@ -120,6 +150,21 @@ def test_a_battle_counts_every_realm_that_fights_it_and_one_attack():
     assert (bt.region, bt.at_sea, bt.attacker, bt.round, bt.retreated, bt.owner0) == (region(s, "Vmarch"), False, K, 0,
                                                                                         False, V)
     assert [(w.realm, w.role) for w in bt.windows] == [(K, "attack"), (V, "defence"), (N, "defence")]
+
+
+def test_the_battles_card_windows_are_offered_in_order_until_one_opens(monkeypatch):
+    s = _two_defenders(ALLY)
+    r, calls = region(s, "Vmarch"), []
+
+    def open_window(s, kind, realm, where, role):
+        calls.append((kind, realm, where, role))
+        return realm == V                     # only Vailin has a card to play
+
+    monkeypatch.setattr(F, "_open_window", open_window)
+    assert F._offer_windows(s) is True
+    assert calls == [("combat", K, r, "attack"), ("combat", V, r, "defence")]
+    assert [(w.realm, w.role) for w in s.battle.windows] == [(N, "defence")]
+    assert F._offer_windows(s) is False and calls[-1] == ("combat", N, r, "defence") and s.battle.windows == []
 
 
 def test_a_casualty_order_is_asked_only_of_a_side_with_two_kinds_of_units():
