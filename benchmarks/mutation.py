@@ -103,8 +103,9 @@ TARGETS: dict[str, list[str]] = {
                                    "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
                                    "tests/nerathsim/test_*.py"],
     # the battle maths: the files that exercise it (the full nerathsim suite takes 2 minutes under load, these
-    # 25 s; a shorter list can only under-count kills)
-    "nerathsim/battle/exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_odds.py",
+    # 25 s; a shorter list can only under-count kills); test_nerath_limits.py holds the size check's boundary
+    "nerathsim/battle/exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_limits.py",
+                                  "tests/nerathsim/test_nerath_odds.py",
                                   "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_nerath_mc.py",
                                   "tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_game_combat.py"],
     # the search: tiny hand-built games with exact visit counts first, then the searches of real positions

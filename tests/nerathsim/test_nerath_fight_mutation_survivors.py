@@ -11,7 +11,8 @@ import pytest
 from nerathsim import engine as E
 from nerathsim.battle.rules import BattleRules
 from nerathsim.engine import fight as F
-from nerathsim.game_actions import Hit
+from nerathsim.engine.state import IllegalActionError
+from nerathsim.game_actions import Casualties, Hit
 from nerathsim.rules import Rules
 from nerathsim.scenario import act, build_state, region, units_at
 
@@ -21,20 +22,17 @@ ALLY = Rules(map="small", mode="alliance", events=False, dungeons=False)
 ALLY_ORDER = dataclasses.replace(ALLY, casualty_choice="order")
 
 
-class Dice:
+class Dice(np.random.Generator):
     """A generator whose binomial draws (the battle's dice, one draw per side and kind of die) return the hits
     given, in order; it records what was rolled (count, hit chance). Any other draw is a real generator's."""
 
     def __init__(self, hits, seed=0):
+        super().__init__(np.random.PCG64(seed))
         self.hits, self.calls = list(hits), []
-        self._rng = np.random.default_rng(seed)
 
-    def binomial(self, n, p):
+    def binomial(self, n, p, size=None):
         self.calls.append((int(n), float(p)))
         return self.hits.pop(0)
-
-    def __getattr__(self, name):
-        return getattr(self._rng, name)
 
 
 def _two_defenders(rules, record=False):
@@ -135,6 +133,68 @@ def test_a_realm_with_a_real_choice_is_asked_where_its_hit_goes_and_the_luck_fol
     assert bt.luck == pytest.approx([float(swing), float(-swing), 0.0, 0.0], abs=1e-12)
 
 
+def test_a_realm_placing_two_hits_is_asked_twice_and_its_frame_checks_its_actions():
+    s = build_state(FFA, units={"Vmarch": {"karkoth": "2 footsoldier", "vailin": "2 footsoldier, siege_engine"}})
+    F._start_battle(s, region(s, "Vmarch"))
+    bt = s.battle
+    F._roll_step(s, Dice([2, 0, 0]), False)
+    assert F._place_hits(s) is True and bt.att.health == 2        # Karkoth's frame of no hits placed nothing
+    frame = s.frames[-1]
+    assert frame.legal(s) == F.hit_actions(s) == [Hit("footsoldier"), Hit("siege_engine")]
+    assert frame.is_legal(s, Hit("siege_engine")) and not frame.is_legal(s, Hit("dragon"))
+    assert not frame.is_legal(s, Casualties("cheapest"))
+    with pytest.raises(IllegalActionError, match="unknown action"):
+        frame.apply(s, Casualties("cheapest"), Dice([]))
+    assert F._do_hit(s, frame, Hit("siege_engine")) is False and frame.hits == 1
+    assert F._do_hit(s, frame, Hit("footsoldier")) is True and frame.hits == 0 and bt.defs[0].health == 1
+    choice = F.CasualtyChoice(K)
+    assert choice.legal(s) == [Casualties("cheapest"), Casualties("weakest")]
+    assert choice.is_legal(s, Casualties("cheapest")) and not choice.is_legal(s, Hit("footsoldier"))
+    with pytest.raises(IllegalActionError, match="unknown action"):
+        choice.apply(s, Hit("footsoldier"), Dice([]))
+
+
+def test_hits_beyond_a_sides_health_are_lost_once_it_is_wiped_out():
+    s = build_state(FFA, units={"Vmarch": {"karkoth": "3 footsoldier", "vailin": "footsoldier"}})
+    F._start_battle(s, region(s, "Vmarch"))
+    F._roll_step(s, Dice([3, 0]), False)
+    assert F._place_hits(s) is False and s.battle.defs[0].health == 0 and s.battle.att.health == 3
+    assert type(s.frames[-1]) is not F.HitsToPlace
+
+
+def test_the_expected_loss_of_a_side_stops_at_its_last_unit():
+    s = build_state(FFA, units={"Vmarch": {"karkoth": "footsoldier", "vailin": "2 footsoldier"}})
+    F._start_battle(s, region(s, "Vmarch"))
+    bt = s.battle
+    # two dice against one footsoldier: it is lost to one hit or two
+    assert F._expected_att_loss(bt, (25 / 36, 10 / 36, 1 / 36)) == pytest.approx(11 / 36, abs=1e-12)
+    assert F._expected_def_loss(s, (0.5, 0.25, 0.25)) == pytest.approx(0.75, abs=1e-12)
+
+
+def test_a_side_wiped_out_by_first_strikes_expects_to_lose_nothing_more_in_the_step_after():
+    s = build_state(ALLY_ORDER, units={"Vmarch": {"karkoth": "footsoldier", "vailin": "wizard, footsoldier"}})
+    F._start_battle(s, region(s, "Vmarch"))
+    bt = s.battle
+    dice = Dice([1, 0])             # step 1: Vailin's wizard (1/2) kills the footsoldier; step 2: its footsoldier misses
+    F._fight_round(s, dice)
+    assert dice.calls == [(1, 0.5), (1, pytest.approx(1 / 6))] and bt.att.health == 0
+    assert F._expected_att_loss(bt, (0.5, 0.5)) == 0.0
+    # step 1: Karkoth expected to lose 1/2 gold and lost 1; step 2 expected and cost nothing
+    assert bt.luck == pytest.approx([-0.5, 0.5, 0.0, 0.0], abs=1e-12)
+
+
+def test_a_fleets_loads_list_its_carrying_warships_at_that_sea_in_sinking_order():
+    s, t = _three_ships("per_ship")
+    fs, se, fi = t.idx["footsoldier"], t.idx["siege_engine"], t.idx["fighter"]
+    sea = region(s, "Inner Sea")
+    s.ships[2].region = region(s, "South Sea")          # the empty warship elsewhere: carrying or not, not listed
+    one, three = [0] * t.U, [0] * t.U
+    one[fs] = 1
+    three[se], three[fi] = 1, 1
+    assert F._fleet_loads(s, sea, K) == (tuple(one), tuple(three))       # the cheaper cargo sinks first
+    assert F._fleet_loads(s, sea, V) == ()
+
+
 def test_allied_defenders_at_sea_split_an_odd_hit_to_the_first_listed_when_nobody_holds_the_region():
     s = build_state(ALLY, ships=[("vailin", "Inner Sea"), ("nerath", "Inner Sea")],
                     units={"Inner Sea": {"karkoth": "dragon"}})
@@ -221,6 +281,16 @@ def test_per_ship_drowning_sinks_the_least_laden_warships_with_their_cargo_and_c
     assert units_at(s, "Inner Sea", "karkoth") == {}
 
 
+def test_per_ship_drowning_takes_only_the_heroes_hit_from_a_warship_afloat():
+    s = build_state(FFA, ships=[("karkoth", "Inner Sea", ["fighter", "fighter"])])
+    t = s.tab
+    surv = [0] * t.U
+    surv[t.idx["warship"]], surv[t.idx["fighter"]] = 1, 1            # one of the two fighters was hit
+    F._apply_survivors(s, region(s, "Inner Sea"), K, surv, True)
+    assert [[t.names[u] for u in sh.cargo] for sh in s.ships] == [["fighter"]]
+    assert s.stats["units_lost"][K] == 1 and s.stats["gold_lost"][K] == 2
+
+
 def test_pooled_drowning_keeps_the_most_laden_warship_and_puts_the_surviving_cargo_aboard():
     s, t = _three_ships("pooled")
     surv = [0] * t.U
@@ -241,6 +311,37 @@ def test_pooled_drowning_of_more_cargo_than_the_warships_left_can_carry():
         (0, ("siege_engine", "fighter")), (1, ("footsoldier",))]
     assert s.stats["units_lost"][K] == 1 and s.stats["gold_lost"][K] == 2       # the empty warship
     assert units_at(s, "Inner Sea", "karkoth") == {"dragon": 1}
+
+
+def test_a_battle_fought_hit_by_hit_through_the_game_asks_the_owner_and_adds_each_steps_luck(default_action):
+    s = build_state(FFA, record=True, units={"Kmarch": {"karkoth": "2 footsoldier"},
+                                             "Vmarch": {"vailin": "footsoldier, siege_engine"}})
+    dice = Dice([1, 0, 0, 2, 0])     # round 1: Karkoth hits once, Vailin misses; round 2: Karkoth hits twice
+    act(s, "Move", "Kmarch", "Vmarch", "footsoldier", 2, rng=dice)      # the only attack: the battle begins
+    asked = []
+    while not s.stats["battles_fought"][K] or s.battle is not None:       # until the battle is over
+        if s.phase == E.PH_HIT:
+            asked.append((s.decider, E.legal_actions(s)))
+            a = Hit("siege_engine")           # not the cheapest: the luck figure counts it against the yardstick
+        else:
+            a = default_action(s)
+        E.apply_action(s, a, dice)
+    assert dice.hits == [] and asked == [(V, [Hit("footsoldier"), Hit("siege_engine")])]
+    # round 1: the defender expected to lose 13/36 gold and lost 2, Karkoth expected 13/24 and lost 0;
+    # round 2: Vailin's last footsoldier (expected 11/36), Karkoth expected 1/6 and lost 0
+    swing = (2 - Fraction(13, 36)) + Fraction(13, 24) + (1 - Fraction(11, 36)) + Fraction(1, 6)
+    assert s.stats["luck"] == pytest.approx([float(swing), float(-swing), 0.0, 0.0], abs=1e-12)
+    assert s.stats["gold_lost"][V] == 3 and s.stats["units_lost"][V] == 2 and s.stats["units_lost"][K] == 0
+    rolls = [e for e in s.log if e["event"] == "roll"]
+    assert [(e["battle_round"], e["step"], e["hits"]) for e in rolls] == [
+        (1, "other", {"karkoth": 1, "vailin": 0}), (2, "other", {"karkoth": 2, "vailin": 0})]
+    assert units_at(s, "Vmarch", "karkoth") == {"footsoldier": 2} and s.owner[region(s, "Vmarch")] == K
+
+
+def test_a_round_without_first_strikers_logs_one_roll():
+    s = _two_defenders(ALLY_ORDER, record=True)
+    F._fight_round(s, Dice([1, 0, 1]))
+    assert [(e["battle_round"], e["step"]) for e in s.log if e["event"] == "roll"] == [(1, "other")]
 
 
 @pytest.mark.parametrize("drowning", ["per_ship", "pooled"])
