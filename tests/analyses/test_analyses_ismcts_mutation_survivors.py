@@ -474,7 +474,12 @@ def test_paired_mode_gives_each_determinisation_its_own_rollout_stream(toy):
     policy = ISMCTSPolicy(mod.__name__, iterations=40, rollout="random", paired=True, z=0.0)
     _, table = policy.choose_paired(Obs(0, 2, ()), np.random.default_rng(3), ["a", "b"])
     assert [n for _, _, n in table] == [20, 20]
-    assert 0.0 < table[0][1] < 1.0               # after "a": seat 0 won some rollouts and lost others
+    (_, mean_a, _), (_, mean_b, _) = table
+    assert 0.0 < mean_a < 1.0                    # after "a": seat 0 won some rollouts and lost others
+    # common random numbers: after "b" seat 1 answers as it did after "a" on the same determinisation, so every
+    # win ("y") after "a" is one after "b", and every loss ("x") a draw
+    assert mean_b == pytest.approx(mean_a + 0.5 * (1 - mean_a))
+    assert mean_a == pytest.approx(0.35)         # the rollout streams, fixed by the generator: 7 "y" in 20
 
 
 def test_a_game_gets_a_plain_chooser_a_capped_one_or_one_with_a_belief(toy):
@@ -530,3 +535,12 @@ def test_a_spec_names_the_games_value_estimate_and_belief_and_makes_a_fresh_esti
     p = parse_ismcts(mod, "ismcts:4:value=half:belief=mine")
     assert p.value is made[0] and p.belief is _Belief
     assert parse_ismcts(mod, "ismcts:4:value=half").value is made[1]
+
+
+def test_without_a_bias_the_first_expansion_is_drawn_even_when_the_rollout_choice_is_known(toy):
+    mod = toy(ONE)
+    # topk asks the rollout policy for its choice ("lose") to keep it among the candidates; with bias 0 it is
+    # not expanded first: the generator draws among the untried actions
+    policy = ISMCTSPolicy(mod.__name__, iterations=1, rollout="first", topk=3, bias=0.0)
+    root = policy.search(Obs(0, 2, ()), np.random.default_rng(0), ["lose", "draw", "win"])
+    assert root.hint == "lose" and list(root.children) == ["win"]
