@@ -544,3 +544,58 @@ def test_without_a_bias_the_first_expansion_is_drawn_even_when_the_rollout_choic
     policy = ISMCTSPolicy(mod.__name__, iterations=1, rollout="first", topk=3, bias=0.0)
     root = policy.search(Obs(0, 2, ()), np.random.default_rng(0), ["lose", "draw", "win"])
     assert root.hint == "lose" and list(root.children) == ["win"]
+
+
+def test_budgets_above_the_limits_are_refused_before_any_work(toy):
+    mod = toy(ONE)
+    with pytest.raises(ValueError, match="20,001 iterations a decision is above the limit of 20,000"):
+        ISMCTSPolicy(mod.__name__, iterations=20_001)
+    with pytest.raises(ValueError, match="seconds=601 a decision is above the limit of 600"):
+        ISMCTSPolicy(mod.__name__, seconds=601.0)
+    assert ISMCTSPolicy(mod.__name__, iterations=20_000, seconds=600.0).iterations == 20_000
+
+
+class _Spy:
+    """A rollout policy that records the seats (from the observation) it plays for, and plays the first action."""
+
+    def __init__(self):
+        self.seats = []
+
+    def __call__(self, obs, legal, rng):
+        self.seats.append(obs.player)
+        return legal[0]
+
+
+# seat 0, then seat 1, then seat 0 again, each with a real choice; seat 0 wins at the end
+CHOICES = Toy({(): (0, ("go", "stop")), ("go",): (1, ("x", "y")), ("go", "x"): (0, ("p", "q")),
+               ("go", "y"): (0, ("p", "q"))}, lambda h, hidden: 0)
+
+
+def test_the_rollouts_read_each_seats_observation_and_an_opponent_model_plays_the_others(toy):
+    mod = toy(CHOICES)
+    mine, other = _Spy(), _Spy()
+    ISMCTSPolicy(mod.__name__, iterations=2, rollout=mine, orollout=other, bias=0.0).search(
+        Obs(0, 2, ()), np.random.default_rng(0), ["go", "stop"])
+    # after "go" the rollout plays for seat 1, then for seat 0
+    assert set(mine.seats) == {0} and set(other.seats) == {1} and len(other.seats) == len(mine.seats) == 1
+    alone = _Spy()
+    ISMCTSPolicy(mod.__name__, iterations=2, rollout=alone, bias=0.0).search(
+        Obs(0, 2, ()), np.random.default_rng(0), ["go", "stop"])
+    assert alone.seats == [1, 0]
+
+
+def test_epsilon_noise_mixes_random_and_rollout_policy_moves(toy):
+    mod = toy(CHOICES)
+    rollout = _Spy()
+    ISMCTSPolicy(mod.__name__, iterations=40, rollout=rollout, eps=0.5, c=2.0, bias=0.0).search(
+        Obs(0, 2, ()), np.random.default_rng(0), ["go", "stop"])
+    # "go" is expanded and revisited: each visit's rollout has two decisions, about half of them the policy's
+    assert 0 < len(rollout.seats) < 2 * 40
+
+
+def test_the_choice_is_the_most_visited_real_action_even_when_the_first_listed_was_never_tried(toy):
+    # the determinisations offer "b" and "cheat" but never "a": "a" has no visits, "b" one
+    game = Toy({(): (0, ("b", "cheat"))}, lambda h, hidden: None)
+    mod = toy(game)
+    policy = ISMCTSPolicy(mod.__name__, iterations=2, rollout="first", bias=0.0)
+    assert policy(Obs(0, 2, ()), ["a", "b"], np.random.default_rng(0)) == "b"
