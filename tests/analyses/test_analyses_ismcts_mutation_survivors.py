@@ -599,3 +599,16 @@ def test_the_choice_is_the_most_visited_real_action_even_when_the_first_listed_w
     mod = toy(game)
     policy = ISMCTSPolicy(mod.__name__, iterations=2, rollout="first", bias=0.0)
     assert policy(Obs(0, 2, ()), ["a", "b"], np.random.default_rng(0)) == "b"
+
+
+def test_paired_mode_plays_the_first_determinisation_whatever_the_time_budget_and_stops_at_the_deadline(toy, monkeypatch):
+    mod = toy(ONE)
+    legal = ["lose", "draw", "win"]
+    monkeypatch.setattr(M, "time", _Clock())
+    tight = ISMCTSPolicy(mod.__name__, iterations=9, seconds=0.5, rollout="first", paired=True, z=0.0)
+    assert [n for _, _, n in tight.choose_paired(Obs(0, 2, ()), np.random.default_rng(0), legal)[1]] == [1, 1, 1]
+    # the deadline is read at 1 s (+ 2.5 s): the checks at 2 and 3 s pass, the one at 4 s stops
+    timed = ISMCTSPolicy(mod.__name__, iterations=30, seconds=2.5, rollout="first", paired=True, z=0.0)
+    assert [n for _, _, n in timed.choose_paired(Obs(0, 2, ()), np.random.default_rng(0), legal)[1]] == [3, 3, 3]
+    roomy = ISMCTSPolicy(mod.__name__, iterations=9, seconds=100.0, rollout="first", paired=True, z=0.0)
+    assert [n for _, _, n in roomy.choose_paired(Obs(0, 2, ()), np.random.default_rng(0), legal)[1]] == [3, 3, 3]
