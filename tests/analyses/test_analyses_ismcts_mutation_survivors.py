@@ -1,6 +1,6 @@
 """SO-ISMCTS (analyses/search/ismcts.py) on tiny hand-built games whose every outcome is known: budgets,
 determinisations, the value backed up, the exploration constant, legality and ties — behaviours that planted
-bugs (mutants, see benchmarks/mutation.py) slipped past, with exact visit counts and rewards."""
+bugs (mutants, see benchmarks/tools/mutation.py) slipped past, with exact visit counts and rewards."""
 from __future__ import annotations
 
 import sys

@@ -1,5 +1,5 @@
 """One battle inside the game (nerathsim/engine/fight.py): behaviours that planted bugs (mutants, see
-benchmarks/mutation.py) slipped past — the luck figure of a battle with two defending realms, the gold lost
+benchmarks/tools/mutation.py) slipped past — the luck figure of a battle with two defending realms, the gold lost
 when warships sink with their cargo, the logged rolls of each battle round — each on a hand-built position
 with dice that roll what the test says, so every figure is exact."""
 import dataclasses
