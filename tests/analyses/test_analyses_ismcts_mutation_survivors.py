@@ -612,3 +612,20 @@ def test_paired_mode_plays_the_first_determinisation_whatever_the_time_budget_an
     assert [n for _, _, n in timed.choose_paired(Obs(0, 2, ()), np.random.default_rng(0), legal)[1]] == [3, 3, 3]
     roomy = ISMCTSPolicy(mod.__name__, iterations=9, seconds=100.0, rollout="first", paired=True, z=0.0)
     assert [n for _, _, n in roomy.choose_paired(Obs(0, 2, ()), np.random.default_rng(0), legal)[1]] == [3, 3, 3]
+
+
+class _Blind(First):
+    """A rollout policy that does not read the observation."""
+    observes = False
+
+
+def test_an_opponent_model_needs_rollout_policies_that_read_the_observation(toy):
+    mod = toy(CHOICES)
+    for rollout, orollout in [(_Blind(), "first"), ("first", _Blind())]:
+        policy = ISMCTSPolicy(mod.__name__, iterations=2, rollout=rollout, orollout=orollout)
+        with pytest.raises(ValueError, match="orollout needs rollout policies that read the observation"):
+            policy.search(Obs(0, 2, ()), np.random.default_rng(0), ["go", "stop"])
+    blind = _Blind()
+    ISMCTSPolicy(mod.__name__, iterations=2, rollout=blind, bias=0.0).search(
+        Obs(0, 2, ()), np.random.default_rng(0), ["go", "stop"])
+    assert blind.calls > 0          # without an opponent model a blind rollout policy is fine
