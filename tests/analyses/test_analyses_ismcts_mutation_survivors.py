@@ -411,8 +411,8 @@ def test_a_spec_string_reads_every_option(toy):
     assert (p.iterations, p.rollout, p.c, p.cutoff, p.seconds, p.bias, p.paired, p.z, p.topk, p.eps, p.gamecap) == (
         12, "last", 0.25, 3, 2.0, 0.0, True, 0.5, 2, 0.5, 4)
     assert parse_ismcts(mod, "ismcts:3:paired=0").paired is False
-    for bad, message in [("ismcts", "expected 'ismcts:N'"), ("mcts:5", "expected"), ("ismcts:0", "positive integer"),
-                         ("ismcts:x", "positive integer"), ("ismcts:5:paired=2", "paired expects 0 or 1"),
+    for bad, message in [("ismcts", "expected 'ismcts:N'"), ("mcts:5", "expected"), ("ismcts:0", r"the iterations N in 'ismcts:N' must be a positive integer, got '0'"),
+                         ("ismcts:x", r"the iterations N in 'ismcts:N' must be a positive integer, got 'x'"), ("ismcts:5:paired=2", "paired expects 0 or 1"),
                          ("ismcts:5:c=abc", "option c expects float"), ("ismcts:5:nope=1", "bad option"),
                          ("ismcts:5:c", "bad option"), ("ismcts:5:value=plan", "unknown value estimate"),
                          ("ismcts:5:belief=reactions", "unknown belief")]:
