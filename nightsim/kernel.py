@@ -40,6 +40,13 @@ STAT_COLUMNS = (*STAT_NAMES, *(f"ability_{a.lower()}" for a in ABILITIES),
                 *(f"played_{lg.lower()}" for lg in LEGIONS))
 WEIGHT_FIELDS = tuple(f.name for f in dataclasses.fields(Weights))
 MAX_SEED = 2 ** 64
+#: the Rules fields the kernel plays (`tables` reads each; `cards` through the card table)
+PLAYED_FIELDS = ("players", "hand_size", "actions_per_turn", "creatures_to_win", "creature_limit", "max_turns",
+                 "penalty_timing", "win_timing", "scavenger_optional", "min_discard", "last_seat_extra_cards",
+                 "first_turn_fewer_actions", "reduced_first_turn_seats", "cards")
+#: the fields of the seals expansion: `seals=True` is refused, and without seals the others change nothing
+SEAL_FIELDS = ("seals", "seals_per_legion", "seal_reactivation_optional", "seal_target", "immunity",
+               "seal_counts_as_play", "herald_plays_seals", "mocker_plays_seals")
 LIMITS = {"creature_limit": 8, "cards": 256}   # = kernel_core.LM, NCM (checked when the core loads)
 
 
@@ -73,6 +80,9 @@ def refusal(rules, policies) -> str | None:
         return f"rules must be a nightsim.Rules, got {type(rules).__name__}"
     if rules.seals:
         return "the kernel does not implement the Legions of Horrors expansion (Rules.seals=True)"
+    for f in dataclasses.fields(rules):   # a field added to Rules after the kernel: played only at its default
+        if f.name not in PLAYED_FIELDS and f.name not in SEAL_FIELDS and getattr(rules, f.name) != f.default:
+            return f"the kernel does not implement Rules.{f.name} (={getattr(rules, f.name)!r}; it plays only {f.default!r})"
     if rules.limit > LIMITS["creature_limit"]:
         return f"the kernel plays at most {LIMITS['creature_limit']} creatures per seat (Rules.limit={rules.limit})"
     if len(rules.table.cards) > LIMITS["cards"]:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import nightsim
-from nightsim import POLICIES, Devour, PenaltyDiscard, Play, Rules, legal_actions, new_game, observe, play_game
+from nightsim import POLICIES, Devour, PenaltyDiscard, Play, Rules, kernel, legal_actions, new_game, observe, play_game
 from nightsim import kernel_bridge as kb
 from nightsim.engine import apply_legal
 from nightsim.kernel import KERNEL, STAT_COLUMNS, play_arrays, play_batch, refusal, supports
@@ -178,6 +178,21 @@ def test_refusals_name_what_the_kernel_lacks():
     with pytest.raises(ValueError, match="seed"):
         play_batch(BASE, [("random",) * 4], [-1])
     assert KERNEL.supports(BASE, ["greedy"] * 4) and nightsim.KERNEL is KERNEL
+
+
+def test_every_rules_field_is_played_by_the_kernel_or_refused_by_name(monkeypatch):
+    """Each Rules field is one the kernel plays (test_nightsim_kernel_equality.py varies them) or a field
+    of the seals expansion (refused as seals=True; nothing without seals); any other field is refused
+    by name when it differs from its default."""
+    names = [f.name for f in dataclasses.fields(Rules)]
+    assert sorted(names) == sorted(kernel.PLAYED_FIELDS + kernel.SEAL_FIELDS)
+    assert "Rules.seals=True" in refusal(Rules(seals=True), ["random"] * 4)
+    # a field the kernel does not know (as if added to Rules later): refused by name once changed
+    monkeypatch.setattr(kernel, "PLAYED_FIELDS", tuple(n for n in kernel.PLAYED_FIELDS if n != "min_discard"))
+    assert "Rules.min_discard (=2; it plays only 1)" in refusal(Rules(min_discard=2), ["random"] * 4)
+    assert refusal(Rules(), ["random"] * 4) is None
+    with pytest.raises(ValueError, match=r"nightsim kernel: .*Rules\.seals=True"):
+        play_batch(Rules(seals=True, players=2), [("random", "random")], [1])
 
 
 def test_stat_columns_are_the_engines():

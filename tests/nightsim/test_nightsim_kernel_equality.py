@@ -43,7 +43,8 @@ def lineup_cases() -> list:
 
 def rules_cases() -> list:
     """Each knob at every value of its range but the published one, each decision's alternatives the
-    kernel plays, and a few fields neither lists: a mixed line-up at 3 players (4 where a knob needs it)."""
+    kernel plays, and the other fields (the seal-only ones without seals): a mixed line-up at 3 players
+    (4 or 5 where a value needs it)."""
     base = Rules(players=3)
     out = []
     for name, knob in KNOBS.items():
@@ -61,6 +62,9 @@ def rules_cases() -> list:
             out += d.variants(base)
     out += [dataclasses.replace(base, min_discard=2), dataclasses.replace(base, creature_limit=7),
             dataclasses.replace(base, cards=SMALL_DECK), dataclasses.replace(base, max_turns=12),
+            dataclasses.replace(base, seals_per_legion=1, seal_reactivation_optional=False, seal_target="any",
+                                immunity="opponents_only", seal_counts_as_play=False, herald_plays_seals=True,
+                                mocker_plays_seals=True),   # the seal-only fields, without seals: nothing changes
             Rules(players=4, actions_per_turn=3, first_turn_fewer_actions=1, reduced_first_turn_seats=2,
                   hand_size=4, creatures_to_win=4, win_timing="end_of_action", penalty_timing="after_abilities",
                   scavenger_optional=True, last_seat_extra_cards=1, cards=SMALL_DECK)]
@@ -108,6 +112,7 @@ def test_the_same_games_from_seeds_anywhere_in_64_bits():
 def test_the_cases_cover_every_knob_and_every_decision_the_kernel_plays():
     varied = {f.name for rules, _ in rules_cases() for f in dataclasses.fields(Rules)
               if getattr(rules, f.name) != f.default}
+    assert varied | {"players"} == {f.name for f in dataclasses.fields(Rules)} - {"seals"}   # seals: refused
     assert set(KNOBS) <= varied
     assert {d.field for d in DECISIONS if not d.requires} <= varied
     assert all("seals" in refusal(r, ["random"] * r.players) for d in DECISIONS if d.requires for r in d.variants())
