@@ -228,7 +228,7 @@ def first_divergence(rules, lineup, seed: int) -> str | None:
     chance, *rngs = streams(seed, 1 + rules.players)
     s = engine.new_game(rules, chance)
     ks = load_state(s)
-    ks.rs[:] = [chance.state, *(r.state for r in rngs)]
+    ks.rs[:1 + rules.players] = [chance.state, *(r.state for r in rngs)]
     while not s.is_terminal:
         where = f"seed {seed}, decision #{s.decisions} (turn {s.turns}, seat {s.current_player}, {s.decision})"
         legal = engine.legal_actions(s)

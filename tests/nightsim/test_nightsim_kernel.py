@@ -119,6 +119,20 @@ def test_kernel_policies_pick_what_the_engine_policies_may_pick():
         apply_legal(s, legal[int(rng.integers(len(legal)))], rng)
 
 
+def test_first_divergence_names_the_first_decision_where_the_games_part(monkeypatch):
+    rules = Rules(players=2, max_turns=12)
+    assert kb.first_divergence(rules, ("greedy", "random"), 3) is None    # the same game throughout
+    real = kb.choose
+
+    def next_one(ks, policy):   # a kernel policy that picks the action after the right one
+        legal = kb.legal_actions(ks)
+        return legal[(legal.index(real(ks, policy)) + 1) % len(legal)]
+
+    monkeypatch.setattr(kb, "choose", next_one)
+    where = kb.first_divergence(rules, ("random", "random"), 3)
+    assert where.startswith("seed 3, decision #") and "the policy 'random' chose" in where
+
+
 # ----------------------------------------------------------------------- the batch API
 def test_records_have_the_engines_columns_and_do_not_depend_on_batching():
     rules = Rules(players=3)
