@@ -9,7 +9,7 @@ Works with every module that follows docs/GAME_PROTOCOL.md; see analyses/README.
 
 The names below are imported on first use (PEP 562), not when the package is: a joblib worker
 imports `analyses.worker` and with it this file, and must not pay for pandas, scipy and pyarrow
-before its first game (issue 16 item 4). `from analyses import simulate` works as before.
+before its first game. `from analyses import simulate` works as before.
 """
 from __future__ import annotations
 

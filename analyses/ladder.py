@@ -1,4 +1,4 @@
-"""The skill ladder: do a game's balance findings survive better players? (issue 17, item 4)
+"""The skill ladder: do a game's balance findings survive better players?
 
     import analyses
     ladder = analyses.skill_ladder("nightsim", n_jobs=2)       # the default ladder (see below)
@@ -67,7 +67,7 @@ from .teams import is_team_game, teams
 FORMAT = "balancelab-ladder-1"
 #: IS-MCTS iterations per decision of the two search rungs of the default ladder ("default": the game's
 #: `SEARCH_DEFAULT` spec, `ismcts:default`; Midnighters' plain ismcts:10 ranked below every heuristic in the
-#: stop-25 ladder, its default search plays at `tuned`'s strength: dreamsim/README.md "Search").
+#: a measured ladder, its default search plays at `tuned`'s strength: dreamsim/README.md "Search").
 #: Nerath's `ismcts:N` is the macro search over `tuned`'s plans (`nerathsim.SEARCH_DEFAULT` =
 #: `ismcts:16:base=tuned`); in the ladder's 2-player game a search seat searches for both realms of its
 #: alliance, so its games are played far fewer times (SEARCH_GAMES).
@@ -77,7 +77,7 @@ DEFAULT_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 600}
 DEFAULT_FINDINGS_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 400}
 #: at most this many games for a pairing with a search rung, and self-play games of a search rung (games
 #: where not listed: the same counts as every pairing). Nerath: sized from the CPU seconds of one ladder
-#: game per kind of pairing (benchmarks/bench_ladder_costs.py; analyses/README.md "Skill ladder").
+#: game per kind of pairing (benchmarks/speed/bench_ladder_costs.py; analyses/README.md "Skill ladder").
 SEARCH_GAMES = {"nerathsim": 4}
 SEARCH_FINDINGS_GAMES = {"nerathsim": 4}
 FALLBACK_GAMES = 200

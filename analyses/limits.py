@@ -6,7 +6,7 @@ naming the flag and the limit. Each limit comes from what a row, a worker or a d
 biggest runs the documentation shows:
 
 - games: a results table holds about 1 KiB per game while it is built and written (the Nerath
-  row, the widest, is ~0.5 KiB in pandas plus its Arrow copy: `benchmarks/fuzz_campaign.py`
+  row, the widest, is ~0.5 KiB in pandas plus its Arrow copy: `benchmarks/tools/fuzz_campaign.py`
   prints it), so 10 million games fill ~10 GiB; every per-run size (rungs, trials, ladders, report
   shares) is bounded by the same number of games.
 - jobs: a worker process imports numpy, pandas and a game (~150 MiB resident), so 128 workers

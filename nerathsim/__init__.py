@@ -106,7 +106,7 @@ __all__ = [
     "with_params", "param_value",
     "EndPhase", "Move", "Embark", "Sail", "Unload", "Fight", "Casualties", "PressOn", "RetreatTo", "Amok", "Pass",
     "Buy", "PlayCard",
-    # search (issue 17): determinisation and macro decisions
+    # search: determinisation and macro decisions
     "MacroChoice", "macro_candidates", "commit_macro", "commit_in_state", "playout", "standing",
     "Card", "CardSet", "Effect", "Guardian", "load_cards", "cards_frame", "fight_odds",
 ]

@@ -1,4 +1,4 @@
-"""Determinisation: a full state consistent with what one seat knows (issue 17, for search).
+"""Determinisation: a full state consistent with what one seat knows (for search).
 
 A war game hides little: the board, the armies, gold, VP, cards played (`used`) and treasures kept
 in front of their owners are public. What a seat cannot see (`observation.public_state` leaves it

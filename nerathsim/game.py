@@ -201,14 +201,23 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
 
 
 def _play(rules: Rules, pols: list, seed, record: bool, chance, prngs: list) -> GameResult:
-    """`play_game`'s loop, under its raised collector threshold. A function of its own so that the game's
+    """`play_game`'s game, under its raised collector threshold. A function of its own so that the game's
     state, the seats' caches and the last public copy (its locals) are freed as it returns, before the
     caller's threshold comes back: a young collection run then (the first allocation after it triggers
     one when the game made more than the young threshold of net allocations) would otherwise walk and
     promote the whole game state that is about to be freed (tests/nerathsim/test_nerath_game_gc.py)."""
     s = E.new_game(rules, chance, record=record)
-    caches = [SeatCaches() for _ in range(rules.players)]      # each seat's own reach tables
-    while not s.is_terminal:
+    run(s, pols, chance, prngs, seed=seed)
+    return _result(s, rules, pols, seed, record)
+
+
+def run(s: E.State, pols: list, chance, prngs: list, until_round: int | None = None, seed=None) -> E.State:
+    """The game loop: play `s` on in place, seat p's decisions by `pols[p]` with its generator `prngs[p]`,
+    chance from `chance`, until the game ends or, with `until_round`, until `s.round` reaches it (rounds
+    completed). Every answer is checked against the rules (an illegal one raises, naming the policy, the
+    decision and `seed`). The one loop of `play_game` and of the search's rollouts (`macro.playout`)."""
+    caches = [SeatCaches() for _ in range(len(pols))]      # each seat's own reach tables
+    while not s.is_terminal and (until_round is None or s.round < until_round):
         p = s.current_player
         pol = pols[p]
         if type(pol) is WarPolicy:
@@ -225,7 +234,7 @@ def _play(rules: Rules, pols: list, seed, record: bool, chance, prngs: list) -> 
                 f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
             )
         E.apply_legal(s, a, chance)          # logs the decision (record=True)
-    return _result(s, rules, pols, seed, record)
+    return s
 
 
 class _QuietGC:

@@ -1,4 +1,4 @@
-"""Macro decisions for search (issue 17 item 2): Nerath turns are long, so a search chooses among the
+"""Macro decisions for search: Nerath turns are long, so a search chooses among the
 heuristic's own candidate plans instead of unit by unit.
 
 At three kinds of decision a `WarPolicy` can offer a short list of whole alternatives, each a
@@ -26,7 +26,7 @@ import dataclasses
 from typing import Any, NamedTuple
 
 from . import engine as E
-from .game import LegalActions
+from .game import LegalActions, run
 from .game_actions import PressOn, RetreatTo
 from .observation import Observation
 from .phases import Phase
@@ -145,16 +145,9 @@ def commit_in_state(state: E.State, policy, choice: MacroChoice, rng) -> None:
 
 def playout(state: E.State, policies, rng, until_round: int | None = None) -> E.State:
     """Play `state` on (in place) with one policy per seat until the game ends or, with `until_round`,
-    until `state.round` reaches it (rounds completed). Chance and the policies share `rng`."""
-    s = state
-    apply_legal = E.apply_legal
-    while not s.is_terminal and (until_round is None or s.round < until_round):
-        p = s.current_player
-        obs = Observation(s, p)
-        legal = LegalActions.of(obs)
-        a = legal[0] if len(legal) == 1 else policies[p](obs, legal, rng)
-        apply_legal(s, a, rng)
-    return s
+    until `state.round` reaches it (rounds completed). Chance and the policies share `rng`. The game's
+    own loop (`game.run`), so a rollout plays exactly as `play_game` does, at its speed."""
+    return run(state, list(policies), rng, [rng] * len(policies), until_round)
 
 
 def standing(state: E.State) -> list:

@@ -1,4 +1,4 @@
-"""The kinds of decision a Conquest of Nerath game asks for, by name (issue 14 item 4).
+"""The kinds of decision a Conquest of Nerath game asks for, by name.
 
 `Phase` is what `Observation.phase` answers: policies branch on `Phase.MOVE`, `Phase.HIT`, …
 and never on the engine's own constants. Its values are the engine's phase numbers

@@ -41,6 +41,12 @@ import numpy as np
 
 from . import engine as E
 from . import game_actions as A
+from .engine.common import _new_ship
+from .engine.dispatch import _advance
+from .engine.movement import _start_regroup, _turn_windows
+from .engine.reinforce import _start_buy
+from .engine.setup import _blank_state
+from .engine.terrain import _mob_add, _refresh_terrain
 from .maps import REALMS
 from .rules import Rules
 
@@ -84,7 +90,7 @@ def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp
         s = E.new_game(rules, rng, record=record)
         s.log = [] if record else None
     else:
-        s = E._blank_state(rules, record)
+        s = _blank_state(rules, record)
     b, t = s.board, s.tab
     cs = s.cards
     if not keep_start:
@@ -146,7 +152,7 @@ def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp
         for u in cargo_u:
             if not t.land[u]:
                 raise ValueError(f"ships: {t.names[u]} cannot be cargo (land units only)")
-        sh = E._new_ship(s, p, su, r)
+        sh = _new_ship(s, p, su, r)
         sh.cargo = cargo_u
     for who, g in (gold or {}).items():
         s.gold[realm_index(who)] = int(g)
@@ -168,22 +174,22 @@ def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp
     s.is_terminal, s.winner, s.timed_out = False, None, False
     _start_movement(s)
     if phase == "buy":
-        E._start_regroup(s)
+        _start_regroup(s)
         s.mob = {}
         s.frames = E.turn_plan(s.realm)[:3]         # income, moving the new units, buying (on top)
-        E._start_buy(s)
+        _start_buy(s)
     elif phase == "movement":
         s.win_done = set()
-        E._turn_windows(s)
+        _turn_windows(s)
     else:
         raise ValueError(f"phase must be 'movement' or 'buy', got {phase!r}")
     s._legal = None
-    E._advance(s, rng)
+    _advance(s, rng)
     return s
 
 
 def _start_movement(s: E.State) -> None:
-    """E._start_turn without the card draw."""
+    """_start_turn without the card draw."""
     p = s.realm
     b, t = s.board, s.tab
     s.turn_castles = {r for r in range(b.n) if s.owner[r] == p and s.units[r][p][t.castle_u] > 0}
@@ -195,13 +201,13 @@ def _start_movement(s: E.State) -> None:
     s.phase, s.mode = E.PH_MOVE, E.M_MOVE
     s.sites, s.battle = [], None
     s.frames = E.turn_plan(p)
-    E._refresh_terrain(s)
+    _refresh_terrain(s)
     s.mob = {}
     for r in range(b.n):
         row = s.units[r][p]
         for u in range(t.U):
             if row[u] and t.mobile[u]:
-                E._mob_add(s, r, u, row[u], t.move[u])
+                _mob_add(s, r, u, row[u], t.move[u])
     for sh in s.ships:
         if sh.owner == p:
             sh.moves, sh.unloaded, sh.landing, sh.new = t.move[sh.utype], False, -1, False

@@ -7,7 +7,7 @@
 The kernel implements the same rules as the Python engine (`nightsim/engine.py`, the
 reference) and draws the same random numbers: for the same int seed, lineup and rules,
 `play_batch` gives exactly the records `play_game(rules, lineup, seed).to_record()` gives
-(tests/nightsim/test_nightsim_kernel_equality.py; `benchmarks/kernel_equality.py` checks many
+(tests/nightsim/test_nightsim_kernel_equality.py; `benchmarks/tools/kernel_equality.py` checks many
 more seeds). A game's outcome is a function of (rules, seat policies, seed) alone, independent
 of batching.
 

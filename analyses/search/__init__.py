@@ -1,4 +1,4 @@
-"""Search policies (issue 17): IS-MCTS written once against the game protocol, and the macro
+"""Search policies: IS-MCTS written once against the game protocol, and the macro
 search over a heuristic's candidate plans (Nerath)."""
 from .ismcts import ISMCTSPolicy, default_rollout, parse_ismcts
 from .macro import MACRO_HOOKS, MacroSearchPolicy, parse_macro

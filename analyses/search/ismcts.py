@@ -130,7 +130,7 @@ class ISMCTSPolicy:
     """
 
     game: str
-    iterations: int = DEFAULT_ITERATIONS  # <= 10 s per 2-player Nightmarium game (benchmarks/bench_ismcts.py)
+    iterations: int = DEFAULT_ITERATIONS  # <= 10 s per 2-player Nightmarium game (benchmarks/studies/bench_ismcts.py)
     rollout: Any = None
     c: float = 0.7
     cutoff: int | None = None

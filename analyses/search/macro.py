@@ -1,4 +1,4 @@
-"""Macro search: choose among a heuristic's candidate plans by determinised rollouts (issue 17, Nerath).
+"""Macro search: choose among a heuristic's candidate plans by determinised rollouts (Nerath).
 
 Nerath's turns are long (hundreds of unit moves), so the search does not walk the game unit by
 unit. At a *macro decision* — where the heuristic offers whole alternatives (`game.macro_candidates`:
@@ -66,10 +66,10 @@ class MacroSearchPolicy:
     """
 
     game: str = "nerathsim"
-    rollouts: int = DEFAULT_ROLLOUTS   # default budget: <= 60 s per Nerath short game on one core (benchmarks/bench_ismcts.py)
+    rollouts: int = DEFAULT_ROLLOUTS   # default budget: <= 60 s per Nerath short game on one core (benchmarks/studies/bench_ismcts.py)
     base: Any = None
     rollout: Any = None
-    cutoff: int | None = 2   # rounds; 2 measured stronger and cheaper than to the end (benchmarks/bench_ismcts.py)
+    cutoff: int | None = 2   # rounds; 2 measured stronger and cheaper than to the end (benchmarks/studies/bench_ismcts.py)
     seconds: float | None = None
     margin: float = 0.0
     z: float = 1.0

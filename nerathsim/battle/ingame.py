@@ -488,35 +488,6 @@ def pool_distribution(pools: list) -> tuple:
     return pool_pmf_values(tuple((key[1], total[key]) for key in sorted(total)))
 
 
-def expected_loss(t: SideTable, armies: list, plans: list, pmf: np.ndarray, allot) -> float:
-    """E[gold destroyed] of the target side when it takes hits ~ pmf, allotted by `allot(hits) -> list`."""
-    if len(pmf) <= 1:
-        return 0.0
-    before = sum(lost_value(t, a) for a in armies)
-    e = 0.0
-    if len(armies) == 1:
-        army = copy_army(armies[0])
-        plan = plans[0]
-        prev = 0
-        h = health(t, army)
-        for k in range(1, len(pmf)):
-            if h > 0:
-                _one_hit(t, army, plan)
-                h = health(t, army)
-            prev = before - lost_value(t, army)
-            e += pmf[k] * prev
-        return float(e)
-    for k in range(1, len(pmf)):
-        shares = allot(k)
-        lost = 0
-        for army, plan, s in zip(armies, plans, shares):
-            a = copy_army(army)
-            assign(t, a, s, plan)
-            lost += lost_value(t, army) - lost_value(t, a)
-        e += pmf[k] * lost
-    return float(e)
-
-
 # ---------------------------------------------------------------------------------------
 # Hit by hit (Rules.casualty_choice="each_hit"): the owner places each hit
 # ---------------------------------------------------------------------------------------

@@ -66,7 +66,7 @@ def solve(brules: BattleRules, att: tuple, dfd: tuple, at_sea: bool) -> float | 
     `battle_odds(a, d, at_sea=at_sea, rules=brules).attacker_wins` to the last bit (the same set-up, the
     same chain, the same sum of the won end states: `exact.attacker_wins_sum`), without the BattleOdds
     figures nobody asked for (`test_the_odds_table_answers_exactly_what_the_battle_calculator_says`,
-    `test_nerath_speed_pass8.py`)."""
+    `test_nerath_shortcuts_odds_sum_reachers.py`)."""
     names = brules.units.names
     a = {names[u]: c for u, c in enumerate(att) if c}
     d = {names[u]: c for u, c in enumerate(dfd) if c}

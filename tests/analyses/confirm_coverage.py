@@ -23,7 +23,7 @@ Every row holds the truth, the interval the code reports (the deal as the unit) 
 interval from the same table's counts, every game an independent trial: Wilson at n games for a
 rate (what `clusters.rates` gives one game per deal), a t interval of the per-game scores for
 the tuned win rate. The test (tests/analyses/test_analyses_confirm_coverage.py) and
-`benchmarks/bench_coverage.py --rebalance R --tune R` call these.
+`benchmarks/studies/bench_coverage.py --rebalance R --tune R` call these.
 """
 from __future__ import annotations
 

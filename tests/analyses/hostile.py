@@ -1,5 +1,5 @@
 """A corpus of hostile `balancelab` command lines and the files they read, shared by the fuzz tests and
-`benchmarks/fuzz_campaign.py`.
+`benchmarks/tools/fuzz_campaign.py`.
 
 `make_files(folder)` writes the inputs (a good results file and broken copies of it, deep JSON, a file
 that is not a database, a study folder with a game in the wrong folder); `CASES` are (name, argv with

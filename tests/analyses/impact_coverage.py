@@ -15,7 +15,7 @@ the true difference in win rate with and without each is exactly 0:
 Every row holds the reported interval and p-value (the deal as the unit) and the naive ones from
 the same counts (every seat of every game an independent trial: Fisher's exact test and a normal
 interval), so a test shows both that the code covers and that the naive analysis would fail.
-The test (tests/analyses/test_analyses_impact_coverage.py) and `benchmarks/bench_impact_coverage.py`
+The test (tests/analyses/test_analyses_impact_coverage.py) and `benchmarks/studies/bench_impact_coverage.py`
 call these.
 """
 from __future__ import annotations

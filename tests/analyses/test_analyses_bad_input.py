@@ -1,4 +1,4 @@
-"""Issue 12 items 6 and 8: bad input gets a one-line ValueError (CLI: one line, exit 2).
+"""Bad input gets a one-line ValueError (CLI: one line, exit 2).
 
 6. A results file is validated on read: at least one row, a known game, the required
    columns, consistent seats, winners that are seats.

@@ -8,7 +8,7 @@ flakes. With R runs a coverage estimate has binomial standard error sqrt(0.95 * 
 reported coverage must lie within 3 of those of 95% (pooled measures of a run count as one run: a
 conservative standard error). Each test also shows it can fail: the naive interval computed from the
 same tables (every game an independent trial) falls below that band where the deal's luck repeats
-in its games. The long version: `python benchmarks/bench_coverage.py --rebalance 1000 --tune 1000`.
+in its games. The long version: `python benchmarks/studies/bench_coverage.py --rebalance 1000 --tune 1000`.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Hostile inputs: the corpus of command lines (tests/analyses/hostile.py) and generated ones, every
 subcommand and the public API. A command line ends in its exit code with one line on stderr and no
 traceback; the API raises the game's ValueError (IllegalActionError for an action), nothing else.
-`benchmarks/fuzz_campaign.py` runs the same checks for longer."""
+`benchmarks/tools/fuzz_campaign.py` runs the same checks for longer."""
 import contextlib
 import io
 import json

@@ -9,7 +9,7 @@ band is 3 binomial standard errors around the nominal rate, counted over runs (t
 run share their winners, so they count as one run: conservative). The naive analysis of the same
 counts (every seat of every game independent: Fisher's exact test) fails the same band under
 rotated seats, so the test can fail. The long version, with the figures:
-`python benchmarks/bench_impact_coverage.py --runs 2000`.
+`python benchmarks/studies/bench_impact_coverage.py --runs 2000`.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""IS-MCTS (issue 17 item 2): finds the one winning move of hand-built positions, is
+"""IS-MCTS: finds the one winning move of hand-built positions, is
 deterministic for a seed, plays through `simulate` by name, and refuses bad specs."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""`ismcts:default`: a game's default search (issue 17). dreamsim declares its own (`SEARCH_DEFAULT`,
-the spec the paired benchmark benchmarks/bench_dreamsim_paired.py measured best); a game without one
+"""`ismcts:default`: a game's default search. dreamsim declares its own (`SEARCH_DEFAULT`,
+the spec the paired benchmark benchmarks/studies/bench_dreamsim_paired.py measured best); a game without one
 gets the ISMCTSPolicy defaults (`ismcts:100`). Options given after `default` override the game's."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """IS-MCTS options `topk` (the root restricted to the rollout policy's best-scored actions) and
-`eps` (epsilon-noisy rollouts), issue 17: they parse, refuse bad values clearly, keep the
+`eps` (epsilon-noisy rollouts): they parse, refuse bad values clearly, keep the
 one winning move of a hand-built position, and leave a game deterministic for its seed."""
 from __future__ import annotations
 

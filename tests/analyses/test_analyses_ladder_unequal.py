@@ -1,4 +1,4 @@
-"""Skill ladder with fewer games for the search rungs (issue 17: Nerath's search rungs within 30 minutes):
+"""Skill ladder with fewer games for the search rungs (Nerath's search rungs within 30 minutes):
 unequal games per pairing and per rung on the toy game with a known ordering, the stratified
 bootstrap over deals, and Nerath's default ladder."""
 import numpy as np

@@ -1,6 +1,6 @@
-"""Nerath's default search (issue 17): `ismcts:default` / `macro:default` resolve to the spec the game
+"""Nerath's default search: `ismcts:default` / `macro:default` resolve to the spec the game
 declares (`nerathsim.SEARCH_DEFAULT`: the macro search at 16 rollouts over `tuned`'s plans, chosen so a
-short game stays within 60 s of CPU, benchmarks/bench_ismcts.py); options given after `default` override
+short game stays within 60 s of CPU, benchmarks/studies/bench_ismcts.py); options given after `default` override
 the game's; a game without its own gets `macro:DEFAULT_ROLLOUTS` over its DEFAULT_POLICY."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The macro search for Nerath (issue 17 item 2): it finds the one winning plan in a hand-built
+"""The macro search for Nerath: it finds the one winning plan in a hand-built
 position, is deterministic for a seed, resolves by name (`macro:N`, and `ismcts:N` for Nerath) and
 refuses bad specs with a clear message."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Edge cases of analyses.stats that planted bugs (mutants, see benchmarks/mutation.py) slipped
+"""Edge cases of analyses.stats that planted bugs (mutants, see benchmarks/tools/mutation.py) slipped
 past: two-seat games, bad sample-size inputs, and results with one or two data points."""
 import math
 

@@ -76,7 +76,7 @@ def test_cli_simulate_nightsim_to_csv(tmp_path, capsys):
 
 def test_benchmark_runs_on_nightsim(capsys):
     pytest.importorskip("psutil")
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_runner.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "speed" / "bench_runner.py"
     spec = importlib.util.spec_from_file_location("bench_runner", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)

@@ -1,4 +1,4 @@
-"""Issue 12 items 4, 7 and 8 (overwrite): what `--resume` and `--out` accept.
+"""What `--resume` and `--out` accept.
 
 4. A run records a content hash of every data input (nightsim cards; Nerath map, unit table,
    event, treasure and guardian files), and a resume with other content is refused.

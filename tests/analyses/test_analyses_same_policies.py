@@ -1,4 +1,4 @@
-"""Issue 12 item 3: seat rotation recognises identical policies by their parameters, not names.
+"""Seat rotation recognises identical policies by their parameters, not names.
 
 nightsim's `heuristic` is an alias of `greedy` (same weights). Before, `rotate` counted
 `heuristic,greedy,greedy,greedy` as four distinct seatings and replayed each deal four

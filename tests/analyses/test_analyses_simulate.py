@@ -145,14 +145,14 @@ def test_until_stops_on_interval_width_and_is_a_prefix():
 
 def test_until_respects_the_game_budget_and_callables():
     df = run(n_games=50, until=analyses.StopWhen(ci_width=0.001, max_games=130))
-    # the budget is rounded up to whole deals (issue 12): 130 games end inside deal 43 of 3 rotations
+    # the budget is rounded up to whole deals: 130 games end inside deal 43 of 3 rotations
     assert len(df) == 132 and df["game"].tolist() == list(range(132)) and df.attrs["rotations"] == 3
     calls = []
 
     def enough(frame):
         calls.append(len(frame))
         return len(frame) >= 120
-    enough.max_games = 10**6  # a callable rule needs a game budget (issue 12)
+    enough.max_games = 10**6  # a callable rule needs a game budget
 
     assert len(run(n_games=60, until=enough)) == 120 and calls == [60, 120]
 

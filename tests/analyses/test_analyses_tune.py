@@ -188,7 +188,7 @@ def test_the_search_space_declarations_are_valid_and_contain_each_start_policy()
         assert all(isinstance(d, Param) for d in dims)
 
 
-# --- issue 17 follow-up: warm starts, and no games for a candidate equal to its opponent -------------
+# --- warm starts, and no games for a candidate equal to its opponent -------------
 
 def test_warm_start_points_are_tried_right_after_the_start_on_the_spaces_grid(toy, tmp_path):
     stored = tmp_path / "previous.json"

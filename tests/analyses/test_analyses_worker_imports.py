@@ -1,9 +1,9 @@
-"""A joblib worker imports only what it needs to play games (issue 16 item 4).
+"""A joblib worker imports only what it needs to play games.
 
 Workers unpickle `analyses.worker.play_chunk` (the function `runner.Executor` sends them), which
 imports `analyses/__init__`, `analyses.worker` and what they import. Before this was light, each
 worker spent about 2 s importing scipy and pyarrow before its first game, and a 4,000-game run on
-2 workers reached only half the speedup the machine allows (benchmarks/bench_scale.py).
+2 workers reached only half the speedup the machine allows (benchmarks/speed/bench_scale.py).
 """
 from __future__ import annotations
 

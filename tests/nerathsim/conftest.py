@@ -1,11 +1,11 @@
-"""Shared helpers of the Nerath full-game tests, the pytest way (issue 14 item 6).
+"""Shared helpers of the Nerath full-game tests, the pytest way.
 
 One rule, per kind of name:
 
 * **Functions** (`drive`, `default_action`, `check_invariants`, `start_counts`, `dests`, `kinds`,
   `names`, `end_phase`, `events`, `rng`, `balanced_decisions`) are session-scoped fixtures *of the same name* that return
   the function: a test asks for the ones it calls as parameters (`def test_x(drive, events): ...`)
-  and calls them as before. Session scope because they hold no state, and so hypothesis tests may
+  and calls them. Session scope because they hold no state, and so hypothesis tests may
   use them. A test module's own helper that needs one of them is itself a (module-scoped) fixture
   of that module, built on these.
 * **Constants** cannot be fixtures, because tests use them at import time (derived module constants

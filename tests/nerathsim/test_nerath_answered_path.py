@@ -1,4 +1,4 @@
-"""The game loop's answered path (issue 16 item 3): at a Hit decision, at a battle's press-or-retreat
+"""The game loop's answered path: at a Hit decision, at a battle's press-or-retreat
 decision and at the combat phase's choice of the next fight, `play_game` asks the built-in war heuristic
 `WarPolicy.hit` / `WarPolicy.press` / `WarPolicy.fight` with the battle as `observation.battle_view`
 shows it, the unit counts at the fights' regions and the legal actions the engine lists, instead of

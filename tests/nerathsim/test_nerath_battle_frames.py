@@ -1,4 +1,4 @@
-"""A battle's queued decisions are frames on the one stack (issue 14 item 2, ARCHITECTURE §6): the casualty
+"""A battle's queued decisions are frames on the one stack (ARCHITECTURE §6): the casualty
 choices of every side (`Rules.casualty_choice` "order") are pushed when the battle starts and the hits each
 realm places (each_hit) when a step is rolled, in the order they are resolved (the next on top, the
 battle's card windows above them); each pops itself when done and the frame beneath resumes. Hand-built

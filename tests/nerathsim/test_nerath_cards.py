@@ -20,6 +20,7 @@ from nerathsim import engine as E
 from nerathsim.battle import ingame as gb
 from nerathsim.battle.rules import BattleRules
 from nerathsim.cards import load_cards
+from nerathsim.engine.windows import _draw_event
 from nerathsim.game_actions import Pass, PlayCard
 from nerathsim.rules import Rules
 from nerathsim.scenario import act, build_state, card_id, region, units_at
@@ -666,7 +667,7 @@ def test_a_kept_card_may_be_kept_and_stays_in_hand(R):
 def test_hands_are_unlimited(R):
     s = build_state(R, realm="nerath", units={"Nera": {"nerath": "footsoldier"}})
     for _ in range(19):
-        E._draw_event(s, N, rng())
+        _draw_event(s, N, rng())
     assert len(s.hands[N]) == 19 and len(s.decks[N]) == 1          # nothing discarded
 
 
@@ -682,7 +683,7 @@ def test_the_deck_reshuffles_the_used_cards_when_it_runs_out(R):
     assert sorted(s.decks[K] + s.hands[K]) == sorted(used) and s.used[K] == []
     assert events(s, "reshuffle")[0]["cards"] == 2
     s.decks[K], s.used[K] = [], []
-    E._draw_event(s, K, rng())                                      # nothing left anywhere: nothing drawn
+    _draw_event(s, K, rng())                                      # nothing left anywhere: nothing drawn
     assert len(s.hands[K]) == 1
 
 
@@ -690,7 +691,7 @@ def test_played_cards_go_to_the_used_pile_and_come_back_with_the_reshuffle(R):
     s = nerath_buy(R, ["n_gold"])
     act(s, "PlayCard", "n_gold")
     s.decks[N] = []
-    E._draw_event(s, N, rng())
+    _draw_event(s, N, rng())
     assert s.hands[N] == [card_id(s, "n_gold")] and s.used[N] == []
 
 

@@ -1,5 +1,5 @@
 """The battle procedure (nerathsim/battle/: army, steps, casualties, combat): behaviours that planted bugs (mutants, see
-benchmarks/mutation.py) slipped past, each on a hand-built army with the exact outcome."""
+benchmarks/tools/mutation.py) slipped past, each on a hand-built army with the exact outcome."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""nerathsim.sample_state (issue 17 item 1): a state consistent with one seat's observation, the
+"""nerathsim.sample_state: a state consistent with one seat's observation, the
 other hands, every deck order, the treasure deck, the guardian supply and the face-down guardians
 drawn at random — consistency, conservation, frequencies, playing on."""
 from __future__ import annotations

@@ -581,7 +581,7 @@ def test_treasure_win_counts_treasures_gained_in_play():
 
 
 # ---------------------------------------------------------------------------------------------
-# The attacker chooses the order of the fights, dungeons included (issue 13 item 13)
+# The attacker chooses the order of the fights, dungeons included
 # ---------------------------------------------------------------------------------------------
 def _crypt_and_imarch(rules):
     s = crypt(rules, units={"Nmarch": {"nerath": "fighter, footsoldier"}, "Imarch": {"iron_circle": "footsoldier"},

@@ -1,5 +1,5 @@
 """The exact battle solver (nerathsim/battle/exact.py): behaviours that planted bugs (mutants,
-see benchmarks/mutation.py) slipped past, each on a battle whose answer is known exactly."""
+see benchmarks/tools/mutation.py) slipped past, each on a battle whose answer is known exactly."""
 import numpy as np
 
 from nerathsim.battle.army import Army

@@ -1,4 +1,4 @@
-"""The game loop's fast paths (issue 16 item 3): an action the legal actions have already found legal
+"""The game loop's fast paths: an action the legal actions have already found legal
 is not checked a second time, and anything else still is."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The one frame stack of the Nerath engine (`State.frames`, issue 14 item 2): the turn's parts lie on it in
+"""The one frame stack of the Nerath engine (`State.frames`): the turn's parts lie on it in
 turn order with the decision at rest on top, what resumes after a frame is the frame beneath it (never a
 stored callback), the dispatcher routes only through the top frame, and a clone owns its own stack.
 Random games with the shipped cards and guardians on the small map, each casualty rule."""

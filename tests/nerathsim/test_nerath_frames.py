@@ -1,4 +1,4 @@
-"""The engine's named decision frames (issue 14 item 2) and the layout of the `nerathsim/engine/` package
+"""The engine's named decision frames and the layout of the `nerathsim/engine/` package
 (item 3): every pending decision (the turn's parts, battle order, press or retreat, a card window, a
 pending card, a casualty choice, the hits a realm still places, running amok) is a small slotted class
 with named fields (who decides, what is legal, how it applies) on one stack, `State.frames`, where the

@@ -10,6 +10,7 @@ from nerathsim.battle.army import start_battle
 from nerathsim.battle.casualties import resolve_casualties
 from nerathsim.battle.rules import BattleRules
 from nerathsim.battle.steps import both_standing, fight_round
+from nerathsim.engine.combat import _start_land_stage
 from nerathsim.game_actions import Casualties, Hit, Pass
 from nerathsim.observation import observe
 from nerathsim.policies import POLICIES
@@ -150,7 +151,7 @@ def test_vp_once_per_region_variant():
         assert s.vp[K] == 1
         s.owner[region(s, "Vmarch")] = V                                 # Vailin takes it back ...
         s.phase = E.PH_MOVE
-        E._start_land_stage(s)                                           # ... and Karkoth walks in again
+        _start_land_stage(s)                                           # ... and Karkoth walks in again
         assert s.vp[K] == vp
 
 
@@ -394,7 +395,7 @@ def test_the_casualty_order_variant_keeps_one_order_for_the_whole_battle():
     assert s.decision == "casualty order" and E.legal_actions(s) == [Casualties("cheapest"), Casualties("weakest")]
 
 
-# --- walking into an empty enemy region is an attack (issue 13 item 8) ----------------------------
+# --- walking into an empty enemy region is an attack ----------------------------
 @pytest.fixture(scope="module")
 def _walk_in(end_phase):
     def _walk_in(rules, record=True):

@@ -1,7 +1,7 @@
 """`play_game` raises the garbage collector's young threshold while a game is played and gives the
-caller's settings back afterwards (issue 16 item 3: a game makes no cyclic garbage, so young
+caller's settings back afterwards (a game makes no cyclic garbage, so young
 collections during it free nothing and promote the game's own state, which triggers full collections
-of the whole heap; `nerathsim.game.quiet_gc`). The speed is measured by benchmarks/bench_all.py, not
+of the whole heap; `nerathsim.game.quiet_gc`). The speed is measured by benchmarks/speed/bench_all.py, not
 here; these tests pin the behaviour every caller gets."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A referee rebuilds a whole game from its log alone (issue 13 item 16).
+"""A referee rebuilds a whole game from its log alone.
 
 `Referee` below is an independent replayer: it knows the map's land and sea and the unit table's
 domains, starts from the `setup` event (the initial deal) and applies every event; it never calls

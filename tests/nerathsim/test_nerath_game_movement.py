@@ -5,6 +5,7 @@ import pytest
 
 from nerathsim import engine as E
 from nerathsim.battle.rules import BattleRules
+from nerathsim.engine.terrain import _reach
 from nerathsim.maps import parse_map
 from nerathsim.rules import Rules
 from nerathsim.scenario import act, action, build_state, cargo_of, region, units_at
@@ -127,7 +128,7 @@ def test_warships_move_only_at_sea_and_stop_in_hostile_seas():
     s = build_state(FFA, ships=[("karkoth", "North Sea"), ("vailin", "South Sea")],
                     units={"Kar": {"karkoth": "footsoldier"}})
     sh = s.ships[0]
-    reach = {s.board.names[d]: st for d, _c, st in E._reach(s, sh.region, E.C_SHIP, sh.moves, s.mode)}
+    reach = {s.board.names[d]: st for d, _c, st in _reach(s, sh.region, E.C_SHIP, sh.moves, s.mode)}
     assert reach == {"Inner Sea": False, "South Sea": True}
     act(s, "Sail", sh.id, "South Sea")
     assert sh.moves == 0
@@ -231,7 +232,7 @@ def test_cargo_may_stay_aboard_or_is_lost_at_the_end_of_the_turn(end_phase):
 
 
 def test_land_units_aboard_when_the_turn_ends_are_lost_by_default(end_phase, events):
-    """Seed: land units "skal slutte deres tur på et landfelt" (issue 13 item 12)."""
+    """Seed: land units "skal slutte deres tur på et landfelt"."""
     assert Rules().cargo_may_stay_aboard is False
     s = build_state(FFA, ships=[("karkoth", "North Sea", ["footsoldier", "fighter"])], realm="karkoth", record=True)
     sid = s.ships[0].id
@@ -265,7 +266,7 @@ def test_end_phase_and_move_kinds_offered(kinds):
     assert kinds(s) == ["Embark", "EndPhase", "Move", "Sail"]
 
 
-# --- drowning (issue 13 item 10) ---------------------------------------------------------------------
+# --- drowning ---------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def _one_ship_sunk(drive):
     def _one_ship_sunk(drowning):

@@ -1,5 +1,5 @@
 """The full Nerath game (nerathsim/engine.py): rules that planted bugs (mutants, see
-benchmarks/mutation.py) slipped past, each on a hand-built position of the small map."""
+benchmarks/tools/mutation.py) slipped past, each on a hand-built position of the small map."""
 import dataclasses
 
 from nerathsim import engine as E

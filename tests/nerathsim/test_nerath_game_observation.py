@@ -1,4 +1,4 @@
-"""An observation holds only what its seat may know (issue 13 item 17).
+"""An observation holds only what its seat may know.
 
 Every few decisions of recorded games, everything the deciding seat may not know is changed —
 the other realms' event hands (re-dealt from their decks, sizes kept), every deck order, the

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from nerathsim import engine as E
+from nerathsim.engine.windows import _draw_event
 from nerathsim.game_actions import Buy
 from nerathsim.maps import load_map, parse_map
 from nerathsim.rules import Rules
@@ -48,10 +49,10 @@ def test_empty_deck_is_rebuilt_from_used_cards_else_nothing_is_drawn(rng):
     s = build_state(EVENTS)
     deck = list(s.cards.decks[K])
     s.decks[K], s.used[K], s.hands[K] = [], deck[:3], []
-    E._draw_event(s, K, rng())
+    _draw_event(s, K, rng())
     assert len(s.hands[K]) == 1 and len(s.decks[K]) == 2 and s.used[K] == []
     s.decks[K], s.used[K] = [], []
-    E._draw_event(s, K, rng())
+    _draw_event(s, K, rng())
     assert len(s.hands[K]) == 1                                # nothing to draw
 
 

@@ -17,7 +17,7 @@ def test_defaults_are_the_published_game():
     assert r.region_vp == 1 and r.capital_vp == 5 and r.placement_limit == 4
     assert r.event_deck_size == 20 and r.starting_hand == 2
     assert r.board.name == "nerath"
-    assert r.cargo_may_stay_aboard is False and r.drowning == "per_ship"  # issue 13 items 10, 12: the text
+    assert r.cargo_may_stay_aboard is False and r.drowning == "per_ship"  # what the seed text says
 
 
 @pytest.mark.parametrize("length, mode, target", [

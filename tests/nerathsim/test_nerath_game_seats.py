@@ -1,7 +1,7 @@
 """Seats that play two realms (2 and 3 players): every decision is made for the right realm.
 
-Issue 19: with 3 players the seat of Karkoth decided Karkoth's turn as Vailin (the engine put the
-seat number where the realm belongs), so Karkoth never attacked and the good alliance lost every game.
+A seat that plays two realms must decide each realm's turn as that realm: putting the seat number where
+the realm belongs would make one realm (Karkoth, with 3 players) play as another and never attack.
 """
 import numpy as np
 import pytest
@@ -73,7 +73,7 @@ def four_player_rates():
 
 @pytest.mark.parametrize("players,mode", CONFIGS)
 def test_every_realm_fights_buys_and_captures_at_about_the_four_player_rate(players, mode, four_player_rates):
-    """A realm that silently stops playing (issue 19) fails here: with every seat count and mode, each
+    """A realm that silently stops playing fails here: with every seat count and mode, each
     realm's battles, purchases and conquests per turn stay within half to twice the four-player
     alliance game's mean rate (measured on these seeds: 0.65-1.21x)."""
     got = _rates(players, mode)

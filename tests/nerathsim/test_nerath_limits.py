@@ -1,4 +1,4 @@
-"""Issue 12 items 5 and 8: battle size limits are checked before any work, and army text
+"""Battle size limits are checked before any work, and army text
 with a fractional count names the count, not a unit.
 
 "Before any work" is tested by making the expensive steps fail if they are reached at all

@@ -1,4 +1,4 @@
-"""Macro decisions (issue 17 item 2, nerathsim side): the heuristic's candidate plans, committing one,
+"""Macro decisions (nerathsim side): the heuristic's candidate plans, committing one,
 playing on, and the rollout value."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rules and edge cases that planted bugs (mutants, see benchmarks/mutation.py) slipped past:
+"""Rules and edge cases that planted bugs (mutants, see benchmarks/tools/mutation.py) slipped past:
 one scenario each, with the exact expected outcome."""
 import dataclasses
 import json

@@ -1,5 +1,5 @@
-"""The table of solved battle odds (`battle.odds_table`) and the other caches of the Nerath speed work
-(issue 16 item 3): each answers exactly what it stands in for, and a changed battle rule never reads
+"""The table of solved battle odds (`battle.odds_table`) and the other caches of the Nerath game
+loop: each answers exactly what it stands in for, and a changed battle rule never reads
 another rule set's answers."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The game loop's planned path (issue 16 item 3): at the later decisions of a phase the built-in war
+"""The game loop's planned path: at the later decisions of a phase the built-in war
 heuristic has planned (movement, regroup, buy, reinforce), `play_game` asks `WarPolicy.planned` with the
 engine's own rule check instead of building an observation, and the game is the same.
 

@@ -1,4 +1,4 @@
-"""A policy sees only its observation and the legal actions (issue 14 item 4).
+"""A policy sees only its observation and the legal actions.
 
 The policies import nothing from the engine and branch on `Observation.phase` (a `Phase`); the
 Observation's methods call no private engine function; the legal actions answer from the seat's
@@ -20,6 +20,8 @@ import pytest
 import nerathsim.policies as P
 from nerathsim import engine as E
 from nerathsim.battle.odds import battle_odds
+from nerathsim.engine.common import _army_counts
+from nerathsim.engine.terrain import _reach
 from nerathsim.game import LegalActions, play_game
 from nerathsim.game_actions import EndPhase, Move, Pass, PressOn
 from nerathsim.observation import observe
@@ -186,11 +188,11 @@ def test_army_and_ship_reach_in_the_observation_are_the_engines():
         if s.decisions % 5 == 0:
             for r in range(s.board.n):
                 for q in range(4):
-                    assert o.army(r, q) == E._army_counts(s, r, q)
+                    assert o.army(r, q) == _army_counts(s, r, q)
                     at_sea += s.board.is_sea[r] and o.army(r, q) != o.units(r, q)
             for sh in s.ships:
                 want = {} if sh.moves <= 0 or sh.unloaded or sh.owner != s.realm else {
-                    dst: (c, st) for dst, c, st in E._reach(s, sh.region, E.C_SHIP, sh.moves, s.mode)}
+                    dst: (c, st) for dst, c, st in _reach(s, sh.region, E.C_SHIP, sh.moves, s.mode)}
                 assert o.ship_destinations(sh.id) == want
                 ships += bool(want)
         E.apply_action(s, POLICIES["balanced"](o, LegalActions(s), prng), chance)

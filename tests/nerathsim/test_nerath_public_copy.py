@@ -1,4 +1,4 @@
-"""A policy sees only its observation and the legal actions (issue 14 item 4, docs/ARCHITECTURE.md §6): the
+"""A policy sees only its observation and the legal actions (docs/ARCHITECTURE.md §6): the
 Nerath observation wraps a public copy of the state, and nothing a policy can reach through it or through
 the legal actions (by any path: attributes, private ones included, and the objects they hold) is a
 mutable object the engine also holds — the reach caches, the board's and the unit tables' lookups, the

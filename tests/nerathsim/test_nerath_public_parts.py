@@ -1,4 +1,4 @@
-"""The parts of a seat's public copy shared with its last copy (issue 16, Nerath speed; beyond the unit
+"""The parts of a seat's public copy shared with its last copy (Nerath speed; beyond the unit
 counts, mobile units, statistics and gold spent of tests/nerathsim/test_nerath_seat_copies.py): the
 cards used and kept, the dungeons' tokens (a value: face-down tokens as -1), the treasures given, the
 turned-over dungeons, the wins counted, the cards played, this turn's castles, the owners at the turn's

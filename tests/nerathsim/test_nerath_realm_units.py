@@ -1,5 +1,5 @@
 """Starting units per realm as data and as a re-balancing knob (`Board.realm_units`,
-`maps.place_realm_units`, ``map.realm_units.<realm>.<unit>`` in `nerathsim.knobs`; issue 18).
+`maps.place_realm_units`, ``map.realm_units.<realm>.<unit>`` in `nerathsim.knobs`).
 
 A realm's count of a unit type on its own land is read from the map; a changed count moves the
 board's units (extra ones on the capital, fewer taken from the region holding the most, ties the

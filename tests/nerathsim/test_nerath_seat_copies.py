@@ -1,4 +1,4 @@
-"""A seat's successive public copies share what the engine has not changed (issue 16, Nerath speed):
+"""A seat's successive public copies share what the engine has not changed (Nerath speed):
 `observation.SeatCaches.last` keeps the parts of the seat's last copy (the mobile units, the
 statistics, the gold spent) and the next copy shares those still equal to the engine's — compared,
 never assumed; the unit counts are a value (tuples) whose regions are made afresh only where the

@@ -1,4 +1,4 @@
-"""The table of solved odds shipped with the package (issue 16 item 3: a fresh process makes no exact
+"""The table of solved odds shipped with the package (a fresh process makes no exact
 solve for the armies the shipped games met): `battle.odds_table.SHIPPED`, read by the process-wide
 table on its first miss. It is only a cache: every entry is what the exact solvers answer, under the
 key of the battle rules it was solved for."""

@@ -1,4 +1,4 @@
-"""The caches of the fourth Nerath speed pass (issue 16 item 3): each gives exactly what it stands in for.
+"""The caches of the Nerath game loop and its policies: each gives exactly what it stands in for.
 
 - `Planner.front_distance` remembers the land distances to the front in the policy's `odds_cache.fronts`
   by (board, owners, friends): the same numbers as the breadth-first search it replaces, a read-only

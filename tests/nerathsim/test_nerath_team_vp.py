@@ -1,5 +1,5 @@
 """An asymmetric victory condition for the alliance game (`Rules.team_vp_to_win`, a re-balancing
-variant, not the seed; issue 18): each alliance needs its own VP, the free-for-all game is untouched,
+variant, not the seed): each alliance needs its own VP, the free-for-all game is untouched,
 the published game (None) decides every position as before, and the re-balancing knob
 ``team_vp_to_win`` offers it spelled out ("20-24"; "table" = None).
 """

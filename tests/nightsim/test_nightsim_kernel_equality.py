@@ -7,7 +7,7 @@ through their compiled twin, with the same draws in the same order. Covered: ran
 players, every built-in heuristic the kernel plays, mixed line-ups, context-feature weights, and every
 rules field the lab varies (`nightsim.KNOBS`, `nightsim.DECISIONS` without seals), plus a small deck
 (reshuffles), a tight turn cap (timeouts) and seeds near 2**64. A mismatch names the first decision
-where the games part (`kernel_bridge.first_divergence`). `benchmarks/kernel_equality.py` checks many
+where the games part (`kernel_bridge.first_divergence`). `benchmarks/tools/kernel_equality.py` checks many
 more seeds per case.
 """
 from __future__ import annotations

@@ -144,7 +144,7 @@ LAND = {
     "Southpoint": (N, 0, False, False, {"footsoldier": 1}),
     "Raven Peninsula": (N, 0, False, False, {"footsoldier": 1, "fighter": 1}),
     "Hammerfast": (N, 1, False, False, {"footsoldier": 2}),                        # enclave in Karkoth
-    # the rulebook calls the Nentir Vale a region (issue 13 item 14): Nerath land, not a dungeon
+    # the rulebook calls the Nentir Vale a region: Nerath land, not a dungeon
     "Nentir Vale": (N, 0, False, False, {"footsoldier": 1}),
 }
 
