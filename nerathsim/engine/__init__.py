@@ -144,7 +144,7 @@ __all__ = [
     # the action types (tests reach them as engine.Buy etc.)
     "Amok", "Buy", "Casualties", "Embark", "EndPhase", "Fight", "Hit", "Move", "Pass", "PlayCard", "PressOn",
     "RetreatTo", "Sail", "Unload",
-    # private helpers observation.py, scenario.py and tests call (kept until issue 14 item 4 lands)
+    # private helpers observation.py, scenario.py and tests call
     "_advance", "_army_counts", "_blank_state", "_capture", "_copy_battle", "_draw_event", "_draw_treasure",
     "_end_regroup", "_end_turn", "_enemies_at", "_event", "_mob_add", "_named", "_new_ship", "_place_guardians",
     "_reach", "_refresh_terrain", "_start_buy", "_start_dungeon", "_start_land_stage", "_start_regroup",
