@@ -165,7 +165,7 @@ def _simulation_options(sub: Parser, game_required: bool) -> None:
     sub.add_argument("--chunk-size", type=_positive_int, help="games per joblib task (default: automatic)")
     sub.add_argument("--engine", choices=ENGINES, default="python",
                      help="python (the reference engine, default), kernel (the game's compiled batch kernel: "
-                          "same rules, own random streams) or auto (the kernel when it plays these rules and "
+                          "same rules; nightsim's plays the same games) or auto (the kernel when it plays these rules and "
                           "policies)")
     sub.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
 
