@@ -14,49 +14,19 @@ Simulation and analysis live in `analyses.study`; `reports.build` only renders.
 """
 from __future__ import annotations
 
-import argparse
 import shlex
 import sys
 import time
 from pathlib import Path
 
-from .cli_info import epilog
 from .confirmed import with_confirmed
 from .ladder import load_ladders
 from .rebalance_search import SPEC_FILE, suggested_fixes
 from .replay import example_replays
+from .replication import confirm_study, load_confirmation_runs, simulate_confirmation
+from .robustness import with_ladders
 from .shipped import shipped_ladders, shipped_studies
-from .study import DEFAULT_GAMES, PLANS, analyse_study, load_study_runs, simulate_study
-
-
-def add_subcommands(subparsers) -> None:
-    """Register `report` on an argparse subparsers object."""
-    rep = subparsers.add_parser(
-        "report", help="simulate every game and write the HTML balance report (the main job)",
-        description="Simulate every installed game with its standard line-ups, analyse, and write one "
-                    "self-contained HTML balance report.", epilog=epilog("report"),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    rep.add_argument("--games", type=int, default=DEFAULT_GAMES,
-                     help=f"size of the study (default {DEFAULT_GAMES}): each game's main run plays --games times "
-                          f"its share ({games_shares()}); the mixed table, duels, sweep and rule changes "
-                          "scale with it (`balancelab games` shows the totals)")
-    rep.add_argument("--jobs", type=int, default=2, help="parallel workers (default 2, -1 = all cores)")
-    rep.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    rep.add_argument("--out", type=Path, default=Path("balance-report.html"), help="report file")
-    rep.add_argument("--only", default=None, help=f"comma-separated games (default all: {','.join(PLANS)})")
-    rep.add_argument("--save", type=Path, default=None, metavar="DIR", help="also store every run's results here")
-    rep.add_argument("--from", dest="source", type=Path, default=None, metavar="DIR",
-                     help="build from stored runs (written by --save) instead of simulating")
-    rep.add_argument("--ladder", type=Path, default=None, metavar="FILE_OR_DIR",
-                     help="add a 'Skill ladder' section per game from stored ladders (`balancelab ladder GAME "
-                          "--out FILE`: one file, or a folder of *.json); rendered only, never simulated")
-    rep.add_argument("--no-stored", dest="stored", action="store_false",
-                     help="leave out the results shipped with the package (skill ladders, re-balancing studies; "
-                          "each is shown with its command and rules version, marked stale when the rules changed)")
-    rep.add_argument("--force", action="store_true",
-                     help="replace an existing --out report; with --save: replace stored results")
-    rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
-    rep.set_defaults(func=run_report, command=run_report)
+from .study import PLANS, analyse_study, load_study_runs, simulate_study
 
 
 def _no_ladders_yet(path: Path) -> bool:
@@ -67,16 +37,12 @@ def _no_ladders_yet(path: Path) -> bool:
     return not path.exists() or (path.is_dir() and not any(path.glob("*.json")))
 
 
-def games_shares() -> str:
-    """'Nightmarium 1, Midnighters 0.5, ...' from the study plans' weights."""
-    return ", ".join(f"{plan.title.split(' (')[0]} {plan.weight:g}" for plan in PLANS.values())
-
-
 def _clear_saved(folder: Path, games) -> None:
     """--save --force: remove the stored runs of the games about to be played (no stale runs stay)."""
     for name in games or PLANS:
-        for path in (Path(folder) / name).glob("*.parquet"):
-            path.unlink()
+        for pattern in ("*.parquet", "confirm/*.parquet"):
+            for path in (Path(folder) / name).glob(pattern):
+                path.unlink()
 
 
 def run_report(args) -> int:
@@ -85,6 +51,9 @@ def run_report(args) -> int:
 
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
+    scale = getattr(args, "confirm_scale", 1.0)
+    if not scale > 0:
+        raise ValueError(f"--confirm-scale must be positive, got {scale}")
     games = [g.strip() for g in args.only.split(",")] if args.only else None
     command = "balancelab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "balancelab report"
     t0 = time.perf_counter()
@@ -109,15 +78,25 @@ def run_report(args) -> int:
     if not runs:
         raise ValueError("no game could be simulated: " + "; ".join(f"{g}: {w}" for g, w in skipped.items()))
     study = analyse_study(runs, skipped, command=command, seed=args.seed, n_games=args.games)
+    # discovery, then confirmation: each claim the runs above selected is measured again on fresh seeds
+    if args.source is not None:
+        confirmation = load_confirmation_runs(args.source)
+    else:
+        confirmation = simulate_confirmation(study, seed=args.seed, n_jobs=args.jobs, scale=scale,
+                                             out_dir=args.save, progress=args.progress)
+    if args.source is None or confirmation:
+        study = confirm_study(study, confirmation)
     stores = add_suggested_fixes(study, args.source) if args.source is not None else {}
     if stored:
         for game, found in add_shipped_fixes(study).items():
             stores.setdefault(game, []).extend(found)
     study = with_confirmed(study, stores)       # a confirmed change is stated in Findings, beside its imbalance
+    study = with_ladders(study, ladders)        # ladder tests join each game's family; a robustness line per claim
     replays, no_replay = example_replays(runs)
     path = reports.build(study, args.out, ladders=ladders, replays=replays)
-    print(f"wrote {path} — {len(study.games)} game(s), {study.games_played:,} games played, "
-          f"{time.perf_counter() - t0:.0f} s")
+    confirm_games = sum(g.confirmation.games_played for g in study.games.values() if g.confirmation is not None)
+    print(f"wrote {path} — {len(study.games)} game(s), {study.games_played:,} games played "
+          f"(+{confirm_games:,} confirmation games), {time.perf_counter() - t0:.0f} s")
     for game, why in skipped.items():
         print(f"  not in the report: {game} ({why})")
     for game, why in no_replay.items():
