@@ -1,4 +1,4 @@
-"""Named fields of the Midnighters batch kernel (issue 16 item 2): where every value of a game
+"""Named fields of the Midnighters batch kernel: where every value of a game
 lives in the kernel's one int64 array `M`, the frame kinds and fields of its stack, and the
 action codes of its legal-action buffer.
 

@@ -50,7 +50,7 @@ OWN_FILES = KERNEL_FILES[:len(KERNEL_SOURCES)]
 #: "always", the shipped build (the loops run faster: see kernel_core's docstring), or "never", which
 #: compiles about four times sooner. Read from the environment variable BALANCELAB_KERNEL_INLINE
 #: (default "always"); the test suite picks "never" (tests/conftest.py). Both builds play the same
-#: games: numba's inlining moves code and changes no operation (`benchmarks/kernel_output_hashes.py`
+#: games: numba's inlining moves code and changes no operation (`benchmarks/tools/kernel_output_hashes.py`
 #: prints the same hashes under either; tests/nightsim/test_nightsim_kernel_cache.py compares
 #: Nightmarium's two builds). Each build keeps its compiled code in its own folder (`get_cache_path`),
 #: so switching between them recompiles nothing that is cached.

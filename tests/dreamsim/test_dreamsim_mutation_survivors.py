@@ -1,4 +1,4 @@
-"""Rules that planted bugs (mutants, see benchmarks/mutation.py) slipped past: one scenario
+"""Rules that planted bugs (mutants, see benchmarks/tools/mutation.py) slipped past: one scenario
 each, asserting the exact state. Board: dreamsim.DEFAULT_LAYOUT (top row first)
 
     Restaurant  Bridge    Town Hall  Forest

@@ -184,7 +184,7 @@ def test_a_stuck_hand_digs_instead_of_passing():
 
 
 def test_heuristic_line_ups_rarely_time_out():
-    """Measured on seeds 1000-1299 (benchmarks/bench_dreamsim.py --quality 300): 0-1% of the
+    """Measured on seeds 1000-1299 (benchmarks/speed/bench_dreamsim.py --quality 300): 0-1% of the
     4 x runner / 4 x heuristic games and of the heuristic-vs-random duels time out. Floor here:
     at most 1 timeout in 40 games each."""
     r4 = dreamsim.Rules()
