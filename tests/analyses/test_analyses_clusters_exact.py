@@ -222,6 +222,22 @@ def test_a_clustered_paired_difference_is_the_mean_with_its_cr1_t_interval():
     assert out["method"] == "paired t, deal as the unit"
 
 
+def test_a_paired_difference_over_two_clusters_has_one_degree_of_freedom():
+    out = paired_difference([1.0, 3.0, 5.0], [0.0, 0.0, 0.0], [0, 0, 1])
+    # mean 3; cluster sums 4, 5 less sizes x mean: -2, 2; var = 2/1 * 8 / 9, se 4/3, t = 2.25 on 1 df
+    se = 4 / 3
+    q = stats.t.ppf(0.975, 1)
+    assert (out["ci_low"], out["ci_high"]) == pytest.approx((3 - q * se, 3 + q * se), rel=1e-12)
+    assert out["p_value"] == pytest.approx(2 * stats.t.sf(2.25, 1), rel=1e-12)
+    assert out["design_effect"] == pytest.approx((16 / 9) / (4 / 3), rel=1e-12) and out["deals"] == 2
+
+
+def test_one_cluster_has_no_variation_between_clusters():
+    out = paired_difference([1.0, 2.0], [0.0, 0.0], [0, 0])
+    assert (out["diff"], out["ci_low"], out["ci_high"], out["p_value"]) == (1.5, 1.5, 1.5, 0.0)
+    assert (out["deals"], out["design_effect"]) == (1, 0.0)
+
+
 def test_an_independent_paired_difference_is_scipys_paired_t():
     treated, base = [3.0, 4.0, 2.0, 6.0], [1.0, 1.0, 1.0, 1.0]
     out = paired_difference(treated, base, [0, 1, 2, 3])
@@ -277,6 +293,14 @@ def test_ratio_difference_of_an_empty_group_or_one_cluster_has_no_interval():
     assert math.isnan(single["ci_low"]) and math.isnan(single["p_value"]) and math.isnan(single["design_effect"])
     dropped = ratio_difference([1, 0, 9], [1, 0, 0], [0, 1, 9], [0, 1, 0], [5, 5, 6])
     assert dropped["deals"] == 1                                # a unit in neither group is no unit
+
+
+def test_a_ratio_difference_of_two_units_in_two_clusters_has_its_design_effect():
+    # both units in both groups: p1 = p0 = 0.5, unit terms +0.5 and -0.5, var = 2 * 0.5 = units' var
+    out = ratio_difference([1, 0], [1, 1], [0, 1], [1, 1], [0, 1])
+    assert (out["diff"], out["design_effect"], out["deals"]) == (0.0, pytest.approx(1.0), 2)
+    q = stats.t.ppf(0.975, 1)
+    assert (out["ci_low"], out["ci_high"]) == pytest.approx((-q, q), rel=1e-12) and out["p_value"] == 1.0
 
 
 def test_a_ratio_difference_without_variation_is_its_own_interval():

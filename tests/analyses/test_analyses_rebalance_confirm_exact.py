@@ -189,3 +189,5 @@ def test_without_a_set_size_each_condition_is_sized_from_the_proposals_search_ga
     assert measures[:4] == [f"seat {s} win rate" for s in range(4)]
     assert all(m.startswith("[players=2]") for m in measures[4:]) and len(measures) > 4
     assert set(sides["objective"]) >= {"game_length", "seat_balance"}
+    # each condition watches its own side effects, on its own frames: no measure twice
+    assert sides["measure"].is_unique and sides["measure"].str.startswith("[players=2]").any()
