@@ -24,6 +24,9 @@ from analyses.card_impact import (
     opening_hand_impact,
     seat_hands,
 )
+from dreamsim import Rules as DreamRules
+from dreamsim.cards import KIND_NAMES
+from dreamsim.opening import opening_hands as dream_hands
 from nightsim import Rules
 from nightsim.opening import card_family, card_name, opening_hands
 
@@ -175,3 +178,16 @@ def test_games_whose_deal_cannot_be_read_are_refused(night):
     with pytest.raises(ValueError, match="no opening hands"):
         opening_hand_impact(nerath)
     assert not is_causal(pd.DataFrame({"evidence": [CAUSAL, ASSOCIATION]}))
+
+
+def test_midnighters_opening_hands_are_read_from_its_deal_too():
+    df = analyses.simulate("dreamsim", 16, policies=["random", "heuristic", "random", "heuristic"], seed=2,
+                           seat_order="rotate", progress=False, engine="python")
+    seats = seat_hands(df)
+    rules = DreamRules()
+    first = seats.iloc[0]
+    dealt = dream_hands(rules, int(df["game_seed"].iloc[0]))[0]
+    assert first.cards == frozenset(KIND_NAMES[k] for k in dealt)
+    table = opening_hand_impact(df)
+    assert is_causal(table) and set(table["item"]) <= set(KIND_NAMES) | {"Trap", "Suspense", "Nightmare"}
+    assert ((table["n_with"] + table["n_without"]) == len(seats)).all()
