@@ -5,8 +5,9 @@ unreadable or foreign results file) prints one line to stderr and exits with cod
 
 This module is the entry point and imports only argparse-level modules: `balancelab --help`, no
 command or an unknown one are answered from the command list below, without loading pandas, numba,
-scipy or the games (a fraction of a second instead of seconds). A command's own parser and code
-live in `analyses.cli_commands` and the `cli_*` modules, imported when a command is given.
+scipy or the games (a fraction of a second instead of seconds). Every command's parser lives in
+`analyses.cli_parser` (argparse-level too, so `balancelab COMMAND --help` is as quick); a command's
+code lives in `analyses.cli_commands` and the `cli_*` modules, imported only when the command runs.
 """
 from __future__ import annotations
 
@@ -76,7 +77,7 @@ class _Lazy:
 cli_checks = _Lazy("analyses.cli_checks")
 _info = _Lazy("analyses.cli_info")
 _games = _Lazy("analyses.games")
-_commands = _Lazy("analyses.cli_commands")
+_parser = _Lazy("analyses.cli_parser")
 
 
 class Parser(argparse.ArgumentParser):
@@ -140,8 +141,9 @@ def save_traceback(exc: BaseException, argv) -> str:
 
 
 def build_parser() -> Parser:
-    """The full parser: every command with its options (imports the commands' modules)."""
-    return _commands.build_parser()
+    """The full parser: every command with its options (argparse-level: the commands' modules are
+    imported when a command runs)."""
+    return _parser.build_parser()
 
 
 def command_list_parser() -> Parser:

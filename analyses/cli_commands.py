@@ -1,133 +1,29 @@
-"""The `balancelab` commands: the full argument parser and the simulate / fpa / winrates / length /
-sweep commands. `analyses.cli` (the entry point) imports this module only when a command runs, so
-`balancelab --help` answers without loading pandas, numba or the games.
+"""The `balancelab` simulate / fpa / winrates / length / sweep commands. Their parser is in
+`analyses.cli_parser`; `analyses.cli` (the entry point) imports this module only when one of them
+runs, so `balancelab --help` and `balancelab COMMAND --help` answer without loading pandas, numba
+or the games.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-import textwrap
+import threading
 import time
-from pathlib import Path
 
 from . import (  # report; battle, units; games, policies, rules
     cli_info,
-    cli_ladder,
-    cli_nerath,
-    cli_rebalance,
-    cli_replay,
-    cli_report,
-    cli_sensitivity,
-    cli_tune,
-    limits,
 )
 from .checkpoint import simulate_to_file
-from .cli import DESCRIPTION, EXAMPLES, PROG, Parser
-from .cli_text import FORMATS, header, tables_text, write_frames
-from .cli_types import assignment as _assignment
-from .cli_types import comma_list as _comma_list
-from .cli_types import jobs as _jobs
-from .cli_types import non_negative_int as _non_negative_int
-from .cli_types import positive_int as _positive_int
+from .cli import PROG
+from .cli_text import header, tables_text, write_frames
 from .first_player import first_player_advantage
 from .game_length import game_length
 from .games import load_game
 from .io import read_results
 from .metadata import rules_dict
-from .plan import SEAT_ORDERS
-from .runner import BACKENDS, ENGINES, simulate
+from .runner import prepare_run, simulate
 from .sweep import sweep
 from .win_rates import win_rates
-
-
-def build_parser() -> Parser:
-    parser = Parser(prog=PROG, description=DESCRIPTION,
-                    epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND", parser_class=Parser)
-
-    sim = _command(commands, "simulate", "play games and write one row per game to a results file", run_simulate)
-    _simulation_options(sim, game_required=True)
-    sim.add_argument("--out", required=True, type=Path, help="results file (.parquet; .csv with --csv)")
-    sim.add_argument("--csv", action="store_true", help="write CSV plus a .meta.json sidecar instead of Parquet")
-    sim.add_argument("--resume", action="store_true", help="finish an interrupted run of the same command")
-    sim.add_argument("--force", action="store_true", help="overwrite a finished --out file (start over)")
-
-    for name, help_text, handler in (
-        ("fpa", "first-player advantage: each seat's win rate against the fair share", run_fpa),
-        ("winrates", "win rates by seat, policy and faction; policy matrix and ratings", run_winrates),
-        ("length", "game length: turns and decisions, overall and by winning seat", run_length),
-    ):
-        sub = _command(commands, name, help_text, handler)
-        _simulation_options(sub, game_required=False)
-        sub.add_argument("--in", dest="input", type=Path, metavar="RESULTS", help="analyse a results file instead")
-        _format_options(sub)
-        if name == "winrates":
-            sub.add_argument("--by", type=_comma_list, default=None, metavar="TABLES",
-                             help="only these tables: outcomes, seat, policy, faction, matrix, ratings")
-
-    sw = _command(commands, "sweep", "vary one rules field (or policy parameter) with common random numbers",
-                  run_sweep)
-    _simulation_options(sw, game_required=True)
-    sw.add_argument("--field", required=True, help="Rules field (or policy parameter with --policy-param)")
-    sw.add_argument("--values", required=True, type=_comma_list, help="comma-separated values, e.g. 2,3,4")
-    sw.add_argument("--policy-param", metavar="POLICY", help="vary parameter FIELD of this registered policy")
-    _format_options(sw)
-
-    cli_nerath.add_subcommands(commands)
-    cli_report.add_subcommands(commands)
-    cli_replay.add_subcommands(commands)
-    cli_rebalance.add_subcommands(commands)
-    cli_tune.add_subcommands(commands)
-    cli_ladder.add_subcommands(commands)
-    cli_sensitivity.add_subcommands(commands)
-    cli_info.add_subcommands(commands)
-    cli_info.set_examples(commands)      # each subcommand's --help shows its own examples
-    for sub in commands.choices.values():  # and the limits every size is checked against
-        sub.epilog = (sub.epilog or "") + "\n" + textwrap.fill(limits.HELP, 100) + "\n"
-        sub.formatter_class = argparse.RawDescriptionHelpFormatter
-    return parser
-
-
-def _command(commands, name: str, help_text: str, handler) -> Parser:
-    sub = commands.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub.set_defaults(command=handler)
-    return sub
-
-
-def _format_options(sub: Parser) -> None:
-    sub.add_argument("--format", choices=FORMATS, default="table",
-                     help="table (compact, for people; default), or every column of every table for machines: "
-                          "csv, json, parquet (parquet needs --out)")
-    sub.add_argument("--out", type=Path, default=None, metavar="FILE",
-                     help="with --format csv|json|parquet: write the tables here instead of printing them")
-
-
-def _simulation_options(sub: Parser, game_required: bool) -> None:
-    sub.add_argument("game", nargs=None if game_required else "?",
-                     help="nightsim (nightmarium), dreamsim (midnighters), nerathsim (nerath) or a module path")
-    sub.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
-    sub.add_argument("--players", type=_positive_int, help="number of players (Rules.players)")
-    sub.add_argument("--policies", help="one policy for every seat, or one per seat: greedy,random,random "
-                     "(default: the game's main policy in every seat, as in `balancelab report`: "
-                     f"{cli_info.default_policies_help()}; see `balancelab games` and `balancelab policies GAME`)")
-    sub.add_argument("--seed", type=_non_negative_int, default=0, help="run seed (default 0)")
-    sub.add_argument("--jobs", type=_jobs, default=1, help="parallel workers (-1 = all cores; default 1)")
-    sub.add_argument("--backend", choices=BACKENDS, help="joblib backend (default loky)")
-    sub.add_argument("--scheduler", help="address of a running dask scheduler, e.g. tcp://host:8786 (implies --backend dask)")
-    sub.add_argument("--rule", action="append", default=[], type=_assignment, metavar="FIELD=VALUE",
-                     help="change a Rules field (repeatable), e.g. --rule creatures_to_win=6; "
-                          "`balancelab rules GAME` lists the fields")
-    sub.add_argument("--seat-order", choices=SEAT_ORDERS, default="rotate",
-                     help="rotate (paired games, default), random or fixed")
-    sub.add_argument("--chunk-size", type=_positive_int, help="games per joblib task (default: automatic)")
-    sub.add_argument("--engine", choices=ENGINES, default="python",
-                     help="python (the reference engine, default), kernel (the game's compiled batch kernel: "
-                          "same rules, own random streams) or auto (the kernel when it plays these rules and "
-                          "policies)")
-    sub.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
-
 
 # --- commands ---------------------------------------------------------------------------
 
@@ -208,31 +104,89 @@ def _results(args):
 
 
 ANNOUNCE_AFTER = 30.0     # seconds: a run expected to take longer says so before it starts
-TIMED_GAMES = 3           # games timed for the estimate (fewer when one game is slow)
+TIMED_GAMES = 3           # Python engine: games timed for the estimate (fewer when one game is slow)
 MIN_GAMES_TO_TIME = 20    # a shorter run starts at once
+KERNEL_FIRST_BATCH = 8    # kernel: the first timed batch; each next one 4 x larger ...
+KERNEL_TIMING = 0.5       # ... until the batches took this many seconds (a kernel game is too quick to time alone)
+KERNEL_TIMED_SHARE = 0.1  # ... or would play more than this share of the run
+COMPILE_NOTE_AFTER = 2.0  # seconds: a kernel still compiling after this long says so
+COMPILE_SHOWN = 1.0       # seconds: compiling that took longer is named in the estimate
 
 
 def announce_duration(args, n_games: int, out=None, clock=time.perf_counter) -> float | None:
-    """Time a few games of this run (on one worker, the Python engine; their results are not used)
-    and, when the whole run is expected to take longer than ANNOUNCE_AFTER, print the estimate to
-    stderr before it starts. Returns the estimate in seconds (None when not timed)."""
-    if n_games < MIN_GAMES_TO_TIME or getattr(args, "engine", "python") != "python":
-        return None     # a compiled kernel's first games time its compilation, not its games
+    """Time a few games of this run (on one worker; their results are not used) and, when the whole run
+    is expected to take longer than ANNOUNCE_AFTER, print the estimate to stderr before it starts.
+    A run of a batch kernel (--engine kernel, or auto when the kernel plays it) first plays one game
+    to compile the kernel (saying so when that takes a while), then times batches of games, since
+    compiling is not playing. Returns the estimate in seconds (None when not timed)."""
+    if n_games < MIN_GAMES_TO_TIME:
+        return None
+    out = out or sys.stderr
     options = {**_run_options(args), "n_jobs": 1, "progress": False, "backend": None, "scheduler": None}
+    if run_engine(args) == "kernel":
+        per_game, played, compiled = _time_kernel(args.game, options, n_games, clock, out)
+    else:
+        per_game, played, compiled = *_time_python(args.game, options, clock), None
+    workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
+    estimate = per_game * n_games / max(1, min(workers, n_games))
+    if estimate > ANNOUNCE_AFTER:
+        slow = compiled is not None and compiled >= COMPILE_SHOWN
+        after = f" after {_duration(compiled)} compiling the kernel" if slow else ""
+        print(f"{PROG}: this run will take about {_duration(estimate)} ({n_games:,} games at about "
+              f"{_rate(per_game)} from {played:,} timed game(s){after}, {workers} worker(s)); Ctrl-C stops it",
+              file=out, flush=True)
+    return estimate
+
+
+def run_engine(args) -> str:
+    """'python' or 'kernel': the engine that plays this run (--engine auto resolved as the run will)."""
+    o = _run_options(args)
+    _, spec = prepare_run(args.game, o["rules"], o["policies"], o["seed"], o["seat_order"], o["engine"])
+    return spec.engine
+
+
+def _time_python(game, options: dict, clock) -> tuple[float, int]:
+    """(seconds a game, games timed): up to TIMED_GAMES games, one at a time."""
     per_game, played, started = 0.0, 0, clock()
     while played < TIMED_GAMES:
-        simulate(args.game, 1, **{**options, "seed": options["seed"] + played})
+        simulate(game, 1, **{**options, "seed": options["seed"] + played})
         played += 1
         per_game = (clock() - started) / played
         if per_game > 1.0:          # one slow game is estimate enough
             break
-    workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
-    estimate = per_game * n_games / max(1, min(workers, n_games))
-    if estimate > ANNOUNCE_AFTER:
-        print(f"{PROG}: this run will take about {_duration(estimate)} ({n_games:,} games at about "
-              f"{per_game:.2g} s a game from {played} timed game(s), {workers} worker(s)); Ctrl-C stops it",
-              file=out or sys.stderr, flush=True)
-    return estimate
+    return per_game, played
+
+
+def _time_kernel(game, options: dict, n_games: int, clock, out) -> tuple[float, int, float]:
+    """(seconds a game, games timed, seconds compiling): one game compiles the kernel (or loads it from
+    numba's cache), then batches of KERNEL_FIRST_BATCH, 4 x, 16 x ... games are timed together."""
+    note = threading.Timer(COMPILE_NOTE_AFTER, lambda: print(
+        f"{PROG}: compiling the {game} kernel first (once: numba keeps it on disk), then timing a few games",
+        file=out, flush=True))
+    started = clock()
+    note.start()
+    try:
+        simulate(game, 1, **options)
+    finally:
+        note.cancel()
+    compiled = clock() - started
+    played, spent, batch = 0, 0.0, KERNEL_FIRST_BATCH
+    most = max(KERNEL_FIRST_BATCH, int(n_games * KERNEL_TIMED_SHARE))
+    while played + batch <= most:
+        started = clock()
+        simulate(game, batch, **{**options, "seed": options["seed"] + 1 + played})
+        spent += clock() - started
+        played += batch
+        if spent >= KERNEL_TIMING:
+            break
+        batch *= 4
+    return spent / played, played, compiled    # played >= KERNEL_FIRST_BATCH: n_games >= MIN_GAMES_TO_TIME
+
+
+def _rate(per_game: float) -> str:
+    if 0 < per_game < 0.01:
+        return f"{1 / per_game:,.0f} games a second"
+    return f"{per_game:.2g} s a game"
 
 
 def _duration(seconds: float) -> str:
@@ -274,5 +228,3 @@ def _rules_text(attrs: dict, skip=()) -> str:
     text = " ".join(f"{k}={v}" for k, v in changed.items())
     return f"{text} (others as published)" if text else "as published"
 
-
-# --- argument types ---------------------------------------------------------------------

@@ -8,11 +8,10 @@ The listings read only the game-module protocol (`Rules`, `POLICIES`, `RULES_VER
 optional `DEFAULT_POLICY`) and the report's plans (`analyses.study.PLANS`). Allowed values come
 from the game itself: a Rules field's validator is asked about a value no field accepts, and
 its "allowed: ..." answer is shown, so the listing can never drift from the rules code.
-`EXAMPLES` holds the examples shown under each subcommand's --help.
+The parser of the three commands is `analyses.cli_parser.add_info`.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import inspect
 import re
@@ -20,86 +19,10 @@ import textwrap
 import types
 import typing
 
-from .cli_nerath import BATTLE_EXAMPLES
 from .games import KNOWN_GAMES, has_macro_search, load_game
 from .search.ismcts import DEFAULT_ITERATIONS, default_spec
 from .search.macro import DEFAULT_ROLLOUTS
 from .study import DEFAULT_GAMES, PLANS, run_sizes
-
-EXAMPLES = {
-    "simulate": """\
-  balancelab simulate nightsim --games 100000 --jobs 2 --out runs/night.parquet
-  balancelab simulate nightsim --games 100000 --jobs 2 --out runs/night.parquet --resume   # after Ctrl-C
-  balancelab simulate dreamsim --games 20000 --players 3 --policies heuristic,random,random --out runs/d3.parquet
-  balancelab simulate nerath --games 2000 --rule mode=free_for_all --csv --out runs/nerath.csv""",
-    "fpa": """\
-  balancelab fpa nightsim --games 20000 --jobs 2 --policies greedy
-  balancelab fpa dreamsim --games 4000 --players 3 --policies heuristic
-  balancelab fpa --in runs/night.parquet""",
-    "winrates": """\
-  balancelab winrates --in runs/night.parquet
-  balancelab winrates nightsim --games 4000 --policies greedy,purist,aggressor,random --by policy,seat
-  balancelab winrates nerath --games 400 --jobs 2 --by faction""",
-    "length": """\
-  balancelab length nightsim --games 2000 --policies greedy --rule creatures_to_win=6
-  balancelab length dreamsim --games 2000 --policies heuristic
-  balancelab length --in runs/night.parquet""",
-    "sweep": """\
-  balancelab sweep nightsim --field players --values 2,3,4,5 --games 4000 --jobs 2 --policies greedy
-  balancelab sweep nightsim --policy-param greedy --field weights.pure --values 0,2,5 \\
-      --policies greedy,random,random,random --games 4000
-  balancelab sweep nerath --field events --values on,off --games 2000 --jobs 2 --rule mode=free_for_all""",
-    "battle": BATTLE_EXAMPLES.removeprefix("examples:\n").rstrip("\n"),   # one text with `battle`'s own help
-    "units": """\
-  balancelab units
-  balancelab units --table duels --budgets 6,12
-  balancelab units --table best --best-budgets 12 --top 3""",
-    "report": """\
-  balancelab report
-  balancelab report --games 8000 --jobs 2 --out balance-report.html --save runs/study
-  balancelab report --games 500 --only nightsim,dreamsim
-  balancelab report --from runs/study --out again.html
-  balancelab report --from runs/study --out balance-report.html --force   # replace the old report""",
-    "games": """\
-  balancelab games""",
-    "policies": """\
-  balancelab policies nightsim
-  balancelab policies nerath""",
-    "rules": """\
-  balancelab rules nightsim
-  balancelab rules midnighters""",
-}
-
-
-def epilog(command: str) -> str:
-    """The 'examples:' block under `balancelab COMMAND --help`."""
-    return "examples:\n" + EXAMPLES[command] + "\n"
-
-
-def set_examples(commands) -> None:
-    """Give every registered subcommand its own examples (argparse subparsers `commands`)."""
-    for name, parser in commands.choices.items():
-        if name in EXAMPLES:
-            parser.epilog = epilog(name)
-            parser.formatter_class = argparse.RawDescriptionHelpFormatter
-
-
-def add_subcommands(commands) -> None:
-    """Register `games`, `policies` and `rules` on an argparse subparsers object."""
-    for name, help_text, handler, takes_game in (
-        ("games", "list the games, their players, rules versions and the policies runs use", run_games, False),
-        ("policies", "list a game's policies and their parameters (names for --policies, --policy-param)",
-         run_policies, True),
-        ("rules", "list a game's Rules fields: default, allowed values, meaning (for --rule FIELD=VALUE)",
-         run_rules, True),
-    ):
-        sub = commands.add_parser(name, help=help_text, description=help_text, epilog=epilog(name),
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-        if takes_game:
-            sub.add_argument("game", help="nightsim (nightmarium), dreamsim (midnighters), nerathsim (nerath) "
-                                          "or a module path")
-        sub.set_defaults(command=handler)
-
 
 # --- games ------------------------------------------------------------------------------------
 
@@ -113,12 +36,6 @@ def default_policy(module) -> str:
     if not name and plan is not None and plan.main in module.POLICIES:
         name = plan.main
     return name or ("random" if "random" in module.POLICIES else next(iter(module.POLICIES)))
-
-
-def default_policies_help() -> str:
-    """'greedy for nightsim, heuristic for dreamsim, balanced for nerathsim' (the standard studies' main
-    policies, which `default_policy` gives for these games; a test checks they agree)."""
-    return ", ".join(f"{plan.main} for {name}" for name, plan in PLANS.items())
 
 
 def games_text(n_games: int | None = None) -> str:

@@ -9,12 +9,10 @@ unit-cost tables on the command line.
     balancelab units                      # every unit-cost table
     balancelab units --table duels --budgets 6,12
 
-`add_subcommands(subparsers)` registers both commands on an argparse subparsers object; each
-handler takes the parsed args and returns an exit code (bad input: one line on stderr, 2).
+The parser of both is `analyses.cli_parser.add_battle_units`; each handler takes the parsed args and returns an exit code (bad input: one line on stderr, 2).
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 
@@ -27,60 +25,7 @@ from nerathsim.battle.monte_carlo import check_mc_size
 
 from . import unit_cost
 from .cli_checks import flag_words
-
-BATTLE_EXAMPLES = """\
-examples:
-  balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier"
-  balancelab battle "2 warship, 2 fighter" vs "1 warship, 1 storm_elemental" --sea
-  balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier" --method monte_carlo --n 1000000
-  balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier" --method monte_carlo --engine kernel --n 100000000
-  balancelab battle "4 footsoldier, 1 dragon" vs "5 footsoldier, 1 castle" --retreat below:0.3
-  balancelab battle "3 footsoldier, 1 dragon" vs "4 footsoldier" --order "dragon, footsoldier"
-
-retreat rules: after:N (rounds), below:P (attacker's win chance), units:K (attacker units left);
-combine with commas, e.g. after:3,units:1. LIMITS (checked before any work): exact takes at most
-6000 pairs of casualty states ((hits side A can take + 1) x (same for B), e.g. 76 v 76 footsoldiers)
-and 1000 per side; Monte Carlo at most 1000 units per side. Units: footsoldier, siege_engine, fighter, wizard,
-monster, castle (defence only), storm_elemental, dragon, warship (sea only).
-"""
-UNITS_TABLES = ("efficiency", "duels", "best", "break_even", "lanchester")
-
-
-def add_subcommands(subparsers) -> None:
-    """Register `battle` and `units` on an argparse subparsers object."""
-    battle = subparsers.add_parser(
-        "battle", help="Conquest of Nerath battle calculator: win odds, survivors, gold swing",
-        description="Odds of one Conquest of Nerath battle (exact, or Monte Carlo with intervals).",
-        epilog=BATTLE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    battle.add_argument("armies", nargs="+", metavar="ARMY",
-                        help='ATTACKER vs DEFENDER, e.g. "6 footsoldier, 2 siege_engine" vs "8 footsoldier"')
-    battle.add_argument("--sea", action="store_true", help="a sea battle (warships, flyers, heroes aboard)")
-    battle.add_argument("--method", default=None,
-                        help="exact or monte_carlo (default: exact, or monte_carlo when the battle is too large "
-                             "for the exact solver; see LIMITS below)")
-    battle.add_argument("--n", default="100000", help="battles to simulate with monte_carlo (default 100000)")
-    battle.add_argument("--seed", default="0", help="seed for monte_carlo (default 0)")
-    battle.add_argument("--engine", default="python",
-                        help="monte_carlo engine: python (numpy, the reference; default), kernel (numba, "
-                             ">= 10 M battles/s, its own random stream) or auto (kernel when numba imports)")
-    battle.add_argument("--retreat", default=None, help="attacker's retreat rule: after:N, below:P, units:K")
-    battle.add_argument("--order", default=None, help="casualty order for both sides, e.g. 'footsoldier, dragon'")
-    battle.add_argument("--attacker-order", default=None, help="casualty order for the attacker")
-    battle.add_argument("--defender-order", default=None, help="casualty order for the defender")
-    battle.add_argument("--survivors", default="0", metavar="K", help="also print the K most likely ends")
-    battle.add_argument("--rounds", action="store_true", help="also print the distribution of rounds")
-    battle.set_defaults(func=run_battle, command=run_battle)
-
-    units = subparsers.add_parser(
-        "units", help="Conquest of Nerath unit cost efficiency: hits per gold, duels, best armies, break-even",
-        description="Which Conquest of Nerath units are worth their gold (exact battle odds).",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    units.add_argument("--table", default="all", help=f"all (default) or one of {', '.join(UNITS_TABLES)}")
-    units.add_argument("--budgets", default="6,12,30", help="equal-gold duel budgets (default 6,12,30)")
-    units.add_argument("--best-budgets", default="6,12", help="budgets for the best army (default 6,12)")
-    units.add_argument("--top", default="5", help="armies shown per best-army table (default 5)")
-    units.add_argument("--break-even-budget", default="12", help="army size in gold for break-even prices")
-    units.set_defaults(func=run_units, command=run_units)
+from .cli_parser import UNITS_TABLES
 
 
 # --------------------------------------------------------------------------------- handlers

@@ -9,44 +9,11 @@ policies and seed); `reports.replay` rebuilds the board after each event and wri
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from . import safe_io
 from .cli_checks import check_output_file
-from .cli_types import assignment as _assignment
 from .replay import record_from_results, record_game
-
-EXAMPLES = """\
-examples:
-  balancelab replay nerath --seed 3 --out game.html
-  balancelab replay dreamsim --seed 5 --players 4 --policies heuristic,runner,trickster,random --out game.html
-  balancelab replay nightsim --seed 7 --rule seals=true --out game.html
-  balancelab replay --from runs/study/nightsim/main.parquet --game-index 12 --out game.html
-keys in the page: Right/Left one step, Down/Up one turn, Home/End the first/last step
-"""
-
-
-def add_subcommands(commands) -> None:
-    """Register `replay` on an argparse subparsers object."""
-    sub = commands.add_parser(
-        "replay", help="write one game as an HTML page to step through: the board, the log, a search box",
-        description="Play one game with its event log kept (or replay game --game-index of a stored run) and "
-                    "write one self-contained HTML page: the board after each event, the game's report beside it "
-                    "with the current event highlighted, buttons and arrow keys to step, a search box.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub.add_argument("game", nargs="?", help="nightsim (nightmarium), dreamsim (midnighters) or nerathsim (nerath)")
-    sub.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
-    sub.add_argument("--players", type=int, default=None, help="number of players (Rules.players)")
-    sub.add_argument("--policies", default=None, help="one policy for every seat, or one per seat: greedy,random")
-    sub.add_argument("--rule", action="append", default=[], type=_assignment, metavar="FIELD=VALUE",
-                     help="change a Rules field (repeatable)")
-    sub.add_argument("--from", dest="results", type=Path, default=None, metavar="RESULTS_FILE",
-                     help="replay a game of a stored run (its rules, the row's policies and seed)")
-    sub.add_argument("--game-index", type=int, default=None, metavar="I", help="with --from: the row to replay")
-    sub.add_argument("--out", type=Path, default=Path("game.html"), help="the page (default game.html)")
-    sub.add_argument("--force", action="store_true", help="replace an existing --out file")
-    sub.set_defaults(command=run_replay)
 
 
 def run_replay(args) -> int:

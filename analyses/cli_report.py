@@ -14,49 +14,17 @@ Simulation and analysis live in `analyses.study`; `reports.build` only renders.
 """
 from __future__ import annotations
 
-import argparse
 import shlex
 import sys
 import time
 from pathlib import Path
 
-from .cli_info import epilog
 from .confirmed import with_confirmed
 from .ladder import load_ladders
 from .rebalance_search import SPEC_FILE, suggested_fixes
 from .replay import example_replays
 from .shipped import shipped_ladders, shipped_studies
-from .study import DEFAULT_GAMES, PLANS, analyse_study, load_study_runs, simulate_study
-
-
-def add_subcommands(subparsers) -> None:
-    """Register `report` on an argparse subparsers object."""
-    rep = subparsers.add_parser(
-        "report", help="simulate every game and write the HTML balance report (the main job)",
-        description="Simulate every installed game with its standard line-ups, analyse, and write one "
-                    "self-contained HTML balance report.", epilog=epilog("report"),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    rep.add_argument("--games", type=int, default=DEFAULT_GAMES,
-                     help=f"size of the study (default {DEFAULT_GAMES}): each game's main run plays --games times "
-                          f"its share ({games_shares()}); the mixed table, duels, sweep and rule changes "
-                          "scale with it (`balancelab games` shows the totals)")
-    rep.add_argument("--jobs", type=int, default=2, help="parallel workers (default 2, -1 = all cores)")
-    rep.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    rep.add_argument("--out", type=Path, default=Path("balance-report.html"), help="report file")
-    rep.add_argument("--only", default=None, help=f"comma-separated games (default all: {','.join(PLANS)})")
-    rep.add_argument("--save", type=Path, default=None, metavar="DIR", help="also store every run's results here")
-    rep.add_argument("--from", dest="source", type=Path, default=None, metavar="DIR",
-                     help="build from stored runs (written by --save) instead of simulating")
-    rep.add_argument("--ladder", type=Path, default=None, metavar="FILE_OR_DIR",
-                     help="add a 'Skill ladder' section per game from stored ladders (`balancelab ladder GAME "
-                          "--out FILE`: one file, or a folder of *.json); rendered only, never simulated")
-    rep.add_argument("--no-stored", dest="stored", action="store_false",
-                     help="leave out the results shipped with the package (skill ladders, re-balancing studies; "
-                          "each is shown with its command and rules version, marked stale when the rules changed)")
-    rep.add_argument("--force", action="store_true",
-                     help="replace an existing --out report; with --save: replace stored results")
-    rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
-    rep.set_defaults(func=run_report, command=run_report)
+from .study import PLANS, analyse_study, load_study_runs, simulate_study
 
 
 def _no_ladders_yet(path: Path) -> bool:
@@ -65,11 +33,6 @@ def _no_ladders_yet(path: Path) -> bool:
     if path.suffix == ".json":
         return False
     return not path.exists() or (path.is_dir() and not any(path.glob("*.json")))
-
-
-def games_shares() -> str:
-    """'Nightmarium 1, Midnighters 0.5, ...' from the study plans' weights."""
-    return ", ".join(f"{plan.title.split(' (')[0]} {plan.weight:g}" for plan in PLANS.values())
 
 
 def _clear_saved(folder: Path, games) -> None:

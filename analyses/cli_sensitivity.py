@@ -12,54 +12,13 @@ the tidy table instead (every quantity with its interval, p-value and Holm-adjus
 """
 from __future__ import annotations
 
-import argparse
 import textwrap
 
-from .cli_types import assignment as _assignment
-from .cli_types import comma_list as _comma_list
-from .cli_types import jobs as _jobs
-from .cli_types import non_negative_int as _non_negative_int
-from .cli_types import positive_int as _positive_int
 from .games import load_game
-from .sensitivity import HORROR, SEAT_ORDERS, TIMEOUTS, TURNS, choose_decisions, is_rate, sensitivity, verdicts
+from .sensitivity import HORROR, TIMEOUTS, TURNS, choose_decisions, is_rate, sensitivity, verdicts
 
 WIDTH = 100
 CELL = 8
-FORMATS = ("text", "csv", "json")
-EXAMPLES = """\
-examples:
-  balancelab sensitivity dreamsim --games 1000 --policies heuristic --jobs 2
-  balancelab sensitivity nightsim --games 2000 --policies greedy --only D-scavenger,D-win-timing
-  balancelab sensitivity nightsim --games 500 --format csv > sensitivity.csv
-"""
-
-
-def add_subcommands(commands) -> None:
-    """Register `sensitivity` on an argparse subparsers object."""
-    sub = commands.add_parser(
-        "sensitivity", help="re-measure the headline figures under each alternative reading of the rules",
-        description="Play the published rules and each alternative reading listed in the game's DECISIONS on "
-                    "the same seeds, and print each seat's win rate, the game length, the timeout share (and "
-                    "the Horror's win share) as paired differences from the default, with one verdict per "
-                    "decision: holds, or moves <quantity> by <diff> [95% interval] (Holm over the whole table).",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub.add_argument("game", help="nightsim (nightmarium) or dreamsim (midnighters): a game with DECISIONS")
-    sub.add_argument("--games", type=_positive_int, default=2000, help="games per arm (default 2000)")
-    sub.add_argument("--policies", default=None, help="one policy for every seat, or one per seat: greedy,random")
-    sub.add_argument("--players", type=_positive_int, default=None, help="number of players (Rules.players)")
-    sub.add_argument("--rule", action="append", default=[], type=_assignment, metavar="FIELD=VALUE",
-                     help="change a Rules field in every arm (repeatable)")
-    sub.add_argument("--only", type=_comma_list, default=None, metavar="IDS",
-                     help="comma-separated decision ids (default: all of the game's DECISIONS)")
-    sub.add_argument("--jobs", type=_jobs, default=1, help="worker processes (-1 = all cores)")
-    sub.add_argument("--seed", type=_non_negative_int, default=0, help="seed of the common deals (default 0)")
-    sub.add_argument("--seat-order", choices=SEAT_ORDERS, default="fixed",
-                     help="fixed (default) or rotate: every policy in every seat, the deal as the paired unit")
-    sub.add_argument("--engine", choices=("auto", "python", "kernel"), default="auto",
-                     help="auto (default): the batch kernel when it plays every arm of a comparison")
-    sub.add_argument("--format", choices=FORMATS, default="text", help="text (default), csv or json")
-    sub.add_argument("--progress", action="store_true", help="show a progress bar per arm on stderr")
-    sub.set_defaults(command=run_sensitivity)
 
 
 def run_sensitivity(args) -> int:

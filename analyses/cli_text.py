@@ -16,9 +16,9 @@ import textwrap
 import pandas as pd
 
 from .findings import p_text
+from .options import TABLE_FORMATS as FORMATS
 
 WIDTH = 100
-FORMATS = ("table", "csv", "json", "parquet")
 
 #: (value, low, high, kind) shown as one "value [low, high]" cell
 INTERVALS = [("win_rate", "ci_low", "ci_high", "rate"), ("rate", "ci_low", "ci_high", "rate"),

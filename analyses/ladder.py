@@ -58,6 +58,10 @@ from .clusters import rates, score_pvalue
 from .first_player import first_player_advantage
 from .games import load_game, make_rules, resolve_policies
 from .metadata import jsonable, package_version
+from .options import LADDER_FINDINGS_GAMES as DEFAULT_FINDINGS_GAMES
+from .options import LADDER_GAMES as DEFAULT_GAMES
+from .options import LADDER_SEARCH_FINDINGS_GAMES as SEARCH_FINDINGS_GAMES
+from .options import LADDER_SEARCH_GAMES as SEARCH_GAMES
 from .runner import positive_int, progress_bar, simulate, simulate_runs
 from .search import ISMCTSPolicy, MacroSearchPolicy
 from .study import PLANS
@@ -72,14 +76,6 @@ FORMAT = "balancelab-ladder-1"
 #: `ismcts:16:base=tuned`); in the ladder's 2-player game a search seat searches for both realms of its
 #: alliance, so its games are played far fewer times (SEARCH_GAMES).
 SEARCH_BUDGETS = {"nightsim": (25, 100), "dreamsim": (40, "default"), "nerathsim": ("4:base=tuned", "default")}
-#: default games per pairing and self-play games per rung: the default ladder in <= 30 min on 2 cores
-DEFAULT_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 600}
-DEFAULT_FINDINGS_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 400}
-#: at most this many games for a pairing with a search rung, and self-play games of a search rung (games
-#: where not listed: the same counts as every pairing). Nerath: sized from the CPU seconds of one ladder
-#: game per kind of pairing (benchmarks/speed/bench_ladder_costs.py; analyses/README.md "Skill ladder").
-SEARCH_GAMES = {"nerathsim": 4}
-SEARCH_FINDINGS_GAMES = {"nerathsim": 4}
 FALLBACK_GAMES = 200
 SEARCH_POLICIES = (ISMCTSPolicy, MacroSearchPolicy)
 ALPHA = 0.05

@@ -32,28 +32,27 @@ from pathlib import Path
 
 import numpy as np
 
-MAX_GAMES = 10_000_000
-MAX_JOBS = 128
-MAX_ISMCTS_ITERATIONS = 20_000
-MAX_ISMCTS_SECONDS = 600.0
-MAX_KNOB_VALUES = 100_000
-MAX_KNOB_MAGNITUDE = 1e9
-MAX_JSON_DEPTH = 64
-MAX_INPUT_BYTES = 64 * 2**20
-MAX_SEED = 2**63 - 1
-MAX_BOOTSTRAP = 100_000
-MAX_RUNGS = 12
-MAX_TRIALS = 100_000
-MAX_SWEEP_VALUES = 1_000
-MAX_PLAYERS = 64
-MAX_BUDGET_SECONDS = 30 * 24 * 3600.0
+# the numbers live in analyses.options (standard library only, so every command's --help can show them
+# without numpy) and are this module's names too (`limits.MAX_GAMES`)
+from . import options
 
+MAX_GAMES = options.MAX_GAMES
+MAX_JOBS = options.MAX_JOBS
+MAX_ISMCTS_ITERATIONS = options.MAX_ISMCTS_ITERATIONS
+MAX_ISMCTS_SECONDS = options.MAX_ISMCTS_SECONDS
+MAX_KNOB_VALUES = options.MAX_KNOB_VALUES
+MAX_KNOB_MAGNITUDE = options.MAX_KNOB_MAGNITUDE
+MAX_JSON_DEPTH = options.MAX_JSON_DEPTH
+MAX_INPUT_BYTES = options.MAX_INPUT_BYTES
+MAX_SEED = options.MAX_SEED
+MAX_BOOTSTRAP = options.MAX_BOOTSTRAP
+MAX_RUNGS = options.MAX_RUNGS
+MAX_TRIALS = options.MAX_TRIALS
+MAX_SWEEP_VALUES = options.MAX_SWEEP_VALUES
+MAX_PLAYERS = options.MAX_PLAYERS
+MAX_BUDGET_SECONDS = options.MAX_BUDGET_SECONDS
 #: the line shown under each command's --help
-HELP = (f"LIMITS (checked before any work): --games and every other count of games at most {MAX_GAMES:,} "
-        f"(~1 KiB of memory a game), --jobs at most {MAX_JOBS} workers (~150 MiB each), ismcts:N at most "
-        f"{MAX_ISMCTS_ITERATIONS:,} iterations a decision (seconds=S at most {MAX_ISMCTS_SECONDS:g}), "
-        f"--seed at most 2^63-1, a knob at most {MAX_KNOB_VALUES:,} values of size at most {MAX_KNOB_MAGNITUDE:g}, "
-        f"input JSON/TOML files at most {MAX_INPUT_BYTES // 2**20} MiB and {MAX_JSON_DEPTH} levels deep.")
+HELP = options.LIMITS_HELP
 
 
 class LimitError(ValueError):

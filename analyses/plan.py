@@ -24,8 +24,8 @@ from functools import cached_property
 import numpy as np
 
 from .games import load_game
+from .options import SEAT_ORDERS
 
-SEAT_ORDERS = ("rotate", "random", "fixed")
 _SEED_STREAM, _SHUFFLE_STREAM = 0, 1
 
 

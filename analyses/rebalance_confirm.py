@@ -14,11 +14,11 @@ import numpy as np
 import pandas as pd
 
 from .objectives import apply_condition, condition_label, restrict, side_effect_objectives
+from .options import CONFIRM_PRECISION
 from .rebalance_games import _tag, fresh_seed
 from .teams import is_team_game
 
 CONFIRM_DIR = "confirm"
-CONFIRM_PRECISION = 0.4   # the confirmation's 95% half-width: at most this share of the band's half-width
 CONFIRM_MAX = 200_000     # games per side at most, when the size comes from the standard error
 
 

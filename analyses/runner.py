@@ -29,6 +29,7 @@ except ImportError:
 from . import clusters, frames, limits
 from .games import load_game, make_rules, resolve_policies
 from .metadata import run_metadata
+from .options import BACKENDS, ENGINES
 from .plan import RunSpec
 from .worker import (  # the light module a worker imports (no pandas, scipy, pyarrow)
     play_chunk,
@@ -36,8 +37,6 @@ from .worker import (  # the light module a worker imports (no pandas, scipy, py
     watch_parent,
 )
 
-BACKENDS = ("loky", "threading", "dask")  # those that can stream results back unordered
-ENGINES = ("auto", "python", "kernel")
 SCHEDULER_ENV = "BALANCELAB_DASK_SCHEDULER"
 MAX_CHUNK = 1000
 TASKS_PER_WORKER = 8

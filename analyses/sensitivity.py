@@ -34,9 +34,9 @@ from . import frames
 from .clusters import holm, ratio_difference
 from .games import load_game, make_rules
 from .metadata import rules_dict
+from .options import SENSITIVITY_SEAT_ORDERS as SEAT_ORDERS
 from .runner import ENGINES, positive_int, prepare_run, resolve_engine, simulate
 
-SEAT_ORDERS = ("fixed", "rotate")
 TIMEOUTS = "timeouts"
 TURNS = "turns"
 HORROR = "Horror win share"

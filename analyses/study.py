@@ -44,6 +44,7 @@ from .game_length import game_length
 from .games import KNOWN_GAMES, load_game
 from .io import read_results, write_results
 from .metadata import package_version
+from .options import STUDY_GAMES
 from .runner import simulate
 from .sweep import effects
 from .teams import teams
@@ -66,7 +67,7 @@ class StudyPlan:
     fixes: tuple = ()               # candidate rule changes (analyses.fixes.Fix) tried when the field exists
 
 
-DEFAULT_GAMES = 3000  # `balancelab report --games`: the study's size (see run_sizes)
+DEFAULT_GAMES = STUDY_GAMES  # `balancelab report --games`: the study's size (see run_sizes)
 
 PLANS = {
     "nightsim": StudyPlan("nightsim", "Nightmarium", "greedy", ("greedy", "purist", "aggressor", "random"),

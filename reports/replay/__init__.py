@@ -8,11 +8,15 @@
 Renders only: the board after each event is rebuilt from the `analyses.replay.GameRecord` (its log
 and static tables) by the game's reducer (`nightmarium`, `midnighters`, `nerath`: a `Board` with
 `apply(event)` and `state()`); the page gets the first state and, per step, the keys that changed.
+Seats are numbered from 1 on the page, as everywhere for people: the engines' prose and logs count
+them from 0 (the logs are a contract and stay so), so `people_seats` renumbers the prose's seats and
+the page's script adds 1 to every seat it labels (its data attributes keep the logs' numbers).
 """
 from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
 import jinja2
@@ -25,6 +29,10 @@ from . import geometry, midnighters, nerath, nightmarium
 BOARDS = {"nightsim": nightmarium.Board, "dreamsim": midnighters.Board, "nerathsim": nerath.Board}
 #: events that are not steps of their own: what was chosen is said by the event that follows
 SILENT = frozenset({"decision"})
+#: seat numbers in the engines' prose: "seat 0", "seat 0's", Nerath's alliance "seat 1+3", a list "seats 0, 2"
+SEAT_WORDS = re.compile(r"\b(?P<word>[Ss]eats) (?P<list>\d+(?:, \d+)*)\b|\b(?P<one>[Ss]eat) (?P<seats>\d+(?:\+\d+)*)\b")
+#: event fields that hold a seat (as the logs number them, from 0), for the line of an event without prose
+SEAT_FIELDS = frozenset({"seat", "victim", "target", "against", "winner", "actor", "owner"})
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("reports", "templates"),
@@ -65,6 +73,7 @@ def page_data(record) -> dict:
     steps, diffs, first, before, waiting = [], [], None, {}, []
     for i, (e, lines) in enumerate(zip(record.log, record.lines)):
         board.apply(e)
+        lines = [people_seats(line) for line in lines]
         if e["event"] in SILENT:
             continue
         if not getattr(board, "started", True):      # before the deal (Nerath's starting hands): said with it
@@ -88,10 +97,29 @@ def page_data(record) -> dict:
 _MISSING = object()
 
 
+def people_seats(text: str) -> str:
+    """`text` of an engine's prose with its seats numbered from 1 ("seat 0 draws" -> "seat 1 draws")."""
+    def renumber(m) -> str:
+        word, numbers = (m["word"], m["list"]) if m["word"] else (m["one"], m["seats"])
+        return f"{word} " + re.sub(r"\d+", lambda n: str(int(n.group()) + 1), numbers)
+    return SEAT_WORDS.sub(renumber, text)
+
+
 def _plain(e) -> str:
-    """A one-line stand-in for an event the report folds into another line (e.g. a card moving into play)."""
-    fields = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("event", "turn", "player", "round", "turn_realm"))
+    """A one-line stand-in for an event the report folds into another line (e.g. a card moving into play);
+    its seats numbered from 1 like the prose."""
+    fields = ", ".join(_field(e, k, v) for k, v in e.items()
+                       if k not in ("event", "turn", "player", "round", "turn_realm"))
     return f"  ({e['event'].replace('_', ' ')}{': ' + fields if fields else ''})"
+
+
+def _field(e, key: str, value) -> str:
+    seat = key in SEAT_FIELDS or (key == "to" and e["event"] == "cards_settled")   # Midnighters: to a seat, or -1
+    if not seat or isinstance(value, bool) or not isinstance(value, int):
+        return f"{key} {value}"
+    if value < 0:
+        return f"{key} the discard pile" if key == "to" else f"{key} none"
+    return f"seat {value + 1}" if key == "seat" else f"{key} seat {value + 1}"
 
 
 def _page_context(record) -> dict:

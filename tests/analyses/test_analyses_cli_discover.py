@@ -9,7 +9,7 @@ import pytest
 import analyses
 import nerathsim
 import nightsim
-from analyses import cli_checks, cli_info
+from analyses import cli_checks, cli_info, cli_parser
 from analyses.cli import build_parser, main
 from analyses.games import load_game, make_rules, with_parameter
 from analyses.study import PLANS, run_sizes
@@ -45,7 +45,7 @@ def test_games_lists_every_game_with_players_default_policy_and_report_sizes(cap
 @pytest.mark.parametrize("game", list(PLANS))
 def test_the_default_line_up_is_the_report_main_policy(game):
     assert cli_info.default_policy(load_game(game)) == PLANS[game].main
-    assert f"{PLANS[game].main} for {game}" in cli_info.default_policies_help()
+    assert f"{PLANS[game].main} for {game}" in cli_parser.default_policies_help()
 
 
 def test_a_run_without_policies_plays_the_main_policy_whose_games_end(tmp_path, capsys):
@@ -110,11 +110,11 @@ def test_rules_command_prints_allowed_values(capsys, run):
 # --- examples -----------------------------------------------------------------------------------
 
 def _examples(command):
-    text = cli_info.EXAMPLES[command].split("\n\n")[0].replace("\\\n", " ")
+    text = cli_parser.COMMAND_EXAMPLES[command].split("\n\n")[0].replace("\\\n", " ")
     return [shlex.split(line.split("   #")[0]) for line in text.splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("command", sorted(cli_info.EXAMPLES))
+@pytest.mark.parametrize("command", sorted(cli_parser.COMMAND_EXAMPLES))
 def test_each_subcommand_shows_its_own_examples_and_they_parse(capsys, command, run):
     code, out, _ = run(capsys, command, "--help")
     assert code == 0 and "examples:" in out
@@ -123,7 +123,7 @@ def test_each_subcommand_shows_its_own_examples_and_they_parse(capsys, command, 
     parser = build_parser()
     for words in examples:
         assert words[:2] == ["balancelab", command]
-        assert cli_info.EXAMPLES[command].splitlines()[0].strip() in out
+        assert cli_parser.COMMAND_EXAMPLES[command].splitlines()[0].strip() in out
         parser.parse_args(words[1:])       # raises SystemExit on a bad example
 
 

@@ -61,7 +61,7 @@ def test_an_unexpected_exception_is_one_line_and_a_saved_traceback(tmp_path, mon
     monkeypatch.setattr("analyses.cli_commands.run_fpa", broken)
     monkeypatch.setattr("analyses.cli_checks.validate", lambda args: None)
     parser_command = main.__globals__["build_parser"]().parse_args(["fpa", "nightsim"]).command
-    assert parser_command is broken
+    assert parser_command.resolve() is broken
     code, _, err = run(["fpa", "nightsim"])
     assert code == 1
     lines = err.strip().splitlines()

@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 import analyses
-from analyses import cli_sensitivity, clusters, frames
+from analyses import cli_parser, clusters, frames
 from analyses.cli import build_parser
 from analyses.sensitivity import per_game, sensitivity, verdicts
 
@@ -146,7 +146,7 @@ def test_the_help_shows_examples_that_parse_and_the_function_is_exported(run, ca
     code, out, _ = run(capsys, "sensitivity", "--help")
     assert code == 0 and "examples:" in out and "--only IDS" in out
     parser = build_parser()
-    for line in cli_sensitivity.EXAMPLES.splitlines()[1:]:
+    for line in cli_parser.SENSITIVITY_EXAMPLES.splitlines()[1:]:
         words = shlex.split(line.split(">")[0])
         assert words[:2] == ["balancelab", "sensitivity"]
         parser.parse_args(words[1:])

@@ -5,6 +5,7 @@ import io
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pandas as pd
@@ -140,3 +141,73 @@ def test_a_long_run_announces_its_duration_before_it_starts(monkeypatch):
     assert cli_commands.announce_duration(args, 200, out=out, clock=lambda: next(ticks)) == pytest.approx(1.0)
     assert out.getvalue() == ""
     assert cli_commands.announce_duration(args, 10) is None          # too short to time
+
+
+class FakeTime:
+    """A clock the fake `simulate` moves: each call takes the seconds `cost(n_games)` says."""
+
+    def __init__(self, cost):
+        self.now, self.cost, self.calls = 0.0, cost, []
+
+    def clock(self) -> float:
+        return self.now
+
+    def simulate(self, game, n, **kw):
+        self.calls.append((n, kw["seed"], kw["n_jobs"]))
+        self.now += self.cost(n, len(self.calls))
+
+
+def test_a_long_kernel_run_times_batches_after_compiling(monkeypatch):
+    """The first game compiles the kernel (40 s here) and is not timed as play; batches of 8, 32, 128, 512
+    games follow until they took 0.5 s; 1 ms a game x 100,000 games / 2 workers = 50 s, announced."""
+    fake = FakeTime(lambda n, call: 40.0 if call == 1 else n * 0.001)
+    monkeypatch.setattr(cli_commands, "simulate", fake.simulate)
+    monkeypatch.setattr(cli_commands, "run_engine", lambda args: "kernel")
+    monkeypatch.setattr(cli_commands, "COMPILE_NOTE_AFTER", 600.0)     # no real-time note in this test
+    args = build_parser().parse_args(["fpa", "nightsim", "--games", "100000", "--jobs", "2", "--engine", "kernel",
+                                      "--seed", "5"])
+    out = io.StringIO()
+    estimate = cli_commands.announce_duration(args, 100_000, out=out, clock=fake.clock)
+    assert estimate == pytest.approx(50.0)
+    assert fake.calls == [(1, 5, 1), (8, 6, 1), (32, 14, 1), (128, 46, 1), (512, 174, 1)]   # fresh seeds, one worker
+    text = out.getvalue()
+    assert "about 50 s (100,000 games at about 1,000 games a second from 680 timed game(s)" in text
+    assert "after 40 s compiling the kernel, 2 worker(s))" in text
+    fake = FakeTime(lambda n, call: 0.1 if call == 1 else n * 1e-5)     # cached kernel, a short run: no word
+    monkeypatch.setattr(cli_commands, "simulate", fake.simulate)
+    out = io.StringIO()
+    assert cli_commands.announce_duration(args, 2000, out=out, clock=fake.clock) == pytest.approx(0.01)
+    assert out.getvalue() == "" and [n for n, _, _ in fake.calls] == [1, 8, 32, 128]   # at most 10% of 2,000
+
+
+def test_a_kernel_still_compiling_says_so(monkeypatch):
+    """When compiling takes longer than COMPILE_NOTE_AFTER, a line says so while it runs (the fake first
+    game waits for that line instead of for a clock)."""
+    said = threading.Event()
+
+    class Out(io.StringIO):
+        def write(self, text):
+            said.set()
+            return super().write(text)
+
+    def simulate(game, n, **kw):
+        if n == 1:
+            assert said.wait(30), "no note while compiling"
+
+    monkeypatch.setattr(cli_commands, "simulate", simulate)
+    monkeypatch.setattr(cli_commands, "run_engine", lambda args: "kernel")
+    monkeypatch.setattr(cli_commands, "COMPILE_NOTE_AFTER", 0.0)
+    args = build_parser().parse_args(["fpa", "nightsim", "--games", "400", "--engine", "kernel"])
+    out = Out()
+    cli_commands.announce_duration(args, 400, out=out, clock=iter(range(10_000)).__next__)
+    assert out.getvalue().startswith("balancelab: compiling the nightsim kernel first")
+
+
+def test_the_engine_a_run_uses_is_resolved_as_the_run_resolves_it(toy):
+    args = build_parser().parse_args(["fpa", "toygame", "--games", "100"])
+    assert cli_commands.run_engine(args) == "python"
+    args = build_parser().parse_args(["fpa", "toygame", "--games", "100", "--engine", "auto"])
+    assert cli_commands.run_engine(args) == "python"         # the toy game has no kernel: auto plays Python
+    args = build_parser().parse_args(["fpa", "toygame", "--games", "100", "--engine", "kernel"])
+    with pytest.raises(ValueError, match="no batch kernel"):
+        cli_commands.run_engine(args)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import nerathsim
-from analyses import cli_nerath
+from analyses import cli_parser
 from nerathsim import BattleRules
 from nerathsim.battle import kernel, monte_carlo
 from nerathsim.battle.army import start_battle
@@ -234,7 +234,7 @@ def test_importing_nerathsim_does_not_import_numba():
 
 def test_the_battle_command_runs_the_kernel_on_request(capsys):
     parser = argparse.ArgumentParser(prog="balancelab")
-    cli_nerath.add_subcommands(parser.add_subparsers())
+    cli_parser.add_battle_units(parser.add_subparsers())
     argv = ["battle", "6 footsoldier, 2 siege_engine", "vs", "8 footsoldier", "--method", "monte_carlo",
             "--n", "50000", "--seed", "3", "--engine", "kernel"]
     args = parser.parse_args(argv)

@@ -1,16 +1,17 @@
-"""`battle` and `units` subcommands (analyses/cli_nerath.py) on a parser built here."""
+"""`battle` and `units` subcommands (parser: analyses/cli_parser.py, code: analyses/cli_nerath.py) on a
+parser built here."""
 import argparse
 
 import pytest
 
 import nerathsim
-from analyses import cli_nerath
+from analyses import cli_nerath, cli_parser
 
 
 def run(argv):
     parser = argparse.ArgumentParser(prog="balancelab")
     subparsers = parser.add_subparsers()
-    cli_nerath.add_subcommands(subparsers)
+    cli_parser.add_battle_units(subparsers)
     args = parser.parse_args(argv)
     assert args.func is args.command
     return args.func(args)

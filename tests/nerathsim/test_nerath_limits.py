@@ -11,7 +11,7 @@ import json
 import pytest
 
 import nerathsim
-from analyses import cli_nerath, unit_cost
+from analyses import cli_parser, unit_cost
 from nerathsim.battle import exact as battle_exact
 from nerathsim.battle import monte_carlo as battle_mc
 from nerathsim.battle.exact import BattleTooLarge
@@ -19,7 +19,7 @@ from nerathsim.battle.exact import BattleTooLarge
 
 def run(argv):
     parser = argparse.ArgumentParser(prog="balancelab")
-    cli_nerath.add_subcommands(parser.add_subparsers())
+    cli_parser.add_battle_units(parser.add_subparsers())
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -4,6 +4,7 @@ Each game is played through the engine's public `apply_action` (the same random 
 `play_game`), so the test holds the engine's final `State`; the replay's record is played by
 `analyses.replay.record_game` with the same seed and must log the same events.
 """
+import re
 from collections import Counter
 
 import numpy as np
@@ -22,7 +23,7 @@ from dreamsim.cards import KIND_NAMES
 from nerathsim import engine as nerath_engine
 from nerathsim.game import LegalActions
 from nerathsim.maps import REALMS
-from reports.replay import Replay, final_board, page_data
+from reports.replay import Replay, final_board, page_data, people_seats
 
 
 def _loop(module, new_game, apply_action, legal, rules, policies, seed):
@@ -111,6 +112,49 @@ def test_the_page_steps_over_decisions_and_its_changes_rebuild_every_state():
     text = Replay(record).html()
     assert "<script src" not in text and "http://" not in text and "https://" not in text
     assert 'id="replay-data"' in text and "</script>" not in data_text(text)
+
+
+@pytest.mark.parametrize("engine, people", [
+    ("  seat 0 draws 2 cards", "  seat 1 draws 2 cards"),
+    ("Turn 3: seat 1 (greedy), 2 actions", "Turn 3: seat 2 (greedy), 2 actions"),
+    ("seat 0 discards seat 2's uncompleted creature: 2 cards", "seat 1 discards seat 3's uncompleted creature: 2 cards"),
+    ("Red Nightmare: seats 0, 2 cannot spring traps", "Red Nightmare: seats 1, 3 cannot spring traps"),
+    ("the Midnight Horror, seat 2, activates the Town Hall", "the Midnight Horror, seat 3, activates the Town Hall"),
+    ("== Karkoth + Iron Circle (seat 1+3) win", "== Karkoth + Iron Circle (seat 2+4) win"),
+    ("Seat 9 wins; seated 0 times; 10 seats", "Seat 10 wins; seated 0 times; 10 seats"),
+])
+def test_the_prose_numbers_seats_from_one(engine, people):
+    assert people_seats(engine) == people
+
+
+SEAT_NUMBERS = re.compile(r"\b[Ss]eats? (\d+(?:(?:, |\+)\d+)*)")
+
+
+@pytest.mark.parametrize("game, policies, rules", [
+    ("nightsim", "greedy,random,purist", {"players": 3}),
+    ("dreamsim", "heuristic,runner,trickster,random", {"players": 4}),
+    ("nerathsim", "aggressive,random", {"players": 2, "max_rounds": 6}),
+])
+def test_the_replay_page_says_seat_1_never_seat_0(game, policies, rules):
+    """Every seat the page names is counted from 1: each line's seats are the engine's plus one (the record
+    keeps the engine's prose and log, numbered from 0), and the page says "seat 1", never "seat 0"."""
+    record = record_game(game, 3, policies, rules)
+    data = page_data(record)
+    seats = len(record.seats)
+    shown = [line for step in data["steps"] for line in step["lines"]]
+    for step in data["steps"]:
+        engine_lines = record.lines[step["i"]]
+        page_lines = step["lines"][-len(engine_lines):] if engine_lines else []
+        for before, after in zip(engine_lines, page_lines):
+            engine = [int(n) for m in SEAT_NUMBERS.findall(before) for n in re.findall(r"\d+", m)]
+            people = [int(n) for m in SEAT_NUMBERS.findall(after) for n in re.findall(r"\d+", m)]
+            assert people == [n + 1 for n in engine], (before, after)
+    numbers = [int(n) for line in shown for m in SEAT_NUMBERS.findall(line) for n in re.findall(r"\d+", m)]
+    assert numbers and min(numbers) == 1 and max(numbers) <= max(seats, 4)     # Nerath: 4 realms on 2 seats
+    page = Replay(record).html()
+    assert "seat 1" in page and not re.search(r"\b[Ss]eats? 0\b", page)
+    if game != "nerathsim":    # the engine's prose in the record is untouched (Nerath's names realms, not seats)
+        assert any(re.search(r"\bseat 0\b", line) for lines in record.lines for line in lines)
 
 
 def data_text(page: str) -> str:

@@ -1,5 +1,7 @@
 """Replay pages in headless Chromium: no network, stepping changes the board, the last step shows the
 engine's final state (read from the data attributes the page draws)."""
+import re
+
 import pytest
 from test_reports_build import BROWSER, BROWSER_ARGS, REQUIRED, _browser
 from test_reports_replay import _loop
@@ -39,11 +41,20 @@ def _walk(page_path):
         page.click("#last")
         last = {"step": page.get_attribute("#board", "data-step"), "seats": page.evaluate(SEATS_JS),
                 "regions": page.evaluate(REGIONS_JS), "current": page.inner_text("#log .step.current"),
+                "board": page.inner_text("#board"), "log": page.inner_text("#log"),
                 "steps": page.evaluate("document.querySelectorAll('#log .step').length")}
         page.fill("#search", "zzz-no-such-event")
         visible = page.evaluate("document.querySelectorAll('#log .step:not(.hidden)').length")
         browser.close()
     return problems, first, second, last, visible
+
+
+def assert_seats_from_one(last, players):
+    """What the page shows numbers the seats 1..players (its data attributes keep the logs' 0..players-1)."""
+    for text in (last["board"], last["log"]):
+        assert not re.search(r"\b[Ss]eats? 0\b", text)
+    assert all(f"seat {q} (" in last["board"] for q in range(1, players + 1))
+    assert f"seat {players + 1} (" not in last["board"]
 
 
 needs_browser = pytest.mark.skipif(not BROWSER and not REQUIRED,
@@ -61,7 +72,8 @@ def test_nightmarium_replay_steps_and_ends_with_the_engines_final_state(tmp_path
     scores = [sum(len(cr.cards) == 3 for cr in crs) for crs in s.creatures]
     assert [(int(seat), int(score), hand) for seat, score, hand, _ in last["seats"]] == \
         [(i, scores[i], ",".join(map(str, s.hands[i]))) for i in range(3)]
-    assert f"seat {s.winner} " in last["current"] and "WINS" in last["current"]
+    assert f"seat {s.winner + 1} " in last["current"] and "WINS" in last["current"]
+    assert_seats_from_one(last, 3)
 
 
 @needs_browser
@@ -75,6 +87,7 @@ def test_midnighters_replay_ends_with_the_engines_positions_and_hands(tmp_path):
     names = dreamsim.cards.KIND_NAMES
     assert [(int(seat), hand, int(loc)) for seat, _, hand, loc in last["seats"]] == \
         [(i, "|".join(sorted(names[k] for k in s.hands[i])), s.where[i]) for i in range(4)]
+    assert_seats_from_one(last, 4)
 
 
 @needs_browser
