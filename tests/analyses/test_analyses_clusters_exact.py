@@ -256,6 +256,13 @@ def test_clustered_means_without_variation_or_with_too_few_values():
     assert one["deals"] == 0 and math.isnan(one["ci_low"]) and math.isnan(one["p_value"])
 
 
+def test_constant_values_have_no_design_effect_even_when_cluster_sums_round():
+    # eight 0.1s per cluster: the values have no variance at all, but the cluster sums (0.7999999999999999)
+    # and sizes x mean (0.8) differ in the last bit, so the cluster variance is a rounding residue
+    out = paired_difference(np.full(16, 0.1), np.zeros(16), np.repeat([0, 1], 8))
+    assert math.isnan(out["design_effect"]) and out["diff"] == pytest.approx(0.1)
+
+
 def test_mean_interval_is_the_bootstrap_for_independent_values_and_cr1_t_in_deals():
     x = [1.0, 3.0, 2.0, 2.0, 7.0]
     assert mean_interval(x, None, seed=3) == pytest.approx(plain.mean_interval(x, 0.95, 3))
@@ -291,6 +298,8 @@ def test_ratio_difference_of_an_empty_group_or_one_cluster_has_no_interval():
     single = ratio_difference([1, 0], [1, 0], [0, 1], [0, 1], [5, 5])
     assert (single["diff"], single["rate1"], single["rate0"], single["deals"]) == (0.0, 1.0, 1.0, 1)
     assert math.isnan(single["ci_low"]) and math.isnan(single["p_value"]) and math.isnan(single["design_effect"])
+    nothing = ratio_difference([1, 1], [0, 0], [1, 1], [0, 0], [0, 1])
+    assert nothing["deals"] == 0 and math.isnan(nothing["diff"])          # no unit in either group
     dropped = ratio_difference([1, 0, 9], [1, 0, 0], [0, 1, 9], [0, 1, 0], [5, 5, 6])
     assert dropped["deals"] == 1                                # a unit in neither group is no unit
 
