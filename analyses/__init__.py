@@ -26,6 +26,7 @@ _EXPORTS = {
     "rebalance": "rebalance_search", "Rebalance": "rebalance_search", "tune_policy": "tune", "Tuned": "tune", "Knob": "knobs", "make_objective": "objectives",
     "skill_ladder": "ladder", "Ladder": "ladder",
     "sensitivity": "sensitivity",
+    "confirmed_findings": "replication", "confirmation_seed": "replication",
 }
 __all__ = list(_EXPORTS)
 

@@ -9,12 +9,9 @@ JSON for `balancelab report --ladder FILE_OR_FOLDER` (the report renders it, nev
 """
 from __future__ import annotations
 
+from . import ladder as L
 from . import safe_io
 from .cli_checks import check_output_file
-from .ladder import (
-    default_ladder,
-    skill_ladder,
-)
 
 
 def run_ladder(args) -> int:
@@ -30,12 +27,14 @@ def run_ladder(args) -> int:
     if args.out is not None:
         check_output_file(args.out, "--out", "ladder.json")
         safe_io.check_new_file(args.out, "--out", args.force, "a ladder file")
-    ladder = args.ladder if args.ladder is not None else default_ladder(args.game)
-    result = skill_ladder(args.game, ladder=ladder, games=args.games, seed=args.seed, n_jobs=args.jobs,
-                          players=args.players, findings_games=args.findings_games,
-                          findings_players=args.findings_players, bootstrap=args.bootstrap, progress=args.progress,
-                          search_games=args.search_games, search_findings_games=args.search_findings_games,
-                          backend=args.backend, scheduler=args.scheduler)
+    ladder = args.ladder if args.ladder is not None else L.default_ladder(args.game)
+    # read from the module when the command runs (not bound at import), so a module imported lazily
+    # sees the ladder function as it is then
+    result = L.skill_ladder(args.game, ladder=ladder, games=args.games, seed=args.seed, n_jobs=args.jobs,
+                            players=args.players, findings_games=args.findings_games,
+                            findings_players=args.findings_players, bootstrap=args.bootstrap, progress=args.progress,
+                            search_games=args.search_games, search_findings_games=args.search_findings_games,
+                            backend=args.backend, scheduler=args.scheduler)
     print(result.to_text())
     if args.out is not None:
         print(f"\nwrote {result.save(args.out)}")

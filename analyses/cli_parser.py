@@ -165,7 +165,7 @@ def _simulation_options(sub: Parser, game_required: bool) -> None:
     sub.add_argument("--chunk-size", type=_positive_int, help="games per joblib task (default: automatic)")
     sub.add_argument("--engine", choices=ENGINES, default="python",
                      help="python (the reference engine, default), kernel (the game's compiled batch kernel: "
-                          "same rules, own random streams) or auto (the kernel when it plays these rules and "
+                          "same rules; nightsim's plays the same games) or auto (the kernel when it plays these rules and "
                           "policies)")
     sub.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
 
@@ -251,6 +251,9 @@ def add_report(subparsers) -> None:
     rep.add_argument("--no-stored", dest="stored", action="store_false",
                      help="leave out the results shipped with the package (skill ladders, re-balancing studies; "
                           "each is shown with its command and rules version, marked stale when the rules changed)")
+    rep.add_argument("--confirm-scale", type=float, default=1.0, metavar="X",
+                     help="size of each confirmation run (fresh seeds, played only for the findings the first run "
+                          "selected) as a multiple of the run it confirms (default 1: the same size)")
     rep.add_argument("--force", action="store_true",
                      help="replace an existing --out report; with --save: replace stored results")
     rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
@@ -472,6 +475,7 @@ examples:
   balancelab sensitivity dreamsim --games 1000 --policies heuristic --jobs 2
   balancelab sensitivity nightsim --games 2000 --policies greedy --only D-scavenger,D-win-timing
   balancelab sensitivity nightsim --games 500 --format csv > sensitivity.csv
+  balancelab sensitivity nerath --games 200 --policies balanced --only D-flyer-capture,D-starting-gold
 """
 
 
@@ -484,7 +488,8 @@ def add_sensitivity(commands) -> None:
                     "the Horror's win share) as paired differences from the default, with one verdict per "
                     "decision: holds, or moves <quantity> by <diff> [95% interval] (Holm over the whole table).",
         epilog=SENSITIVITY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub.add_argument("game", help="nightsim (nightmarium) or dreamsim (midnighters): a game with DECISIONS")
+    sub.add_argument("game", help="nightsim (nightmarium), dreamsim (midnighters) or nerathsim (nerath): a game "
+                                  "with DECISIONS")
     sub.add_argument("--games", type=_positive_int, default=2000, help="games per arm (default 2000)")
     sub.add_argument("--policies", default=None, help="one policy for every seat, or one per seat: greedy,random")
     sub.add_argument("--players", type=_positive_int, default=None, help="number of players (Rules.players)")

@@ -23,6 +23,8 @@ from .confirmed import with_confirmed
 from .ladder import load_ladders
 from .rebalance_search import SPEC_FILE, suggested_fixes
 from .replay import example_replays
+from .replication import confirm_study, load_confirmation_runs, simulate_confirmation
+from .robustness import with_ladders
 from .shipped import shipped_ladders, shipped_studies
 from .study import PLANS, analyse_study, load_study_runs, simulate_study
 
@@ -38,8 +40,9 @@ def _no_ladders_yet(path: Path) -> bool:
 def _clear_saved(folder: Path, games) -> None:
     """--save --force: remove the stored runs of the games about to be played (no stale runs stay)."""
     for name in games or PLANS:
-        for path in (Path(folder) / name).glob("*.parquet"):
-            path.unlink()
+        for pattern in ("*.parquet", "confirm/*.parquet"):
+            for path in (Path(folder) / name).glob(pattern):
+                path.unlink()
 
 
 def run_report(args) -> int:
@@ -48,6 +51,9 @@ def run_report(args) -> int:
 
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
+    scale = getattr(args, "confirm_scale", 1.0)
+    if not scale > 0:
+        raise ValueError(f"--confirm-scale must be positive, got {scale}")
     games = [g.strip() for g in args.only.split(",")] if args.only else None
     command = "balancelab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "balancelab report"
     t0 = time.perf_counter()
@@ -72,15 +78,25 @@ def run_report(args) -> int:
     if not runs:
         raise ValueError("no game could be simulated: " + "; ".join(f"{g}: {w}" for g, w in skipped.items()))
     study = analyse_study(runs, skipped, command=command, seed=args.seed, n_games=args.games)
+    # discovery, then confirmation: each claim the runs above selected is measured again on fresh seeds
+    if args.source is not None:
+        confirmation = load_confirmation_runs(args.source)
+    else:
+        confirmation = simulate_confirmation(study, seed=args.seed, n_jobs=args.jobs, scale=scale,
+                                             out_dir=args.save, progress=args.progress)
+    if args.source is None or confirmation:
+        study = confirm_study(study, confirmation)
     stores = add_suggested_fixes(study, args.source) if args.source is not None else {}
     if stored:
         for game, found in add_shipped_fixes(study).items():
             stores.setdefault(game, []).extend(found)
     study = with_confirmed(study, stores)       # a confirmed change is stated in Findings, beside its imbalance
+    study = with_ladders(study, ladders)        # ladder tests join each game's family; a robustness line per claim
     replays, no_replay = example_replays(runs)
     path = reports.build(study, args.out, ladders=ladders, replays=replays)
-    print(f"wrote {path} — {len(study.games)} game(s), {study.games_played:,} games played, "
-          f"{time.perf_counter() - t0:.0f} s")
+    confirm_games = sum(g.confirmation.games_played for g in study.games.values() if g.confirmation is not None)
+    print(f"wrote {path} — {len(study.games)} game(s), {study.games_played:,} games played "
+          f"(+{confirm_games:,} confirmation games), {time.perf_counter() - t0:.0f} s")
     for game, why in skipped.items():
         print(f"  not in the report: {game} ({why})")
     for game, why in no_replay.items():

@@ -3,6 +3,7 @@
     balancelab sensitivity dreamsim --games 1000 --policies heuristic --jobs 2
     balancelab sensitivity nightsim --games 2000 --policies greedy --only D-scavenger,D-win-timing
     balancelab sensitivity nightsim --games 500 --format csv > sensitivity.csv
+    balancelab sensitivity nerath --games 200 --policies balanced --only D-flyer-capture,D-starting-gold
 
 Plays the published rules and each alternative of the game's DECISIONS on the same seeds
 (`analyses.sensitivity`) and prints a table of paired differences (alternative - default; rates in

@@ -13,13 +13,18 @@ so a reader (and the report's browser test) can check the sentence against the d
 from __future__ import annotations
 
 import ast
-import math
+import json
 
 import numpy as np
 import pandas as pd
 
+from .multiplicity import adjust, p_label, p_text
+
 ALPHA = 0.05
-COLUMNS = ["game", "title", "kind", "text", "effect", "source", "row", "numbers", "significant"]
+COLUMNS = ["game", "title", "kind", "text", "effect", "source", "row", "numbers", "significant",
+           "selected", "status", "key", "confirm_row", "confirm_numbers", "robustness"]
+#: a finding's status: chosen on the discovery run, then measured on a fresh confirmation run
+CONFIRMED_STATUS, NOT_CONFIRMED, NO_CONFIRMATION = "confirmed", "not confirmed", "no confirmation run"
 #: kinds in the order they are listed when effects tie; "not_found" and "trust" always come last
 KINDS = ("verdict", "seat", "team", "policy", "fix", "impact", "sweep", "event", "units", "length", "timeouts",
          "not_found", "trust")
@@ -44,15 +49,6 @@ def pts(x: float) -> str:
 
 def n_(x) -> str:
     return f"{int(x):,}"
-
-
-def p_text(p: float) -> str:
-    """'p < 0.001', 'p = 0.034', 'p = 0.21'."""
-    if p is None or (isinstance(p, float) and math.isnan(p)):
-        return "p not available"
-    if p < 0.001:
-        return "p < 0.001"
-    return f"p = {p:.3f}" if p < 0.01 else f"p = {p:.2f}"
 
 
 def words(name) -> str:
@@ -92,8 +88,9 @@ def source_table(g, source: str) -> pd.DataFrame:
 
 
 def p_column(table: pd.DataFrame) -> str:
-    """The p-value column to judge by: a multiplicity-adjusted one when the table has it."""
-    for name in ("p_holm", "p_adjusted", "p_value"):
+    """The p-value column to judge by: the game's family-adjusted one (`analyses.multiplicity`), else
+    another multiplicity-adjusted one when the table has it."""
+    for name in ("p_family", "p_holm", "p_adjusted", "p_value"):
         if name in table.columns:
             return name
     return "p_value"
@@ -104,19 +101,39 @@ def p_column(table: pd.DataFrame) -> str:
 class _Collector:
     def __init__(self, g):
         self.g, self.rows = g, []
+        self.family = getattr(g, "family", None)
 
-    def add(self, kind, text, effect=np.nan, source="", row=-1, numbers="", significant=False):
+    def p(self, r: pd.Series, pcol: str) -> str:
+        """A p-value as the page writes it: its value, its adjustment and its test."""
+        test = str(r["test"]) if "test" in r.index and isinstance(r["test"], str) else ""
+        if pcol == "p_family" and self.family is not None:
+            return p_label(r[pcol], test, self.family)
+        if pcol == "p_holm":
+            return f"{p_text(r[pcol])}, Holm-adjusted within its table" + (f", {test}" if test else "")
+        return p_label(r[pcol], test, None)
+
+    def add(self, kind, text, effect=np.nan, source="", row=-1, numbers="", significant=False, key=None):
+        """One sentence; `significant` marks a claim selected on the discovery run (its adjusted p-value
+        below ALPHA), which `key` (the columns that find its row again) lets a confirmation run re-measure."""
         if source and row >= 0:   # the sentence must show exactly the table's values
             shown = formatted_numbers(source_table(self.g, source).loc[row], numbers)
             missing = [s for s in shown if s not in text]
             assert not missing, f"finding {text!r} does not show {missing}"
         self.rows.append({"game": self.g.game, "title": self.g.title, "kind": kind, "text": text,
                           "effect": float(effect), "source": source, "row": int(row), "numbers": numbers,
-                          "significant": bool(significant)})
+                          "significant": bool(significant), "selected": bool(significant and key is not None),
+                          "status": "", "key": json.dumps(key, default=str) if key is not None else "",
+                          "confirm_row": -1, "confirm_numbers": "", "robustness": ""})
 
 
-def game_findings(g) -> pd.DataFrame:
-    """The findings of one game, largest effect first; not-found and trust statements last."""
+def game_findings(g, confirmation=None) -> pd.DataFrame:
+    """The findings of one game, largest effect first; not-found and trust statements last.
+
+    Each claim is selected on `g`'s runs (the discovery run: its p-value adjusted over the game's
+    family, `analyses.multiplicity`, below ALPHA) and measured again on `confirmation` (default
+    ``g.confirmation``: the tables of a fresh run with new seeds, `analyses.replication.measure`): its
+    sentence then adds the confirmation's estimate, interval and p-value (Holm-adjusted over the game's
+    confirmations) and says "confirmed" or "not confirmed"; only a confirmed claim is `significant`."""
     c = _Collector(g)
     if g.team_game:
         _teams(c)
@@ -131,7 +148,104 @@ def game_findings(g) -> pd.DataFrame:
     _length(c)
     _trust(c)
     table = pd.DataFrame(c.rows, columns=COLUMNS)
+    measured = confirmation if confirmation is not None else getattr(g, "confirmation", None)
+    table = confirm(table, measured, getattr(getattr(g, "family", None), "method", "holm"))
     return _confirmed_first(sort_findings(table))
+
+
+# --- confirmation ------------------------------------------------------------------------------
+
+#: per source table: (estimate, low, high, n, effect, numbers spec) of the confirmation's row
+_CONFIRM = {
+    "rate": ("win_rate", "ci_low", "ci_high", "games", "effect_pp",
+             "win_rate:pct,ci_low+ci_high:ci,games:n,effect_pp:pts,p_value:p"),
+    "impact": ("diff_pp", "diff_low", "diff_high", "n_with", "diff_pp",
+               "diff_pp:pts,diff_low+diff_high:ci_pts,n_with:n,n_without:n,p_value:p"),
+    "fixes": ("diff_pp", "diff_low", "diff_high", "games", "diff_pp",
+              "diff_pp:pts,diff_low+diff_high:ci_pts,games:n,p_value:p"),
+}
+
+
+def _lookup(table, key: dict) -> pd.DataFrame:
+    """The rows of a confirmation table that `key` (column -> value) names."""
+    if table is None or not len(table) or any(k not in table.columns for k in key):
+        return pd.DataFrame()
+    hit = pd.Series(True, index=table.index)
+    for column, value in key.items():
+        hit &= table[column].astype(str) == str(value)
+    return table[hit]
+
+
+def _measure_again(source: str, table, key: dict):
+    """(row index, raw p-value, effect, text) of a finding in the confirmation's table, or None."""
+    rows = _lookup(table, key)
+    if not len(rows):
+        return None
+    if source == "matrix":          # dominant: every duel must be won; its weakest duel decides
+        i = rows["win_rate"].idxmin()
+        r = rows.loc[i]
+        won = bool((rows["win_rate"] > 0.5).all())
+        p = float(rows["p_value"].max())
+        return i, p, (100 * (r["win_rate"] - 0.5) if won else -abs(100 * (r["win_rate"] - 0.5))), (
+            f"against {words(r['opponent'])} {pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} of "
+            f"{n_(r['games'])} fresh games (the largest of its duels'"), "win_rate:pct,ci_low+ci_high:ci,games:n"
+    i = rows.index[0]
+    r = rows.loc[i]
+    kind = "impact" if source == "impact" else "fixes" if source == "fixes" else "rate"
+    est, low, high, n, effect, spec = _CONFIRM[kind]
+    if kind == "rate":
+        text = f"{pct(r[est])} {ci(r[low], r[high])} of {n_(r[n])} fresh games ({pts(r[effect])},"
+    elif kind == "impact":
+        text = (f"{pts(r[est])} {ci(r[low], r[high], 1.0)} over {n_(r['n_with'])} seats with and "
+                f"{n_(r['n_without'])} without, fresh games (")
+    else:
+        text = f"{pts(r[est])} {ci(r[low], r[high], 1.0)} over {n_(r[n])} fresh deals ("
+    return i, float(r["p_value"]), float(r[effect]), text, spec
+
+
+def confirm(findings: pd.DataFrame, measured, method: str = "holm") -> pd.DataFrame:
+    """`findings` with each selected claim measured on the confirmation run `measured` (None: no such
+    run). A claim is confirmed when the fresh estimate has the discovery's sign and its p-value,
+    adjusted (`method`) over the claims of this game, is below ALPHA; a claim that does not confirm
+    stays, marked "not confirmed"."""
+    out = findings.copy()
+    chosen = out.index[out["selected"].astype(bool)]
+    if not len(chosen):
+        return out
+    if measured is None:
+        for i in chosen:
+            out.at[i, "status"], out.at[i, "significant"] = NO_CONFIRMATION, False
+            out.at[i, "text"] = (out.at[i, "text"] + " Not yet confirmed: this report has no confirmation run "
+                                 "(fresh games) to measure it again.")
+        return out
+    again = {}
+    for i in chosen:
+        source = out.at[i, "source"]
+        again[i] = _measure_again(source, getattr(measured, source, None), json.loads(out.at[i, "key"]))
+    raw = np.array([np.nan if again[i] is None else again[i][1] for i in chosen])
+    adjusted = adjust(raw, method)
+    label = "Holm-adjusted" if method == "holm" else "Benjamini–Hochberg-adjusted"
+    for i, p in zip(chosen, adjusted):
+        found = again[i]
+        if found is None:
+            out.at[i, "status"], out.at[i, "significant"] = NOT_CONFIRMED, False
+            out.at[i, "text"] += " Not confirmed: the confirmation run did not measure it."
+            continue
+        row, _, effect, text, spec = found
+        same_sign = np.sign(effect) == np.sign(out.at[i, "effect"]) and effect != 0
+        ok = bool(same_sign and p < ALPHA)
+        test = str(getattr(measured, out.at[i, "source"]).at[row, "test"]) if "test" in getattr(
+            measured, out.at[i, "source"]).columns else ""
+        p_words = f"{p_text(p)}, {label} over this game's {len(chosen)} confirmation test(s)" + (
+            f", {test}" if test else "")
+        opposite = np.sign(effect) == -np.sign(out.at[i, "effect"]) and effect != 0
+        verdict = ("confirmed" if ok else "not confirmed: the fresh games point the other way" if opposite
+                   else "not confirmed: read the first run's result as chance")
+        out.at[i, "text"] += f" Confirmation run: {text}{'' if text.endswith('(') else ' '}{p_words}) — {verdict}."
+        out.at[i, "status"] = CONFIRMED_STATUS if ok else NOT_CONFIRMED
+        out.at[i, "significant"] = ok
+        out.at[i, "confirm_row"], out.at[i, "confirm_numbers"] = int(row), spec
+    return out
 
 
 CONFIRMED = "extra:Confirmed rule change"
@@ -182,14 +296,14 @@ def _seats(c: _Collector) -> None:
         side = "advantaged" if r["effect_pp"] > 0 else "disadvantaged"
         c.add("seat", f"{_seat_name(int(r['seat']), players)} wins {pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} "
                       f"of {n_(r['games'])} games against a fair {pct(r['expected'])} — {side} by "
-                      f"{abs(r['effect_pp']):.1f} points ({p_text(r[pcol])}).",
-              r["effect_pp"], "fpa_seats", i, spec, True)
+                      f"{abs(r['effect_pp']):.1f} points ({c.p(r, pcol)}).",
+              r["effect_pp"], "fpa_seats", i, spec, True, {"lineup": lineup, "seat": int(r["seat"])})
     if not len(significant):
         i = seats["effect_pp"].abs().idxmax()
         r = seats.loc[i]
         c.add("not_found", f"No seat is favoured: every seat wins within {abs(r['effect_pp']):.1f} points of the fair "
                            f"{pct(r['expected'])} (largest gap: seat {int(r['seat']) + 1}, {pct(r['win_rate'])} "
-                           f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games, {p_text(r[pcol])}).",
+                           f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games, {c.p(r, pcol)}).",
               r["effect_pp"], "fpa_seats", i, spec)
 
 
@@ -205,12 +319,12 @@ def _teams(c: _Collector) -> None:
     if r[pcol] < ALPHA:
         c.add("team", f"The alliances are unbalanced: {words(r['team'])} wins {pct(r['win_rate'])} "
                       f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair {pct(r['expected'])} "
-                      f"— {abs(r['effect_pp']):.1f} points short ({p_text(r[pcol])}); {other} wins the rest.",
-              r["effect_pp"], "teams", i, spec, True)
+                      f"— {abs(r['effect_pp']):.1f} points short ({c.p(r, pcol)}); {other} wins the rest.",
+              r["effect_pp"], "teams", i, spec, True, {"team": r["team"]})
     else:
         c.add("not_found", f"Neither alliance is favoured: {words(r['team'])} wins {pct(r['win_rate'])} "
                            f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair "
-                           f"{pct(r['expected'])} ({abs(r['effect_pp']):.1f} points short, {p_text(r[pcol])}).",
+                           f"{pct(r['expected'])} ({abs(r['effect_pp']):.1f} points short, {c.p(r, pcol)}).",
               r["effect_pp"], "teams", i, spec)
 
 
@@ -219,26 +333,45 @@ def _policies(c: _Collector) -> None:
     bp = g.by_policy
     if len(bp):
         pcol = p_column(bp)
-        i = bp["win_rate"].idxmax()
+        order = bp.sort_values("win_rate", ascending=False, kind="mergesort")
+        i = order.index[0]
         r = bp.loc[i]
         partners = " (partners rotated)" if g.team_game else ""
-        c.add("policy", f"At the mixed table{partners} the {words(r['policy'])} policy is strongest: it wins "
-                        f"{pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair "
-                        f"{pct(r['expected'])} ({pts(r['effect_pp'])}, {p_text(r[pcol])}).",
-              r["effect_pp"], "by_policy", i,
-              f"win_rate:pct,ci_low+ci_high:ci,games:n,expected:pct,effect_pp:pts,{pcol}:p", r[pcol] < ALPHA)
+        spec = f"win_rate:pct,ci_low+ci_high:ci,games:n,expected:pct,effect_pp:pts,{pcol}:p"
+        tied = order[np.isclose(order["win_rate"], r["win_rate"], rtol=0, atol=1e-12)]
+        if len(tied) > 1:       # a tie names no winner
+            names = " and ".join(words(x) for x in tied["policy"])
+            c.add("policy", f"At the mixed table{partners} no single policy is strongest: {names} are tied, each "
+                            f"winning {pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games "
+                            f"against a fair {pct(r['expected'])} ({pts(r['effect_pp'])}, {c.p(r, pcol)}).",
+                  r["effect_pp"], "by_policy", i, spec)
+        else:
+            runner = bp.loc[order.index[1]] if len(order) > 1 else None
+            close = runner is not None and runner["win_rate"] >= r["ci_low"]
+            lead = ("wins most often, but not separably" if close else "is strongest")
+            rival = (f"; {words(runner['policy'])} wins {pct(runner['win_rate'])}, inside that interval, so the two are "
+                     f"not separable" if close else "")
+            c.add("policy", f"At the mixed table{partners} the {words(r['policy'])} policy {lead}: it wins "
+                            f"{pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair "
+                            f"{pct(r['expected'])} ({pts(r['effect_pp'])}, {c.p(r, pcol)}){rival}.",
+                  r["effect_pp"], "by_policy", i, spec, r[pcol] < ALPHA, {"policy": r["policy"]})
     m = g.matrix
     if len(m) and len(g.ratings):
         best = g.ratings.sort_values("elo", ascending=False).iloc[0]["policy"]
         rows = m[m["policy"] == best]
         spec = "win_rate:pct,ci_low+ci_high:ci,games:n"
-        if len(rows) and (rows["ci_low"] > 0.5).all():
+        pcol = p_column(m)
+        # dominant = it beats every rival: the largest adjusted p-value of its duels decides (intersection-union)
+        if len(rows) and (rows["ci_low"] > 0.5).all() and (rows["win_rate"] > 0.5).all() and (
+                pcol not in rows or (rows[pcol] < ALPHA).all()):
             i = rows["win_rate"].idxmin()
             r = m.loc[i]
+            worst = rows.loc[rows[pcol].idxmax()] if pcol in rows else r
             c.add("policy", f"The {words(best)} policy is dominant: it beats every other policy in two-player duels, "
                             f"even its closest rival {words(r['opponent'])} ({pct(r['win_rate'])} "
-                            f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games).",
-                  100 * (r["win_rate"] - 0.5), "matrix", i, spec, True)
+                            f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games; largest of its duels' "
+                            f"{c.p(worst, pcol)}).",
+                  100 * (r["win_rate"] - 0.5), "matrix", i, spec, True, {"policy": best})
         elif len(rows):
             i = rows["win_rate"].idxmin()
             r = m.loc[i]
@@ -251,19 +384,20 @@ def _policies(c: _Collector) -> None:
 def _fixes(c: _Collector) -> None:
     g = c.g
     played = set()
+    pcol = p_column(g.fixes) if len(g.fixes) else "p_value"
     for i, r in g.fixes.iterrows():
         played.add((r["field"], r["value"]))
-        significant = r["p_value"] < ALPHA
+        significant = r[pcol] < ALPHA
         verdict = ("it helps: closer to a fair" if r["closer"] else "it makes it worse: further from a fair"
                    ) if significant else "no clear change against a fair"
         c.add("fix", f"Rule change tried — {r['change']}: {words(r['measure'])} {pct(r['before'])} "
                      f"{ci(r['before_low'], r['before_high'])} before, {pct(r['after'])} {ci(r['after_low'], r['after_high'])} "
                      f"after, over the same {n_(r['games'])} deals ({pts(r['diff_pp'])} "
-                     f"{ci(r['diff_low'], r['diff_high'], 1.0)}, {p_text(r['p_value'])}); {verdict} "
+                     f"{ci(r['diff_low'], r['diff_high'], 1.0)}, {c.p(r, pcol)}); {verdict} "
                      f"{pct(r['expected'])}.",
               r["diff_pp"], "fixes", i,
               "before:pct,before_low+before_high:ci,after:pct,after_low+after_high:ci,games:n,diff_pp:pts,"
-              "diff_low+diff_high:ci_pts,p_value:p,expected:pct", significant)
+              f"diff_low+diff_high:ci_pts,{pcol}:p,expected:pct", significant, {"change": r["change"]})
     _confirmed(c)
     for fix in g.fix_ideas:
         if (fix.field, str(fix.value)) in played or not _triggered(g, fix.trigger):
@@ -329,8 +463,8 @@ def _impact(c: _Collector) -> None:
         r = imp.loc[i]
         c.add("impact", f"Seats where “{words(r['stat'])}” happened {_split_words(r['split'])} won {pct(r['win_with'])} of "
                         f"{n_(r['n_with'])} seats, against {pct(r['win_without'])} of {n_(r['n_without'])} without: "
-                        f"{pts(r['diff_pp'])} {ci(r['diff_low'], r['diff_high'], 1.0)} ({p_text(r[pcol])}; "
-                        f"association, not cause).", r["diff_pp"], "impact", i, spec, True)
+                        f"{pts(r['diff_pp'])} {ci(r['diff_low'], r['diff_high'], 1.0)} ({c.p(r, pcol)}; "
+                        f"association, not cause).", r["diff_pp"], "impact", i, spec, True, {"stat": r["stat"]})
     if len(order) > 3:
         names = ", ".join(f"“{words(x)}”" for x in imp.loc[order[3:], "stat"])
         c.add("impact", f"{len(order) - 3} more are linked to winning as well (see the impact table): {names}.",
@@ -342,11 +476,11 @@ def _impact(c: _Collector) -> None:
         names = ", ".join(f"“{words(x)}”" for x in rest["stat"])
         c.add("not_found", f"No clear link to winning for {names}: none differs by more than "
                            f"{abs(r['diff_pp']):.1f} points (largest: “{words(r['stat'])}”, {pts(r['diff_pp'])} "
-                           f"{ci(r['diff_low'], r['diff_high'], 1.0)}, {p_text(r[pcol])}).",
+                           f"{ci(r['diff_low'], r['diff_high'], 1.0)}, {c.p(r, pcol)}).",
               r["diff_pp"], "impact", i, f"diff_pp:pts,diff_low+diff_high:ci_pts,{pcol}:p")
     elif len(imp):
-        c.add("not_found", "Every card, ability and event in the impact table is linked to winning (p < 0.05); "
-                           "none is neutral.")
+        c.add("not_found", "Every card, ability and event in the impact table is linked to winning (adjusted "
+                           "p < 0.05); none is neutral.")
 
 
 def _split_words(split: str) -> str:
@@ -378,9 +512,8 @@ def _sweep(c: _Collector) -> None:
         who = words(r["metric"][:-len("_win_rate")].replace("+", " + "))
         setting = f"{r['value']} players" if g.sweep_field == "players" else f"{words(g.sweep_field)} = {r['value']}"
         c.add("sweep", f"With {setting}, {who} wins {pct(r['estimate'])} "
-                       f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['n'])} games.",
-              100 * (r["estimate"] - 0.5), "sweep", i, "estimate:pct,ci_low+ci_high:ci,n:n",
-              r["ci_low"] > 0.5 or r["ci_high"] < 0.5)
+                       f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['n'])} games (a rate, not a test).",
+              100 * (r["estimate"] - 0.5), "sweep", i, "estimate:pct,ci_low+ci_high:ci,n:n")
         return
     seats = g.sweep_seats
     if not len(seats):
@@ -394,8 +527,9 @@ def _sweep(c: _Collector) -> None:
     r = seats.loc[i]
     c.add("sweep", f"With {int(r['players'])} players, seat {int(r['seat']) + 1} wins {pct(r['win_rate'])} "
                    f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair {pct(r['expected'])} "
-                   f"({pts(r['effect_pp'])}, {p_text(r[pcol])}).", r["effect_pp"], "sweep_seats", i,
-          f"win_rate:pct,ci_low+ci_high:ci,games:n,expected:pct,effect_pp:pts,{pcol}:p", True)
+                   f"({pts(r['effect_pp'])}, {c.p(r, pcol)}).", r["effect_pp"], "sweep_seats", i,
+          f"win_rate:pct,ci_low+ci_high:ci,games:n,expected:pct,effect_pp:pts,{pcol}:p", True,
+          {"players": int(r["players"]), "seat": int(r["seat"])})
 
 
 def _events(c: _Collector) -> None:
@@ -476,10 +610,18 @@ def _trust(c: _Collector) -> None:
 def verdict(g, findings: pd.DataFrame) -> str:
     """One sentence: is the game balanced where it matters (seats, or alliances in a team game)?"""
     unit = "alliance" if g.team_game else "seat"
-    hits = findings[findings["kind"].isin(["seat", "team"]) & findings["significant"]]
+    seats = findings[findings["kind"].isin(["seat", "team"])]
+    hits = seats[seats["significant"]]
     if len(hits):
         worst = hits.iloc[0]
         return f"{g.title}: not balanced by {unit} — {worst['text'][0].lower()}{worst['text'][1:]}"
+    status = set(seats["status"]) if "status" in seats else set()
+    if NOT_CONFIRMED in status:
+        return (f"{g.title}: no {unit} is clearly favoured with these policies — the first run's {unit} gap was not "
+                "confirmed on fresh games.")
+    if NO_CONFIRMATION in status:
+        return (f"{g.title}: a {unit} gap was found on the first run but is not yet confirmed (no confirmation "
+                "run).")
     return f"{g.title}: no {unit} is clearly favoured with these policies."
 
 
@@ -496,7 +638,11 @@ def study_findings(games: dict, per_game: dict | None = None, top: int = 6, per_
         rows.append({"game": name, "title": g.title, "kind": "verdict", "text": verdict(g, f),
                      "effect": src["effect"] if src is not None else np.nan,
                      "source": src["source"] if src is not None else "", "row": src["row"] if src is not None else -1,
-                     "numbers": src["numbers"] if src is not None else "", "significant": src is not None})
+                     "numbers": src["numbers"] if src is not None else "", "significant": src is not None,
+                     "selected": False, "status": src.get("status", "") if src is not None else "",
+                     "key": "", "confirm_row": src.get("confirm_row", -1) if src is not None else -1,
+                     "confirm_numbers": src.get("confirm_numbers", "") if src is not None else "",
+                     "robustness": src.get("robustness", "") if src is not None else ""})
         warned = getattr(g, "warnings", None)
         flagged = set()
         if warned is not None and len(warned):

@@ -74,8 +74,10 @@ FORMAT = "balancelab-ladder-1"
 #: a measured ladder, its default search plays at `tuned`'s strength: dreamsim/README.md "Search").
 #: Nerath's `ismcts:N` is the macro search over `tuned`'s plans (`nerathsim.SEARCH_DEFAULT` =
 #: `ismcts:16:base=tuned`); in the ladder's 2-player game a search seat searches for both realms of its
-#: alliance, so its games are played far fewer times (SEARCH_GAMES).
-SEARCH_BUDGETS = {"nightsim": (25, 100), "dreamsim": (40, "default"), "nerathsim": ("4:base=tuned", "default")}
+#: alliance. Nerath's default ladder has one search rung, 4 rollouts a macro decision, played 100 games a
+#: pairing (SEARCH_GAMES): `ismcts:default` costs ~29 CPU s a game, 4 hours for its pairings on 2 cores;
+#: add it with `--ladder ...,ismcts:default`.
+SEARCH_BUDGETS = {"nightsim": (25, 100), "dreamsim": (40, "default"), "nerathsim": ("4:base=tuned",)}
 FALLBACK_GAMES = 200
 SEARCH_POLICIES = (ISMCTSPolicy, MacroSearchPolicy)
 ALPHA = 0.05

@@ -234,10 +234,16 @@ def pairwise_elo(boot: np.ndarray, elo, i: int, j: int, confidence: float = 0.95
     return diff, float(low), float(high), float(p)
 
 
-def mark_robust(findings: pd.DataFrame, top) -> pd.DataFrame:
-    """`findings` (one row per finding and rung: finding, rung, estimate, significant) with the
+#: a rung whose self-play measured a finding on fewer games cannot overturn it: too few to tell
+MIN_RUNG_GAMES = 30
+
+
+def mark_robust(findings: pd.DataFrame, top, min_games: int = MIN_RUNG_GAMES) -> pd.DataFrame:
+    """`findings` (one row per finding and rung: finding, rung, estimate, significant[, games]) with the
     finding's verdict on every row: `robust` (True when the finding is significant with the same
-    sign at both rungs of `top`, the two top-rated rungs) and `verdict` in words."""
+    sign at both rungs of `top`, the two top-rated rungs) and `verdict` in words. A top rung that
+    measured the finding on fewer than `min_games` games does not decide: when the other top rung is
+    significant the verdict says the small rung had too few games to tell (not robust, not refuted)."""
     out = findings.copy()
     out["top"] = out["rung"].isin(list(top))
     robust, verdicts = {}, {}
@@ -247,12 +253,24 @@ def mark_robust(findings: pd.DataFrame, top) -> pd.DataFrame:
         if missing:
             robust[key], verdicts[key] = False, f"not measured at {', '.join(map(str, missing))}"
             continue
-        signs = [float(np.sign(x["estimate"].iloc[0])) for x in at.values()]
-        weak = [r for r, x in at.items() if not bool(x["significant"].iloc[0])]
+        games = {r: int(x["games"].iloc[0]) if "games" in x and pd.notna(x["games"].iloc[0]) else None
+                 for r, x in at.items()}
+        small = [r for r in at if games[r] is not None and games[r] < min_games]
+        decided = {r: x for r, x in at.items() if r not in small}
+        signs = [float(np.sign(x["estimate"].iloc[0])) for x in decided.values()]
+        weak = [r for r, x in decided.items() if not bool(x["significant"].iloc[0])]
+        few = "; ".join(f"too few games at {r} ({games[r]}) to tell" for r in small)
         if weak:
-            robust[key], verdicts[key] = False, f"not significant at {', '.join(map(str, weak))}"
-        elif signs[0] != signs[1] or signs[0] == 0:
+            robust[key], verdicts[key] = False, f"not significant at {', '.join(map(str, weak))}" + (
+                f"; {few}" if few else "")
+        elif not decided:
+            robust[key], verdicts[key] = False, few
+        elif len(set(signs)) > 1 or 0.0 in signs:
             robust[key], verdicts[key] = False, "sign differs between the top two rungs"
+        elif small:
+            word = "above" if signs[0] > 0 else "below"
+            where = ", ".join(f"{r} ({games[r]:,} games)" if games[r] else str(r) for r in decided)
+            robust[key], verdicts[key] = False, f"significantly {word} 0 at {where}; {few}"
         else:
             word = "above" if signs[0] > 0 else "below"
             robust[key], verdicts[key] = True, f"robust: significantly {word} 0 at both top rungs"

@@ -25,10 +25,10 @@ STUDY_GAMES = 3000  # `balancelab report --games`: the study's size (see analyse
 LADDER_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 600}
 LADDER_FINDINGS_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 400}
 #: at most this many games for a pairing with a search rung, and self-play games of a search rung (games
-#: where not listed: the same counts as every pairing). Nerath: sized from the CPU seconds of one ladder
-#: game per kind of pairing (benchmarks/speed/bench_ladder_costs.py; analyses/README.md "Skill ladder").
-LADDER_SEARCH_GAMES = {"nerathsim": 4}
-LADDER_SEARCH_FINDINGS_GAMES = {"nerathsim": 4}
+#: where not listed: the same counts as every pairing). Nerath: 100, the fewest on which a pairing or a
+#: self-play verdict may rest (a search game costs ~8 CPU s: benchmarks/speed/bench_ladder_costs.py).
+LADDER_SEARCH_GAMES = {"nerathsim": 100}
+LADDER_SEARCH_FINDINGS_GAMES = {"nerathsim": 100}
 CONFIRM_PRECISION = 0.4   # the confirmation's 95% half-width: at most this share of the band's half-width
 
 # --- limits (why each is what it is: analyses/limits.py) -----------------------------------------

@@ -85,7 +85,7 @@ def record_from_results(results, index: int) -> GameRecord:
         raise ValueError(f"{where} was played under {attrs.get('rules_version')}, this {module.__name__} is "
                          f"{module.RULES_VERSION}: its games cannot be replayed")
     if attrs.get("engine", "python") != "python":
-        raise ValueError(f"{where} was played by the {module.__name__} batch kernel (its own random streams): "
+        raise ValueError(f"{where} was played by the {module.__name__} batch kernel: "
                          "only runs of the Python engine can be replayed")
     row = df.iloc[index]
     seats = [row[f"seat{i}_policy"] for i in range(len(attrs.get("policies", []))) if pd.notna(row[f"seat{i}_policy"])]

@@ -103,8 +103,8 @@ def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_job
     on stderr).
     engine: 'python' (default: `play_game`, the reference), 'kernel' (the game's compiled batch
         kernel, `KERNEL`; ValueError if it cannot play these rules and policies) or 'auto' (the
-        kernel when it can, else Python). `df.attrs["engine"]` says which ran. The kernel plays
-        the same rules with its own random streams: same statistics, not the same games.
+        kernel when it can, else Python). `df.attrs["engine"]` says which ran. A kernel that draws
+        its game's random streams (nightsim's) plays the same games: the same frame either way.
     """
     module, spec = prepare_run(game, rules, policies, seed, seat_order, engine)
     n_games = limits.games(positive_int(n_games, "n_games"), "n_games")

@@ -1,7 +1,7 @@
 """Assumption sensitivity: do the headline figures hold under each other reading of the rules?
 
 A game module lists the readings it chose where its rule text is silent or contradicts itself as
-``DECISIONS`` (`dreamsim.DECISIONS`, `nightsim.DECISIONS`): each names a `Rules` field, the
+``DECISIONS`` (`dreamsim.DECISIONS`, `nightsim.DECISIONS`, `nerathsim.DECISIONS`): each names a `Rules` field, the
 default reading and the alternatives. `sensitivity` plays the default and every alternative on
 the SAME seeds (common random numbers: game i has the same deal in every arm), so each game, or
 under ``seat_order="rotate"`` each deal, is one paired unit, and measures for every alternative:

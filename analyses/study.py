@@ -44,6 +44,7 @@ from .game_length import game_length
 from .games import KNOWN_GAMES, load_game
 from .io import read_results, write_results
 from .metadata import package_version
+from .multiplicity import with_family
 from .options import STUDY_GAMES
 from .runner import simulate
 from .sweep import effects
@@ -121,8 +122,12 @@ class GameStudy:
     extra: dict                     # title -> DataFrame (game-specific tables)
     assumptions: pd.DataFrame       # from the game's RULES.md
     seed: int
+    setup_note: str = ""            # the game's SETUP_NOTE: what its board and starting forces are (shown first)
     findings: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)   # analyses.findings
     warnings: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)   # analyses.checks
+    family: object = None           # analyses.multiplicity.Family: the game's tests, adjusted together
+    ladder_findings: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # the skill ladder's, by rung
+    confirmation: object = None     # analyses.replication.Measured: the fresh run the findings are confirmed on
 
 
 @dataclasses.dataclass(frozen=True)
@@ -345,8 +350,9 @@ def analyse_game(name: str, game_runs: dict) -> GameStudy:
         teams=teams(main) if team_game else pd.DataFrame(), fixes=fixes, fix_ideas=tuple(plan.fixes),
         impact_outcomes=impact_outcomes, main_policy=plan.main, pool=tuple(plan.pool),
         extra=game_extras(name, main, fpa.events),
-        assumptions=rules_assumptions(name), seed=int(main.attrs.get("seed", 0)),
+        assumptions=rules_assumptions(name), seed=int(main.attrs.get("seed", 0)), setup_note=setup_note(name),
     )
+    g = with_family(g)
     return dataclasses.replace(g, findings=game_findings(g), warnings=game_warnings(g))
 
 
@@ -373,6 +379,16 @@ def game_extras(name: str, main: pd.DataFrame, events: pd.DataFrame) -> dict:
         extras["Break-even prices against footsoldiers (exact)"] = unit_cost.break_even_prices().reset_index()
         extras["Lanchester scaling (exact battles, fitted exponent)"] = unit_cost.lanchester_fits().reset_index()
     return extras
+
+
+def setup_note(game: str) -> str:
+    """The game module's ``SETUP_NOTE`` (a static sentence such as "the board is a reconstruction"), or ""
+    for a game without one or one that cannot be imported here."""
+    try:
+        module = load_game(game)
+    except ValueError:
+        return ""
+    return str(getattr(module, "SETUP_NOTE", "") or "")
 
 
 def rules_assumptions(game: str) -> pd.DataFrame:

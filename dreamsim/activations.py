@@ -3,6 +3,8 @@ surplus a hand may be left with (Square, Motel, a steal, an interception).
 """
 from __future__ import annotations
 
+from bisect import insort
+
 from .actions import COUNT, DISCARD, GIVE, HOLD, MIX, SPRING, STOP, TAKE, TARGET, TO, Give, Hold, Mix, StopTaking
 from .board import adjacent_locations
 from .cards import (
@@ -168,7 +170,7 @@ class SquareTake(Frame):
             s.stack.pop()
             return
         s.discard.remove(a.kind)
-        s.hands[self.seat].append(a.kind)
+        insort(s.hands[self.seat], a.kind)
         self.taken += 1
         s.log is None or _event(s, "square_take", seat=self.seat, card=KIND_NAMES[a.kind])
 
@@ -218,7 +220,7 @@ class MotelTake(Frame):
             s.stack.pop()
             return
         s.hands[self.target].remove(a.kind)
-        s.hands[self.seat].append(a.kind)
+        insort(s.hands[self.seat], a.kind)
         self.taken += 1
         s.log is None or _event(s, "motel_take", seat=self.seat, target=self.target, card=KIND_NAMES[a.kind])
 
@@ -263,11 +265,10 @@ class RestaurantOption(Frame):
             for q in elig:
                 counts.append(len(s.hands[q]))
                 pool += s.hands[q]
-            perm = rng.permutation(len(pool))
-            pool = [pool[int(i)] for i in perm]
+            rng.shuffle(pool)
             i = 0
             for q, c in zip(elig, counts):
-                s.hands[q] = pool[i:i + c]
+                s.hands[q] = sorted(pool[i:i + c])
                 i += c
             s.log is None or _event(s, "mix", seat=self.seat, seats=elig, hands=[_names(s.hands[q]) for q in elig])
         else:
@@ -295,7 +296,7 @@ class RestaurantCount(Frame):
             pool = [i for i, k in enumerate(hand) if k != BLACK]
             if not pool:
                 break
-            card = hand.pop(pool[int(rng.random() * len(pool))])
+            card = hand.pop(pool[int(rng.integers(len(pool)))])
             _to_discard(s, card)
             gone.append(KIND_NAMES[card])
         s.log is None or _event(s, "restaurant_discard", seat=self.seat, target=self.target, cards=gone)
@@ -350,7 +351,7 @@ class Surplus(Frame):
         hand = s.hands[self.seat]
         hand.remove(a.kind)
         if type(a) is Give:
-            s.hands[self.other].append(a.kind)
+            insort(s.hands[self.other], a.kind)
             s.log is None or _event(s, "give", seat=self.seat, target=self.other, card=KIND_NAMES[a.kind])
         else:
             _to_discard(s, a.kind)

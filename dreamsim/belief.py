@@ -1,4 +1,4 @@
-"""A belief over the other hands for search (issue 17): facts one seat infers from whom the engine asks.
+"""A belief over the other hands for search: facts one seat infers from whom the engine asks.
 
 `sample_state` deals the unseen cards uniformly over the deals consistent with ONE observation.
 A player who watches the table knows more: the engine asks a seat in a reaction window exactly

@@ -1,4 +1,4 @@
-"""Determinisation: a full state consistent with what one seat knows (issue 17, for search).
+"""Determinisation: a full state consistent with what one seat knows (for search).
 
 `sample_state(observation, rng)` rebuilds everything public from the observation (board,
 avatars, effects, debts, the pending frames, the cards being played, counts) and deals what
@@ -208,7 +208,8 @@ def _deal(obs: Observation, rng) -> State:
             need = obs.hand_sizes[q] - len(hands[q])
             hands[q] += rest[:need]
             del rest[:need]
-    s.hands = hands
+    s.hands = [sorted(h) for h in hands]  # hands (and traps) are kept sorted (State)
+    s.traps = [sorted(t) for t in s.traps]
     if obs.discard_pile is not None:
         s.discard = list(obs.discard_pile)
     elif obs.discard_size:

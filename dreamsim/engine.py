@@ -110,7 +110,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
     rest = len(deck) - rules.hand_size * s.n
     top = deck[rest:][::-1]
     del deck[rest:]
-    s.hands = [top[p::s.n] for p in range(s.n)]
+    s.hands = [sorted(top[p::s.n]) for p in range(s.n)]  # a hand is kept in kind order (State.hands)
     s.reserve = nightmare_cards()
     s.log = [] if record else None
     s.turns = -1

@@ -4,19 +4,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numpy.random import PCG64, Generator
+
+from simcore.stream import streams
 
 from .board import distances_to
 from .cards import BRIDGE, RED
-from .engine import IllegalActionError, _advance, apply_legal, has_nightmare, new_game
+from .engine import IllegalActionError, apply_legal, has_nightmare, new_game
 from .log import format_events
 from .observation import observe
 from .policies import POLICIES
-from .policy_random import _BATCH, RandomPolicy
 from .rules import Rules
-from .seeding import spawn_generators
 
-RULES_VERSION = "dreamsim-1.5"
+RULES_VERSION = "dreamsim-1.6"
 
 
 @dataclass(frozen=True)
@@ -97,41 +96,30 @@ def policy_name(p) -> str:
 def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     """Play one game. A pure function of (rules, policies, seed).
 
-    The seed (int or SeedSequence) is split into one stream for chance (shuffles, draws,
-    blind picks) and one per seat for that seat's policy, so changing one seat's policy
-    never changes the cards the others are dealt.
+    The seed (an int in 0..2**64-1 or a SeedSequence, read by `simcore.stream.seed_int`) gives
+    `1 + players` SplitMix64 streams (`simcore.stream.streams`): stream 0 for chance (shuffles,
+    draws, blind picks), stream 1 + i for seat i's policy, so changing one seat's policy never
+    changes the cards the others are dealt. The batch kernel (`dreamsim.kernel`) draws the same
+    numbers from the same streams and plays the very same game.
 
     A policy gets the legal actions as a tuple of its own: nothing it does to them reaches the
     engine's list or the check of its choice. A seat's chooser (`for_game`) that has a
     `watch(observation)` method is shown that seat's observation at every other seat's decision
     too (what a player watching the table sees; e.g. a search keeping a belief, `belief=` of ismcts).
-
-    For an int seed the streams are built by `seeding.spawn_generators` (numpy's streams, bit for
-    bit, without its per-call costs). Without `record`, each checked decision is applied by
-    `engine.apply_legal`'s body, inlined (one call less per decision); when every seat is the
-    built-in `RandomPolicy`, `_play_random` plays the same game in one fused loop.
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a dreamsim.Rules, got {type(rules).__name__}")
     pols = resolve_policies(policies, rules.players)
-    if not isinstance(seed, np.random.SeedSequence) and (
-            isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
-    chance, prngs = _streams(seed, rules.players, pols)
+    chance, *prngs = streams(seed, 1 + rules.players)
     s = new_game(rules, chance, record=record)
-    if not record and all(type(q) is RandomPolicy for q in pols):
-        _play_random(s, chance, prngs)
-        return _result(s, rules, pols, seed, record)
     choose, observes = zip(*[_seat_chooser(q, r) for q, r in zip(pols, prngs)])
     # a chooser with `watch` (a search keeping a belief) sees its own observation at the other seats' decisions too
     watchers = [(q, c.watch) for q, c in enumerate(choose) if getattr(c, "watch", None) is not None]
-    stack = s.stack  # the State keeps this list object for the whole game
     while not s.is_terminal:
         p = s.current_player
-        if watchers:
-            for q, watch in watchers:
-                if q != p:
-                    watch(observe(s, q))
+        for q, watch in watchers:
+            if q != p:
+                watch(observe(s, q))
         legal = tuple(s.legal)  # the policy's own immutable copy of the engine's list (interned values)
         a = choose[p](observe(s, p) if observes[p] else None, legal)  # a copy of what seat p may know
         for x in legal:  # every choice is checked: identity finds the engine's own items cheaply
@@ -139,41 +127,8 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
                 break
         else:
             a = _equal_legal(a, legal, s, pols[p], p, seed)
-        if record:
-            apply_legal(s, a, chance)  # the engine's step: log the decision, apply it, advance
-            continue
-        s.decisions += 1  # engine.apply_legal without the log, inlined (one call less per decision)
-        stack[-1].apply(s, a, chance)
-        s.legal = None
-        _advance(s, chance)
+        apply_legal(s, a, chance)
     return _result(s, rules, pols, seed, record)
-
-
-def _play_random(s, chance, prngs) -> None:
-    """`play_game`'s loop when every seat is the built-in `RandomPolicy` and nothing is recorded:
-    the same decisions from the same streams, with `engine._advance`, the step and each seat's
-    chooser (`RandomPolicy.for_game`: `legal[int(u * len(legal))]`, uniforms drawn `_BATCH` at a time
-    from the seat's stream) in one loop. The choice is the engine's own list item, so it needs no
-    check, and the list is read where `_advance` makes it, without a copy for the policy."""
-    stack = s.stack
-    bufs = [[] for _ in prngs]  # per seat: its uniforms still to use, the next one last
-    decisions = s.decisions
-    while not s.is_terminal:
-        f = stack[-1]
-        if f.auto:
-            f.run(s, chance)
-            continue
-        legal = f.legal(s)
-        if not legal:
-            f.finish(s, chance)
-            continue
-        buf = bufs[f.who]
-        if not buf:
-            buf.extend(reversed(prngs[f.who].random(_BATCH).tolist()))
-        decisions += 1
-        f.apply(s, legal[int(buf.pop() * len(legal))], chance)
-    s.decisions = decisions
-    s.legal = []
 
 
 def _result(s, rules: Rules, pols, seed, record: bool) -> GameResult:
@@ -196,20 +151,6 @@ def _result(s, rules: Rules, pols, seed, record: bool) -> GameResult:
         log=tuple(s.log) if record else None,
         rules=rules if record else None,
     )
-
-
-def _streams(seed, players: int, pols=None):
-    """The chance stream and one stream per seat: the children 0..players of the seed's
-    SeedSequence. For an int seed they are built by `seeding.spawn_generators` (the same
-    streams, bit for bit, without numpy's per-call costs); a seat whose policy is not the
-    built-in `RandomPolicy` (or every seat, without `pols`) gets numpy's own child, which can spawn."""
-    if isinstance(seed, np.random.SeedSequence):
-        gens = [Generator(PCG64(c)) for c in seed.spawn(1 + players)]
-    else:
-        plain = range(1, 1 + players) if pols is None else \
-            [1 + i for i, pol in enumerate(pols) if type(pol) is not RandomPolicy]
-        gens = spawn_generators(int(seed), 1 + players, plain)
-    return gens[0], gens[1:]
 
 
 def _seat_chooser(policy, rng):

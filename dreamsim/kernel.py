@@ -1,6 +1,6 @@
-"""A numba batch kernel for Midnighters (issue 16 item 2): whole games of the rules it
-supports, for the built-in `random` policy and every `HeuristicPolicy` (`heuristic`, `runner`,
-`trickster`, `horror`, `tuned` and any other `Weights`), many games per call.
+"""A numba batch kernel for Midnighters: whole games of the rules it supports, for the built-in
+`random` policy and every `HeuristicPolicy` (`heuristic`, `runner`, `trickster`, `horror`, `tuned`
+and any other `Weights`), many games per call.
 
     from dreamsim.kernel import KERNEL
     KERNEL.supports(rules, ["random"] * 4)             # -> True
@@ -8,33 +8,26 @@ supports, for the built-in `random` policy and every `HeuristicPolicy` (`heurist
     records = KERNEL.play_batch(rules, ["random"] * 4, seeds=range(1000))
     records = KERNEL.play_batch(rules, [lineup_of_game_i, ...], seeds)   # one lineup per seed
 
-`play_batch` returns one dict per seed with exactly the keys (and plain Python types) of
-`dreamsim.play_game(rules, policies, seed).to_record()`. The Python engine stays the reference:
-the kernel (`kernel_core`, `kernel_frames`, `kernel_play`) mirrors `engine.py` frame by frame,
-and `tests/dreamsim/test_dreamsim_kernel.py` compares, at thousands of positions of engine
-games, its legal actions and the state after each deterministic step with the engine's, and
-the distributions of every per-game statistic over fixed seeds.
+`play_batch` returns one dict per seed equal to `dreamsim.play_game(rules, policies, seed).to_record()`:
+the same game, record for record. The Python engine stays the reference: the kernel (`kernel_core`,
+`kernel_frames`, `kernel_play`) mirrors `engine.py` frame by frame, lists the legal actions in the
+engine's order, and draws the same numbers from the same streams (`simcore.stream_kernel`, the twin of
+the engine's `simcore.stream`): stream 0 of the seed for chance, stream 1 + i for seat i's policy.
+`tests/dreamsim/test_dreamsim_kernel_equality.py` plays fixed seeds through both and compares the
+records; `kernel_bridge` finds the first decision where the two part, should they ever.
 
-Randomness: each game draws from its own SplitMix64 stream seeded by its integer seed, so a
-game's outcome is a function of (rules, policies, seed), independent of the batch it is in.
-It is not the engine's numpy stream: the same seed gives a different game than `play_game`,
-from the same distribution (the random policy is a uniform choice among the same distinct
-legal actions at every decision).
+The heuristic (`kernel_heur_board`, `kernel_heur`, `kernel_heur_score`, `kernel_heur_play`) is
+`HeuristicPolicy` compiled: at the same position it gives every legal action the same score as the
+Python policy and plays the same action, its tie-break among equal best scores included (one
+`below(number of best)` from the seat's stream). Its weights are a float row (`weights_row`): the
+`Weights` fields in order, then the card values and the mean value of a card drawn, as the Python
+policy derives them.
 
-The heuristic (`kernel_heur_board`, `kernel_heur`, `kernel_heur_score`, `kernel_heur_play`) is `HeuristicPolicy`
-compiled: at the same position it gives every legal action the same score as the Python policy
-and plays the same action, but for the tie-break among equal best scores, a uniform draw from the
-kernel's stream (`tests/dreamsim/test_dreamsim_kernel_heuristic.py` checks the scores and the
-choice at every decision of engine games, and the distributions of every per-game statistic).
-Its weights are a float row (`weights_row`): the `Weights` fields in order, then the card values
-and the mean value of a card drawn, as the Python policy derives them. Card values are summed
-per kind rather than in hand order: weights that are not multiples of a power of two (0.1 ...)
-may differ from Python in the last bit of a score, and so break an exact tie differently.
-
-Supported rules: every `Rules` field at its default except the numbers (players, max_turns,
-hand_size, the action counts and prices, cancel_debt), debt_carries_over, discard_action and
-any `layout` of up to 64 cells; anything else is refused by `supports` (False) and
-`play_batch` (ValueError naming the field).
+Supported rules: `PARAMETERS` at any value `Rules` accepts (the numbers: players, max_turns, hand_size,
+the action counts and prices, cancel_debt, the first-turn compensations; debt_carries_over,
+discard_action, black_ignores_town_hall; start, stager, horror_hand_limit, paralysis, nightmares; any
+`layout` of up to 64 cells), every other field at its default; anything else is refused by `supports`
+(False) and `play_batch` (ValueError naming the field).
 """
 from __future__ import annotations
 
@@ -44,6 +37,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from simcore.stream import seed_int
+
 from . import kernel_cache  # noqa: F401  (numba's cache of the kernel: fresh across all its source files)
 from . import kernel_layout as K
 from .engine import STAT_NAMES
@@ -52,14 +47,16 @@ from .kernel_heur_board import N_W, N_WEIGHT_FIELDS, W_CV, W_MEAN_DRAW
 from .kernel_heur_play import POL_HEURISTIC, POL_RANDOM, play_games_policies
 from .kernel_play import GAME_FIELDS, SEAT_FIELDS, play_games
 from .policies import POLICIES, HeuristicPolicy, RandomPolicy, Weights
-from .rules import Rules
+from .rules import _CHOICES, Rules
 
-#: Rules fields the kernel takes as parameters; every other field must keep its default
+#: Rules fields the kernel takes as parameters (every value `Rules` accepts); every other field must keep
+#: its default. They include every field a rebalance knob (`knobs.KNOBS`) or a sensitivity reading
+#: (`decisions.DECISIONS`) varies, except `refill`, `intercept_takes` and `town_hall_discards`.
 PARAMETERS = ("players", "max_turns", "hand_size", "actions_per_turn", "multicolour_actions", "colourless_actions",
               "trap_actions", "dutch_angle_actions", "steal_actions", "cancel_debt", "debt_carries_over",
-              "discard_action", "layout")
+              "discard_action", "layout", "extra_first_turn_seats", "reduced_first_turn_last_seats", "start",
+              "stager", "black_ignores_town_hall", "horror_hand_limit", "paralysis", "nightmares")
 _DEFAULTS = Rules()
-_MAX_SEED = 2 ** 63
 #: the heuristic's weights as the kernel reads them (kernel_heur_board.W_*): Weights fields in order
 WEIGHT_FIELDS = tuple(f.name for f in fields(Weights))
 assert len(WEIGHT_FIELDS) == N_WEIGHT_FIELDS and W_CV == N_WEIGHT_FIELDS
@@ -76,6 +73,8 @@ def unsupported(rules, policies) -> str | None:
     rows, cols = rules.board[0], rules.board[1]
     if rows * cols > K.MAX_CELLS:
         return f"the kernel takes layouts of at most {K.MAX_CELLS} cells (Rules.layout has {rows * cols})"
+    if len(start_locations(rules)) < rules.players:
+        return f"Rules.start={rules.start!r}: the layout has fewer Corridors than the {rules.players} players"
     if isinstance(policies, (str, bytes)) or not hasattr(policies, "__len__") or len(policies) != rules.players:
         return f"policies: give one per seat ({rules.players})"
     for p in policies:
@@ -115,6 +114,20 @@ def weights_row(policy: HeuristicPolicy) -> np.ndarray:
     return row
 
 
+def start_locations(rules: Rules) -> list:
+    """Each seat's starting location, as engine.new_game places them (Rules.start on the layout)."""
+    rows, cols, grid, rot, start, nb = rules.board
+    if rules.start == "same_corridor":
+        return [grid[start]] * rules.players
+    order = sorted((c for c in range(len(grid)) if 0 <= grid[c] < K.N_CORRIDORS), key=lambda c: (-(c // cols), c % cols))
+    return [grid[c] for c in order[:rules.players]]
+
+
+def _choice(rules: Rules, field: str) -> int:
+    """The code of a categorical Rules field (its index among the values Rules accepts)."""
+    return _CHOICES[field].index(getattr(rules, field))
+
+
 def supports(rules, policies) -> bool:
     """True when `play_batch` can play these rules and policies."""
     return unsupported(rules, policies) is None
@@ -138,6 +151,15 @@ def _params(rules: Rules) -> np.ndarray:
     M[K.R_DEBT_CARRY] = int(rules.debt_carries_over)
     M[K.R_DISCARD_ACTION] = int(rules.discard_action)
     M[K.R_START_CELL] = start
+    M[K.R_EXTRA_FIRST] = rules.extra_first_turn_seats
+    M[K.R_REDUCED_LAST] = rules.reduced_first_turn_last_seats
+    M[K.R_STAGER] = _choice(rules, "stager")
+    M[K.R_BLACK_TH] = int(rules.black_ignores_town_hall)
+    M[K.R_HORROR_LIMIT] = _choice(rules, "horror_hand_limit")
+    M[K.R_PARALYSIS_NOW] = int(rules.paralysis == "immediate")
+    M[K.R_NIGHTMARES] = _choice(rules, "nightmares")
+    locs = start_locations(rules)
+    M[K.R_START_LOC:K.R_START_LOC + len(locs)] = locs
     M[K.O_INIT_GRID:K.O_INIT_GRID + len(grid)] = grid
     M[K.O_INIT_ROT:K.O_INIT_ROT + K.N_LOC] = rot
     M[K.O_NB:K.O_NB + K.N_DIRS * len(nb)] = np.asarray(nb, dtype=np.int64).ravel()
@@ -145,20 +167,15 @@ def _params(rules: Rules) -> np.ndarray:
 
 
 def seed_array(seeds) -> np.ndarray:
-    """Per-game integer seeds as int64 (a seed of 2**63 or more is first folded through
-    numpy's SeedSequence, like analyses.plan.deal_seed)."""
+    """Per-game seeds as uint64, read as `play_game` reads them (`simcore.stream.seed_int`: an int in
+    0..2**64-1 as it is, a SeedSequence through its first 64-bit word)."""
     out = []
     for s in seeds:
-        if isinstance(s, np.random.SeedSequence):
-            s = int(s.generate_state(1, np.uint64)[0] >> np.uint64(1))
-        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
-            raise ValueError(f"seeds must be non-negative integers or SeedSequences, got {s!r}. "
-                             f"Reproduce with dreamsim.kernel.seed_array([{s!r}])")
-        s = int(s)
-        if s >= _MAX_SEED:
-            s = int(np.random.SeedSequence(s).generate_state(1, np.uint64)[0] >> np.uint64(1))
-        out.append(s)
-    return np.array(out, dtype=np.int64)
+        try:
+            out.append(seed_int(s))
+        except ValueError as e:
+            raise ValueError(f"{e}. Reproduce with dreamsim.kernel.seed_array([{s!r}])") from None
+    return np.array(out, dtype=np.uint64)
 
 
 def play_arrays(rules: Rules, policies, seeds) -> tuple[np.ndarray, np.ndarray]:
@@ -264,6 +281,13 @@ def warm_up(policies=("random", "random")) -> float:
     play_arrays(Rules(players=len(policies), max_turns=4), list(policies), [0])
     return time.perf_counter() - t0
 
+
+assert [_CHOICES["stager"].index(v) for v in ("last_seat", "first_seat", "chance")] == [
+    K.STAGER_LAST, K.STAGER_FIRST, K.STAGER_CHANCE]
+assert [_CHOICES["horror_hand_limit"].index(v) for v in ("nightmares_free", "black_free", "all_cards")] == [
+    K.HL_NIGHTMARES_FREE, K.HL_BLACK_FREE, K.HL_ALL_CARDS]
+assert [_CHOICES["nightmares"].index(v) for v in ("after_deal", "after_first_round", "none")] == [
+    K.NM_AFTER_DEAL, K.NM_AFTER_FIRST_ROUND, K.NM_NONE]
 
 #: the hook analyses looks for (docs/GAME_PROTOCOL.md): supports / refusal / play_batch / play_columns
 KERNEL = SimpleNamespace(name="dreamsim.kernel", supports=supports, refusal=unsupported, play_batch=play_batch,

@@ -6,16 +6,21 @@ honest by putting it at the very positions the engine reaches (or a test builds 
     kernel_bridge.legal(M)                      # the kernel's legal actions, as engine actions
     kernel_bridge.apply(M, rs, action)          # one step in the kernel
     kernel_bridge.snapshot_state(s) == kernel_bridge.snapshot_kernel(M)
+    kernel_bridge.first_divergence(rules, policies, seed)   # where a kernel game leaves play_game's, or None
 """
 from __future__ import annotations
 
 import numpy as np
 
+from simcore.stream import streams
+
 from . import actions as A
 from . import kernel_layout as K
-from .engine import FRAME_CODES, FRAME_TYPES, STAT_NAMES, State
+from .engine import FRAME_CODES, FRAME_TYPES, STAT_NAMES, State, apply_legal, new_game
+from .game import _seat_chooser, resolve_policies
 from .kernel import _params
 from .kernel_play import apply_top, legal_top
+from .observation import observe
 
 #: kernel action code -> engine action (from the kernel's (a, b))
 _TO_ENGINE = {
@@ -125,7 +130,7 @@ def from_state(s: State) -> np.ndarray:
                K.G_WINNER: -1 if s.winner is None else s.winner, K.G_WOKE: s.woke, K.G_HWON: int(s.horror_won),
                K.G_TERM: int(s.is_terminal), K.G_TIMEOUT: int(s.timed_out), K.G_TURNS: s.turns,
                K.G_DECS: s.decisions, K.G_DECK_N: len(s.deck), K.G_DISC_N: len(s.discard), K.G_NTRAPS: s.n_traps,
-               K.G_SP: len(s.stack)}
+               K.G_SP: len(s.stack), K.G_RESERVE: int(bool(s.reserve))}
     for i, v in scalars.items():
         M[i] = v
     M[K.O_GRID:K.O_GRID + len(s.grid)] = s.grid
@@ -197,6 +202,38 @@ def snapshot_state(s: State) -> dict:
 
 
 def new_rng(seed: int = 0) -> np.ndarray:
-    """A kernel random stream for `apply`."""
-    return np.array([(seed * 0x9E3779B97F4A7C15 + 1) % 2 ** 64], dtype=np.uint64)
+    """The kernel's random streams of a seed for `apply` (rs[0] chance, rs[1 + i] seat i's policy): the
+    starting states of `simcore.stream.streams(seed, 1 + K.MAX_SEATS)`."""
+    return np.array([s.state for s in streams(seed, 1 + K.MAX_SEATS)], dtype=np.uint64)
 
+
+
+def first_divergence(rules, policies, seed) -> str | None:
+    """Where the kernel and the engine part on `play_game(rules, policies, seed)`, or None: plays the
+    engine game and puts the kernel at every decision of it (from the same chance stream), comparing the
+    legal actions in order, then the whole state and the chance stream after the engine's choice.
+    The tool for a record of `kernel.play_batch` that differs from `play_game`'s; it does not replay
+    the kernel's own policies (their choice is the engine's at the same position and stream)."""
+    pols = resolve_policies(policies, rules.players)
+    chance, *prngs = streams(seed, 1 + rules.players)
+    s = new_game(rules, chance)
+    choose = [_seat_chooser(q, r)[0] for q, r in zip(pols, prngs)]
+    rs = np.zeros(1 + K.MAX_SEATS, dtype=np.uint64)
+    while not s.is_terminal:
+        M = from_state(s)
+        where = f"seed {seed}, decision #{s.decisions} ({s.decision}, turn {s.turns})"
+        kernel_legal = legal(M)
+        if kernel_legal != list(s.legal):
+            return f"{where}: legal actions, engine {list(s.legal)!r}, kernel {kernel_legal!r}"
+        p = s.current_player
+        a = choose[p](observe(s, p), tuple(s.legal))
+        rs[0] = chance.state
+        apply(M, rs, a)
+        apply_legal(s, a, chance)
+        if int(rs[0]) != chance.state:
+            return f"{where}: after {a!r} the kernel drew other chance numbers than the engine"
+        want, got = snapshot_state(s), snapshot_kernel(M)
+        if want != got:
+            diff = {k: (want[k], got.get(k)) for k in want if want[k] != got.get(k)}
+            return f"{where}: after {a!r} the states differ (engine, kernel): {diff}"
+    return None

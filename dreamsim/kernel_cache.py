@@ -36,14 +36,15 @@ except ImportError:  # pragma: no cover - numba is a dependency; keep the kernel
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNEL_FILES = tuple(os.path.join(HERE, name) for name in (
     "kernel_core.py", "kernel_frames.py", "kernel_play.py", "kernel_layout.py", "kernel_heur_board.py",
-    "kernel_heur.py", "kernel_heur_score.py", "kernel_heur_play.py", "cards.py"))
+    "kernel_heur.py", "kernel_heur_score.py", "kernel_heur_play.py", "cards.py")) + (
+    os.path.join(os.path.dirname(HERE), "simcore", "stream_kernel.py"),)
 
 
 #: numba's inlining of a decision's functions into the compiled loops (`@njit(inline=INLINE)`):
 #: "always", the shipped build (the loops run faster: see kernel_core's docstring), or "never", which
 #: compiles about four times sooner. Read from the environment variable BALANCELAB_KERNEL_INLINE
 #: (default "always"); the test suite picks "never" (tests/conftest.py). Both builds play the same
-#: games: numba's inlining moves code and changes no operation (`benchmarks/kernel_output_hashes.py`
+#: games: numba's inlining moves code and changes no operation (`benchmarks/tools/kernel_output_hashes.py`
 #: prints the same hashes under either; tests/nightsim/test_nightsim_kernel_cache.py compares
 #: Nightmarium's two builds). Each build keeps its compiled code in its own folder (`get_cache_path`),
 #: so switching between them recompiles nothing that is cached.

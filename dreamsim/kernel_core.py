@@ -4,48 +4,30 @@ its counterpart in `engine.py`; the state is the int64 array `M` laid out in `ke
 """
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
+
+from simcore.stream_kernel import below
+from simcore.stream_kernel import shuffle as stream_shuffle
 
 from . import cards as C
 from . import kernel_layout as K
 from .kernel_cache import INLINE  # (also registers the numba cache locator before any @njit)
 
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 
-
-# --- PRNG: SplitMix64, one uint64 of state per game -------------------------------------------
-@njit(cache=True, error_model="numpy", _nrt=False)
-def seed_rng(rs, seed):
-    """The game's stream from its integer seed (a SeedSequence-derived 63-bit int in analyses)."""
-    z = np.uint64(seed) + _GAMMA
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    rs[0] = z ^ (z >> np.uint64(31))
-
-
+# --- random draws: simcore's SplitMix64 streams (rs[0] chance, rs[1 + i] seat i's policy) --------
 @njit(cache=True, error_model="numpy", _nrt=False)
 def rand_below(M, rs, n):
-    """A uniform integer in [0, n)."""
-    x = rs[0] + _GAMMA
-    rs[0] = x
-    z = (x ^ (x >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    z = z ^ (z >> np.uint64(31))
+    """A uniform integer in [0, n) from the chance stream (`Stream.below` of the engine's chance)."""
     M[K.G_RNG_CALLS] += 1
-    return np.int64(((z >> np.uint64(11)) * np.uint64(n)) >> np.uint64(53))
+    return below(rs, 0, n)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def shuffle(M, rs, off, n):
-    """Fisher–Yates on M[off:off+n] (numpy's `permutation` draws the same distribution)."""
-    for i in range(n - 1, 0, -1):
-        j = rand_below(M, rs, i + 1)
-        t = M[off + i]
-        M[off + i] = M[off + j]
-        M[off + j] = t
+    """Fisher-Yates on M[off:off+n] with the chance stream (`Stream.shuffle`, the engine's `shuffled`)."""
+    if n > 1:
+        M[K.G_RNG_CALLS] += n - 1
+    stream_shuffle(M, off, n, rs, 0)
 
 
 # --- stack ------------------------------------------------------------------------------------
@@ -115,10 +97,13 @@ def takeable(M, p):
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def hand_limit(M, p):
-    """engine.hand_limit with horror_hand_limit="nightmares_free"."""
+    """engine.hand_limit."""
     size = M[K.R_HAND]
     if p != M[K.G_HORROR]:
         return size
+    mode = M[K.R_HORROR_LIMIT]
+    if mode != K.HL_NIGHTMARES_FREE:
+        return size + 1 if mode == K.HL_BLACK_FREE else size
     h = K.O_HAND + p * K.N_KINDS
     for k in range(C.RED, K.N_KINDS):
         size += M[h + k]
@@ -266,6 +251,19 @@ def draw_card(M, rs):
     return M[K.O_DECK + M[K.G_DECK_N]]
 
 
+@njit(cache=True, error_model="numpy", _nrt=False)
+def shuffle_in_nightmares(M, rs):
+    """engine._shuffle_in_nightmares: the six nightmares (cards.NIGHTMARES, in kind order) on top of
+    the deck, then the whole deck shuffled."""
+    top_ = M[K.G_DECK_N]
+    for k in range(C.RED, K.N_KINDS):
+        M[K.O_DECK + top_] = k
+        top_ += 1
+    shuffle(M, rs, K.O_DECK, top_)
+    M[K.G_DECK_N] = top_
+    M[K.G_RESERVE] = 0
+
+
 @njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
 def refill(M, rs, p):
     """engine._refill: draw up to the hand limit; False when a nightmare pushed a decision."""
@@ -287,9 +285,9 @@ def refill(M, rs, p):
 # --- nightmares ---------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy", _nrt=False)
 def nightmare_drawn(M, rs, p, kind):
-    """engine._nightmare_drawn (black_ignores_town_hall=True). True if a decision was pushed."""
+    """engine._nightmare_drawn. True if a decision was pushed."""
     n = M[K.G_N]
-    if M[K.O_WHERE + p] == C.TOWN_HALL and kind != C.BLACK:
+    if M[K.O_WHERE + p] == C.TOWN_HALL and not (kind == C.BLACK and M[K.R_BLACK_TH]):
         return False
     if kind == C.BLACK:
         return apply_nightmare(M, rs, p, kind, 0)
@@ -318,7 +316,7 @@ def nightmare_drawn(M, rs, p, kind):
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def apply_nightmare(M, rs, p, kind, affected):
-    """engine._apply_nightmare on the `affected` seats (stager="last_seat")."""
+    """engine._apply_nightmare on the `affected` seats."""
     n = M[K.G_N]
     if kind == C.RED:
         M[K.G_RED] |= affected
@@ -371,7 +369,13 @@ def apply_nightmare(M, rs, p, kind, affected):
         if affected:
             placer = M[K.G_HORROR]
             if placer < 0:
-                placer = n - 1  # stager="last_seat"
+                st = M[K.R_STAGER]
+                placer = n - 1 if st == K.STAGER_LAST else 0 if st == K.STAGER_FIRST else -1
+            if placer < 0:  # stager="chance": each victim to a Corridor at random, in seat order
+                for q in range(n):
+                    if (affected >> q) & 1:
+                        M[K.O_WHERE + q] = rand_below(M, rs, K.N_CORRIDORS)
+                return False
             f = push(M, K.F_PLACE)
             M[f + K.FR_DEC] = placer
             M[f + K.PLACE_VICTIMS] = affected
@@ -381,8 +385,8 @@ def apply_nightmare(M, rs, p, kind, affected):
 
 # --- turns --------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
-def begin_turn(M):
-    """engine._begin_turn: turn cap, actions, sleep paralysis, the turn-start trap window."""
+def begin_turn(M, rs):
+    """engine._begin_turn: turn cap, nightmares entering, actions, sleep paralysis, the turn-start trap window."""
     n = M[K.G_N]
     while True:
         if M[K.G_TURNS] >= 0:
@@ -392,6 +396,8 @@ def begin_turn(M):
             M[K.G_TERM] = 1
             M[K.G_TIMEOUT] = 1
             return
+        if M[K.G_TURNS] == n and M[K.G_RESERVE] and M[K.R_NIGHTMARES] == K.NM_AFTER_FIRST_ROUND:
+            shuffle_in_nightmares(M, rs)
         p = M[K.G_TP]
         M[K.G_CTRL] = -1
         M[K.G_CUR] = p
@@ -399,6 +405,11 @@ def begin_turn(M):
         h = M[K.G_HORROR]
         if p != h and ((M[K.G_MULTI] | M[K.G_SLOW]) >> p) & 1:
             base = M[K.R_MULTI_A] if (M[K.G_MULTI] >> p) & 1 else M[K.R_SLOW_A]
+        if M[K.G_TURNS] < n:  # each seat's first turn (design variants: per-seat compensation)
+            if p < M[K.R_EXTRA_FIRST]:
+                base += 1
+            if p >= n - M[K.R_REDUCED_LAST] and base > 1:  # keeps at least one action
+                base -= 1
         d = M[K.O_DEBT + p]
         if d:
             M[K.G_AL] = base - d if d < base else 0
@@ -428,9 +439,9 @@ def turn_finish(M, rs):
     at = M[K.G_SP]
     if M[K.O_HSIZE + p] >= hand_limit(M, p):
         M[K.O_OWED + p] = 0
-        begin_turn(M)
+        begin_turn(M, rs)
     elif refill(M, rs, p):
-        begin_turn(M)
+        begin_turn(M, rs)
     else:
         insert_frame(M, at, K.F_REFILL, p)
         insert_frame(M, at, K.F_NEXT, 0)

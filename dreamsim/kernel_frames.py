@@ -56,6 +56,10 @@ def turn_legal(M, f):
     if al <= 0:
         return 0
     p = M[K.G_TP]
+    hz = M[K.G_HORROR]
+    if M[K.R_PARALYSIS_NOW] and hz >= 0 and p != hz and M[K.O_WHERE + p] == M[K.O_WHERE + hz]:
+        M[K.G_AL] = 0  # paralysis="immediate": the turn ends at once, its actions lost
+        return 0
     c = M[K.G_CTRL]
     M[f + K.FR_DEC] = c if c >= 0 else p
     n = 0

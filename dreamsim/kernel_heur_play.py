@@ -11,9 +11,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcore.stream_kernel import below, seed_streams
+
 from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from . import kernel_layout as K
-from .kernel_core import rand_below, seed_rng, top
+from .kernel_core import top
 from .kernel_heur import (
     X_ACTOR,
     X_BGEN,
@@ -157,7 +159,7 @@ def choose(M, rs, BD, W, X, XF, best, sc, f, fk, n):
         if sc[i] == top_s:
             best[m] = i
             m += 1
-    return best[0] if m == 1 else best[rand_below(M, rs, m)]
+    return best[0] if m == 1 else best[below(rs, 1 + M[K.G_CUR], m)]  # the seat's stream, as HeuristicPolicy
 
 
 @njit(cache=True, error_model="numpy")
@@ -181,7 +183,7 @@ def run_policies(M, rs, BD, X, XF, best, sc, kinds, WT, rows, max_decisions):
         if kinds[r] == POL_HEURISTIC:
             i = choose(M, rs, BD, WT[r], X, XF, best, sc, f, k, n)
         else:
-            i = 0 if n == 1 else rand_below(M, rs, n)
+            i = below(rs, 1 + M[K.G_CUR], n)  # RandomPolicy: one draw from the seat's stream
         base = K.O_ACTS + K.ACTS_W * i
         M[K.G_DECS] += 1
         apply(M, rs, f, k, M[base + K.AC_CODE], M[base + K.AC_A], M[base + K.AC_B])
@@ -190,10 +192,10 @@ def run_policies(M, rs, BD, X, XF, best, sc, kinds, WT, rows, max_decisions):
 @njit(cache=True, error_model="numpy")
 def play_games_policies(M, seeds, kinds, WT, lineups, out_game, out_seat):
     """kernel_play.play_games with game g's seats playing policy rows lineups[g]."""
-    rs = np.zeros(1, dtype=np.uint64)
+    rs = np.zeros(1 + K.MAX_SEATS, dtype=np.uint64)
     BD, X, XF, best, sc = new_buffers()
     for g in range(len(seeds)):
-        seed_rng(rs, seeds[g])
+        seed_streams(rs, seeds[g])
         deal(M, rs)
         run_policies(M, rs, BD, X, XF, best, sc, kinds, WT, lineups[g], -1)
         record_game(M, g, out_game, out_seat)

@@ -1,4 +1,4 @@
-"""Named fields of the Midnighters batch kernel (issue 16 item 2): where every value of a game
+"""Named fields of the Midnighters batch kernel: where every value of a game
 lives in the kernel's one int64 array `M`, the frame kinds and fields of its stack, and the
 action codes of its legal-action buffer.
 
@@ -131,9 +131,16 @@ assert STAT_NAMES == ("played_dreamwalk", "played_vertigo", "played_star", "play
  G_TIMEOUT, G_TURNS, G_DECS, G_DECK_N, G_DISC_N, G_NTRAPS, G_SP, G_CHAIN_N, G_ROWS, G_COLS, G_NCELLS,
  G_RNG_CALLS) = range(26)
 (R_MAX_TURNS, R_HAND, R_APT, R_MULTI_A, R_SLOW_A, R_TRAP_A, R_DUTCH_A, R_STEAL_A, R_CANCEL_DEBT, R_DEBT_CARRY,
- R_DISCARD_ACTION, R_START_CELL) = range(26, 38)
-G_ERROR = 38            # set when the frame stack overflowed (the game stops; kernel.py raises)
-N_SCALARS = 39
+ R_DISCARD_ACTION, R_START_CELL, R_EXTRA_FIRST, R_REDUCED_LAST, R_STAGER, R_BLACK_TH, R_HORROR_LIMIT,
+ R_PARALYSIS_NOW, R_NIGHTMARES, R_START_LOC) = range(26, 46)
+#: R_START_LOC .. R_START_LOC + MAX_SEATS - 1: each seat's starting location (Rules.start on the layout)
+G_ERROR = R_START_LOC + MAX_SEATS  # set when the frame stack overflowed (the game stops; kernel.py raises)
+G_RESERVE = G_ERROR + 1  # 1 while the six nightmares wait outside the deck (Rules.nightmares != "after_deal")
+N_SCALARS = G_RESERVE + 1
+#: codes of the categorical rule parameters (the Rules values in the order of rules.CHOICES)
+STAGER_LAST, STAGER_FIRST, STAGER_CHANCE = range(3)                  # R_STAGER: Rules.stager
+HL_NIGHTMARES_FREE, HL_BLACK_FREE, HL_ALL_CARDS = range(3)           # R_HORROR_LIMIT: Rules.horror_hand_limit
+NM_AFTER_DEAL, NM_AFTER_FIRST_ROUND, NM_NONE = range(3)              # R_NIGHTMARES: Rules.nightmares
 
 # --- arrays of M (offsets; sizes in the comments) -------------------------------------------
 O_GRID = N_SCALARS                          # location per cell (-1: a gap)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcore.stream_kernel import below, seed_streams
+
 from . import cards as C
 from . import kernel_layout as K
 from .cards import COMPOSITION as _COMPOSITION
@@ -19,11 +21,10 @@ from .kernel_core import (
     has_nightmare,
     play_done,
     push,
-    rand_below,
     refill,
     resolve,
-    seed_rng,
     shuffle,
+    shuffle_in_nightmares,
     start_play,
     takeable,
     to_discard,
@@ -290,7 +291,7 @@ def auto(M, rs, f, k):
     """Frames that need no decision (the engine's AUTO table)."""
     if k == K.F_NEXT:
         M[K.G_SP] -= 1
-        begin_turn(M)
+        begin_turn(M, rs)
     elif k == K.F_RESOLVE:
         M[K.G_SP] -= 1
         if M[f + K.RES_STATUS] == K.RESOLVES:
@@ -327,7 +328,7 @@ def run(M, rs, max_decisions):
         if max_decisions == 0:
             return
         max_decisions -= 1
-        i = 0 if n == 1 else rand_below(M, rs, n)
+        i = below(rs, 1 + M[K.G_CUR], n)  # RandomPolicy: one draw from the seat's stream
         base = K.O_ACTS + K.ACTS_W * i
         M[K.G_DECS] += 1
         apply(M, rs, f, k, M[base + K.AC_CODE], M[base + K.AC_A], M[base + K.AC_B])
@@ -356,9 +357,8 @@ def deal(M, rs):
         if loc >= 0:
             M[K.O_CELL_OF + loc] = c
     M[K.O_ROT:K.O_ROT + K.N_LOC] = M[K.O_INIT_ROT:K.O_INIT_ROT + K.N_LOC]
-    start = M[K.O_GRID + M[K.R_START_CELL]]
     for q in range(K.MAX_SEATS):
-        M[K.O_WHERE + q] = start if q < n else -1
+        M[K.O_WHERE + q] = M[K.R_START_LOC + q] if q < n else -1
     M[K.O_HAND:K.O_HAND + K.MAX_SEATS * K.N_KINDS] = 0
     M[K.O_HSIZE:K.O_HSIZE + K.MAX_SEATS] = 0
     M[K.O_DISC:K.O_DISC + K.N_KINDS] = 0
@@ -374,11 +374,10 @@ def deal(M, rs):
         for q in range(n):
             top_ -= 1
             hand_add(M, q, M[K.O_DECK + top_])
-    for k in range(C.RED, K.N_KINDS):
-        M[K.O_DECK + top_] = k
-        top_ += 1
-    shuffle(M, rs, K.O_DECK, top_)
     M[K.G_DECK_N] = top_
+    M[K.G_RESERVE] = 1
+    if M[K.R_NIGHTMARES] == K.NM_AFTER_DEAL:
+        shuffle_in_nightmares(M, rs)
     M[K.G_TURNS] = -1
     push(M, K.F_NEXT)
 
@@ -470,9 +469,9 @@ def record_game(M, g, out_game, out_seat):
 @njit(cache=True, error_model="numpy")
 def play_games(M, seeds, out_game, out_seat):
     """Play one game per seed (M holds the rules); per-game and per-seat results into the outputs."""
-    rs = np.zeros(1, dtype=np.uint64)
+    rs = np.zeros(1 + K.MAX_SEATS, dtype=np.uint64)
     for g in range(len(seeds)):
-        seed_rng(rs, seeds[g])
+        seed_streams(rs, seeds[g])
         deal(M, rs)
         run(M, rs, -1)
         record_game(M, g, out_game, out_seat)

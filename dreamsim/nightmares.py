@@ -169,7 +169,7 @@ def _apply_nightmare(s: State, p: int, kind: int, affected: int, rng) -> bool:
                 placer = s.n - 1 if st == "last_seat" else 0 if st == "first_seat" else -1
             if placer < 0:
                 for q in victims:
-                    s.where[q] = CORRIDORS[int(rng.random() * 6)]
+                    s.where[q] = CORRIDORS[int(rng.integers(6))]
                     s.log is None or _event(s, "placed", seat=q, to=s.where[q], by=-1)
             else:
                 s.stack.append(Placement(placer, victims))
@@ -181,8 +181,8 @@ def _apply_nightmare(s: State, p: int, kind: int, affected: int, rng) -> bool:
 
 
 def _speed(s: State, kind: int, affected: int) -> None:
-    """Multicoloured / Colourless on the `affected` seats: each seat keeps its own speed effect
-    (issue 13). The new effect replaces the other one on the seats it reaches; a seat it does
+    """Multicoloured / Colourless on the `affected` seats: each seat keeps its own speed effect.
+    The new effect replaces the other one on the seats it reaches; a seat it does
     not reach (in the Town Hall) keeps what it had, unless Rules.speed_cancel_shielded."""
     if kind == MULTI:
         s.multi |= affected

@@ -1,7 +1,7 @@
 """What one player may see: own hand, the board, everything public, counts of hidden things.
 
 `observe(state, player)` copies what the seat may know into a plain value (tuples, ints,
-dicts of ints; issue 13): an observation holds no reference to the State, so a policy cannot
+dicts of ints): an observation holds no reference to the State, so a policy cannot
 read other hands, face-down traps or the deck order through it. `play_game` builds one per
 decision, for the seat that decides.
 

@@ -140,15 +140,15 @@ SEARCH_BELIEFS = MappingProxyType({"reactions": ReactionBelief})
 #: the default search (`ismcts:default` in a policy list, analyses.search.ismcts.default_spec): the root's
 #: top 3 actions by the heuristic's scores, compared on common random numbers over 200 rollouts of `tuned`
 #: cut off after 6 decisions with the plan-cost value. On the same 52 deals against `heuristic`, seats rotated
-#: (benchmarks/bench_dreamsim_paired.py, README.md "Search"): 57.7% like the same search to the end at
+#: (benchmarks/studies/bench_dreamsim_paired.py, README.md "Search"): 57.7% like the same search to the end at
 #: 100 rollouts and like `tuned` alone, at a third of its CPU (1.1 s a game, max 6.1 s), where plain
 #: `ismcts:100` won 29.8% (3.7 s, max 21.5 s); over 102 fresh deals 58.8% [52.0, 65.4] (`tuned` 58.3%).
 #: With the belief `reactions` (dreamsim/belief.py: the determinisations respect who was asked or passed over in
 #: reaction windows), on deals 1000-1199 against `heuristic`, seats rotated: 244/400 = 61.0% [56.1, 65.7]
 #: where the same search without it won 230/400 = 57.5% [52.6, 62.3] (paired per deal +0.035 [-0.012, +0.082],
-#: not significant), CPU 1.17 s a game, max 8.1 s (README.md "Search"). The confirmation fixed in advance (session 28,
+#: not significant), CPU 1.17 s a game, max 8.1 s (README.md "Search"). The confirmation fixed in advance (
 #: deals 9000-9199, 400 games): 253/400 = 63.2% [58.4, 67.8], CPU 1.78 s a game at load 6-9, max 17.7 s (1 game > 10 s).
-#: `gamecap=80` (session 28): at most 80 searched decisions per game and seat, then `tuned`'s own choice, a
+#: `gamecap=80`: at most 80 searched decisions per game and seat, then `tuned`'s own choice, a
 #: deterministic bound on a long game's CPU; it leaves every game of that confirmation as it was (88 heaviest
 #: re-played, the rest cannot reach the cap) and its longest game 17.7 s -> 5.8 s (README.md "A bound on long games")
 _SEARCH = "ismcts:200:paired=1:z=0:topk=3:rollout={}:cutoff=6:value=plan:gamecap=80:belief=reactions"

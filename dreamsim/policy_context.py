@@ -383,9 +383,16 @@ class _Facts:
         g = self.g
         mk = ("ops", loc, self.rules.vertigo_rotation)
         out = g.memo.get(mk)
-        if out is None:  # distinct boards only (a Corridor turned half round is the same board)
-            out = g.memo[mk] = tuple(b for b in dict.fromkeys([g.after(loc, o) for o in self.op_ops(loc)])
-                                     if b is not g)
+        if out is None:  # distinct boards only (a Corridor turned half round is the same board), compared
+            # by value: once the policy's board table has forgotten its older half, the same board may
+            # come back as another WalkGraph object, and the compiled heuristic compares boards by value
+            here = (g.grid, g.rot)
+            boards = {}
+            for o in self.op_ops(loc):
+                b = g.after(loc, o)
+                boards.setdefault((b.grid, b.rot), b)
+            boards.pop(here, None)
+            out = g.memo[mk] = tuple(boards.values())
         return out
 
     def best_vertigo(self, loc: int) -> float:

@@ -53,7 +53,7 @@ class HeuristicPolicy:
                     best, best_score = [a], sc
                 elif sc == best_score:
                     best.append(a)
-            return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+            return best[0] if len(best) == 1 else best[int(rng.integers(len(best)))]
         ctx = _Context(obs, self.weights, *self._tables)
         dig, dig_score = None, None  # the best discard action, else the best card play (a card cycles)
         cycle, cycle_score = None, None
@@ -77,7 +77,7 @@ class HeuristicPolicy:
             # the discard action (Rules.discard_action) by discarding, without it by the least
             # harmful card play (a played card is replaced from the deck)
             return dig
-        return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+        return best[0] if len(best) == 1 else best[int(rng.integers(len(best)))]
 
     def action_scores(self, obs, legal) -> list:
         """The score of each action of `legal` (what `__call__` maximises before its tie-break and

@@ -1,4 +1,4 @@
-"""A value estimate of a full Midnighters state for search (issue 17): each seat's chance to win
+"""A value estimate of a full Midnighters state for search: each seat's chance to win
 from the heuristics' *plan cost* (the actions a player still needs to win, `policy_plan`).
 
 `PlanValue()(state)` -> one reward per seat in [0, 1] summing to 1: a softmax of
@@ -6,7 +6,7 @@ from the heuristics' *plan cost* (the actions a player still needs to win, `poli
 (`analyses.search.ISMCTSPolicy`, option `value=plan` with a `cutoff`) calls it on its own
 determinised states, never on the real game: it reads every hand, as a rollout would.
 beta and tempo were fitted by logistic regression of the winner on the cost difference in
-heuristic-vs-heuristic 2-player games (`benchmarks/bench_dreamsim_value.py`).
+heuristic-vs-heuristic 2-player games (`benchmarks/studies/bench_dreamsim_value.py`).
 
 Each PlanValue owns its caches (a `Memo`, as a HeuristicPolicy does); none is module-level.
 """
@@ -19,7 +19,7 @@ from .policy_context import Weights
 from .policy_plan import _BLOCKED, Memo, _plan_cost, public_cost
 from .policy_scoring import _Context
 
-BETA = 0.13   # per action of plan cost (fitted, benchmarks/bench_dreamsim_value.py)
+BETA = 0.13   # per action of plan cost (fitted, benchmarks/studies/bench_dreamsim_value.py)
 TEMPO = 0.04  # the seat whose turn it is
 
 

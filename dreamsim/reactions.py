@@ -3,6 +3,8 @@ answer can be answered in turn (the reaction window of `turn._start_play`).
 """
 from __future__ import annotations
 
+from bisect import insort
+
 from .actions import ALLOW, CANCEL, INTERCEPT, Allow, Cancel
 from .activations import Surplus
 from .cards import CATCHER, DUTCH, KIND_NAMES
@@ -112,7 +114,7 @@ class ReactionWindow(Frame):
             seat, kind = chain[i - 1]
             limbo.remove(kind)
             if i in takes:
-                hands[takes[i]].append(kind)
+                insort(hands[takes[i]], kind)
                 takers.append(takes[i])
             else:
                 _to_discard(s, kind)
@@ -123,7 +125,7 @@ class ReactionWindow(Frame):
                 limbo.remove(c)
             if 0 in takes:
                 play.outcome = INTERCEPTED
-                hands[takes[0]].append(cards[-1])  # the played card; of a trap, the partner card
+                insort(hands[takes[0]], cards[-1])  # the played card; of a trap, the partner card
                 for c in cards[:-1]:
                     _to_discard(s, c)
                 takers.append(takes[0])
@@ -142,9 +144,9 @@ class ReactionWindow(Frame):
             victim, seat = play.seat, takes[0]
             pool = _takeable(hands[victim])
             if pool:
-                card = pool[int(rng.random() * len(pool))]
+                card = pool[int(rng.integers(len(pool)))]
                 hands[victim].remove(card)
-                hands[seat].append(card)
+                insort(hands[seat], card)
                 takers.append(seat)
                 s.log is None or _event(s, "intercepted_hand_card", seat=seat, victim=victim, card=KIND_NAMES[card])
         for seat in dict.fromkeys(takers):

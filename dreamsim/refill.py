@@ -4,6 +4,8 @@ which the rest of the refill waits), then the trap window opens.
 """
 from __future__ import annotations
 
+from bisect import insort
+
 from .cards import KIND_NAMES, RED
 from .nightmares import _nightmare_drawn
 from .state import _ORDERS, Frame, State, _draw_card, _event, hand_limit
@@ -44,7 +46,7 @@ def _play_done(s: State, p: int, rng) -> None:
     clockwise), then trap owners may act (a trap window, pushed only if someone can spring a trap)."""
     stack = s.stack
     # the trap window's owners are listed when it opens, after the refill below: a Purple Nightmare
-    # drawn in the refill moves traps to new owners, and they are asked too (issue 13, item 2)
+    # drawn in the refill moves traps to new owners, and they are asked too
     window = s.n_traps
     top = len(stack)
     if s.rules.refill == "after_play":
@@ -87,7 +89,7 @@ def _refill(s: State, p: int, rng) -> bool:
             if c < 0:
                 break
             deck = s.deck
-        hand.append(c)
+        insort(hand, c)
         s.log is None or _event(s, "draw", seat=p, card=KIND_NAMES[c])
         if c >= RED:
             s.stats["nightmares_drawn"][p] += 1

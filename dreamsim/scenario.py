@@ -75,8 +75,9 @@ def build_state(rules: Rules | None = None, *, where=None, hands=None, deck=(), 
     s.board_changed()
     if where is not None:
         s.where = [loc(w) for w in where]
-    s.hands = [[card(c) for c in h] for h in (hands or [[] for _ in range(n)])]
-    s.traps = [[(loc(l), card(k)) for l, k in t] for t in (traps or [[] for _ in range(n)])]
+    # hands in kind order, traps in (location, partner) order, as the engine keeps them (State)
+    s.hands = [sorted(card(c) for c in h) for h in (hands or [[] for _ in range(n)])]
+    s.traps = [sorted((loc(l), card(k)) for l, k in t) for t in (traps or [[] for _ in range(n)])]
     s.n_traps = sum(1 for t in s.traps for _, k in t if k != C.STAR)
     s.discard = [card(c) for c in discard]
     s.limbo, s.reserve = [], []

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcore.stream import Stream
+
 from .actions import VERTIGO, WALK
 from .cards import (
     ARROWS,
@@ -113,7 +115,9 @@ class Frame:
 
 
 class State:
-    """Full game state. Mutable; `clone()` is a cheap structural copy."""
+    """Full game state. Mutable; `clone()` is a cheap structural copy. Each hand is a list kept in kind
+    order and each seat's traps in (location, partner) order (a hand is a set of cards: the order they
+    came in is no information the rules use; the batch kernel keeps counts and lists them this way)."""
 
     __slots__ = (
         "rules", "n", "rows", "cols", "nb", "grid", "cell_of", "rot", "where",
@@ -182,12 +186,15 @@ class State:
 # -------------------------------------------------------------------------------------------
 # Small helpers
 # -------------------------------------------------------------------------------------------
-def as_generator(seed) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
+def as_generator(seed):
+    """The chance stream of a seed: a `simcore.stream.Stream` or numpy Generator as it is; for an int or a
+    SeedSequence its stream 0, the stream `play_game` deals and draws from (so `new_game(rules, seed)`
+    deals what `play_game(rules, policies, seed)` deals)."""
+    if isinstance(seed, (Stream, np.random.Generator)):
         return seed
     if seed is None:   # numpy would draw OS entropy: the protocol promises the same game for the same seed
         raise ValueError("seed/rng is None: give an int, a numpy SeedSequence or Generator (games are deterministic)")
-    return np.random.default_rng(seed)
+    return Stream.of(seed, 0)
 
 
 def _names(cards) -> list:
@@ -202,15 +209,11 @@ def _event(s: State, what: str, **data) -> None:
 
 
 def shuffled(rng, cards) -> list:
-    """`rng.permutation(cards).tolist()` for a list of card kinds: the same draws and the same order
-    (numpy's permutation of a 1-d array is a copy shuffled in place), without numpy's slow
-    conversion of a Python list (np.fromiter builds the array ~3x faster)."""
-    arr = np.fromiter(cards, _INT64, len(cards))
-    rng.shuffle(arr)
-    return arr.tolist()
-
-
-_INT64 = np.int64
+    """A shuffled copy of a list of card kinds (`Stream.shuffle`: Fisher-Yates from the top, as the
+    kernel's `simcore.stream_kernel.shuffle`)."""
+    out = list(cards)
+    rng.shuffle(out)
+    return out
 
 
 def _shuffle_in_nightmares(s: State, rng) -> None:
@@ -240,7 +243,7 @@ def hand_limit(s: State, p: int) -> int:
     """The hand size seat p draws up to (and keeps at a surplus): Rules.hand_size, plus, for
     the Midnight Horror, the nightmares that do not count toward it (Rules.horror_hand_limit):
     with every card counting, a Horror holding the Black and four other nightmares has no
-    card to play, never draws, and freezes everyone in its location for good (issue 13)."""
+    card to play, never draws, and freezes everyone in its location for good."""
     size = s.rules.hand_size
     if p != s.horror:
         return size
@@ -304,7 +307,7 @@ def _draw_card(s: State, rng) -> int:
     if not s.deck:
         if s.rules.deck_exhaustion == "stop" or not s.discard:
             return -1
-        pile = s.discard
+        pile = sorted(s.discard)  # gathered in kind order: the pile's order is no information the rules use
         s.deck = shuffled(rng, pile)
         s.discard = []
         s.log is None or _event(s, "reshuffle", cards=len(s.deck), order=_names(s.deck))

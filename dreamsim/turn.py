@@ -8,6 +8,8 @@ trap window (`refill.PlayDone`) -> the next action of the turn.
 """
 from __future__ import annotations
 
+from bisect import insort
+
 from .actions import (
     DISCARD,
     DUTCH_EXTRA,
@@ -84,7 +86,7 @@ _OTHERS = {n: tuple(tuple(t for t in range(n) if t != p) for p in range(n)) for 
 #: the seat from bit 14, the players from bit 17: one int) -> the turn actions that depend on nothing else: Suspense traps,
 #: Dutch Angles, discards (in the legal-list order). Keyed by value only (at most 2048 x 2 x 2 x 2
 #: x 8 x 8 entries): a table filled on demand.
-#: Kept as a plain dict on purpose (issue 14): engine-side, a pure function of immutable values,
+#: Kept as a plain dict on purpose: engine-side, a pure function of immutable values,
 #: bounded by its key space (in practice a few thousand entries), and a dict look-up on this hot
 #: path is cheaper than an lru_cache call; no policy reads or writes it.
 _HAND_OPTS: dict = {}
@@ -359,7 +361,7 @@ def _resolve_play(s: State, p: int, ptype: int, a1, a2, cards: list, rng) -> Non
     for c in cards:
         limbo.remove(c)
     if ptype == P_TRAP:
-        s.traps[p].append((a1, a2))
+        insort(s.traps[p], (a1, a2))  # kept in (location, partner) order, as the kernel lists them
         if a2 != STAR_CARD:
             s.n_traps += 1
         s.stats["traps_set"][p] += 1
@@ -396,9 +398,9 @@ def _resolve_play(s: State, p: int, ptype: int, a1, a2, cards: list, rng) -> Non
     elif ptype == P_STEAL:
         pool = _takeable(s.hands[a1])
         if pool:
-            card = pool[int(rng.random() * len(pool))]
+            card = pool[int(rng.integers(len(pool)))]
             s.hands[a1].remove(card)
-            s.hands[p].append(card)
+            insort(s.hands[p], card)
             s.log is None or _event(s, "steal", seat=p, victim=a1, card=KIND_NAMES[card])
             s.stack.append(Surplus(_dec(s, p), p, S_PLAIN, -1))
 

@@ -44,6 +44,7 @@ from .battle import (
 from .battle.ingame import CASUALTY_ORDERS
 from .battle.rules import RULES_VERSION as _BATTLE_VERSION
 from .cards import Card, CardSet, Effect, Guardian, cards_frame, load_cards
+from .decisions import DECISIONS, Decision
 from .determinize import sample_state
 from .dungeons import fight_odds
 from .engine import IllegalActionError, State, apply_action, legal_actions, new_game
@@ -86,11 +87,20 @@ from .rules import SEATING, TEAMS, TURN_ORDERS, Rules
 #: the game's version: the full game's and the battle rules' versions together
 RULES_VERSION = f"{_GAME_VERSION}+{_BATTLE_VERSION}"
 
+#: said first wherever results of this game are shown (the report's Nerath section): what the board is
+SETUP_NOTE = ("The board and the starting forces are a reconstruction, not the printed game: no public source "
+              "gives the board's regions, adjacency, gold values, the realms' starting troops or starting gold. "
+              "The rules, unit table, costs, dice, turn order and victory targets follow the rule text and "
+              "public facts; the map, starting forces and gold are the project's own choices (nerathsim/RULES.md "
+              "§1 lists what is known and what is chosen; the choices that move the balance are rule decisions "
+              "D-map, D-starting-gold, D-karkoth-start, D-iron-circle-monsters, D-footsoldier-cap). Win rates by "
+              "realm and alliance describe this reconstruction, not the published game.")
+
 #: the policy analyses use when none is given: 'random' never finishes a Nerath game (round cap)
 DEFAULT_POLICY = "balanced"
 
 __all__ = [
-    "KNOBS",
+    "KNOBS", "DECISIONS", "Decision", "SETUP_NOTE",
     # the battles (nerathsim.battle)
     "Unit", "UnitTable", "BattleRules", "CASTLE_MODES", "RULES_VERSION", "hit_probability", "format_army",
     "Army", "BattleState", "Situation", "CasualtyOrder", "CasualtyPlan", "Retreat", "RoundReport", "BattleReport",

@@ -187,11 +187,14 @@ class SeatCaches:
     entries are pure functions of the terrain and the key, tuples), and what the copy works out itself
     stays in it — and the parts of its last copy (`LastCopy`)."""
 
-    __slots__ = ("tables", "last")
+    __slots__ = ("tables", "last", "realm_reach")
 
     def __init__(self):
         self.tables = {}            # key -> [the seat's table, id and size of the engine's table last copied]
         self.last = LastCopy()
+        # `Observation.turn_reach`: the reach tables of the other realms' terrains, and its answers by the
+        # position they are a pure function of (realm, unit counts, owners, warships)
+        self.realm_reach = ({}, {})
 
     def table(self, key, engine: dict) -> dict:
         got = self.tables.get(key)
@@ -367,13 +370,15 @@ def battle_view(s: E.State) -> BattleView | None:
 class Observation:
     """One seat's view of the game at a decision (a value: see `public_state`)."""
 
-    __slots__ = ("_s", "player", "_sizes", "_ship_reach")
+    __slots__ = ("_s", "player", "_sizes", "_ship_reach", "_turn_reach", "_realm_reach")
 
     def __init__(self, state: E.State, player: int, caches: SeatCaches | None = None):
         self._sizes = tuple(map(len, state.hands))
         self._s = public_state(state, player, caches)
         self.player = player
         self._ship_reach = None             # worked out from the copy when first asked (`ship_destinations`)
+        self._turn_reach = None             # by realm, worked out when first asked (`turn_reach`)
+        self._realm_reach = None if caches is None else caches.realm_reach
 
     # --- the decision -------------------------------------------------------------------------
     @property
@@ -514,6 +519,40 @@ class Observation:
                                         if sh.owner == p and sh.moves > 0 and not sh.unloaded}
         got = reach.get(ship_id)
         return {} if got is None else {dst: (c, st) for dst, c, st in got}
+
+    def turn_reach(self, realm: int, near: frozenset | None = None) -> tuple:
+        """Where `realm`'s units could attack on its next turn with their full moves, as the movement rules
+        move them on the terrain that realm would see (`engine.turn_reach`): `(by_land, landings)`,
+        by_land {region: ((src, unit index, count), ...)}, landings {region: ((ship id, room, cargo unit
+        indices, boarders ((src, unit index, count), ...)), ...)}. `near`: only those regions (a frozenset;
+        None: all). Worked out once per realm, `near` and observation (and kept in the seat's caches by the
+        position it depends on)."""
+        got = self._turn_reach
+        if got is None:
+            got = self._turn_reach = {}
+        out = got.get((realm, near))
+        if out is None:
+            s = self._s
+            kept = self._realm_reach
+            if kept is None:
+                out = E.turn_reach(s, realm, s.reach_store, near)
+            else:
+                store, memo = kept
+                # what the realm's reach depends on: its own units, the owners, the warships and who stands
+                # at sea (the other realms' units on land change nothing of where it can go)
+                units = s.units
+                key = (realm, near, tuple([reg[realm] for reg in units]), tuple([units[x] for x in s.board.sea_regions]),
+                       tuple(s.owner),
+                       tuple((sh.id, sh.owner, sh.region, sh.utype, tuple(sh.cargo)) for sh in s.ships))
+                out = memo.get(key)
+                if out is None:
+                    if len(memo) > 256:
+                        memo.clear()
+                    if len(store) > 256:
+                        store.clear()
+                    out = memo[key] = E.turn_reach(s, realm, store, near)
+            got[(realm, near)] = out
+        return out
 
     def placement_spots(self) -> dict:
         """{"castles": {region: limit or None}, "fallback": [regions]} for the buying realm."""

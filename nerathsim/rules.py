@@ -14,6 +14,7 @@ from functools import cached_property
 from .battle.rules import BattleRules
 from .cards import load_cards, read_text
 from .maps import REALMS, Board, load_map
+from .setups import KARKOTH_STARTS, SetupError, apply_setup, normalise_gold
 
 #: the four realms (factions) in the order of the seed's four-player table = turn order
 FACTIONS = REALMS
@@ -48,6 +49,7 @@ _CHOICES = {
     "treasure_vp": ("vp", "gold", "none"),
     "casualty_choice": ("each_hit", "order"),
     "drowning": ("per_ship", "pooled"),
+    "karkoth_start": KARKOTH_STARTS,
 }
 
 
@@ -73,7 +75,9 @@ class Rules:
     vp_once_per_region: bool = False      # gap: VP each time a region is conquered (False) or once per region
     amok_scores_vp: bool = True           # gap: a run-amok conquest scores VP like any conquest
     flyer_coast_cost: int = 1             # [TN] extra move for a flyer crossing land<->sea (only flyers cross by themselves)
-    flyers_capture: bool = True           # gap: flyers alone conquer an enemy land region they end on
+    flyers_capture: bool = True           # seed: the attacker wins with "mindst en trop tilbage", and flyers are
+                                          #   troops ("tre typer af tropper ... flyvende enheder"): a flyer alone
+                                          #   conquers (False: the Axis & Allies reading, air cannot take land)
     flyers_ending_at_sea: tuple = ("storm_elemental",)   # facts W: dragons must end on land, storm elementals may end at sea
     dungeon_entry: str = "heroes"         # facts §3.3: only heroes may move onto a dungeon space ("all_land": any land unit)
     board_after_move: bool = False        # gap: may a land unit that moved this turn still board? seed: "skal stå på et kystfelt"
@@ -97,6 +101,14 @@ class Rules:
     team_vp_to_win: tuple | str | None = None   # re-balancing variant, not the seed: VP each alliance needs in alliance
                                           #   play, (Karkoth + Iron Circle, Vailin + Nerath) in TEAMS order, or spelled out
                                           #   "20-24"; None ("table") = vp_target for both (acts on the alliance game only)
+    # --- the reconstructed board's setup choices (nerathsim/setups.py; RULES.md §1, gaps G38b, G42-G44) ------
+    starting_gold: tuple | str = "map"    # "map": the map's realm gold (nerath: 10/12/10/14, evil 20 v good 26, not
+                                          #   public); "equal": every realm the mean; or "10-12-10-14" in realm order
+    karkoth_start: str = "front"          # rulebook "aggressive starting position": the map's front stacks
+                                          #   ("capital": one footsoldier per region, the rest on the capital)
+    iron_circle_extra_monsters: bool = True   # the map's monsters at Hobgoblin March and Warcamp (no text gives them)
+    footsoldier_box_cap: bool = True      # facts §1.2: the box holds 20 footsoldiers a realm (False: the 25-27 of
+                                          #   the nerath_uncapped board, region by region)
     # --- events, dungeons and treasures (switches for designers; see RULES.md Part III) -------------
     events: bool = True                   # the realms' event decks in play (False: no decks, no draws)
     dungeons: bool = True                 # dungeon guardians and treasures in play (False: heroes find nothing)
@@ -123,9 +135,10 @@ class Rules:
 
     @cached_property
     def board(self) -> Board:
+        """The map: a Board as given, else the map loaded by name or path with the setup fields applied."""
         if isinstance(self.map, Board):
             return self.map
-        return load_map(self.map, self.battle.units)
+        return apply_setup(load_map(self.map, self.battle.units), self)
 
     @property
     def cards(self):
@@ -267,7 +280,8 @@ def _validate(rules: Rules) -> None:
     _int_field(rules, "placement_limit", 1)
     _int_field(rules, "max_rounds", 1)
     for name in ("capital_vp_stacks", "vp_once_per_region", "amok_scores_vp", "flyers_capture", "board_after_move",
-                 "cargo_may_stay_aboard", "walk_in_attack", "dungeon_fights_last", "events", "dungeons", "treasure_win"):
+                 "cargo_may_stay_aboard", "walk_in_attack", "dungeon_fights_last", "events", "dungeons", "treasure_win",
+                 "iron_circle_extra_monsters", "footsoldier_box_cap"):
         if not isinstance(getattr(rules, name), bool):
             raise ValueError(f"Rules.{name} must be True or False, got {getattr(rules, name)!r}")
     if not isinstance(rules.battle, BattleRules):
@@ -304,8 +318,11 @@ def _validate(rules: Rules) -> None:
         raise ValueError(f"Rules.map must be a map name ('nerath', 'small'), a path or a Board, got {rules.map!r}")
     if hasattr(rules.map, "__fspath__"):
         object.__setattr__(rules, "map", str(rules.map))
+    object.__setattr__(rules, "starting_gold", normalise_gold(rules.starting_gold))
     try:
         board = rules.board
+    except SetupError:
+        raise
     except ValueError as exc:
         raise ValueError(f"Rules.map: {exc}") from None
     _check_board_units(board, rules)

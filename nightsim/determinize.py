@@ -1,4 +1,4 @@
-"""Determinisation: a full state consistent with what one seat knows (issue 17, for search).
+"""Determinisation: a full state consistent with what one seat knows (for search).
 
 `sample_state(observation, rng)` rebuilds everything public from the observation (every
 creature and seal, the discard pile, the turn, the pending frames, a Herald's turned-over

@@ -13,8 +13,6 @@ abilities, seals) and `penalty.py` (the pure-legion penalty).
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .actions import (
     Decline,
     Devour,
@@ -31,7 +29,7 @@ from .actions import (
 )
 from .cards import BODY_PARTS, LEGIONS
 from .creatures import SealReactivation
-from .state import STAT_NAMES, Creature, IllegalActionError, State, as_generator, new_game
+from .state import STAT_NAMES, Creature, IllegalActionError, State, as_stream, new_game
 from .turn import TURN
 
 
@@ -65,10 +63,10 @@ def apply_action(s: State, action, rng) -> None:
             f"illegal action {_shown(action)} for player {s.current_player} at decision "
             f"{s.decision!r}; legal: {legal!r}"
         )
-    apply_legal(s, action, as_generator(rng))
+    apply_legal(s, action, as_stream(rng))
 
 
-def apply_legal(s: State, a, rng: np.random.Generator) -> None:
+def apply_legal(s: State, a, rng) -> None:
     """Apply an action already known to be legal (the game loop's fast path)."""
     if s.log is not None:
         s.log.append({"event": "decision", "turn": s.turns, "player": s.current_player, "decision": s.decision,

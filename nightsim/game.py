@@ -2,23 +2,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
 
 import numpy as np
 
-from .cards import ABILITIES, LEGIONS
-from .creatures import ExecutionerTarget, ScavengerTarget
-from .engine import IllegalActionError, apply_legal, new_game
-from .log import format_events
-from .observation import observe, seat_views
-from .policies import POLICIES, HeuristicPolicy, RandomPolicy
-from .random_loop import UNIFORM_BLOCK, play_random  # UNIFORM_BLOCK: uniforms a built-in seat draws at a time
-from .rules import Rules
-from .seeding import spawn_generators
-from .state import _open_entry
-from .turn import TURN
+from simcore.stream import streams
 
-RULES_VERSION = "nightsim-1.4"  # 1.4: variant reduced_first_turn_seats (kernel plays the reduced first turns);
+from .cards import ABILITIES, LEGIONS
+from .engine import IllegalActionError, apply_legal, legal_actions, new_game
+from .log import format_events
+from .observation import observe
+from .policies import POLICIES
+from .rules import Rules
+
+RULES_VERSION = "nightsim-1.5"  # 1.5: the random streams of simcore.stream, shared with the kernel (the same
+#                                games for the same seed in both; other games than 1.4's for a seed);
+#                                1.4: variant reduced_first_turn_seats (kernel plays the reduced first turns);
 #                                1.3: variant first_turn_fewer_actions; 1.2: variant last_seat_extra_cards,
 #                                hand_size >= 1 (published game unchanged by both)
 
@@ -82,142 +80,37 @@ def policy_name(p) -> str:
 
 _ABILITY_STATS = tuple(f"ability_{ab.lower()}" for ab in ABILITIES)
 _LEGION_STATS = tuple(f"played_{lg.lower()}" for lg in LEGIONS)
-FIRST_TIE_BLOCK = 16  # a HeuristicPolicy seat's first block: ~8 tie-breaks a seat in a 4 x greedy game
-
-
-class Uniforms:
-    """`random()` of a seat's Generator, drawn in blocks (`FIRST_TIE_BLOCK` numbers, then
-    `UNIFORM_BLOCK` at a time): the same numbers in the same order as calling `generator.random()`
-    each time (what a built-in `HeuristicPolicy` calls to break ties), without numpy's per-call cost."""
-
-    __slots__ = ("generator", "_buf", "_block")
-
-    def __init__(self, generator: np.random.Generator):
-        self.generator, self._buf, self._block = generator, [], FIRST_TIE_BLOCK
-
-    def random(self) -> float:
-        buf = self._buf
-        if not buf:
-            buf = self._buf = self.generator.random(self._block).tolist()[::-1]
-            self._block = UNIFORM_BLOCK
-        return buf.pop()
 
 
 def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     """Play one game. A pure function of (rules, policies, seed).
 
-    The seed (int or SeedSequence) is split into one stream for chance (shuffles, draws)
-    and one per seat for that seat's policy, so changing one seat's policy never changes
-    the cards the others are dealt.
+    The seed (an int in 0..2**64-1, or a SeedSequence) gives `1 + players` random streams
+    (`simcore.stream.streams`): stream 0 for chance (the deal, every reshuffle) and stream 1 + i for
+    seat i's policy, so changing one seat's policy never changes the cards the others are dealt. The
+    batch kernel (`nightsim.kernel`) draws the same numbers in the same order: the same records, seed
+    for seed.
 
-    Every decision is checked against the legal actions before it is applied, except the
-    choice of a built-in `RandomPolicy` seat, which the loop makes itself as
-    `legal[int(u * len(legal))]` — legal by construction, and the same choice the policy
-    makes: `u` is the seat generator's next `random()`, drawn `UNIFORM_BLOCK` at a time
-    (`Generator.random(k)` yields the numbers of k calls of `random()`, in order). That seat's
-    observation is not built, since the policy never reads it. A built-in `HeuristicPolicy`
-    (which calls only `rng.random()`, to break ties) gets its seat's numbers the same way,
-    through `Uniforms`; its choice, one of the listed actions by construction, is not checked
-    again (it is handed the engine's list, which it never changes); at a turn action of a game
-    without seals it picks without the list (`HeuristicPolicy.choose_turn`: the placements the
-    listing would give, in its order, the same choice and draws), and so at an Executioner or a
-    Scavenger target (`HeuristicPolicy.choose_victim`). Any other policy gets the
-    legal actions as a tuple of its own: nothing it does to them reaches the check of its choice.
-
-    For an int seed the generators are built by `seeding.spawn_generators` (the streams of
-    `SeedSequence(seed).spawn(1 + players)`, bit for bit, without numpy's per-call costs); a seat
-    whose policy is not built in gets numpy's own child generator (it may spawn from it). Without
-    `record`, each decision is applied by `engine.apply_legal`'s body, inlined; when every seat is
-    the built-in `RandomPolicy`, `random_loop.play_random` plays the same game in one fused loop.
+    At each decision the deciding seat's policy gets its observation, the legal actions (a tuple of its
+    own: nothing it does to them reaches the check) and its stream; its choice is checked against the
+    legal actions, then applied.
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nightsim.Rules, got {type(rules).__name__}")
     pols = resolve_policies(policies, rules.players)
-    if isinstance(seed, np.random.SeedSequence):
-        children = seed.spawn(1 + rules.players)
-        chance, *prngs = [np.random.default_rng(c) for c in children]
-    else:
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
-        # the generators of SeedSequence(seed).spawn(1 + players), built without numpy's per-call costs;
-        # a seat whose policy is not built in gets numpy's own child (it may spawn from it)
-        chance, *prngs = spawn_generators(int(seed), 1 + rules.players)
-        for i, pol in enumerate(pols):
-            if type(pol) is not RandomPolicy and type(pol) is not HeuristicPolicy:
-                prngs[i] = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(1 + i,)))
-    if not record and all(type(pol) is RandomPolicy for pol in pols):
-        s = new_game(rules, chance)
-        play_random(s, chance, prngs)  # the loop below, fused for random seats (random_loop.py)
-        return _result(s, rules, pols, seed, record)
-    uniforms = [[] if type(pol) is RandomPolicy else None for pol in pols]  # buffers, newest last
-    heuristic = [type(pol) is HeuristicPolicy for pol in pols]
-    rngs = [Uniforms(g) if h else g for h, g in zip(heuristic, prngs)]
+    chance, *rngs = streams(seed, 1 + rules.players)   # ValueError for a seed that is neither
     s = new_game(rules, chance, record=record)
-    stack = s.stack
-    table = rules.table
-    # a built-in HeuristicPolicy without context features chooses from the public creatures
-    # (HeuristicPolicy.choose), and gets its seat's observation only as a function to call if it needs it
-    lean = [partial(observe, s, i) if h and not pol._extras else None for i, (h, pol) in enumerate(zip(heuristic, pols))]
-    choose = [pol.choose if f is not None else None for pol, f in zip(pols, lean)]
-    # and, at a turn action without seals, picks from what the turn's listing reads, without the list
-    choose_turn = [None if f is None or rules.seals else pol.choose_turn for pol, f in zip(pols, lean)]
-    # and, at an Executioner or a Scavenger target, scores the targets from the creatures, without their list
-    choose_victim = [None if f is None else pol.choose_victim for pol, f in zip(pols, lean)]
-    victims = {ExecutionerTarget: (s._acts.take, True, False),   # (targets, take, decline): choose_victim's
-               ScavengerTarget: (s._acts.scavenge, False, rules.scavenger_optional)}
-    hands, plays, min_discard = s.hands, s._acts.plays, rules.min_discard
     while not s.is_terminal:
         p = s.current_player
-        top = stack[-1] if stack else TURN  # the frame deciding (the policy never changes the state)
-        f = choose[p]
-        if f is not None:  # a built-in HeuristicPolicy without context features: legal by construction, unchecked
-            if top is TURN and (g := choose_turn[p]) is not None:
-                hand = hands[p]  # (p is the turn player, as at every turn action)
-                mine = s._seat_views[p]
-                a = g(seat_views(s)[p] if mine is None else mine, hand, s.turn_legion,
-                      s._open[p] or _open_entry(s, p), len(hand) >= min_discard, table, plays, rngs[p])
-            elif (v := victims.get(type(top))) is not None:
-                targets, take, decline = v
-                views = s._seat_views  # observation.seat_views, its common case inlined
-                a = choose_victim[p](views if None not in views else seat_views(s), p, targets, take, decline, rngs[p])
-            else:
-                legal = top.legal(s)
-                if len(legal) == 1:
-                    a = legal[0]
-                else:
-                    views = s._seat_views  # observation.seat_views, its common case inlined
-                    a = f(views if None not in views else seat_views(s), p, table, legal, rngs[p], lean[p])
-        else:
-            legal = top.legal(s)
-            if (buf := uniforms[p]) is not None:
-                if not buf:
-                    buf += prngs[p].random(UNIFORM_BLOCK).tolist()[::-1]
-                a = legal[int(buf.pop() * len(legal))]
-            elif heuristic[p]:
-                # a built-in HeuristicPolicy returns one of the listed values (legal by construction);
-                # with one action legal it returns it at once, without looking or drawing
-                a = legal[0] if len(legal) == 1 else pols[p](observe(s, p), legal, rngs[p])
-            else:
-                a = pols[p](observe(s, p), tuple(legal), rngs[p])  # a copy: the check below reads `legal`
-                for x in legal:  # the policy's choice is one of the listed values (identity first: cheap)
-                    if x is a:
-                        break
-                else:
-                    if a in legal:  # an equal value built by the policy
-                        apply_legal(s, a, chance)
-                        continue
-                    raise IllegalActionError(
-                        f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
-                        f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
-                        f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
-                    )
-        if record:
-            apply_legal(s, a, chance)  # logs the decision
-            continue
-        s.decisions += 1  # engine.apply_legal without the log, inlined (one call less per decision)
-        if not top.apply(s, a, chance):
-            while not s.is_terminal and not (stack[-1] if stack else TURN).advance(s, chance):
-                pass
+        legal = legal_actions(s)
+        a = pols[p](observe(s, p), tuple(legal), rngs[p])
+        if a not in legal:
+            raise IllegalActionError(
+                f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
+                f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
+                f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+            )
+        apply_legal(s, a, chance)
     return _result(s, rules, pols, seed, record)
 
 

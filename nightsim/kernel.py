@@ -5,10 +5,11 @@
     records = KERNEL.play_batch(rules, [("greedy", "random")] * 3, [11, 12, 13])
 
 The kernel implements the same rules as the Python engine (`nightsim/engine.py`, the
-reference) but not its random stream: a game's outcome is a function of (rules, seat
-policies, seed) alone, independent of batching, yet differs from `play_game` with the same
-seed. Tests tie the two together statistically and on hand-built positions
-(`tests/nightsim/test_nightsim_kernel.py`).
+reference) and draws the same random numbers: for the same int seed, lineup and rules,
+`play_batch` gives exactly the records `play_game(rules, lineup, seed).to_record()` gives
+(tests/nightsim/test_nightsim_kernel_equality.py; `benchmarks/tools/kernel_equality.py` checks many
+more seeds). A game's outcome is a function of (rules, seat policies, seed) alone, independent
+of batching.
 
 Coverage: every `Rules` field except the Legions of Horrors expansion (`seals=True`); the
 seal-only fields are ignored without seals, since no seal exists. Policies: `RandomPolicy`
@@ -16,16 +17,18 @@ and `HeuristicPolicy` with any `Weights` (`random`, `greedy`, `heuristic`, `puri
 `aggressor` and swept weights). Anything else is refused (`refusal` says why), so
 `analyses.simulate(engine="auto")` falls back to the Python engine.
 
-Randomness: each game seeds SplitMix64 streams from its int seed (the per-game seed
-`analyses.plan.deal_seed` derives with `numpy.random.SeedSequence`): one for chance (shuffles)
-and one per seat for its policy, like `play_game`, so the seats of a rotated deal get the same
-cards whatever the policies.
+Randomness: each game's int seed gives the SplitMix64 streams of `simcore.stream` (the compiled
+twin `simcore.stream_kernel`): stream 0 for chance (the deal, reshuffles) and stream 1 + seat for
+that seat's policy (a random seat's `below(len(legal))`, a heuristic's `below(len(tied))` on a
+tie), as in `play_game`, so the seats of a rotated deal get the same cards whatever the policies.
 """
 from __future__ import annotations
 
 import dataclasses
 
 import numpy as np
+
+from simcore.stream import MAX_BELOW
 
 from .cards import ABILITIES, HEAD, LEGIONS, LEGS, TORSO
 from .engine import STAT_NAMES
@@ -37,6 +40,13 @@ STAT_COLUMNS = (*STAT_NAMES, *(f"ability_{a.lower()}" for a in ABILITIES),
                 *(f"played_{lg.lower()}" for lg in LEGIONS))
 WEIGHT_FIELDS = tuple(f.name for f in dataclasses.fields(Weights))
 MAX_SEED = 2 ** 64
+#: the Rules fields the kernel plays (`tables` reads each; `cards` through the card table)
+PLAYED_FIELDS = ("players", "hand_size", "actions_per_turn", "creatures_to_win", "creature_limit", "max_turns",
+                 "penalty_timing", "win_timing", "scavenger_optional", "min_discard", "last_seat_extra_cards",
+                 "first_turn_fewer_actions", "reduced_first_turn_seats", "cards")
+#: the fields of the seals expansion: `seals=True` is refused, and without seals the others change nothing
+SEAL_FIELDS = ("seals", "seals_per_legion", "seal_reactivation_optional", "seal_target", "immunity",
+               "seal_counts_as_play", "herald_plays_seals", "mocker_plays_seals")
 LIMITS = {"creature_limit": 8, "cards": 256}   # = kernel_core.LM, NCM (checked when the core loads)
 
 
@@ -47,6 +57,7 @@ def _core():
     assert (kernel_core.LM, kernel_core.NCM) == (LIMITS["creature_limit"], LIMITS["cards"])
     assert kernel_core.W_EXTRAS == len(WEIGHT_FIELDS) == kernel_core.N_WEIGHTS - 1   # Weights fields, then the switch
     assert (kernel_core.LEGS, kernel_core.TORSO, kernel_core.HEAD, kernel_core.CR_CARDS) == (LEGS, TORSO, HEAD, 3)
+    assert kernel_core.MAX_DRAW == MAX_BELOW
     return kernel_core
 
 
@@ -69,6 +80,9 @@ def refusal(rules, policies) -> str | None:
         return f"rules must be a nightsim.Rules, got {type(rules).__name__}"
     if rules.seals:
         return "the kernel does not implement the Legions of Horrors expansion (Rules.seals=True)"
+    for f in dataclasses.fields(rules):   # a field added to Rules after the kernel: played only at its default
+        if f.name not in PLAYED_FIELDS and f.name not in SEAL_FIELDS and getattr(rules, f.name) != f.default:
+            return f"the kernel does not implement Rules.{f.name} (={getattr(rules, f.name)!r}; it plays only {f.default!r})"
     if rules.limit > LIMITS["creature_limit"]:
         return f"the kernel plays at most {LIMITS['creature_limit']} creatures per seat (Rules.limit={rules.limit})"
     if len(rules.table.cards) > LIMITS["cards"]:

@@ -2,17 +2,21 @@
 
     ks = load_state(state)             # any live State without seals (hand-built or mid-game)
     legal_actions(ks) == nightsim.legal_actions(state)     # same actions, same order
-    apply(ks, action); view(ks) == engine_view(state_after)  # unless a reshuffle happened
+    apply(ks, action); view(ks) == engine_view(state_after)
+    first_divergence(rules, lineup, seed)   # None, or where the kernel's game leaves play_game's
 
-`tests/nightsim/test_nightsim_kernel.py` uses this to hold the kernel to the engine exactly:
-legal actions, heuristic scores and the state after every decision of many games, and
-hand-built ability chains. Slow (Python glue around single kernel calls): for tests only.
+`tests/nightsim/test_nightsim_kernel.py` uses this on hand-built ability chains; when the
+kernel's records differ from `play_game`'s (tests/nightsim/test_nightsim_kernel_equality.py),
+`first_divergence` names the first decision where they part. Slow (Python glue around single
+kernel calls): for tests and debugging only.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
+
+from simcore.stream import streams
 
 from . import engine
 from .actions import (
@@ -36,7 +40,9 @@ from .creatures import (
     MockerPlay,
     ScavengerTarget,
 )
+from .game import policy_name, resolve_policies
 from .kernel import STAT_COLUMNS, _core, _play, policy_row, tables
+from .observation import observe
 from .penalty import Penalty
 from .turn import Discard
 
@@ -58,7 +64,7 @@ class KernelState:
 
     @property
     def reshuffles(self) -> int:
-        """How often the kernel shuffled its discard pile into a new deck (its own random order)."""
+        """How often the kernel shuffled its discard pile into a new deck."""
         return int(self.st[_core().G_RESHUFFLES])
 
 
@@ -211,3 +217,32 @@ def engine_view(s: engine.State) -> dict:
         "turns": s.turns, "decisions": s.decisions, "stack_depth": len(s.stack),
         "stats": [dict(zip(STAT_COLUMNS, _engine_stats(s, p))) for p in range(s.n)],
     }
+
+
+def first_divergence(rules, lineup, seed: int) -> str | None:
+    """Where the kernel's game of (rules, lineup, seed) first leaves `play_game`'s, or None if it never
+    does: both play in lockstep from the same streams (the kernel's `rs` holds the engine's stream
+    states), and at every decision the legal actions, the policy's choice and the state after it are
+    compared. A description of the first difference: the decision, the seat and what differs."""
+    pols = resolve_policies(list(lineup), rules.players)
+    chance, *rngs = streams(seed, 1 + rules.players)
+    s = engine.new_game(rules, chance)
+    ks = load_state(s)
+    ks.rs[:1 + rules.players] = [chance.state, *(r.state for r in rngs)]
+    while not s.is_terminal:
+        where = f"seed {seed}, decision #{s.decisions} (turn {s.turns}, seat {s.current_player}, {s.decision})"
+        legal = engine.legal_actions(s)
+        mine = legal_actions(ks)
+        if mine != legal:
+            return f"{where}: legal actions differ: engine {legal!r}, kernel {mine!r}"
+        p = s.current_player
+        a = pols[p](observe(s, p), tuple(legal), rngs[p])
+        b = choose(ks, pols[p])
+        if a != b:
+            return f"{where}: the policy {policy_name(pols[p])!r} chose {a!r} in the engine, {b!r} in the kernel"
+        apply(ks, a)
+        engine.apply_legal(s, a, chance)
+        if view(ks) != engine_view(s):
+            diff = {k: (v, view(ks)[k]) for k, v in engine_view(s).items() if view(ks)[k] != v}
+            return f"{where}: after {a!r} the states differ (field: (engine, kernel)): {diff!r}"
+    return None

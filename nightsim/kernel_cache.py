@@ -14,8 +14,9 @@ in the index it returns `source_stamp()`, a sha256 of the contents of all KERNEL
 of any of them invalidates every cached function of the kernel (one recompilation). This was
 chosen over a cache directory per content hash, which would leave a stale directory behind on
 every edit. KERNEL_FILES lists every file whose code or module-level constants are compiled
-into the kernel (tests/nightsim/test_nightsim_kernel_cache.py checks the globals the compiled
-functions read come from these files).
+into the kernel, simcore/stream_kernel.py (the random streams) included
+(tests/nightsim/test_nightsim_kernel_cache.py checks the globals the compiled functions read come
+from these files).
 
 If numba's private API is not as expected (another numba version), nothing is registered and
 ``cache=True`` is numba's default; the test above then fails. Setting the environment variable
@@ -36,14 +37,20 @@ except ImportError:  # pragma: no cover - numba is a dependency; keep the kernel
 HERE = os.path.dirname(os.path.abspath(__file__))
 #: the kernel's files: the layout constants, the rules (draw, abilities, core), the policies and games
 KERNEL_SOURCES = ("kernel_layout.py", "kernel_draw.py", "kernel_abilities.py", "kernel_core.py", "kernel_play.py")
-KERNEL_FILES = tuple(os.path.join(HERE, name) for name in KERNEL_SOURCES)
+#: the random streams, compiled into the kernel's functions from the shared package simcore
+SHARED_FILES = (os.path.join(os.path.dirname(HERE), "simcore", "stream_kernel.py"),)
+#: what the source stamp hashes: the kernel's own files and the shared ones its functions call
+KERNEL_FILES = tuple(os.path.join(HERE, name) for name in KERNEL_SOURCES) + SHARED_FILES
+#: the files whose functions this locator claims: only the kernel's own (simcore's functions keep
+#: numba's own locator, fresh against their own file; another game's kernel calls them too)
+OWN_FILES = KERNEL_FILES[:len(KERNEL_SOURCES)]
 
 
 #: numba's inlining of a decision's functions into the compiled loops (`@njit(inline=INLINE)`):
 #: "always", the shipped build (the loops run faster: see kernel_core's docstring), or "never", which
 #: compiles about four times sooner. Read from the environment variable BALANCELAB_KERNEL_INLINE
 #: (default "always"); the test suite picks "never" (tests/conftest.py). Both builds play the same
-#: games: numba's inlining moves code and changes no operation (`benchmarks/kernel_output_hashes.py`
+#: games: numba's inlining moves code and changes no operation (`benchmarks/tools/kernel_output_hashes.py`
 #: prints the same hashes under either; tests/nightsim/test_nightsim_kernel_cache.py compares
 #: Nightmarium's two builds). Each build keeps its compiled code in its own folder (`get_cache_path`),
 #: so switching between them recompiles nothing that is cached.
@@ -81,6 +88,7 @@ def _make_locator(impl, base):
 
         kernel_package = HERE          # marks this package's locator (re-registration, recursion)
         files = KERNEL_FILES
+        claimed = OWN_FILES
 
         def __init__(self, inner):
             self._inner = inner
@@ -108,7 +116,7 @@ def _make_locator(impl, base):
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            if _real(py_file) not in {_real(f) for f in cls.files}:
+            if _real(py_file) not in {_real(f) for f in cls.claimed}:
                 return None
             if not all(os.path.isfile(f) for f in cls.files):
                 return None                # e.g. installed in a zip: numba's default

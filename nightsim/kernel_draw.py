@@ -1,12 +1,14 @@
-"""Random numbers, drawing and discarding, and the small state helpers of the Nightmarium batch
-kernel (numba): SplitMix64 streams, the deck with its reshuffle, hands, creatures and the frame
-stack. The layout of the arrays is `kernel_layout.py`; the rules built on these, `kernel_core.py`
-and `kernel_abilities.py`.
+"""Drawing and discarding, and the small state helpers of the Nightmarium batch kernel (numba):
+the deck with its reshuffle, hands, creatures and the frame stack. The random streams are
+`simcore.stream_kernel`'s (the numbers the Python engine's `simcore.stream.Stream` draws). The
+layout of the arrays is `kernel_layout.py`; the rules built on these, `kernel_core.py` and
+`kernel_abilities.py`.
 """
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
+
+from simcore.stream_kernel import seed_streams, shuffle  # noqa: F401  (seed_streams: kernel_core.seed_streams)
 
 from .kernel_cache import INLINE  # (also registers the numba cache locator before any @njit)
 from .kernel_layout import (
@@ -42,36 +44,6 @@ from .kernel_layout import (
     STATS,
     TORSO,
 )
-
-_GOLD = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_U30, _U27, _U31, _U11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
-_TWO_M53 = 1.0 / 9007199254740992.0
-
-
-# ============================================================================ random numbers
-@njit(cache=True, _nrt=False, inline=INLINE)
-def _mix(z):
-    z = (z ^ (z >> _U30)) * _M1
-    z = (z ^ (z >> _U27)) * _M2
-    return z ^ (z >> _U31)
-
-
-@njit(cache=True, _nrt=False)
-def seed_streams(rs, seed):
-    """SplitMix64 streams from a game seed: stream i starts at mix(mix(seed) + (i + 1) * golden)."""
-    base = _mix(np.uint64(seed) ^ _M2)
-    for i in range(rs.shape[0]):
-        rs[i] = _mix(base + np.uint64(i + 1) * _GOLD)
-
-
-@njit(cache=True, _nrt=False, inline=INLINE)
-def _rand(rs, i):
-    """A float in [0, 1) from stream i (53 bits)."""
-    z = rs[i] + _GOLD
-    rs[i] = z
-    return np.float64(_mix(z) >> _U11) * _TWO_M53
 
 
 # ============================================================================ cards and creatures
@@ -146,11 +118,7 @@ def _draw_card(st, rs):
             return -1
         for i in range(n):
             st[DECK + i] = st[DISC + i]
-        for i in range(n - 1, 0, -1):
-            j = int(_rand(rs, RS_CHANCE) * (i + 1))
-            t = st[DECK + i]
-            st[DECK + i] = st[DECK + j]
-            st[DECK + j] = t
+        shuffle(st, DECK, n, rs, RS_CHANCE)   # state._draw_card: the pile, Fisher-Yates with chance's stream
         st[G_DECK_N] = n
         st[G_DISC_N] = 0
         st[G_RESHUFFLES] += 1

@@ -19,7 +19,8 @@ than the work it did. Sizes are fixed maxima (PM seats, LM creatures, NCM cards,
   st[FR + f * FW + field]          the stack of pending frames, f = st[G_FR_N] - 1 on top
   st[PICKED + j]                   the cards chosen in a discard action under way
   st[STATS + p * N_STATS + s]      the per-seat stats of `GameResult.stats`, in record order
-  rs uint64[1 + PM]                random streams: RS_CHANCE (shuffles), RS_SEAT + seat the seat's policy
+  rs uint64[1 + PM]                random streams (simcore.stream_kernel): RS_CHANCE (shuffles), RS_SEAT + seat
+                                   the seat's policy, as the Python engine's streams 0 and 1 + seat
 Tables `tb` (int64): tb[LEGION + c], tb[ABILITY + c], tb[FITS + c * CR_CARDS + slot], tb[PRM + P_*].
 Actions: int64 rows (A_KIND, A_X, A_Y, A_Z); see the A_* kinds below.
 """
@@ -84,6 +85,7 @@ A_KIND, A_X, A_Y, A_Z = 0, 1, 2, 3   # PLAY: card, creature (-1 new); TAKE/SCAV:
 # --- policies -------------------------------------------------------------------------------
 POL_RANDOM, POL_HEURISTIC = 0, 1
 RS_CHANCE, RS_SEAT = 0, 1   # random streams: chance's, then one per seat (rs[RS_SEAT + seat])
+MAX_DRAW = 2048   # = simcore.stream.MAX_BELOW: the largest n of a draw below(n) (nightsim.kernel checks)
 # --- per-game outputs of kernel_play.play_games (out_game columns) ----------------------------
 OUT_WINNER, OUT_TURNS, OUT_DECISIONS, OUT_TIMED_OUT = 0, 1, 2, 3
 N_OUT = 4

@@ -9,13 +9,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcore.stream_kernel import below, shuffle
+
 from .kernel_cache import INLINE  # (also registers the numba cache locator before any @njit)
 from .kernel_core import (
     apply_action,
     legal_actions,
 )
 from .kernel_draw import (
-    _rand,
     complete_count,
     seed_streams,
 )
@@ -60,6 +61,7 @@ from .kernel_layout import (
     LEGION,
     LEGS,
     LM,
+    MAX_DRAW,
     MOCKER,
     N_STATS,
     N_WEIGHTS,
@@ -280,7 +282,9 @@ def score_action(st, tb, rs, acts, i, q, w):
 def choose(st, tb, rs, acts, n, q, pol_kind, w, ties):
     """Index of the action seat q's policy picks (RandomPolicy / HeuristicPolicy semantics)."""
     if pol_kind == POL_RANDOM:
-        return int(_rand(rs, RS_SEAT + q) * n)
+        if n > MAX_DRAW:   # beyond Stream.below's range, where the Python engine raises too
+            raise RuntimeError("nightsim kernel: more legal actions than a random stream draws among")
+        return below(rs, RS_SEAT + q, n)   # RandomPolicy: legal[rng.integers(len(legal))]
     if n == 1:
         return 0
     best = score_action(st, tb, rs, acts, 0, q, w)
@@ -296,7 +300,9 @@ def choose(st, tb, rs, acts, n, q, pol_kind, w, ties):
         best = sc if gt else best
     if nt == 1:
         return ties[0]
-    return ties[int(_rand(rs, RS_SEAT + q) * nt)]
+    if nt > MAX_DRAW:
+        raise RuntimeError("nightsim kernel: more tied actions than a random stream draws among")
+    return ties[below(rs, RS_SEAT + q, nt)]   # HeuristicPolicy: the tied, rng.integers(len(tied))
 
 
 # ============================================================================ whole games
@@ -310,11 +316,7 @@ def new_game(st, tb, rs, seed):
         st[i] = 0
     for i in range(nc):
         st[DECK + i] = i
-    for i in range(nc - 1, 0, -1):
-        j = int(_rand(rs, RS_CHANCE) * (i + 1))
-        t = st[DECK + i]
-        st[DECK + i] = st[DECK + j]
-        st[DECK + j] = t
+    shuffle(st, DECK, nc, rs, RS_CHANCE)   # state.new_game: chance.permutation(cards), Fisher-Yates
     st[G_DECK_N] = nc
     for p in range(n):
         st[CRN + p] = 0

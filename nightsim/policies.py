@@ -39,7 +39,7 @@ from .actions import (
     Take,
 )
 from .cards import DEVOURER, EXECUTIONER, LEGIONS, MOCKER, SCAVENGER
-from .state import DECLINE, DRAW, START_DISCARD, TURN_ACTION
+from .state import DRAW, START_DISCARD, TURN_ACTION
 
 
 class RandomPolicy:
@@ -48,7 +48,7 @@ class RandomPolicy:
     name = "random"
 
     def __call__(self, obs, legal, rng):
-        return legal[int(rng.random() * len(legal))]
+        return legal[rng.integers(len(legal))]
 
     def __repr__(self):
         return "RandomPolicy()"
@@ -80,7 +80,7 @@ class Weights:
     discard: float = -1.0       # starting a discard action
     target_leader: float = 1.0  # per complete creature of the victim (Executioner, Scavenger)
     seal: float = 1.0           # playing a seal, plus the abilities it re-activates
-    # --- context features (issue 17): their defaults add nothing, so `Weights()` plays as before ---
+    # --- context features: their defaults add nothing, so `Weights()` plays as before ---
     # (`extras`: the facts each one reads, and the exact arithmetic the kernel repeats)
     win: float = 0.0            # a completion that wins the game
     follow: float = 0.0         # a play that leaves the creature open, and the rest of the hand fills its next slot
@@ -135,7 +135,7 @@ class HeuristicPolicy:
         return facts
 
     def __call__(self, obs, legal, rng):
-        """The best-scoring legal action; ties broken by one `rng.random()` (none without a tie).
+        """The best-scoring legal action; ties broken by one `rng.integers(len(tied))` (none without a tie).
 
         What a placement scores depends on the creature it goes on (`_creature_info`), kept per policy
         in `_facts` (a `_TableFacts` for the card table it last scored with). A penalty discard scores
@@ -150,10 +150,8 @@ class HeuristicPolicy:
     def choose(self, creatures, player: int, table, legal, rng, obs):
         """`__call__`'s choice with the context features off (`self._extras` false), from two or more
         legal actions and the parts of the observation it reads: `creatures` (`Observation.creatures`,
-        public), `player` and `table` (`obs.rules.table`). `obs` is the observation itself, or a
-        function of no arguments that returns it (`play_game` passes one and so builds a seat's
-        observation only when an action needs more than the creatures: a seal or a discard choice);
-        the choice is the same either way."""
+        public), `player` and `table` (`obs.rules.table`); `obs`, the observation, is read only when an
+        action needs more than the creatures (a seal or a discard choice)."""
         if len(legal) == 2 and legal[1] is START_DISCARD and legal[0] is DRAW and self._draw_or_discard is not None:
             return self._draw_or_discard  # a turn action with no card to play: the better of the two (no tie)
         w = self.weights
@@ -209,7 +207,7 @@ class HeuristicPolicy:
                 sc = -len(cards) - (5.0 if len(cards) == 3 else 0.0)
             else:
                 if ctx is None:
-                    ctx = _Context(obs if isinstance(obs, tuple) else obs(), w, self._abil, self._extras)
+                    ctx = _Context(obs, w, self._abil, self._extras)
                 sc = ctx.score(a)
             if best_score is None or sc > best_score:
                 best, best_score = a, sc
@@ -218,104 +216,7 @@ class HeuristicPolicy:
                     best.append(a)
                 else:
                     best = [best, a]  # a tie (an action is a NamedTuple, never a list)
-        return best if type(best) is not list else best[int(rng.random() * len(best))]
-
-    def choose_turn(self, mine, hand, legion: int, open_entry: tuple, discard: bool, table, plays, rng):
-        """`choose`'s pick from the legal turn actions of a game without seals, in one pass without
-        the list: the actions `turn._turn_actions` lists, in its order (Draw, StartDiscard when
-        `discard`, then each card of `hand` of the turn's `legion` (-1: any): its placements on the
-        own creatures of `open_entry` (`State.open_slots`), then a new creature), each scored as in
-        `choose`, the same ties and the same `rng.random()` draw. `mine` is the seat's public
-        creatures, `plays` the interned placements (`ActionTable.plays`)."""
-        facts = self._facts
-        if facts.table is not table:
-            facts = self._table_facts(table)
-        w = self.weights
-        best, best_score = DRAW, w.draw
-        if discard and self._draw_or_discard is not DRAW:  # StartDiscard listed, and not worse than Draw
-            if self._draw_or_discard is None:
-                best = [DRAW, START_DISCARD]  # a tie
-            else:
-                best, best_score = START_DISCARD, w.discard
-        infos, rows = facts.infos, facts.cards
-        open_slots, can_start = open_entry
-        for c in hand:
-            lg, fits, ai = rows[c]
-            if legion >= 0 and lg != legion:
-                continue
-            for k, n in open_slots:  # creature k - 1, n cards
-                if not fits[n]:
-                    continue
-                cards = mine[k - 1][0]
-                info = infos.get(cards)
-                if info is None:
-                    info = infos[cards] = _creature_info(cards, table, self._abil, w)
-                by_legion, complete, pure = info
-                if complete is None:
-                    sc = by_legion[lg]
-                else:
-                    sc = by_legion[lg] + complete[ai]
-                    if pure == lg:
-                        sc += w.pure
-                if sc > best_score:
-                    best, best_score = plays[c][k][n], sc
-                elif sc == best_score:
-                    if type(best) is list:
-                        best.append(plays[c][k][n])
-                    else:
-                        best = [best, plays[c][k][n]]
-            if can_start and fits[0]:
-                sc = w.start
-                if sc > best_score:
-                    best, best_score = plays[c][0][0], sc
-                elif sc == best_score:
-                    if type(best) is list:
-                        best.append(plays[c][0][0])
-                    else:
-                        best = [best, plays[c][0][0]]
-        return best if type(best) is not list else best[int(rng.random() * len(best))]
-
-    def choose_victim(self, creatures, player: int, targets, take: bool, decline: bool, rng):
-        """`choose`'s pick at an Executioner (`take`) or a Scavenger target decision, in one pass without
-        the list: the actions `creatures._exec_targets` / `_scav_targets` list, in their order (every
-        other seat's creatures that are not incarnated, only the uncompleted ones for a Scavenger: their
-        `targets[owner][creature]`, `ActionTable.take` or `.scavenge`), then Decline when `decline`, each
-        scored as in `choose` (`_Context.score_victim`, Decline 0.0), the same ties and the same
-        `rng.random()` draw (none with one target). `creatures` is `Observation.creatures`."""
-        lead_w = self.weights.target_leader
-        bonus = 2.0 if take else 0.0  # a complete creature's extra score
-        best, best_score = None, None
-        for owner, crs in enumerate(creatures):
-            if owner == player:
-                continue
-            lead = None
-            for k, (cards, seal) in enumerate(crs):
-                n = len(cards)
-                if seal >= 0 or (n == 3 and not take):
-                    continue
-                if lead is None:
-                    done = 0  # Observation.complete_counts[owner]
-                    for cs, _ in crs:
-                        if len(cs) == 3:
-                            done += 1
-                    lead = lead_w * done
-                sc = lead + n + (bonus if n == 3 else 0.0)
-                if best_score is None or sc > best_score:
-                    best, best_score = targets[owner][k], sc
-                elif sc == best_score:
-                    if type(best) is list:
-                        best.append(targets[owner][k])
-                    else:
-                        best = [best, targets[owner][k]]
-        if decline:
-            if best_score is None or 0.0 > best_score:
-                best, best_score = DECLINE, 0.0
-            elif best_score == 0.0:
-                if type(best) is list:
-                    best.append(DECLINE)
-                else:
-                    best = [best, DECLINE]
-        return best if type(best) is not list else best[int(rng.random() * len(best))]
+        return best if type(best) is not list else best[rng.integers(len(best))]
 
     def __repr__(self):
         return f"HeuristicPolicy(name={self.name!r}, weights={self.weights!r})"
@@ -457,7 +358,7 @@ class _Context:
 
 
 def _pick(legal, score, rng):
-    """The best-scoring action of `legal` (the first of several, then one `rng.random()` among the tied)."""
+    """The best-scoring action of `legal` (the first of several, then one `rng.integers(len(tied))` among the tied)."""
     best, best_score = [], None
     for a in legal:
         sc = score(a)
@@ -465,7 +366,7 @@ def _pick(legal, score, rng):
             best, best_score = [a], sc
         elif sc == best_score:
             best.append(a)
-    return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+    return best[0] if len(best) == 1 else best[rng.integers(len(best))]
 
 
 def _card_value(c: int, mine, table, abil, fit: float = 1.0) -> float:
@@ -565,7 +466,7 @@ TUNING = MappingProxyType({   # read-only
         {"name": "weights.discard", "low": -5.0, "high": 3.0, "step": 0.25},
         {"name": "weights.target_leader", "low": 0.0, "high": 6.0, "step": 0.25},
         {"name": "weights.seal", "low": -2.0, "high": 5.0, "step": 0.25},
-        # the context features (issue 17); each range holds its default, which adds nothing
+        # the context features; each range holds its default, which adds nothing
         {"name": "weights.win", "low": 0.0, "high": 20.0, "step": 0.25},
         {"name": "weights.follow", "low": -2.0, "high": 6.0, "step": 0.25},
         {"name": "weights.pair", "low": -2.0, "high": 6.0, "step": 0.25},

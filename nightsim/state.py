@@ -14,6 +14,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from simcore.stream import Stream
+
 from .actions import (
     Decline,
     Devour,
@@ -258,12 +260,15 @@ def action_table(rules: Rules) -> ActionTable:
 # ---------------------------------------------------------------------------------------
 # Setup
 # ---------------------------------------------------------------------------------------
-def as_generator(seed) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
+def as_stream(seed):
+    """The stream chance draws from: a `simcore.stream.Stream` (or a numpy Generator) as given; for an
+    int or a SeedSequence, its stream 0, the chance stream `play_game` and the kernel use."""
+    if isinstance(seed, (Stream, np.random.Generator)):
         return seed
-    if seed is None:   # numpy would draw OS entropy: the protocol promises the same game for the same seed
-        raise ValueError("seed/rng is None: give an int, a numpy SeedSequence or Generator (games are deterministic)")
-    return np.random.default_rng(seed)
+    if seed is None:   # no hidden entropy: the protocol promises the same game for the same seed
+        raise ValueError("seed/rng is None: give an int, a numpy SeedSequence, a simcore Stream or a numpy Generator "
+                         "(games are deterministic)")
+    return Stream.of(seed, 0)
 
 
 def blank_state(rules: Rules, record: bool) -> State:
@@ -294,11 +299,13 @@ def blank_state(rules: Rules, record: bool) -> State:
 def new_game(rules: Rules, seed, record: bool = False) -> State:
     """Seed: "Shuffle all the Night Terror cards and deal five cards to each player."
 
-    `seed` is an int, a SeedSequence or a Generator; seat 0 is the starting player.
+    `seed` is an int or a SeedSequence (its chance stream, `as_stream`), a `simcore.stream.Stream` or a
+    numpy Generator; the deck is `range(cards)` shuffled by it; seat 0 is the starting player.
     """
-    rng = as_generator(seed)
+    rng = as_stream(seed)
     s = blank_state(rules, record)
-    deck = s.deck = rng.permutation(len(s.table.cards)).tolist()
+    deck = s.deck = list(range(len(s.table.cards)))
+    rng.shuffle(deck)
     for hand in s.hands:
         for _ in range(rules.hand_size):
             hand.append(deck.pop())
@@ -337,9 +344,8 @@ def _draw_card(s: State, rng, p: int) -> int:
     if not s.deck:
         if not s.discard:
             return -1
-        pile = s.discard
-        s.deck = [pile[i] for i in rng.permutation(len(pile))]
-        s.discard = []
+        s.deck, s.discard = s.discard, []
+        rng.shuffle(s.deck)   # the pile in its discard order, shuffled
         if s.log is not None:
             _event(s, "reshuffle", p, cards=len(s.deck), deck=s.deck[:])
     return s.deck.pop()

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from analyses import safe_io
 from analyses.confirmed import TITLE as CONFIRMED_TITLE
-from analyses.findings import p_text
+from analyses.multiplicity import named_test, p_label
 
 from . import figures
 from .ladder import ladder_view
@@ -129,16 +129,25 @@ def headline(g) -> dict:
         where = " (first to play)" if seat == 0 else " (last to play)" if seat == players - 1 else ""
         unit = f"seat {seat + 1}{where}, the largest gap from the fair share"
     timeouts = g.outcomes[g.outcomes["outcome"] == "timeout"].iloc[0]
+    family = getattr(g, "family", None)
+    pcol = "p_family" if family is not None and "p_family" in row.index and pd.notna(row["p_family"]) else "p_value"
+    test = str(row["test"]) if "test" in row.index and isinstance(row["test"], str) else named_test(row.get("method"))
+    p_shown = float(row[pcol])
+    chi2_p = float(g.fpa_summary.iloc[0].get("p_family", summary["chi2_p"]))
+    if not pd.notna(chi2_p):
+        chi2_p = float(summary["chi2_p"])
+    chi2_test = named_test(summary.get("method"))
     return {
         "players": int(summary["players"]), "lineup": str(summary["lineup"]), "games": int(summary["games"]),
         "unit": unit, "win_rate": float(row["win_rate"]),
         "effect_pp": float(row["effect_pp"]), "expected": float(row["expected"]),
         "effect_low": 100 * (float(row["ci_low"]) - float(row["expected"])),
         "effect_high": 100 * (float(row["ci_high"]) - float(row["expected"])),
-        "p_value": float(row["p_value"]), "balance": float(summary["balance"]),
-        "chi2_p": float(summary["chi2_p"]), "timeout_rate": float(timeouts["rate"]),
+        "p_value": p_shown, "balance": float(summary["balance"]),
+        "chi2_p": chi2_p, "timeout_rate": float(timeouts["rate"]),
         "timeout_low": float(timeouts["ci_low"]), "timeout_high": float(timeouts["ci_high"]),
-        "p_text": p_text(float(row["p_value"])), "chi2_text": p_text(float(summary["chi2_p"])),
+        "p_text": p_label(p_shown, test, family if pcol == "p_family" else None),
+        "chi2_text": p_label(chi2_p, chi2_test, family if "p_family" in g.fpa_summary else None),
     }
 
 
@@ -164,9 +173,19 @@ def _game_view(g, ladder=None) -> _GameView:
                      assumptions_html=_html(present(g.assumptions).map(lambda t: people_seats(t)),
                                             max_rows=None),
                      finding_items=_finding_items(g.findings, warnings),
+                     family_words=g.family.words() if getattr(g, "family", None) is not None else "",
+                     confirm_games=(g.confirmation.games_played if getattr(g, "confirmation", None) is not None
+                                    else None),
                      warning_list=_warning_list(warnings),
                      policy_params={name: policy_parameters(r) for name, r in g.policy_reprs.items()},
-                     ladder=ladder_view(ladder, lambda df: _html(df, max_rows=None)) if ladder is not None else None)
+                     ladder=ladder_view(ladder, lambda df: _html(df, max_rows=None), _ladder_findings(g))
+                     if ladder is not None else None)
+
+
+def _ladder_findings(g):
+    """The ladder's findings judged within the game's family (`analyses.robustness`), when they are."""
+    table = getattr(g, "ladder_findings", None)
+    return table if table is not None and len(table) else None
 
 
 def _finding_items(findings: pd.DataFrame, warnings: pd.DataFrame | None = None) -> list[dict]:
@@ -178,7 +197,9 @@ def _finding_items(findings: pd.DataFrame, warnings: pd.DataFrame | None = None)
             marks = [WARNING_WORDS[k] for k in dict.fromkeys(hit["kind"])]
         items.append({"text": f["text"], "kind": f["kind"], "game": f["game"], "source": f["source"],
                       "row": int(f["row"]), "numbers": f["numbers"], "significant": bool(f["significant"]),
-                      "warnings": marks})
+                      "warnings": marks, "status": str(f.get("status", "") or ""),
+                      "confirm_row": int(f.get("confirm_row", -1)), "confirm_numbers": str(f.get("confirm_numbers", "") or ""),
+                      "robustness": str(f.get("robustness", "") or "")})
     return items
 
 
@@ -290,23 +311,32 @@ def _marked(table: pd.DataFrame, warnings: pd.DataFrame, source: str) -> pd.Data
     return table.assign(**{"⚠": column}) if any(column) else table
 
 
-def _table(title, note, df, warnings, source="", open_=False, keep=()) -> Table:
+def _table(title, note, df, warnings, source="", open_=False, keep=(), family=None) -> Table:
     shown = present(df.reset_index(drop=True), keep=keep)
     shown = _marked(shown, warnings, source) if source else shown
+    if family is not None:       # the adjusted p-value's header names its adjustment and family
+        shown = shown.rename(columns={"p-value (adjusted over this game's tests)": f"p-value ({family.words()})"})
     return Table(title, note, _html(shown), open_)
 
 
 def _tables(g, warnings) -> list[Table]:
     t = []
+    family = getattr(g, "family", None)
+
+    def _table(*args, **kwargs):
+        return _plain_table(*args, **kwargs, family=family)
+
     if g.team_game:
-        t.append(_table("Win rate by alliance", "each alliance against its fair share; p-values from the deal as the unit, Holm-adjusted beside them",
+        t.append(_table("Win rate by alliance", "each alliance against its fair share; the test of each row is named "
+                        "beside its p-values (unadjusted, and adjusted over this game's tests)",
                         g.teams, warnings, "teams", True))
         t.append(_table("Win rate by realm", "realms of one alliance win together", g.by_faction, warnings, "by_faction"))
     else:
         lineup = g.fpa_summary.iloc[0]["lineup"]
         seats = g.fpa_seats[g.fpa_seats["lineup"] == lineup]
         t.append(_table("Win rate by seat", "seat 1 plays first; each seat against its fair share (exact binomial, or the "
-                        "deal as the unit when seats rotate); Holm-adjusted p-values beside them", seats, warnings, "fpa_seats", True))
+                        "deal as the unit when seats rotate); the test is named beside the p-values (unadjusted, and "
+                        "adjusted over this game's tests)", seats, warnings, "fpa_seats", True))
         t.append(_table("Seat test summary", "are all seats equal (χ²), balance, and the games needed to detect a "
                         "1-point seat edge", g.fpa_summary.rename(columns=_detect_label), warnings, "fpa_summary"))
     if len(g.fixes):
@@ -365,6 +395,9 @@ def _sweep_pivot(sweep: pd.DataFrame) -> pd.DataFrame:
     pivot["metric"] = pivot["metric"].map(lambda m: "seat 1 win rate" if m == "seat0_win_rate" else label(m))
     pivot.columns = ["measure ↓ setting →"] + [str(c) for c in pivot.columns[1:]]
     return pivot
+
+
+_plain_table = _table
 
 
 def _extra_table(title: str, table: pd.DataFrame, warnings) -> Table:

@@ -12,10 +12,13 @@ from analyses.findings import p_text
 from .words import interval_cell
 
 
-def ladder_view(ladder, html) -> dict:
+def ladder_view(ladder, html, findings=None) -> dict:
     """Render-ready parts of one ladder: the summary sentence, the tables (through `html`, the report's
-    escaping table renderer), the verdicts."""
+    escaping table renderer), the verdicts. `findings`: the ladder's findings judged within the game's
+    family of tests (`analyses.robustness.with_ladders`), in place of the ladder's own."""
     m = ladder.metadata
+    in_family = findings is not None and "p_family" in findings
+    findings = findings if findings is not None else ladder.findings
     ratings = ladder.ratings.sort_values("elo", ascending=False)
     chain = " < ".join(str(r).replace("_", " ") for r in m.get("chain", []))
     summary = (f"{len(ratings)} rungs, {m.get('games_per_pairing', 0):,} games per pairing at {m.get('players')} "
@@ -25,17 +28,22 @@ def ladder_view(ladder, html) -> dict:
                f"{m.get('span', float('nan')):.0f} Elo [{m.get('span_low', float('nan')):.0f}, "
                f"{m.get('span_high', float('nan')):.0f}] and {m.get('levels')} significantly distinct level(s) "
                f"({chain}).")
+    adjusted = ("Holm-adjusted over this game's tests, the report's and the ladder's together"
+                if in_family else "Holm-adjusted over the seats")
     method = (f"Bradley–Terry ratings by maximum likelihood on the Elo scale ({m.get('anchor')} = 0); 95% intervals: "
-              f"{m.get('interval_method', '')}. A finding is robust when it is significant (p < 0.05, Holm-adjusted "
-              "over the seats) with the same sign at the two top-rated rungs "
-              f"({', '.join(map(str, m.get('top', [])))}).")
+              f"{m.get('interval_method', '')}. Findings by rung: two-sided exact binomial test (self-play games are "
+              f"independent; a card effect: two-sided cluster-robust t test), p-values {adjusted}. A finding is robust when it is significant "
+              "(p < 0.05) with the same sign at the two top-rated rungs "
+              f"({', '.join(map(str, m.get('top', [])))}); a top rung with fewer than 30 self-play games is too "
+              "small to overturn it. Pairings: p-value of the score against 50% (exact binomial or score test), "
+              "unadjusted: the ratings, not findings.")
     shipped = m.get("shipped") or {}
     return {"summary": summary, "method": method, "command": _command(m),
             "provenance": shipped.get("provenance"), "stale": bool(shipped.get("stale")),
             "ratings": html(rating_table(ratings)),
-            "findings": html(findings_table(ladder.findings, ratings)) if len(ladder.findings) else None,
+            "findings": html(findings_table(findings, ratings)) if len(findings) else None,
             "pairwise": html(pairwise_table(ladder.pairwise)),
-            "verdicts": verdicts(ladder.findings)}
+            "verdicts": verdicts(findings)}
 
 
 def _search_counts(m: dict) -> str:
@@ -87,7 +95,8 @@ def findings_table(findings: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFram
 
 
 def _p(row) -> str:
-    p = row.p_holm if pd.notna(row.p_holm) else row.p_value
+    p = getattr(row, "p_family", float("nan"))
+    p = p if pd.notna(p) else row.p_holm if pd.notna(row.p_holm) else row.p_value
     return p_text(float(p))
 
 
@@ -103,7 +112,8 @@ def pairwise_table(pairwise: pd.DataFrame) -> pd.DataFrame:
         "score [95% interval]": [interval_cell(s, lo, hi, "rate", n=g) for s, lo, hi, g in
                                  zip(pairwise["score"], pairwise["ci_low"], pairwise["ci_high"], pairwise["games"])],
         "interval unit": ["games" if u == "game" else "deals" for u in unit.fillna("deal")],
-        "p-value (50%)": [p_text(float(p))[2:].replace("= ", "") for p in pairwise["p_value"]],
+        "p-value against 50% (unadjusted, two-sided)": [p_text(float(p))[2:].replace("= ", "")
+                                                        for p in pairwise["p_value"]],
         "rating difference [95% interval]": [interval_cell(v, lo, hi, "points") for v, lo, hi in
                                              zip(pairwise["elo_diff"], pairwise["elo_diff_low"], pairwise["elo_diff_high"])],
     })
@@ -114,4 +124,6 @@ def verdicts(findings: pd.DataFrame) -> list[dict]:
     if not len(findings):
         return []
     first = findings.groupby("finding", sort=False)[["robust", "verdict"]].first()
-    return [{"finding": f, "robust": bool(r.robust), "verdict": str(r.verdict)} for f, r in first.iterrows()]
+    return [{"finding": f, "robust": bool(r.robust), "verdict": str(r.verdict),
+             "state": "robust" if r.robust else "too few games" if str(r.verdict).startswith(("too few", "significantly"))
+             else "not robust"} for f, r in first.iterrows()]

@@ -31,23 +31,26 @@ INTERVALS = [
 RATES = {"expected", "advantage_p1", "balance", "p_hit", "win", "draw", "loss", "attacker_wins", "defender_wins",
          "equal_gold_win_smallest", "equal_gold_win_largest", "share"}
 POINTS = {"effect_pp"}
-P_VALUES = {"p_value", "chi2_p", "diff_p", "p_holm", "p_adjusted"}
-#: left out of every table: internal or redundant with another column
-DROP = {"log_strength", "strength", "se", "pseudo_wins", "trigger", "field", "value_raw", "se_model", "method"}
+P_VALUES = {"p_value", "chi2_p", "diff_p", "p_holm", "p_adjusted", "p_family"}
+#: left out of every table: internal or redundant with another column (`p_holm`, adjusted within one table,
+#: gives way to `p_family`, adjusted over the game's whole family, so no number shows two adjusted p-values)
+DROP = {"log_strength", "strength", "se", "pseudo_wins", "trigger", "field", "value_raw", "se_model", "method",
+        "p_holm"}
 
 LABELS = {
     "players": "players", "lineup": "line-up", "seat": "seat", "seats": "seats per game", "games": "games",
     "decided": "games with a winner", "wins": "wins", "win_rate": "win rate [95% interval]",
     "rate": "share [95% interval]", "expected": "fair share", "effect_pp": "difference from fair share",
-    "p_value": "p-value", "p_holm": "p-value (Holm-adjusted)", "deals": "deals",
+    "p_value": "p-value (unadjusted)", "p_holm": "p-value (Holm-adjusted within the table)",
+    "p_family": "p-value (adjusted over this game's tests)", "test": "test", "deals": "deals",
     "design_effect": "design effect", "diff_design_effect": "design effect of the difference",
-    "chi2_df": "χ² degrees of freedom", "chi2": "χ² statistic", "chi2_p": "all seats equal? p-value",
+    "chi2_df": "χ² degrees of freedom", "chi2": "χ² statistic", "chi2_p": "all seats equal? p-value (unadjusted)",
     "balance": "balance (100% = all seats equal)", "advantage_p1": "first seat's win rate",
     "timeouts": "games that hit the turn cap", "timeout_rate": "turn-cap rate [95% interval]",
     "policy": "policy", "opponent": "against", "faction": "realm", "team": "alliance", "outcome": "outcome",
     "n": "games", "count": "games", "comparisons": "comparisons", "elo": "rating (Elo scale) [95% interval]",
     "metric": "measure", "estimate": "value [95% interval]", "value": "setting",
-    "diff": "change from the first setting [95% interval]", "diff_p": "p-value of the change",
+    "diff": "change from the first setting [95% interval]", "diff_p": "p-value of the change (unadjusted, paired t test)",
     "stat": "card, ability or event", "split": "seats counted as “with”", "n_with": "seats with",
     "win_with": "win rate with [95% interval]", "n_without": "seats without",
     "win_without": "win rate without [95% interval]", "diff_pp": "difference (points) [95% interval]",

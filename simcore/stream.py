@@ -105,10 +105,18 @@ class Stream:
         return out if isinstance(x, list) else np.array(out)
 
     def integers(self, low, high=None):
-        """`Generator.integers(low, high)` for one value: uniform in [low, high) (or [0, low))."""
+        """`Generator.integers(low, high)` for one value: uniform in [low, high) (or [0, low)). A range
+        of up to 2048 values is one `below`; a wider one (up to 2**64, e.g. a search's sub-seed drawn
+        with `integers(2**63)`) is `next64() % span` (exact for a power of two, else biased by under
+        span / 2**64)."""
         if high is None:
             low, high = 0, low
-        return int(low) + self.below(int(high) - int(low))
+        span = int(high) - int(low)
+        if span <= MAX_BELOW:
+            return int(low) + self.below(span)
+        if span > MAX_SEED:
+            raise ValueError(f"Stream.integers: at most 2**64 values, got {span}")
+        return int(low) + self.next64() % span
 
     def choice(self, seq):
         """One element of a non-empty sequence, uniformly."""

@@ -98,7 +98,8 @@ class ISMCTSPolicy:
     """SO-ISMCTS for one game (module or its name), callable as policy(observation, legal, rng).
 
     iterations: determinised iterations per decision (>= 1); seconds: optional time budget per
-    decision instead (the iterations are then a cap as well); rollout: a policy name of the
+    decision instead (the iterations are then a cap as well; a budget spent before the first
+    iteration plays the rollout policy's own choice); rollout: a policy name of the
     game or a policy object (None: `default_rollout`); c: UCT exploration constant (rewards
     are in [0, 1]); cutoff: stop a rollout after this many decisions and use `value`;
     value: callable(state) -> reward per seat (None: 1/n each); bias: progressive bias towards
@@ -280,6 +281,8 @@ class ISMCTSPolicy:
         if self.paired:
             return self.choose_paired(observation, rng, legal, sample)[0]
         root = self.search(observation, rng, legal, sample)
+        if root.visits == 0:  # no iteration ran (a time budget spent before the first): the rollout policy's choice
+            return root.hint if root.hint is not None else self.own_choice(observation, legal, rng)
         best, best_visits = root.hint if root.hint is not None else legal[0], -1
         if best in root.children:
             best_visits = root.children[best].visits

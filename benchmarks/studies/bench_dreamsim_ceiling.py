@@ -35,8 +35,9 @@ from scipy.stats import binomtest
 import dreamsim
 from analyses.search.ismcts import parse_ismcts
 from dreamsim.engine import apply_legal, new_game
-from dreamsim.game import _seat_chooser, _streams
+from dreamsim.game import _seat_chooser
 from dreamsim.observation import observe
+from simcore.stream import streams
 
 CHEAT = "_dreamsim_true_state_cheat"   # a module name of its own: never a registered policy
 
@@ -61,7 +62,7 @@ def cheat_module(holder: dict, shuffle_deck: bool = False) -> types.ModuleType:
 
 def play_cheat(rules, cheat_policy, opponent, seat: int, seed: int, holder: dict):
     """One game with dreamsim.play_game's streams, the cheating searcher in `seat`."""
-    chance, prngs = _streams(seed, rules.players)
+    chance, *prngs = streams(seed, 1 + rules.players)
     s = new_game(rules, chance)
     pols = [opponent, opponent]
     choose = [_seat_chooser(dreamsim.POLICIES[opponent], r)[0] for r in prngs]

@@ -71,6 +71,9 @@ TARGETS: dict[str, list[str]] = {
     "nightsim/penalty.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
     "dreamsim/engine.py": ["tests/dreamsim/test_dreamsim_rules.py", "tests/dreamsim/test_*mutation*.py",
                            "tests/dreamsim/test_*.py"],
+    # the Midnighters rules core: the turn, a card play to its resolution, the hand topped up
+    "dreamsim/turn.py": ["tests/dreamsim/test_dreamsim_rules.py", "tests/dreamsim/test_*mutation*.py",
+                         "tests/dreamsim/test_*.py"],
     # the engine package, module by module: the full-game tests, cards and dungeons (the battle-maths files never
     # import it; the slow hypothesis file test_nerath_cards_properties.py is left out: a shorter list can only
     # under-count kills)
@@ -81,6 +84,11 @@ TARGETS: dict[str, list[str]] = {
                                     "tests/nerathsim/test_nerath_dungeons.py"]
        for m in ("state", "common", "terrain", "windows", "turn", "movement", "fight", "dungeons", "combat",
                  "reinforce", "dispatch", "setup")},
+    # one battle: its own hand-built battles with rigged dice first (the luck figure, drowning, the logged rolls)
+    "nerathsim/engine/fight.py": ["tests/nerathsim/test_nerath_fight_mutation_survivors.py",
+                                  "tests/nerathsim/test_nerath_game_combat.py", "tests/nerathsim/test_nerath_game_*.py",
+                                  "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_nerath_cards.py",
+                                  "tests/nerathsim/test_nerath_dungeons.py"],
     # the reference battle procedure, split along the seed's steps
     "nerathsim/battle/army.py": ["tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_mc.py",
                                  "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
@@ -95,10 +103,15 @@ TARGETS: dict[str, list[str]] = {
                                    "tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_*mutation*.py",
                                    "tests/nerathsim/test_*.py"],
     # the battle maths: the files that exercise it (the full nerathsim suite takes 2 minutes under load, these
-    # 25 s; a shorter list can only under-count kills)
-    "nerathsim/battle/exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_odds.py",
+    # 25 s; a shorter list can only under-count kills); test_nerath_limits.py holds the size check's boundary
+    "nerathsim/battle/exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_limits.py",
+                                  "tests/nerathsim/test_nerath_odds.py",
                                   "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_nerath_mc.py",
                                   "tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_game_combat.py"],
+    # the search: tiny hand-built games with exact visit counts first, then the searches of real positions
+    "analyses/search/ismcts.py": ["tests/analyses/test_analyses_ismcts_mutation_survivors.py",
+                                  "tests/analyses/test_analyses_ismcts.py", "tests/analyses/test_analyses_ismcts_options.py",
+                                  "tests/analyses/test_analyses_ismcts_default.py"],
     "analyses/stats.py": ["tests/analyses/test_analyses_stats.py", "tests/analyses/test_analyses_bradley_terry_exact.py",
                           "tests/analyses/test_*mutation*.py",
                           "tests/analyses/test_analyses_questions.py", "tests/analyses/test_analyses_card_impact.py",

@@ -126,7 +126,7 @@ from .state import (
     copy_frames,
     tables,
 )
-from .terrain import _mob_add, _reach, _refresh_terrain, destinations, friendly_sea, ship_reach
+from .terrain import _mob_add, _reach, _refresh_terrain, destinations, friendly_sea, ship_reach, turn_reach
 from .turn import Income, _end_turn, _start_turn, group_vp, income, turn_plan
 from .windows import CardWindow, Pending, PendingCard, _draw_event, _draw_treasure
 
@@ -136,7 +136,7 @@ __all__ = [
     "Frame", "CardWindow", "PendingCard", "Pending", "CombatWindow", "CasualtyChoice", "HitsToPlace",
     "LuckBase", "AmokFrame", "WindowView", "Movement", "BattleOrder", "PressOrRetreat", "Regroup", "BuyUnits",
     "Reinforcements", "Income", "turn_plan", "copy_frames", "FRAMES", "FRAME_TYPES", "DECISION_NAMES", "REALM_STATS", "MoveList",
-    "as_generator", "destinations", "friendly_sea", "ship_reach", "income", "group_vp", "placement_spots", "retreat_options",
+    "as_generator", "destinations", "friendly_sea", "ship_reach", "turn_reach", "income", "group_vp", "placement_spots", "retreat_options",
     "amok_targets", "hit_actions", "ships_view",
     "PH_MOVE", "PH_COMBAT", "PH_CASUALTY", "PH_PRESS", "PH_AMOK", "PH_REGROUP", "PH_BUY", "PH_REINFORCE",
     "PH_OVER", "PH_EVENT", "PH_HIT", "M_MOVE", "M_REGROUP", "M_REINFORCE",
@@ -144,7 +144,7 @@ __all__ = [
     # the action types (tests reach them as engine.Buy etc.)
     "Amok", "Buy", "Casualties", "Embark", "EndPhase", "Fight", "Hit", "Move", "Pass", "PlayCard", "PressOn",
     "RetreatTo", "Sail", "Unload",
-    # private helpers observation.py, scenario.py and tests call (kept until issue 14 item 4 lands)
+    # private helpers observation.py, scenario.py and tests call
     "_advance", "_army_counts", "_blank_state", "_capture", "_copy_battle", "_draw_event", "_draw_treasure",
     "_end_regroup", "_end_turn", "_enemies_at", "_event", "_mob_add", "_named", "_new_ship", "_place_guardians",
     "_reach", "_refresh_terrain", "_start_buy", "_start_dungeon", "_start_land_stage", "_start_regroup",

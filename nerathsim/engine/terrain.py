@@ -312,3 +312,82 @@ def _move_units_out(s: State, r: int, dst: int, u: int, c: int) -> None:
     s._touched += (r, dst)
     for m, k in _mob_take_best(s, r, u, c):
         _mob_add(s, dst, u, k, 0 if not s.tab.flyer[u] else m)
+
+
+class _RealmTerrain:
+    """A scratch view of a state as realm `realm` would find it at the start of its turn (its friendly
+    land, the spaces hostile to it, its reach tables): what `_refresh_terrain` and `_reach` read and write,
+    so that the realm's reach comes from the very code that moves its units. Nothing of the state is
+    written."""
+
+    __slots__ = ("board", "rules", "tab", "realm", "friends", "owner", "units", "ships", "hostile", "fr_land",
+                 "reach", "reach_land", "reach_store", "_reach_fly")
+
+    def __init__(self, s: State, realm: int, store: dict):
+        self.board, self.rules, self.tab, self.realm = s.board, s.rules, s.tab, realm
+        self.friends, self.owner, self.units, self.ships = s.friends, s.owner, s.units, s.ships
+        self.reach_store = store                 # reach tables by terrain: pure functions of their keys
+        self._reach_fly = fly_reach_cache(s.rules)
+        _refresh_terrain(self)
+
+
+def turn_reach(s: State, realm: int, store: dict | None = None, near=None) -> tuple:
+    """Where `realm`'s units could attack on its next turn, with every unit's full moves, as the movement
+    rules move them (`_reach` in movement mode on the terrain `realm` would see): `(by_land, landings)`.
+
+    `by_land`: {region: ((src, unit index, count), ...)} for its mobile units walking or flying there
+    (hostile regions are where a move stops: attacks). `landings`: {region: ((ship id, room, cargo,
+    boarders), ...)} for its warships: a hostile coast next to a sea the ship reaches (or stands on),
+    `cargo` the unit indices aboard, `room` the free places, `boarders` ((src, unit index, count), ...) the
+    carriable land units on its friendly coasts next to those seas (they may board before the ship sails on).
+    `store`: reach tables to keep between calls (by terrain), else a fresh one. `near`: only the regions
+    asked about (a collection; None: every region); units whose move could not cover the steps to them
+    over the whole map (a lower bound of any reach) are not followed."""
+    v = _RealmTerrain(s, realm, {} if store is None else store)
+    t, b = s.tab, s.board
+    far = [0] * b.n                     # steps to the nearest region of `near` (0 everywhere: no bound)
+    if near is not None:
+        far = [1 << 20] * b.n
+        q = deque(near)
+        for r in near:
+            far[r] = 0
+        while q:
+            r = q.popleft()
+            for x in b.adj[r]:
+                if far[x] > far[r] + 1:
+                    far[x] = far[r] + 1
+                    q.append(x)
+    by_land: dict = {}
+    for r in range(b.n):
+        row = s.units[r][realm]
+        if not any(row):
+            continue
+        for u in range(t.U):
+            c = row[u]
+            if not c or not t.mobile[u] or (b.is_dungeon[r] and t.hero[u]) or far[r] > t.move[u]:
+                continue
+            for dst, _cost, _stop in _reach(v, r, t.cls[u], t.move[u], M_MOVE):
+                if v.hostile[dst]:
+                    by_land.setdefault(dst, []).append((r, u, c))
+    landings: dict = {}
+    for sh in s.ships:
+        if sh.owner != realm or far[sh.region] > t.move[sh.utype] + 1:
+            continue
+        seas = [sh.region] + [x for x, _c, _st in _reach(v, sh.region, C_SHIP, t.move[sh.utype], M_MOVE)]
+        coasts = {x for sea in seas for x in b.adj[sea] if not b.is_sea[x] and not b.is_dungeon[x]}
+        room = t.capacity[sh.utype] - len(sh.cargo)
+        boarders = []
+        if room > 0:
+            for x in sorted(coasts):
+                if not v.fr_land[x]:
+                    continue
+                row = s.units[x][realm]
+                boarders += [(x, u, row[u]) for u in range(t.U) if row[u] and t.land[u] and t.carriable[u]]
+        entry = (sh.id, room, tuple(sh.cargo), tuple(boarders))
+        for x in sorted(coasts):
+            if v.hostile[x]:
+                landings.setdefault(x, []).append(entry)
+    if near is not None:
+        by_land = {r: x for r, x in by_land.items() if r in near}
+        landings = {r: x for r, x in landings.items() if r in near}
+    return ({r: tuple(x) for r, x in by_land.items()}, {r: tuple(x) for r, x in landings.items()})

@@ -109,7 +109,7 @@ class PendingCard(ChangingFrame):
         return f"PendingCard(realm={self.realm}, play={self.play!r}, reactors={self.reactors}, weaken={self.weaken})"
 
 
-#: the name the engine used before issue 14
+#: the older name of PendingCard, kept for callers that still use it
 Pending = PendingCard
 
 

@@ -66,7 +66,7 @@ if TUNED_FILE.exists():  # `tuned`: balanced with the parameters `balancelab tun
 #: the default search (`ismcts:default` / `macro:default` in a policy list; analyses.search.macro.parse_macro):
 #: the macro search at 16 rollouts per macro decision over `tuned`'s candidate plans, `tuned` in the
 #: rollouts, cut off at the end of the next round. 16 keeps a short game within 60 s of CPU on one core with
-#: margin in both modes (benchmarks/bench_ismcts.py; README.md "Search": ismcts:24 took up to 68 s in a
+#: margin in both modes (benchmarks/studies/bench_ismcts.py; README.md "Search": ismcts:24 took up to 68 s in a
 #: free-for-all game on a loaded machine, CPU cost is about linear in the rollouts)
 SEARCH_DEFAULT = "ismcts:16:base=tuned" if "tuned" in POLICIES else "ismcts:16:base=balanced"
 

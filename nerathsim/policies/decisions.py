@@ -69,6 +69,8 @@ def play_cards(pol, obs, legal, rng):
     """Play every card that can be played: reactions always answer; a place/move card goes where the
     threat most exceeds the defence (units come from the region farthest from the front)."""
     plays = [a for a in legal if type(a) is PlayCard]
+    if plays and Pass() in legal and obs.cards is not None:
+        plays = [a for a in plays if bonus_takes_effect(obs, a)]
     if not plays or not (pol.play_events or Pass() not in legal):
         return Pass() if Pass() in legal else legal[0]
     if len(plays) == 1 or obs.pending_card is not None:
@@ -89,6 +91,26 @@ def play_cards(pol, obs, legal, rng):
         return (v, -a.card, -a.target, -a.source)
     return max(plays, key=score)
 
+
+
+def bonus_takes_effect(obs, play) -> bool:
+    """False for a battle card whose bonus names a unit type the deciding realm has none of in the battle
+    (or any unit when it has none at all): its effect would change nothing. True for every other card."""
+    card = obs.cards.cards[play.card]
+    if not card.has_battle_bonus:
+        return True
+    bv = obs.battle
+    if bv is None:
+        return False
+    me = obs.realm
+    mine = bv.attacker_units if me == bv.attacker else bv.defender_units.get(me, {})
+    for e in card.effects:
+        if e.kind != "battle_bonus":
+            continue
+        unit = e.get("unit")
+        if unit == "any" and any(mine.values()) or mine.get(unit, 0) > 0:
+            return True
+    return False
 
 
 def press_or_retreat(pol, obs, legal):

@@ -59,7 +59,7 @@ class MovementPlanner(Planner):
             if need:
                 keep[r] = need
         self.keep = keep
-        plan: list = []
+        plan: list = self._garrison(avail, reach, keep)
         # targets: enemy land regions (and enemy fleets) some unit can reach, each with the free units
         # (src, unit) that reach it, in `avail`'s order (the order a walk of `avail` meets them)
         self.enemy_land(0)
@@ -116,6 +116,64 @@ class MovementPlanner(Planner):
         plan += self._redeploy(avail, reach, keep)
         plan.append(END)
         return plan
+
+    def _garrison(self, avail: dict, reach: dict, keep: dict) -> list:
+        """The capital and the castles worth VP (`guards`) keep the free land units that hold them with the
+        policy's target chance against what the enemies can bring on their coming turns (`hold_chance`:
+        the battle calculator), counting the weakest units as the ones that stay; a region the units there
+        cannot hold draws free units that can walk or fly in (the strongest defenders first) before any
+        attack is planned. Sets `keep` and returns the moves in."""
+        t = self.t
+        out = []
+        guards = self.guards()
+        if not guards:
+            return out
+        td = gb.side_table(self.br, "defender", False)
+        for r, target in sorted(guards.items(), key=lambda kv: (-kv[1], kv[0])):
+            if not self.reachable(r):
+                continue
+            base = self.defenders(r)
+            free = {u: n for (src, u), n in avail.items() if src == r and n > 0 and (t.land[u] or t.flyer[u])}
+            for u, n in free.items():
+                base[u] -= n                   # free units may leave: the garrison is what is kept
+            if self.hold_chance(r, base, target) >= target:
+                continue
+            kept = 0
+            held = False
+            for u in self.defence_order({u: n for u, n in free.items() if t.land[u]}):
+                for _ in range(free[u]):
+                    base[u] += 1
+                    kept += 1
+                    if self.hold_chance(r, base, target) >= target:
+                        held = True
+                        break
+                if held:
+                    break
+            keep[r] = max(keep.get(r, 0), kept)
+            if held:
+                continue
+            # not enough here: free units elsewhere that reach r without a fight come in, strongest first
+            cands = []
+            for (src, u), n in avail.items():
+                if src == r or n <= 0 or t.ship[u] or not (t.land[u] or t.flyer[u]):
+                    continue
+                got = reach[(src, u)].get(r)
+                if got is None or got[1]:
+                    continue
+                cands.append((-(td.dice[u] * td.p[u] * td.htk[u]), t.cost[u], src, u))
+            cands.sort()
+            for _v, _c, src, u in cands:
+                k = 0
+                while avail[(src, u)] > 0 and self._can_spare(src, u, avail, 1) and not held:
+                    avail[(src, u)] -= 1
+                    base[u] += 1
+                    k += 1
+                    held = self.hold_chance(r, base, target) >= target
+                if k:
+                    out.append(Move(src, r, t.names[u], k))
+                if held:
+                    break
+        return out
 
     def _naval(self, avail: dict, reach: dict) -> list:
         """Attack enemy fleets with empty warships (and flyers) when the odds reach the threshold."""
@@ -185,7 +243,8 @@ class MovementPlanner(Planner):
             tokens, shown, _given = obs.dungeon(r)
             if not tokens or any(any(row) for q, row in enumerate(obs.unit_counts[r]) if q not in self.F):
                 continue
-            cands = sorted(((src, u) for (src, u), n in avail.items() if n > 0 and t.hero[u] and r in reach[(src, u)]),
+            cands = sorted(((src, u) for (src, u), n in avail.items() if n > 0 and t.hero[u] and r in reach[(src, u)]
+                            and self._can_spare(src, u, avail, 1)),
                            key=lambda k: (t.cost[k[1]], k[0]))
             pool = [(src, u) for src, u in cands for _ in range(avail[(src, u)])][:3]   # one entry per hero
             chosen = None
@@ -274,69 +333,125 @@ class MovementPlanner(Planner):
         return None
 
     def _amphibious(self, avail: dict, committed: dict) -> list:
-        """Empty warships next to a friendly coast with idle land units carry two of them to an enemy
-        coast they can reach, when the landing (with any other attackers there) has good odds."""
+        """Warships carry idle land units to an enemy coast when the landing (with the other attackers there)
+        reaches the attack threshold: a ship loads from a friendly coast next to its sea, or first sails to a
+        sea next to one (ships may sail, load and sail on), and lands on an enemy coast next to a sea it can
+        reach after loading. A landing too weak alone waits for other ships aiming at the same coast: those
+        that together reach the threshold land together."""
         obs, b, t, pol = self.obs, self.b, self.t, self.pol
         me = self.me
         out = []
+        waiting: dict[int, list] = {}         # target -> [(value, ship, pickup sea, landing sea, coast, units)]
         for sh in obs.ships:
             if sh.owner != me or sh.unloaded or sh.landing >= 0 or sh.id in self.used_ships:
                 continue
             cap = sh.capacity - len(sh.cargo)
-            src_coast = None
+            dests = {dst: c for dst, (c, st) in obs.ship_destinations(sh.id).items() if not st}
             if sh.cargo:
-                carried = [t.idx[n] for n in sh.cargo]
+                loads = [(sh.region, None, [t.idx[n] for n in sh.cargo])]
             else:
-                carried = []
                 if obs.hostile(sh.region):
                     continue
-                # idle land units on an adjacent friendly coast
-                for x in b.adj[sh.region]:
-                    if not obs.friendly_land(x):
-                        continue
-                    units = [(u, avail.get((x, u), 0)) for u in range(t.U) if t.land[u] and t.carriable[u]]
-                    units = [(u, n) for u, n in units if n > 0 and (x, u) in avail
-                             and obs.mobile(x).get((u, t.move[u]), 0) > 0]
-                    if sum(n for _, n in units) >= 1:
-                        src_coast = x
-                        units.sort(key=lambda un: -t.cost[un[0]])
-                        for u, n in units:
-                            while n > 0 and len(carried) < cap:
-                                if not self._can_spare(x, u, avail, 1):
-                                    break
-                                carried.append(u)
-                                n -= 1
-                        break
-                if not carried:
-                    continue
-            seas = {sh.region: 0}
-            seas.update({dst: c for dst, (c, st) in obs.ship_destinations(sh.id).items() if not st})
+                loads = []
+                for sea in [sh.region] + sorted(dests, key=lambda x: (dests[x], x)):
+                    got = self._load(sea, cap, avail)
+                    if got is not None:
+                        loads.append((sea, got[0], got[1]))
+                        if len(loads) >= 3:
+                            break
             best = None
-            for sea in seas:
-                for x in b.adj[sea]:
-                    if not self.enemy_land(x):
-                        continue
-                    att = committed.get(x, [0] * t.U)[:]
-                    for u in carried:
-                        att[u] += 1
-                    p = quick_odds(self.br, att, self.enemy_army(x), False)
-                    if p >= pol.attack_threshold:
+            for pickup, coast, carried in loads:
+                # seas to land from: where it stands (after sailing to the pickup), and where it can sail on
+                # from its own sea (a ship that loads where it stands keeps all its moves)
+                seas = {pickup: 0}
+                if pickup == sh.region:
+                    seas.update(dests)
+                for sea in seas:
+                    for x in b.adj[sea]:
+                        if not self.enemy_land(x):
+                            continue
+                        att = committed.get(x, [0] * t.U)[:]
+                        for u in carried:
+                            att[u] += 1
+                        p = quick_odds(self.br, att, self.enemy_army(x), False)
                         v = self.target_value(x) * p
+                        entry = (v, p, sh.id, pickup, sea, coast, carried, x)
                         if best is None or v > best[0]:
-                            best = (v, sea, x)
-            if best is None:
+                            best = entry
+                        waiting.setdefault(x, []).append(entry)
+            if best is None or best[1] < pol.attack_threshold:
                 continue
-            _, sea, x = best
-            if src_coast is not None:
+            out += self._land(best, avail, committed)
+        # landings too weak alone: ships aiming at the same coast, together
+        for x in sorted(waiting, key=lambda x: -self.target_value(x)):
+            att = committed.get(x, [0] * t.U)[:]
+            chosen, ships, taken = [], set(), {}
+            for entry in sorted(waiting[x], key=lambda e: -e[0]):
+                _v, _p, sid, _pickup, _sea, coast, carried, _x = entry
+                if sid in ships or sid in self.used_ships:
+                    continue
+                if coast is not None:
+                    need = {}
+                    for u in carried:
+                        need[u] = need.get(u, 0) + 1
+                    if any(avail.get((coast, u), 0) - taken.get((coast, u), 0) < k for u, k in need.items()):
+                        continue
+                    if not self._can_spare(coast, carried[0], avail, len(carried) + sum(
+                            k for (c, _u), k in taken.items() if c == coast)):
+                        continue
+                    for u, k in need.items():
+                        taken[(coast, u)] = taken.get((coast, u), 0) + k
+                chosen.append(entry)
+                ships.add(sid)
                 for u in carried:
-                    avail[(src_coast, u)] -= 1
-                    out.append(Embark(src_coast, sh.id, t.names[u]))
-            if sea != sh.region:
-                out.append(Sail(sh.id, sea))
-            out.append(Unload(sh.id, x))
-            row = committed.setdefault(x, [0] * t.U)
+                    att[u] += 1
+                if len(chosen) >= 2 and quick_odds(self.br, att, self.enemy_army(x), False) >= pol.attack_threshold:
+                    for e in chosen:
+                        out += self._land(e, avail, committed)
+                    break
+        return out
+
+    def _load(self, sea: int, cap: int, avail: dict):
+        """(coast, unit indices) of the idle land units, dearest first and up to `cap`, that a friendly coast
+        next to `sea` can spare (units that have not moved), or None."""
+        obs, b, t = self.obs, self.b, self.t
+        for x in b.adj[sea]:
+            if not obs.friendly_land(x):
+                continue
+            units = [(u, avail.get((x, u), 0)) for u in range(t.U) if t.land[u] and t.carriable[u]]
+            units = [(u, n) for u, n in units if n > 0 and obs.mobile(x).get((u, t.move[u]), 0) > 0]
+            if not units:
+                continue
+            units.sort(key=lambda un: -t.cost[un[0]])
+            carried = []
+            for u, n in units:
+                n = min(n, obs.mobile(x).get((u, t.move[u]), 0))
+                while n > 0 and len(carried) < cap and self._can_spare(x, u, avail, len(carried) + 1):
+                    carried.append(u)
+                    n -= 1
+            if carried:
+                return x, carried
+        return None
+
+    def _land(self, entry, avail: dict, committed: dict) -> list:
+        """The actions of one landing (`_amphibious`'s entry) and its bookkeeping."""
+        t = self.t
+        _v, _p, sid, pickup, sea, coast, carried, x = entry
+        out = []
+        ship = next(sh for sh in self.obs.ships if sh.id == sid)
+        if pickup != ship.region:
+            out.append(Sail(sid, pickup))
+        if coast is not None:
             for u in carried:
-                row[u] += 1
+                avail[(coast, u)] -= 1
+                out.append(Embark(coast, sid, t.names[u]))
+        if sea != pickup:
+            out.append(Sail(sid, sea))
+        out.append(Unload(sid, x))
+        self.used_ships.add(sid)
+        row = committed.setdefault(x, [0] * t.U)
+        for u in carried:
+            row[u] += 1
         return out
 
     def _redeploy(self, avail: dict, reach: dict, keep: dict) -> list:

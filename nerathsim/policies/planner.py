@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..battle import ingame as gb
+from .estimates import win_odds
 
 
 def _row_strength(row, s1: list, s2: list, a1: float, a2: float) -> tuple:
@@ -206,3 +207,107 @@ class Planner:
         if self.obs.units(r, self.obs.owner[r])[self.t.castle_u] if self.obs.owner[r] >= 0 else 0:
             v += 1.0
         return v
+
+    # the coming enemy turns: what can reach a region, and the chance a garrison holds it -----------
+    def enemies(self) -> tuple:
+        """The realms not friends of this one (each has a turn before this realm's next)."""
+        return tuple(q for q in range(4) if q not in self.F)
+
+    def threat_armies(self, r: int) -> list:
+        """Per enemy realm with a unit in reach, the army (counts by unit type) it could bring against `r` on
+        its coming turn: every one of its units whose full move reaches `r` by land or air
+        (`Observation.turn_reach`, the movement rules' own reach on that realm's terrain), plus what its
+        warships could land there (the cargo aboard, then the strongest carriable units on its coasts the
+        ship passes, up to the room aboard). Worked out once per region and plan."""
+        got = self.__dict__.setdefault("_threat_armies", {}).get(r)
+        if got is not None:
+            return got
+        obs, t = self.obs, self.t
+        ta = self.__dict__.get("_ta")
+        if ta is None:
+            ta = self._ta = gb.side_table(self.br, "attacker", False)
+        out = []
+        near = frozenset(self.guards())
+        if r not in near:
+            near = frozenset((r,))
+        for q in self.enemies():
+            by_land, landings = obs.turn_reach(q, near)
+            army = [0] * t.U
+            used: dict = {}
+            for src, u, c in by_land.get(r, ()):
+                army[u] += c
+                used[(src, u)] = used.get((src, u), 0) + c
+            for _sid, room, cargo, boarders in landings.get(r, ()):
+                for u in cargo:
+                    army[u] += 1
+                free = sorted(((ta.dice[u] * ta.p[u], src, u, c - used.get((src, u), 0)) for src, u, c in boarders),
+                              reverse=True)
+                for _v, src, u, c in free:
+                    k = min(c, room)
+                    if k <= 0:
+                        continue
+                    army[u] += k
+                    used[(src, u)] = used.get((src, u), 0) + k
+                    room -= k
+                    if room <= 0:
+                        break
+            if any(army):
+                out.append(army)
+        self._threat_armies[r] = out
+        return out
+
+    def reachable(self, r: int) -> bool:
+        """True when some enemy unit could attack `r` on its coming turn."""
+        return bool(self.threat_armies(r))
+
+    def hold_chance(self, r: int, defenders: list, target: float = 0.5) -> float:
+        """The chance that `defenders` (counts by unit type, the castle included) hold `r` against the
+        strongest single enemy attack that can reach it on the coming turns (the worst of the enemy realms'
+        armies; each realm attacks on its own turn): 1 - P(attacker wins), by the battle calculator (exact
+        near `target`, a calibrated estimate far from it or for very large battles)."""
+        worst = 1.0
+        for army in self.threat_armies(r):
+            p = win_odds(self.br, army, defenders, False, 1.0 - target, band=0.12, max_units=40,
+                         cache=self.pol.odds_cache)
+            worst = min(worst, 1.0 - p)
+        return worst
+
+    def defenders(self, r: int) -> list:
+        """Counts by unit type of the realm's and its friends' units standing at `r` (the castle included)."""
+        out = [0] * self.t.U
+        reg = self.obs.unit_counts[r]
+        for q in self.F:
+            for u, c in enumerate(reg[q]):
+                out[u] += c
+        return out
+
+    def guards(self) -> dict:
+        """{region: target hold chance} for the regions this realm must garrison: its castles that an enemy
+        capture would score VP for — the capital at the policy's `capital_hold`, others at `castle_hold` —
+        when the target is above 0."""
+        got = self.__dict__.get("_guards")
+        if got is not None:
+            return got
+        obs, b, me, pol = self.obs, self.b, self.me, self.pol
+        cu = self.t.castle_u
+        out = {}
+        enemies = self.enemies()
+        for r in range(b.n):
+            if obs.owner[r] != me or b.is_sea[r] or not obs.unit_counts[r][me][cu]:
+                continue
+            if b.capital_of[r] >= 0:
+                target = pol.capital_hold
+            else:
+                area = b.start_area[r]
+                worth = area >= 0 and obs.rules.region_vp > 0 and any(area not in obs.friends(q) for q in enemies)
+                target = pol.castle_hold if worth else 0.0
+            if target > 0.0:
+                out[r] = target
+        self._guards = out
+        return out
+
+    def defence_order(self, units: dict) -> list:
+        """Unit types of `units` ({unit: count}) weakest in defence first (then cheapest): the ones assumed
+        to stay behind when a garrison is counted (so the count holds whichever units leave)."""
+        td = gb.side_table(self.br, "defender", False)
+        return sorted(units, key=lambda u: (td.dice[u] * td.p[u] * td.htk[u], self.t.cost[u], u))

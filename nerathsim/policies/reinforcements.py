@@ -61,6 +61,13 @@ class ReinforcementPlanner(Planner):
         ships_bought = 0
         out = []
         weights = [(t.idx[n], w) for n, w in pol.purchase.weights if n in t.idx and w > 0]
+        # castles to garrison (`guards`) that the units there would not hold: new land units go there first
+        short = {}
+        for r, target in self.guards().items():
+            if r in castles and self.reachable(r):
+                dfd = self.defenders(r)
+                if self.hold_chance(r, dfd, target) < target:
+                    short[r] = (target, dfd)
         rng = self.rng
         guard = 0
         while gold > 0 and guard < 200:
@@ -108,7 +115,14 @@ class ReinforcementPlanner(Planner):
                 n_castles += 1
                 c = None
             else:
-                at = next((r for r in land_sites if r not in castles or room(r) > 0), None)
+                at = next((r for r in short if room(r) > 0), None)
+                if at is not None:
+                    target, dfd = short[at]
+                    dfd[u] += 1
+                    if self.hold_chance(at, dfd, target) >= target:
+                        del short[at]
+                else:
+                    at = next((r for r in land_sites if r not in castles or room(r) > 0), None)
                 if at is None:
                     break
                 c = at if at in castles else None
@@ -141,12 +155,30 @@ class ReinforcementPlanner(Planner):
         if self.pol.defend > 0.5:
             return [END]
         front = self.front_distance()
+        guards = self.guards()
         for r in obs.mobile_regions():
             if front[r] <= 1:
                 continue
+            target = guards.get(r, 0.0)
+            if target > 0.0 and not self.reachable(r):
+                target = 0.0
+            left = self.defenders(r)
             for (u, m), c in list(obs.mobile(r).items()):
                 if m <= 0 or c <= 0 or t.flyer[u]:
                     continue
+                if target > 0.0:
+                    # a garrisoned castle lets new units go only while the rest still hold it
+                    k = 0
+                    while k < c:
+                        left[u] -= 1
+                        if self.hold_chance(r, left, target) < target:
+                            left[u] += 1
+                            break
+                        k += 1
+                    left[u] += k                # taken off again below for the units that do move
+                    c = k
+                    if c <= 0:
+                        continue
                 dests = obs.destinations(r, t.names[u])
                 best = None
                 for dst, (cost, stop, able) in dests.items():
@@ -157,5 +189,6 @@ class ReinforcementPlanner(Planner):
                         best = (k, dst, able)
                 if best is not None:
                     out.append(Move(r, best[1], t.names[u], min(c, best[2])))
+                    left[u] -= min(c, best[2])
         out.append(END)
         return out

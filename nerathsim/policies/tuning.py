@@ -24,6 +24,8 @@ TUNING = MappingProxyType({   # read-only: the policy modules hold no mutable mo
         {"name": "garrison", "low": 0, "high": 3, "step": 1},
         {"name": "defend", "low": 0.0, "high": 1.0, "step": 0.05},
         {"name": "max_attackers", "low": 6, "high": 20, "step": 1},
+        {"name": "capital_hold", "low": 0.0, "high": 0.95, "step": 0.05},
+        {"name": "castle_hold", "low": 0.0, "high": 0.95, "step": 0.05},
         {"name": "explore_threshold", "low": 0.3, "high": 0.9, "step": 0.05},
         {"name": "flee_below", "low": 0.0, "high": 0.6, "step": 0.05},
         {"name": "amphibious", "choices": (True, False)},

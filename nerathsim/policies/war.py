@@ -51,6 +51,10 @@ class WarPolicy:
     naval: bool = True                # attack enemy fleets when the odds are good
     amok: bool = True                 # let monsters run amok
     hold_regions: bool = True         # never leave an owned region without a castle empty (no free walk-ins)
+    capital_hold: float = 0.8         # the capital keeps the garrison that holds it with this chance against what
+                                      # enemy units can reach it on their coming turns (0: no garrison kept)
+    castle_hold: float = 0.0          # the same for its other castles whose capture scores VP (0: none; a front
+                                      # castle faces the whole enemy front, so a target there keeps the army home)
     play_events: bool = True          # play event/treasure cards (False: keep them all, answer nothing)
     explore: bool = True              # send free heroes into dungeons
     explore_threshold: float = 0.55   # P(heroes beat the guardians) needed to explore (face down: averaged)

@@ -33,6 +33,14 @@ def wait_until(condition, seconds: float, what: str):
         time.sleep(0.1)
 
 
+def _address(path):
+    """The scheduler's address from its file, or None while the file is missing or half written."""
+    try:
+        return json.loads(path.read_text())["address"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 class Cluster:
     """The scheduler and worker processes of the test, and a client to watch them."""
 
@@ -52,8 +60,9 @@ class Cluster:
     def up(self, n_workers: int = 2):
         self.start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                    "--scheduler-file", str(self.file))
-        wait_until(self.file.exists, 60, "no scheduler file")
-        self.address = json.loads(self.file.read_text())["address"]
+        # the scheduler writes its file in place: wait until it holds the whole JSON, not just until it exists
+        wait_until(lambda: _address(self.file) is not None, 60, "no complete scheduler file")
+        self.address = _address(self.file)
         for _ in range(n_workers):
             # no nanny: the worker process is the one to kill; one thread, as a joblib worker
             self.start("worker", "--scheduler-file", str(self.file), "--host", "127.0.0.1", "--nthreads", "1",

@@ -1,8 +1,9 @@
 """`simulate(..., engine=...)`: the optional batch-kernel hook of docs/GAME_PROTOCOL.md.
 
 'python' (the default) plays `play_game`; 'kernel' the game's `KERNEL` (nightsim's numba
-kernel), refused with a message naming what it lacks; 'auto' the kernel when it can. The
-engine that ran is in `df.attrs["engine"]` and in a run's identity, so a resume cannot mix them.
+kernel), refused with a message naming what it lacks; 'auto' the kernel when it can (nightsim's
+plays the Python engine's games: the same frame). The engine that ran is in `df.attrs["engine"]`
+and in a run's identity, so a resume cannot mix them.
 """
 from __future__ import annotations
 
@@ -44,6 +45,20 @@ def test_auto_picks_the_kernel_for_supported_rules_and_policies():
     expected = nightsim.KERNEL.play_batch(nightsim.Rules(), [("greedy", "random", "random", "random")],
                                           [int(df["game_seed"][0])])[0]
     assert df["turns"][0] == expected["turns"] and df["winner"][0] == expected["winner"]
+
+
+@pytest.mark.parametrize("rules", [None, {"players": 3, "hand_size": 6, "win_timing": "end_of_action"}])
+def test_nightsims_kernel_gives_the_python_engines_frame(rules):
+    """nightsim's kernel draws play_game's random streams: the same games, so the same frame whichever
+    engine ran; only `df.attrs["engine"]` tells them apart."""
+    policies = "greedy,random,purist" if rules else "greedy,random,purist,aggressor"
+    run = dict(rules=rules, policies=policies, seed=11, progress=False)
+    auto = analyses.simulate("nightsim", 24, engine="auto", **run)
+    python = analyses.simulate("nightsim", 24, engine="python", **run)
+    assert auto.attrs["engine"] == "kernel" and python.attrs["engine"] == "python"
+    pd.testing.assert_frame_equal(auto, python)
+    assert {k: v for k, v in auto.attrs.items() if k != "engine"} == {
+        k: v for k, v in python.attrs.items() if k != "engine"}
 
 
 def test_auto_falls_back_to_python_when_the_kernel_cannot_play():

@@ -135,7 +135,7 @@ def test_paired_search_keeps_the_rollout_policys_choice_without_a_significant_ga
     """With an unreachable margin (z huge) the paired search plays exactly its rollout policy:
     the same generator gives the heuristic's own choice in every position of a played game."""
     rules = game.Rules(players=2)
-    s = game.new_game(rules, 11)
+    s = game.new_game(rules, 11 if game is nightsim else 12)  # a deal whose game has 12 decisions with a choice
     heuristic = game.POLICIES["heuristic"]
     policy = ISMCTSPolicy(game.__name__, iterations=6, cutoff=5, paired=True, z=1e9)
     chance, checked = np.random.default_rng(0), 0

@@ -7,6 +7,7 @@ and ``bias`` raised (seat 1's chances multiplied: detected on a small run with f
 """
 from __future__ import annotations
 
+import io
 import shlex
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ import pytest
 from scipy import stats
 
 import analyses
+import nerathsim
 from analyses import cli_parser, clusters, frames
 from analyses.cli import build_parser
 from analyses.sensitivity import per_game, sensitivity, verdicts
@@ -151,3 +153,19 @@ def test_the_help_shows_examples_that_parse_and_the_function_is_exported(run, ca
         assert words[:2] == ["balancelab", "sensitivity"]
         parser.parse_args(words[1:])
     assert analyses.sensitivity is sensitivity
+
+
+def test_nerath_lists_its_decisions_and_the_cli_plays_the_flyer_and_setup_readings(run, capsys):
+    ids = [d.id for d in nerathsim.DECISIONS]
+    assert "D-flyer-capture" in ids and "D-starting-gold" in ids
+    code, out, err = run(capsys, "sensitivity", "nerath", "--games", "2", "--rule", "max_rounds=1",
+                         "--only", "D-flyer-capture,D-starting-gold", "--format", "csv")
+    assert code == 0, err
+    table = pd.read_csv(io.StringIO(out))
+    assert list(dict.fromkeys(table["decision"])) == ["D-flyer-capture", "D-starting-gold"]
+    assert set(table["alternative"]) == {"False", "'equal'"}
+    assert set(table["quantity"]) == {"seat 1 win rate", "seat 2 win rate", "seat 3 win rate", "seat 4 win rate",
+                                      "turns", "timeouts"}
+    assert (table["games"] == 2).all()
+    turns = table[table["quantity"] == "turns"]
+    assert np.allclose(turns["default"], 4.0) and np.allclose(turns["value"], 4.0)   # one round: four realms' turns

@@ -15,8 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "benchmarks"
 SOURCES = ("simcore", "nightsim", "dreamsim", "nerathsim", "analyses", "reports", "tests", "benchmarks", "examples",
            "docs")
-ALLOWED = ("nightsim/", "dreamsim/", "tests/nightsim/", "tests/dreamsim/", "nerathsim/policies/",
-           "nerathsim/rules.py", "nerathsim/engine/")
+ALLOWED = ()
 CITED = re.compile(r"benchmarks/[\w/]+\.(?:py|txt)")
 FOLDERS = ("speed", "tools", "studies")
 

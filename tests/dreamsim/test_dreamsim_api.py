@@ -58,23 +58,22 @@ def test_format_log_reads_like_the_rulebook():
 
 
 def test_format_log_of_a_recorded_game_reads_as_a_game_report():
-    r = dreamsim.play_game(dreamsim.Rules(players=3), ["trickster"] * 3, seed=3, record=True)
+    r = dreamsim.play_game(dreamsim.Rules(players=3), ["trickster"] * 3, seed=15, record=True)
     lines = r.format_log().splitlines()
     start = lines.index("Turn 1: seat 0 (trickster), 2 actions")
     assert lines[start - 1] == "    the six nightmares are shuffled into the deck (87 cards)"
-    assert lines[start + 1:start + 10] == [
-        "    seat 0 plays a Suspense (Bridge) with a face-down partner card",
-        "    seat 0's trap is set face down on the Bridge (the partner card: Dreamwalk)",
-        "    seat 0 draws Suspense (Bridge)",                          # the refill, nightmares on their own line
-        "    seat 0 draws the Multicoloured Nightmare",
-        "    seats 0, 1, 2 gather in the Corridor 4 (the drawer's location)",
-        "    the Multicoloured Nightmare: seats 0, 1, 2 take 3 actions a turn",
-        "    seat 0 springs its Dreamwalk trap on the Bridge",
-        "    the Dreamwalk trap moves seat 0 to the Corridor 2",
-        "Turn 2: seat 1 (trickster), 3 actions",
+    assert lines[start + 1:start + 9] == [
+        "    seat 0 plays a Vertigo on the Square",
+        "    the Square moves up",
+        "    seat 0 draws the Red Nightmare",                          # the refill, nightmares on their own line
+        "    the Red Nightmare: seats 0, 1, 2 cannot spring traps",
+        "    seat 0 plays a Vertigo on the Corridor 5",
+        "    the Corridor 5 moves left",
+        "    seat 0 draws Dreamwalk",
+        "Turn 2: seat 1 (trickster), 2 actions",
     ]
-    assert lines[-1] == "    seat 1 WAKES UP on the Bridge and WINS" and r.turns == 8
-    assert lines[-7] == "Turn 8: seat 1 (trickster), 2 actions"          # numbered like GameResult.turns
+    assert lines[-1] == "    seat 1 WAKES UP on the Bridge and WINS" and r.turns == 11
+    assert lines[-10] == "Turn 11: seat 1 (trickster), 2 actions"          # numbered like GameResult.turns
 
 
 @pytest.mark.parametrize("players, policies, seed", [
@@ -89,7 +88,8 @@ def test_format_log_has_no_code_objects_no_repeated_actions_and_the_results_turn
     assert headers == sorted(headers) and headers[-1] == r.turns       # every turn, skipped ones too
     assert len(headers) == len(set(headers)) == r.turns
     plays = sum(1 for e in r.log if e["event"] == "play")
-    assert sum(1 for line in text.splitlines() if re.match(r"    seat \d+ plays ", line)) == plays
+    # a card play per "seat N plays ..." line ("seat N plays seat M's turn" announces a captured turn)
+    assert sum(1 for line in text.splitlines() if re.match(r"    seat \d+ plays (?!seat )", line)) == plays
 
 
 def test_observation_hides_hidden_information():

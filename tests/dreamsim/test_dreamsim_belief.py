@@ -1,4 +1,4 @@
-"""dreamsim.belief (issue 17): the facts a seat infers from whom a reaction window asks, the sampler
+"""dreamsim.belief: the facts a seat infers from whom a reaction window asks, the sampler
 that conditions the determinisation on them, the `belief=` option of the search and the `watch` hook
 of `play_game` that feeds it."""
 from __future__ import annotations
@@ -154,7 +154,7 @@ def test_the_belief_option_of_the_search_spec():
 
 
 def test_the_default_search_bounds_a_long_game_at_80_searched_decisions_a_seat():
-    """Issue 17's <= 10 s a game: the default caps its searched decisions per game and seat (`gamecap`),
+    """At most ~10 s a game: the default caps its searched decisions per game and seat (`gamecap`),
     after which the seat plays its rollout policy's own choice (README.md "A bound on long games")."""
     policy = parse_ismcts(dreamsim, "ismcts:default")
     assert policy.gamecap == 80 and policy.rollout == "tuned"

@@ -1,4 +1,4 @@
-"""dreamsim.sample_state (issue 17 item 1): a state consistent with one seat's observation,
+"""dreamsim.sample_state: a state consistent with one seat's observation,
 the unseen cards dealt at random — consistency, frequencies, and playing on to the end."""
 from __future__ import annotations
 

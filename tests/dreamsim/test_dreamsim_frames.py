@@ -1,5 +1,4 @@
-"""The engine's named frames, the one game loop that checks every choice, and the random
-policy's batched stream (issue 14 items 2-4, issue 16 item 1).
+"""The engine's named frames and the one game loop that checks every choice.
 
 Board: dreamsim.DEFAULT_LAYOUT (top row first)
 
@@ -27,8 +26,7 @@ from dreamsim.engine import (
     frame_as_list,
     new_game,
 )
-from dreamsim.game import _streams
-from dreamsim.policies import HeuristicPolicy, RandomPolicy
+from dreamsim.policies import HeuristicPolicy
 from dreamsim.scenario import build_state, step
 
 R2 = dreamsim.Rules(players=2)
@@ -95,23 +93,6 @@ class Stubborn(HeuristicPolicy):
 def test_play_game_checks_the_choices_of_built_in_policy_types_too():
     with pytest.raises(IllegalActionError, match=r"policy 'stubborn' \(seat 0\).*Reproduce with play_game"):
         dreamsim.play_game(R2, [Stubborn(name="stubborn"), "random"], seed=3)
-
-
-def test_the_random_policys_batched_chooser_makes_the_choices_of_one_draw_per_decision():
-    pol = RandomPolicy()
-    legals = [list(range(n)) for n in (1, 2, 3, 7, 12, 5)] * 100  # 600 decisions: more than one batch
-    one = np.random.default_rng(11)
-    choose = pol.for_game(np.random.default_rng(11))
-    assert [pol(None, legal, one) for legal in legals] == [choose(None, legal) for legal in legals]
-
-
-def test_seat_streams_are_the_children_spawn_makes():
-    chance, seats = _streams(42, 3)
-    kids = np.random.SeedSequence(42).spawn(4)
-    assert [g.random() for g in [chance, *seats]] == [np.random.default_rng(k).random() for k in kids]
-    ss = np.random.SeedSequence(42)
-    chance2, _ = _streams(ss, 3)
-    assert chance2.random() == np.random.default_rng(np.random.SeedSequence(42).spawn(1)[0]).random()
 
 
 def test_a_game_rests_only_at_decision_frames():

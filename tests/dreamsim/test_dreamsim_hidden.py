@@ -1,4 +1,4 @@
-"""An observation holds only what its seat may know (issue 13, item 17): re-dealing everything
+"""An observation holds only what its seat may know: re-dealing everything
 the deciding seat may not know — the other hands, the face-down traps of the others, the deck
 order — changes neither `observe`, nor `legal_actions`, nor any shipped policy's choice."""
 import dataclasses

@@ -1,12 +1,11 @@
-"""The numba batch kernel (dreamsim/kernel*.py, issue 16 item 2) against the Python engine, the
-reference: exact agreement at hand-built positions and at every decision of engine games
-(legal actions, and the whole state after each step that draws no random number), and equal
-distributions of every per-game statistic over fixed seeds (|difference of means| < 4 standard
-errors). The first test to run compiles the kernel (or loads it from numba's cache)."""
+"""The numba batch kernel (dreamsim/kernel*.py) against the Python engine, the reference, at
+hand-built positions: the same legal actions in the same order, and the whole state after each
+step (both drawing from the same chance stream); its refusals, records and seeds. Whole games,
+record for record, are in test_dreamsim_kernel_equality.py. The first test to run compiles the
+kernel (or loads it from numba's cache)."""
 import dataclasses
 from collections import Counter
 
-import numpy as np
 import pytest
 
 import dreamsim
@@ -32,6 +31,7 @@ from dreamsim.engine import apply_legal, new_game
 from dreamsim.kernel import KERNEL
 from dreamsim.kernel_play import deal, legal_top, run
 from dreamsim.scenario import build_state
+from simcore.stream import Stream
 
 R2 = dreamsim.Rules(players=2)
 R4 = dreamsim.Rules(players=4)
@@ -63,14 +63,15 @@ def lockstep(s, *actions):
     legal actions agree before every step and the whole state after it. Returns the kernel array."""
     M = KB.from_state(s)
     rs = KB.new_rng(0)
+    chance = Stream(int(rs[0]))  # the kernel's chance stream, as the engine's
     for a in actions:
-        assert set(KB.legal(M)) == set(s.legal) and len(KB.legal(M)) == len(s.legal)
+        assert KB.legal(M) == list(s.legal)
         assert a in s.legal
         KB.apply(M, rs, a)
-        apply_legal(s, a, np.random.default_rng(0))
-        assert KB.snapshot_kernel(M) == KB.snapshot_state(s)
+        apply_legal(s, a, chance)
+        assert KB.snapshot_kernel(M) == KB.snapshot_state(s) and int(rs[0]) == chance.state
     if not s.is_terminal:
-        assert set(KB.legal(M)) == set(s.legal)
+        assert KB.legal(M) == list(s.legal)
     return M
 
 
@@ -81,7 +82,7 @@ def test_the_kernel_refuses_rules_and_policies_it_does_not_implement():
     assert not KERNEL.supports(R4, ["random", "random", "random", FIRST])
     assert not KERNEL.supports(R4, ["random"] * 3)
     for change in ({"refill": "end_of_turn"}, {"intercept_own_turn": True}, {"vertigo_rotation": "quarter"},
-                   {"shuffle_layout": True}, {"stager": "chance"}):
+                   {"shuffle_layout": True}, {"town_hall_discards": "all"}, {"intercept_takes": "hand"}):
         rules = dataclasses.replace(R4, **change)
         assert not KERNEL.supports(rules, ["random"] * 4)
         with pytest.raises(ValueError, match=f"Rules.{next(iter(change))}.*Reproduce with"):
@@ -100,7 +101,7 @@ def test_records_have_the_columns_and_types_of_play_game():
 
 
 def test_a_game_is_a_function_of_its_seed_not_of_its_batch():
-    seeds = [11, 2 ** 62 + 5, 0, 2 ** 70]
+    seeds = [11, 2 ** 62 + 5, 0, 2 ** 64 - 1]
     together = KERNEL.play_batch(R4, ["random"] * 4, seeds)
     alone = [KERNEL.play_batch(R4, ["random"] * 4, [s])[0] for s in seeds]
     assert together == alone
@@ -174,8 +175,7 @@ def test_waking_on_the_bridge_and_the_horrors_town_hall_in_both():
     M = lockstep(S(where=["Town Hall", "Corridor 1"], hands=[["black", "star"], W5], horror=0), STAR)
     assert M[K.G_TERM] and M[K.G_WINNER] == 0 and M[K.G_HWON] and M[K.G_WOKE] == -1
     with_nightmare = S(where=["Bridge", "Corridor 1"], hands=[["star", "purple"], W5])
-    assert STAR not in KB.legal(KB.from_state(with_nightmare)) and set(KB.legal(KB.from_state(with_nightmare))) == {
-        PASS, DISCARD[C.STAR]}
+    assert KB.legal(KB.from_state(with_nightmare)) == [DISCARD[C.STAR], PASS]
 
 
 def test_traps_resolve_alike():
@@ -210,86 +210,3 @@ def test_reaction_chains_resolve_alike():
           hands=[W5, ["star"], ["vertigo"], ["su motel"]], traps=[[], [("Forest", "walk")], [], [("Motel", "walk")]],
           deck=["purple"] + ["walk"] * 9)
     lockstep(s, WALK[UP], HOLD)  # the Purple Nightmare passes hands and traps, then the trap window
-
-
-# ------------------------------------------------------------------ exact agreement along engine games
-def _agree_along_engine_games(rules, seeds, max_decisions, kinds):
-    """At every decision of random engine games: the same legal actions; after every step in
-    which the kernel draws no random number, the same whole state. Returns the steps compared."""
-    compared = 0
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        chance = np.random.default_rng(seed + 100)
-        s = new_game(rules, chance)
-        rs = KB.new_rng(seed)
-        while not s.is_terminal and s.decisions < max_decisions:
-            M = KB.from_state(s)
-            legal = KB.legal(M)
-            assert set(legal) == set(s.legal) and len(legal) == len(s.legal), (rules, seed, s.decisions)
-            kinds[s.decision] += 1
-            a = s.legal[int(rng.random() * len(s.legal))]
-            draws = KB.apply(M, rs, a)
-            apply_legal(s, a, chance)
-            if draws == 0:
-                compared += 1
-                assert KB.snapshot_kernel(M) == KB.snapshot_state(s), (rules, seed, s.decisions, a)
-    return compared
-
-
-def test_the_kernel_agrees_with_the_engine_at_every_decision_of_engine_games():
-    """Random engine games with 2-6 players under the default rules."""
-    kinds, compared = Counter(), 0
-    for players in (2, 3, 4, 5, 6):
-        compared += _agree_along_engine_games(dreamsim.Rules(players=players), range(2), 1500, kinds)
-    assert compared > 5000
-    assert len(kinds) >= 15, kinds  # most kinds of decision were met
-
-
-@pytest.mark.parametrize("change", [
-    {"players": 3, "discard_action": False, "hand_size": 6},
-    {"players": 5, "actions_per_turn": 3, "trap_actions": 1, "steal_actions": 0, "dutch_angle_actions": 1,
-     "cancel_debt": 2, "debt_carries_over": False},
-    {"players": 4, "layout": ("R B T F .", "C S M C .", "C C* C C ."), "multicolour_actions": 4,
-     "colourless_actions": 2},
-    {"players": 2, "layout": ("R1 B2 T F3", "C S M1 C", "C C C* C2")},
-])
-def test_the_kernel_agrees_with_the_engine_under_the_rule_parameters_it_takes(change):
-    rules = dataclasses.replace(dreamsim.Rules(max_turns=150), **change)
-    assert KERNEL.supports(rules, ["random"] * rules.players)
-    assert _agree_along_engine_games(rules, range(3), 600, Counter()) > 300
-
-
-# ------------------------------------------------------------------ equal distributions
-def _columns(records):
-    """Every numeric per-game statistic, plus indicator columns for the winner by seat, the
-    Horror's seat and the timeout cause."""
-    cols = {}
-    n = sum(1 for k in records[0] if k.endswith("_policy"))
-    for key, value in records[0].items():
-        if isinstance(value, (bool, int)) and not key.endswith("_score") and key not in ("winner", "horror_seat"):
-            cols[key] = np.array([float(r[key]) for r in records])
-    for i in range(n):
-        cols[f"winner=={i}"] = np.array([r["winner"] == i for r in records], dtype=float)
-        cols[f"horror_seat=={i}"] = np.array([r["horror_seat"] == i for r in records], dtype=float)
-    for cause in dreamsim.game.TIMEOUT_CAUSES:
-        cols[f"timeout_cause=={cause}"] = np.array([r["timeout_cause"] == cause for r in records], dtype=float)
-    return cols
-
-
-@pytest.mark.parametrize("players, engine_games", [(2, 600), (4, 300)])
-def test_every_per_game_statistic_has_the_engines_distribution(players, engine_games):
-    rules = dreamsim.Rules(players=players)
-    policies = ["random"] * players
-    engine = _columns([dreamsim.play_game(rules, policies, seed=s).to_record() for s in range(engine_games)])
-    kernel = _columns(KERNEL.play_batch(rules, policies, range(10_000, 30_000)))
-    assert engine.keys() == kernel.keys()
-    for key, e in engine.items():
-        k = kernel[key]
-        # the standard error of the difference under "same distribution": the pooled variance
-        # (a rare event the engine's sample never met still has a standard error)
-        se = np.sqrt(np.concatenate([e, k]).var(ddof=1) * (1 / len(e) + 1 / len(k)))
-        diff = abs(e.mean() - k.mean())
-        if se == 0:
-            assert diff == 0, key
-        else:
-            assert diff < 4 * se, (key, e.mean(), k.mean(), se)

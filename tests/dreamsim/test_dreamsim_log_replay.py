@@ -19,6 +19,7 @@ from dreamsim import Rules, new_game, observe, play_game
 from dreamsim.cards import KIND_NAMES, STAR, SUSPENSE_OF, TOWN_HALL
 from dreamsim.engine import apply_action, legal_actions
 from dreamsim.policies import POLICIES
+from simcore.stream import streams
 
 STAR_NAME = KIND_NAMES[STAR]
 SUSPENSE = {loc: KIND_NAMES[k] for loc, k in SUSPENSE_OF.items()}
@@ -186,9 +187,7 @@ def engine_final(s):
 
 def play_through_apply_action(rules, policies, seed):
     """play_game's loop through the public apply_action (same random streams as play_game)."""
-    children = np.random.SeedSequence(seed).spawn(1 + rules.players)
-    chance = np.random.default_rng(children[0])
-    prngs = [np.random.default_rng(c) for c in children[1:]]
+    chance, *prngs = streams(seed, 1 + rules.players)
     pols = [POLICIES[p] for p in policies]
     s = new_game(rules, chance, record=True)
     while not s.is_terminal:

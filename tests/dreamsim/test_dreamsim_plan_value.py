@@ -1,5 +1,5 @@
 """`dreamsim.policy_value.PlanValue`, the plan-cost value estimate a search may cut its rollouts off
-with (issue 17; `ismcts:N:cutoff=K:value=plan`): exact costs and rewards of hand-built positions,
+with (`ismcts:N:cutoff=K:value=plan`): exact costs and rewards of hand-built positions,
 a finished game's true rewards, and its use by name from a policy list."""
 from __future__ import annotations
 

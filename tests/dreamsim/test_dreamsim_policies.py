@@ -184,7 +184,7 @@ def test_a_stuck_hand_digs_instead_of_passing():
 
 
 def test_heuristic_line_ups_rarely_time_out():
-    """Measured on seeds 1000-1299 (benchmarks/bench_dreamsim.py --quality 300): 0-1% of the
+    """Measured on seeds 1000-1299 (benchmarks/speed/bench_dreamsim.py --quality 300): 0-1% of the
     4 x runner / 4 x heuristic games and of the heuristic-vs-random duels time out. Floor here:
     at most 1 timeout in 40 games each."""
     r4 = dreamsim.Rules()
@@ -201,7 +201,7 @@ def test_a_nightmare_drawn_while_refilling_after_a_discard_action_pauses_the_ref
     step(s, DISCARD[C.SU_SQUARE])
     assert s.decision == "Colourless placement" and s.current_player == 2  # the Stager places
     step(s, TO[C1], TO[C2], TO[C3])
-    assert s.hands[0] == [C.DREAMWALK, C.DREAMWALK, C.COLOURLESS, C.DREAMWALK, C.DREAMWALK]
+    assert s.hands[0] == [C.DREAMWALK] * 4 + [C.COLOURLESS]  # kept in kind order
     assert len(s.hands[0]) == 5 and s.decision == "turn action" and s.turn_player == 0 and s.actions_left == 1
 
 

@@ -1,4 +1,4 @@
-"""Issue 16: the heuristic's shortcuts (a decision's facts read once and shared by every scored
+"""The heuristic's shortcuts (a decision's facts read once and shared by every scored
 action, the actor's plan key kept per hand, the board table read under rotations already masked,
 who leads worked out without a whole decision's facts) give what the plain computation gives."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""Issue 14 item 4: a heuristic policy's caches belong to the policy object. Two policy objects
+"""A heuristic policy's caches belong to the policy object. Two policy objects
 never share mutable state, a policy reused across games chooses as a fresh one, and a pickled
 policy travels without its caches."""
 import pickle

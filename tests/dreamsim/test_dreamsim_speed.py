@@ -1,19 +1,19 @@
-"""dreamsim's cheaper per-game and per-decision work gives exactly the games of the plain code (issue 16, item 1).
+"""dreamsim's cheaper per-game and per-decision work gives exactly the games of the plain code.
 
-- `seeding.spawn_generators` builds the generators of `SeedSequence(seed).spawn(k)` without numpy's
-  per-call costs: their states must be numpy's, bit for bit; a seat of someone else's policy gets
-  numpy's own child (it can spawn).
-- `state.shuffled` is `rng.permutation(cards).tolist()`: the same order and the same draws.
-- `new_game` deals the hands by slicing the shuffled deck: the hands and deck of the card-by-card deal.
+- `play_game` draws from `simcore.stream.streams(seed, 1 + players)`: chance from stream 0, seat i from 1 + i.
+- `state.shuffled` is `Stream.shuffle` of a copy: the same order and the same draws.
+- `new_game` deals the hands by slicing the shuffled deck: the hands (kept in kind order) and deck of
+  the card-by-card deal.
 - `Turn.legal` keys its table of hand-only actions by one int and builds the list in one pass: the
   legal actions of the plain construction at every turn decision of seeded games, under several rules.
-- `play_game` applies decisions with `engine.apply_legal` inlined when it does not record: the records
-  must equal the recorded games'.
+- Recording a game (the log) changes nothing in it: the records of recorded and unrecorded games are equal.
 - The Turn frame that ends is reused for the next turn: never on the stack twice.
 - A trap window nobody can spring a trap in is not pushed (`traps.window_opens`): the games (records and
   logs) of pushing every window.
 """
 from __future__ import annotations
+
+from functools import partial
 
 import numpy as np
 import pytest
@@ -26,81 +26,54 @@ import dreamsim.turn
 from dreamsim.actions import DISCARD, DUTCH_EXTRA, DUTCH_REDUCE, PASS, SET_TRAP, STAR, STEAL
 from dreamsim.cards import BLACK, RED, director_cards
 from dreamsim.engine import apply_legal, new_game
-from dreamsim.game import _streams
 from dreamsim.policies import POLICIES
-from dreamsim.seeding import FAST_LIMIT, MAX_CHILDREN, spawn_generators
 from dreamsim.state import _moves_from, shuffled
 from dreamsim.traps import TrapWindow, window_opens
 from dreamsim.turn import Turn, _can_activate
+from simcore.stream import Stream, seed_int, streams
 
 
-def numpy_generators(seed, k):
-    return [np.random.default_rng(c) for c in np.random.SeedSequence(seed).spawn(k)]
+def test_the_streams_of_play_game_are_simcores_streams_of_the_seed():
+    """Seat i's policy draws from stream 1 + i of the seed, whatever the other seats play."""
+    seen = {}
 
+    def recorder(seat):
+        def choose(obs, legal, rng):
+            seen.setdefault(seat, [rng.state])
+            return legal[0]
+        return choose
 
-@pytest.mark.parametrize("seed", [0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**64, FAST_LIMIT - 1, FAST_LIMIT, 2**300 + 7])
-@pytest.mark.parametrize("k", [1, 3, 5, 7, MAX_CHILDREN, MAX_CHILDREN + 1])
-def test_spawned_generators_are_numpys_at_the_edges(seed, k):
-    mine, ref = spawn_generators(seed, k), numpy_generators(seed, k)
-    assert len(mine) == len(ref) == k
-    for a, b in zip(mine, ref):
-        assert a.bit_generator.state == b.bit_generator.state
-        assert a.random(3).tolist() == b.random(3).tolist()
-
-
-@settings(max_examples=200, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=2**140), k=st.integers(min_value=1, max_value=7),
-       plain=st.sets(st.integers(min_value=0, max_value=6)))
-def test_spawned_generators_are_numpys(seed, k, plain):
-    for a, b in zip(spawn_generators(seed, k, plain), numpy_generators(seed, k)):
-        assert a.bit_generator.state == b.bit_generator.state
-
-
-def test_the_streams_of_play_game_are_the_children_spawn_makes():
-    pols = [POLICIES["random"], POLICIES["heuristic"], POLICIES["random"]]
-    chance, seats = _streams(987, 3, pols)
-    kids = [np.random.default_rng(c) for c in np.random.SeedSequence(987).spawn(4)]
-    assert [g.bit_generator.state for g in [chance, *seats]] == [g.bit_generator.state for g in kids]
-    assert seats[1].spawn(1)[0].random() == kids[2].spawn(1)[0].random()  # a non-random seat can spawn
-
-
-def test_a_seat_of_someone_elses_policy_gets_numpys_own_child_generator():
-    seen = []
-
-    def first(obs, legal, rng):
-        if not seen:
-            seen.append(rng.bit_generator.state)
-            seen.append(rng.spawn(1)[0].random())  # a real SeedSequence behind it: it can spawn
-        return legal[0]
-
-    dreamsim.play_game(dreamsim.Rules(players=3), ["random", first, "random"], 12345)
-    child = np.random.SeedSequence(12345).spawn(4)[2]
-    assert seen[0] == np.random.default_rng(child).bit_generator.state
-    assert seen[1] == np.random.default_rng(child).spawn(1)[0].random()
+    dreamsim.play_game(dreamsim.Rules(players=3), ["random", recorder(1), recorder(2)], 12345)
+    assert seen == {1: [streams(12345, 4)[2].state], 2: [streams(12345, 4)[3].state]}
+    ss = np.random.SeedSequence(7)
+    assert new_game(dreamsim.Rules(players=3), ss).deck == new_game(dreamsim.Rules(players=3), seed_int(ss)).deck
 
 
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**64), cards=st.lists(st.integers(min_value=0, max_value=16),
                                                                        max_size=110))
-def test_shuffled_is_numpys_permutation(seed, cards):
-    a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+def test_shuffled_is_the_streams_fisher_yates(seed, cards):
+    a, b = Stream.of(seed % 2**64, 0), Stream.of(seed % 2**64, 0)
     out = shuffled(a, cards)
-    assert out == b.permutation(cards).tolist() and all(type(k) is int for k in out)
-    assert a.bit_generator.state == b.bit_generator.state  # the same draws
+    ref = list(cards)
+    for i in range(len(ref) - 1, 0, -1):  # Fisher-Yates from the top, one below(i + 1) a swap
+        j = b.below(i + 1)
+        ref[i], ref[j] = ref[j], ref[i]
+    assert out == ref and sorted(out) == sorted(cards) and a.state == b.state  # the same draws
 
 
 @pytest.mark.parametrize("players, hand_size", [(2, 5), (4, 5), (6, 5), (3, 12), (6, 12)])
 def test_the_deal_is_the_card_by_card_deal(players, hand_size):
     rules = dreamsim.Rules(players=players, hand_size=hand_size, nightmares="after_first_round")
     for seed in range(20):
-        s = new_game(rules, np.random.default_rng(seed))  # rests at the first turn: nothing drawn yet
-        rng = np.random.default_rng(seed)
-        deck = rng.permutation(director_cards()).tolist()
+        s = new_game(rules, seed)  # rests at the first turn: nothing drawn yet
+        deck = director_cards()
+        Stream.of(seed, 0).shuffle(deck)  # the chance stream of the seed (play_game's stream 0)
         hands = [[] for _ in range(players)]
         for _ in range(hand_size):
             for p in range(players):
                 hands[p].append(deck.pop())
-        assert s.turns == 0 and s.hands == hands and s.deck == deck
+        assert s.turns == 0 and s.hands == [sorted(h) for h in hands] and s.deck == deck
 
 
 def plain_turn_legal(s) -> list:
@@ -148,15 +121,15 @@ def test_turn_legal_is_the_plain_construction_at_every_turn_decision(kwargs):
     rules = dreamsim.Rules(**kwargs)
     checked = nightmare_hands = 0
     for seed in range(12):
-        chance, prngs = _streams(seed, rules.players)
+        chance, *prngs = streams(seed, 1 + rules.players)
         s = new_game(rules, chance)
-        choose = [POLICIES["random"].for_game(r) for r in prngs]
+        choose = [partial(POLICIES["random"], None, rng=r) for r in prngs]
         while not s.is_terminal:
             if type(s.stack[-1]) is Turn:
                 assert s.legal == plain_turn_legal(s), (seed, s.turns)
                 checked += 1
                 nightmare_hands += any(k >= RED for k in s.hands[s.turn_player])
-            apply_legal(s, choose[s.current_player](None, tuple(s.legal)), chance)
+            apply_legal(s, choose[s.current_player](tuple(s.legal)), chance)
     assert checked > 500 and nightmare_hands > 20
 
 
@@ -175,36 +148,16 @@ def test_the_reused_turn_frame_is_never_on_the_stack_twice():
     rules = dreamsim.Rules(players=4)
     turns = 0
     for seed in range(8):
-        chance, prngs = _streams(seed, 4)
+        chance, *prngs = streams(seed, 5)
         s = new_game(rules, chance)
-        choose = [POLICIES["random"].for_game(r) for r in prngs]
+        choose = [partial(POLICIES["random"], None, rng=r) for r in prngs]
         while not s.is_terminal:
             assert len({id(f) for f in s.stack}) == len(s.stack)
             if type(s.stack[-1]) is Turn:
                 turns += 1
                 assert s.stack[-1].who == (s.controller if s.controller >= 0 else s.turn_player) == s.current_player
-            apply_legal(s, choose[s.current_player](None, tuple(s.legal)), chance)
+            apply_legal(s, choose[s.current_player](tuple(s.legal)), chance)
     assert turns > 1000
-
-
-class _PlainRandom(dreamsim.RandomPolicy):
-    """The built-in random policy by another type: `play_game` runs it through its generic loop
-    (a chooser per seat, a tuple copy of the legal list, every choice checked)."""
-
-
-@pytest.mark.parametrize("kwargs", RULE_SETS)
-def test_the_all_random_loop_plays_the_games_of_the_generic_loop(kwargs):
-    """`game._play_random` (every seat the built-in RandomPolicy, nothing recorded) against the generic
-    loop with the same choices, and against the recorded game (`engine.apply_legal`, the log)."""
-    rules = dreamsim.Rules(**kwargs)
-    n = rules.players
-    for seed in range(30):
-        fast = dreamsim.play_game(rules, ["random"] * n, seed).to_record()
-        assert fast == dreamsim.play_game(rules, [_PlainRandom()] * n, seed).to_record(), seed
-        assert fast == dreamsim.play_game(rules, ["random"] * n, seed, record=True).to_record(), seed
-    # a SeedSequence seed (numpy's own streams; spawning changes the object, so one each)
-    assert (dreamsim.play_game(rules, ["random"] * n, np.random.SeedSequence(77)).to_record()
-            == dreamsim.play_game(rules, [_PlainRandom()] * n, np.random.SeedSequence(77)).to_record())
 
 
 def _always_open(s, turn_start):
@@ -222,15 +175,15 @@ def test_skipping_trap_windows_nobody_can_spring_in_plays_the_same_games(kwargs,
     fast = [dreamsim.play_game(rules, ["random"] * n, seed, record=True) for seed in range(25)]
     checked = 0
     for seed in range(12):  # window_opens against the window's own legal list, at positions with traps
-        chance, prngs = _streams(seed, n)
+        chance, *prngs = streams(seed, 1 + n)
         s = new_game(rules, chance)
-        choose = [POLICIES["random"].for_game(r) for r in prngs]
+        choose = [partial(POLICIES["random"], None, rng=r) for r in prngs]
         while not s.is_terminal:
             if s.n_traps:
                 for turn_start in (False, True):
                     assert window_opens(s, turn_start) == bool(TrapWindow(turn_start).legal(s))
                 checked += 1
-            apply_legal(s, choose[s.current_player](None, tuple(s.legal)), chance)
+            apply_legal(s, choose[s.current_player](tuple(s.legal)), chance)
     monkeypatch.setattr(dreamsim.refill, "window_opens", _always_open)
     monkeypatch.setattr(dreamsim.turn, "window_opens", _always_open)
     for seed, game in enumerate(fast):

@@ -96,13 +96,12 @@ def test_the_compensation_fields_are_checked():
     assert dreamsim.Rules(extra_first_turn_seats=1, actions_per_turn=1).extra_first_turn_seats == 1
 
 
-def test_the_kernel_refuses_the_compensation_and_auto_plays_it_in_python():
+def test_the_kernel_plays_the_compensation_and_auto_gives_the_python_frame():
     for field in ("extra_first_turn_seats", "reduced_first_turn_last_seats"):
         rules = dreamsim.Rules(**{field: 1})
-        why = KERNEL.unsupported(rules, ["random"] * 4)
-        assert why is not None and f"Rules.{field}" in why
-        with pytest.raises(ValueError, match=field):
-            KERNEL.play_batch(rules, ["random"] * 4, seeds=[1])
-        df = analyses.simulate(dreamsim, 4, rules={field: 1, "max_turns": 40}, policies=["random"] * 4, seed=5,
-                               engine="auto", progress=False)
-        assert df.attrs["engine"] == "python" and len(df) == 4
+        assert KERNEL.unsupported(rules, ["random"] * 4) is None
+        kw = dict(rules={field: 1, "max_turns": 40}, policies=["random"] * 4, seed=5, progress=False)
+        auto = analyses.simulate(dreamsim, 4, engine="auto", **kw)
+        python = analyses.simulate(dreamsim, 4, engine="python", **kw)
+        assert auto.attrs["engine"] == "kernel" and len(auto) == 4
+        assert auto.reset_index(drop=True).equals(python.reset_index(drop=True))

@@ -60,7 +60,7 @@ def test_the_answer_and_its_inputs_are_the_observations(name):
     rng = np.random.default_rng(5)
     seen = {Phase.HIT: 0, Phase.PRESS: 0, Phase.COMBAT: 0}
     retreats = 0
-    for rules, seed in ((FFA, 31), (ALLY, 32), (FFA, 33)):
+    for rules, seed in ((FFA, 31), (ALLY, 32), (FFA, 33), (ALLY, 34)):
         chance = np.random.default_rng(seed)
         s = E.new_game(rules, chance)
         caches = [SeatCaches() for _ in range(4)]

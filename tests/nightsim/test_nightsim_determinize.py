@@ -1,4 +1,4 @@
-"""nightsim.sample_state (issue 17 item 1): a state consistent with one seat's observation,
+"""nightsim.sample_state: a state consistent with one seat's observation,
 the other hands and the deck order dealt at random — consistency, frequencies, playing on."""
 from __future__ import annotations
 

@@ -36,6 +36,7 @@ import nightsim.kernel_cache
 import nightsim.kernel_core
 import nightsim.kernel_draw
 import nightsim.kernel_play
+import simcore.stream_kernel
 
 KERNELS = {   # the kernel_cache module of a package -> the modules holding its compiled functions
     "nightsim": (nightsim.kernel_cache, (nightsim.kernel_draw, nightsim.kernel_abilities, nightsim.kernel_core,
@@ -89,6 +90,17 @@ def test_the_locator_claims_no_other_file(name):
     assert cache.LOCATOR.from_function(real, __file__) is None
 
 
+def test_the_shared_random_streams_are_stamped_but_not_claimed():
+    """simcore/stream_kernel.py is compiled into nightsim's kernel: an edit of it must recompile the
+    kernel (it is in KERNEL_FILES), while its own functions keep numba's locator (another game's
+    kernel calls them too, and a claim by each would make them trade stamps)."""
+    cache = nightsim.kernel_cache
+    assert real(simcore.stream_kernel.__file__) in {real(f) for f in cache.KERNEL_FILES}
+    below = simcore.stream_kernel.below
+    assert cache.LOCATOR.from_function(below.py_func, simcore.stream_kernel.__file__) is None
+    assert not isinstance(below._cache._impl.locator, cache.LOCATOR)
+
+
 @pytest.mark.parametrize("name, index", FILE_CASES)
 def test_the_stamp_changes_when_any_kernel_file_changes_and_only_then(name, index, tmp_path):
     cache, _ = KERNELS[name]
@@ -109,11 +121,13 @@ def test_the_stamp_changes_when_any_kernel_file_changes_and_only_then(name, inde
 
 
 def imported_from(module: types.ModuleType) -> dict[str, str]:
-    """name -> file of the package module it is imported from (`from .x import name`, `from . import x`)."""
+    """name -> file of the module it is imported from: the package's own (`from .x import name`,
+    `from . import x`) and the shared core's (`from simcore.x import name`)."""
     tree = ast.parse(Path(module.__file__).read_text())
     out = {}
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.level > 0:
+        shared = isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("simcore")
+        if isinstance(node, ast.ImportFrom) and (node.level > 0 or shared):
             base = importlib.import_module("." * node.level + (node.module or ""), module.__package__)
             for alias in node.names:
                 target = getattr(base, alias.name)

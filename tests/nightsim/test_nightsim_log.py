@@ -246,7 +246,7 @@ def test_events_that_referee_does_not_know_fail_the_replay():
         Referee(broken)
 
 
-# ---------------------------------------------------------------- issue 13 item 5: the acting seat
+# ---------------------------------------------------------------- the acting seat
 R2 = Rules(players=2)
 
 
@@ -273,20 +273,29 @@ def test_events_after_a_pure_legion_penalty_name_the_seat_whose_creature_acts():
     assert [e["player"] for e in s.log if e["event"] == "penalty_discard"] == [1]
 
 
-def test_the_referees_reproducer_logs_seat_0s_weeper_as_seat_0():
-    r = nightsim.play_game(R2, ["greedy", "greedy"], seed=0, record=True)
-    turn2 = [e for e in r.log if e["turn"] == 2]
-    kinds = [e["event"] for e in turn2]
-    assert "penalty_discard" in kinds
-    after = turn2[kinds.index("penalty_discard"):]
-    weeper = [e for e in after if e["event"] == "ability" and e["ability"] == "Weeper"]
-    assert weeper and all(e["player"] == 0 for e in weeper)
-    assert all(e["player"] == 0 for e in after if e["event"] in (
-        "ability", "ability_failed", "herald_reveal", "herald_discard", "reshuffle", "weeper_draw",
-        "activation_start", "activation_end"))
+def test_after_a_penalty_discard_the_turn_players_weeper_is_logged_as_the_turn_players():
+    """In a played game: the victim discards out of turn, then the turn player's Weeper (and every
+    activation event after it) is logged as the turn player's, not the victim's."""
+    for seed in range(300):
+        r = nightsim.play_game(R2, ["greedy", "greedy"], seed=seed, record=True)
+        for turn in sorted({e["turn"] for e in r.log if e["event"] == "penalty_discard"}):
+            events = [e for e in r.log if e["turn"] == turn]
+            kinds = [e["event"] for e in events]
+            after = events[kinds.index("penalty_discard"):]
+            weeper = [e for e in after if e["event"] == "ability" and e["ability"] == "Weeper"]
+            if not weeper:
+                continue
+            turn_player = events[kinds.index("turn_start")]["player"]
+            assert after[0]["player"] == 1 - turn_player                     # the victim discards
+            assert all(e["player"] == turn_player for e in weeper)
+            assert all(e["player"] == turn_player for e in after if e["event"] in (
+                "ability", "ability_failed", "herald_reveal", "herald_discard", "reshuffle", "weeper_draw",
+                "activation_start", "activation_end"))
+            return
+    pytest.fail("no game of seeds 0..299 has a Weeper after a penalty discard")
 
 
-# ---------------------------------------------------------------- item 16: what a referee needs
+# ---------------------------------------------------------------- what a referee needs
 def test_herald_logs_both_turned_cards_in_order_and_where_each_went():
     rs = Rules(players=2, seals=True)
     herald, seal = card_id(rs, 55), find_cards(rs, legion="Necronauts", seal=True)[0]
@@ -336,7 +345,7 @@ def test_decisions_taken_through_apply_action_are_logged_with_their_arguments():
     assert d["action"] == "Play(card=2, new creature, legs)"
 
 
-# ---------------------------------------------------------------- item 18: a readable report
+# ---------------------------------------------------------------- a readable report
 def test_format_log_of_a_hand_built_turn_reads_like_a_game_report():
     legs, torso, head_weeper, victim_card = c(30), c(35), c(46), c(33)
     s = build_state(R2, hands=[[head_weeper], [victim_card]], creatures=[[[legs, torso]], []],

@@ -1,4 +1,4 @@
-"""Behaviours that planted bugs (mutants, see benchmarks/mutation.py) slipped past: one exact
+"""Behaviours that planted bugs (mutants, see benchmarks/tools/mutation.py) slipped past: one exact
 check each. Positions are hand-built with nightsim.scenario.build_state."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The heuristic's context features (issue 17: `Weights.win` ... `threat`, nightsim/policies.py).
+"""The heuristic's context features (`Weights.win` ... `threat`, nightsim/policies.py).
 
 1. At their defaults they add nothing: `Weights()` reports them off, and scoring every action
    through `_Context` with the features forced on plays exactly greedy's games (records and logs).

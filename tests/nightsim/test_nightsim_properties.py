@@ -11,7 +11,7 @@ from nightsim.engine import apply_legal
 rules_strategy = st.builds(
     nightsim.Rules,
     players=st.integers(2, 5),
-    hand_size=st.integers(1, 7),  # 0 is refused (issue 12)
+    hand_size=st.integers(1, 7),  # 0 is refused
     creatures_to_win=st.integers(3, 7),
     seals=st.booleans(),
     max_turns=st.integers(5, 150),

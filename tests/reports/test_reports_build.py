@@ -1,5 +1,6 @@
 """The HTML report: structure, escaping, headline numbers, and a real browser."""
 import dataclasses
+import html
 import os
 import re
 import shutil
@@ -7,12 +8,13 @@ from html.parser import HTMLParser
 
 import pytest
 
+import nerathsim
 import nightsim
 import reports
 from analyses.confirmed import with_confirmed
 from analyses.findings import formatted_numbers, p_text, source_table
 from analyses.shipped import shipped_studies
-from analyses.study import analyse_study, load_study_runs, simulate_study
+from analyses.study import analyse_study, load_study_runs, setup_note, simulate_study
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +76,8 @@ def test_headline_numbers_equal_the_dataframes(study, report):
     assert h["unit"].startswith(f"seat {int(worst['seat']) + 1}")
     keys = parse(report).keys
     assert keys["fpa"] == [f"{worst['effect_pp']:+.1f} points"]
-    assert keys["fpa_p"] == [p_text(worst["p_value"])]
+    assert keys["fpa_p"] == [h["p_text"]]           # the family-adjusted p-value, labelled with its adjustment and test
+    assert h["p_text"].startswith(p_text(worst["p_family"]) + ", Holm-adjusted over the ")
     assert keys["balance"] == [f"{100 * g.fpa_summary.iloc[0]['balance']:.1f}%"]
     assert keys["games"] == [f"{g.runs['main']:,}"]
 
@@ -269,3 +272,12 @@ def test_nerath_section_has_factions_and_unit_costs(tmp_path):
     assert any(title.startswith("Purchase mix") for title in g.extra)
     for alt in ("win rate by faction", "unit efficiency", "equal-budget duels"):
         assert f'alt="{alt}"' in text
+    # the first thing the section says: the board and the starting forces are a reconstruction
+    assert g.setup_note == nerathsim.SETUP_NOTE and "reconstruction" in g.setup_note
+    section = html.unescape(text[text.index('<section id="nerathsim">'):])
+    assert section.index(nerathsim.SETUP_NOTE) < section.index("<h3>Findings</h3>")
+
+
+def test_only_a_game_with_a_setup_note_shows_one():
+    assert setup_note("nerathsim") == nerathsim.SETUP_NOTE
+    assert setup_note("nightsim") == "" and setup_note("no_such_game") == ""

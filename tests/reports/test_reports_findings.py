@@ -98,9 +98,9 @@ def test_tables_read_in_plain_words():
                        "p_value": [7.884e-40, 0.21]})
     shown = present(df)
     assert list(shown.columns) == ["seat", "games", "win rate [95% interval]", "fair share",
-                                   "difference from fair share", "p-value"]
+                                   "difference from fair share", "p-value (unadjusted)"]
     assert shown.iloc[0].tolist() == ["1", "3,000", "20.9% [19.5, 22.4]", "25.0%", "-4.1 points", "< 0.001"]
-    assert shown.iloc[1]["p-value"] == "0.21"
+    assert shown.iloc[1]["p-value (unadjusted)"] == "0.21"
 
 
 def test_policies_are_named_with_their_parameters_in_words():
@@ -142,11 +142,11 @@ def test_a_rule_change_finding_says_whether_it_helps_with_the_tables_numbers():
     _fixes(c)
     assert c.rows[0]["text"] == (
         "Rule change tried — deal the last seat one extra card: seat 4 of 4 wins 21.7% [19.7, 23.9] before, "
-        "26.5% [24.3, 28.8] after, over the same 1,500 deals (+4.7 points [1.8, 7.7], p = 0.002); it helps: "
+        "26.5% [24.3, 28.8] after, over the same 1,500 deals (+4.7 points [1.8, 7.7], p = 0.002, unadjusted); it helps: "
         "closer to a fair 25.0%.")
     c = _Collector(_fix_study(fixes.assign(p_value=0.4, closer=False)))
     _fixes(c)
-    assert c.rows[0]["text"].endswith("p = 0.40); no clear change against a fair 25.0%.")
+    assert c.rows[0]["text"].endswith("p = 0.40, unadjusted); no clear change against a fair 25.0%.")
     assert not c.rows[0]["significant"]
 
 

@@ -80,6 +80,10 @@ def test_below_refuses_a_range_it_cannot_draw_exactly():
 def test_generator_style_calls_draw_from_the_stream():
     s, t = Stream(5), Stream(5)
     assert s.integers(3, 9) == 3 + t.below(6)
+    assert s.integers(2 ** 63) == t.next64() % 2 ** 63   # a wide range (a search's sub-seed): one 64-bit draw
+    assert s.integers(5, 5 + 2 ** 64) == 5 + t.next64()
+    with pytest.raises(ValueError, match="at most 2\\*\\*64"):
+        s.integers(2 ** 64 + 1)
     assert s.choice("abc") == "abc"[t.below(3)]
     assert _bits(s.random()) == _bits(t.random())
     assert mix(0) == 0
