@@ -1,25 +1,24 @@
 """The opening hands of a game: the director cards each seat is dealt for (rules, seed), read from
 the engine's own deal without playing the game (a pure read: no game record changes).
 
-`opening_hands` takes the chance stream from `game._streams`, the function `game.play_game` builds
-its streams with, runs `engine.new_game` (the engine's setup, which goes on into the first turn) with a
-log, and reads the hands of its ``deal`` event (a logged field: a contract);
+`opening_hands` takes the chance stream `game.play_game` takes for that seed
+(`simcore.stream.streams`), runs `engine.new_game` (the engine's setup, which goes on into the first
+turn) with a log, and reads the hands of its ``deal`` event (a logged field: a contract);
 tests/dreamsim/test_dreamsim_opening.py checks them against the ``deal`` event of recorded games.
 Analyses use it to measure what a card in the starting hand does to the win rate
 (`analyses.card_impact.opening_hand_impact`): the deal randomises who holds it.
 """
 from __future__ import annotations
 
-import numpy as np
+from simcore.stream import streams
 
 from .cards import IS_NIGHTMARE, IS_SUSPENSE, KIND_NAMES
 from .engine import new_game
-from .game import _streams
 from .rules import Rules
 
 #: whether results played by the game's batch kernel (``engine="kernel"``) were dealt these hands: the kernel
-#: draws its own random stream (see kernel.py), so the same seed deals other cards there
-KERNEL_SAME_DEAL = False
+#: draws the same simcore streams as play_game, so the same seed deals the same cards
+KERNEL_SAME_DEAL = True
 
 
 def opening_hands(rules: Rules, seed) -> tuple[tuple[int, ...], ...]:
@@ -27,13 +26,7 @@ def opening_hands(rules: Rules, seed) -> tuple[tuple[int, ...], ...]:
     any policies (a seat's policy never changes the deal), in the order dealt."""
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a dreamsim.Rules, got {type(rules).__name__}")
-    if isinstance(seed, np.random.SeedSequence):
-        # play_game spawns from the seed itself; a copy leaves the caller's SeedSequence unspawned
-        seed = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size,
-                                      n_children_spawned=seed.n_children_spawned)
-    elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
-    chance, _ = _streams(seed, rules.players)
+    chance = streams(seed, 1 + rules.players)[0]   # play_game's chance stream; ValueError for a bad seed
     return _dealt(new_game(rules, chance, record=True).log)
 
 

@@ -1,24 +1,24 @@
 """The opening hands of a game: what each seat is dealt for (rules, seed), read from the engine's own
 deal without playing the game (a pure read: no game record changes).
 
-`opening_hands` builds the chance stream as `game.play_game` does for that seed, runs `engine.new_game`
-(the engine's setup) with a log, and reads the hands of its ``deal`` event (a logged field: a contract);
-tests/nightsim/test_nightsim_opening.py checks them against the ``deal`` event of recorded games, so a
-change of the random streams that forgets this file fails there. Analyses use it to measure what a card in the starting hand does to the win rate
-(`analyses.card_impact.opening_hand_impact`): the deal randomises who holds it.
+`opening_hands` takes the chance stream `game.play_game` takes for that seed
+(`simcore.stream.streams`), runs `engine.new_game` (the engine's setup) with a log, and reads the
+hands of its ``deal`` event (a logged field: a contract); tests/nightsim/test_nightsim_opening.py
+checks them against the ``deal`` event of recorded games, so a change of the random streams that
+forgets this file fails there. Analyses use it to measure what a card in the starting hand does to
+the win rate (`analyses.card_impact.opening_hand_impact`): the deal randomises who holds it.
 """
 from __future__ import annotations
 
-import numpy as np
+from simcore.stream import streams
 
 from .cards import LEGIONS
 from .engine import new_game
 from .rules import Rules
 
 #: whether results played by the game's batch kernel (``engine="kernel"``) were dealt these hands: the kernel
-#: draws its own random stream (see kernel.py), so the same seed deals other cards there
-KERNEL_SAME_DEAL = False
-from .seeding import spawn_generators
+#: draws the same simcore streams as play_game, so the same seed deals the same cards
+KERNEL_SAME_DEAL = True
 
 
 def opening_hands(rules: Rules, seed) -> tuple[tuple[int, ...], ...]:
@@ -26,15 +26,7 @@ def opening_hands(rules: Rules, seed) -> tuple[tuple[int, ...], ...]:
     `play_game(rules, policies, seed)`, for any policies (a seat's policy never changes the deal)."""
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nightsim.Rules, got {type(rules).__name__}")
-    if isinstance(seed, np.random.SeedSequence):
-        # play_game spawns from the seed itself; a copy leaves the caller's SeedSequence unspawned
-        copy = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size,
-                                      n_children_spawned=seed.n_children_spawned)
-        chance = np.random.default_rng(copy.spawn(1 + rules.players)[0])
-    elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}")
-    else:
-        chance = spawn_generators(int(seed), 1 + rules.players)[0]
+    chance = streams(seed, 1 + rules.players)[0]   # play_game's chance stream; ValueError for a bad seed
     return _dealt(new_game(rules, chance, record=True).log)
 
 

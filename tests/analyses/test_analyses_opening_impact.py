@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 
 import analyses
+import nightsim.opening
 from analyses.card_impact import (
     ASSOCIATION,
     CAUSAL,
@@ -162,9 +163,11 @@ def test_association_tables_are_labelled_and_the_in_game_rate_names_its_bias(nig
     assert all(s.startswith("played_") for s in played["stat"])
 
 
-def test_games_whose_deal_cannot_be_read_are_refused(night):
+def test_games_whose_deal_cannot_be_read_are_refused(night, monkeypatch):
     kernel = night.copy()
     kernel.attrs = {**night.attrs, "engine": "kernel"}
+    assert len(opening_hand_impact(kernel)) == len(opening_hand_impact(night))   # the kernel deals as play_game
+    monkeypatch.setattr(nightsim.opening, "KERNEL_SAME_DEAL", False)
     with pytest.raises(ValueError, match="batch kernel"):
         opening_hand_impact(kernel)
     bare = night.copy()
