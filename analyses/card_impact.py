@@ -27,10 +27,23 @@ Two stats that split the seats identically (e.g. Midnighters' ``played_catcher``
 This is association, not cause: a seat that completed more creatures both activated more
 abilities and was likelier to win. Compare within one policy (``policy=``) to remove the
 largest confounder, and use `analyses.sweep` (which changes the rules) for causal answers.
+Every table of `card_impact` (and `in_game_impact`, the played-in-game rates) says so in its
+attrs: ``attrs["evidence"] == "association"``, ``attrs["causal"] is False``.
+
+Where the deal randomises exposure the effect is causal: `opening_hand_impact` compares the seats
+dealt a card (or a card family, e.g. a Nightmarium legion) in their starting hand with the seats
+not dealt it, paired within deals (a card game's opening-hand win rate), reading the hands from the
+game's own deal for each game's seed (``<game>.opening.opening_hands``; the records are not
+touched). Its table has ``evidence == "causal"`` in a column and in attrs, ``test``, ``method``,
+and ``p_holm`` (Holm over the table); `is_causal(table)` tells the two kinds of table apart.
+tests/analyses/test_analyses_opening_impact.py proves it finds a planted effect and holds its
+level on a null.
 """
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import math
 import re
 
 import numpy as np
@@ -40,7 +53,9 @@ from scipy import stats as sps
 from . import clusters
 from .frames import decided, seat_count, seat_wins
 from .games import load_game
+from .metadata import rules_dict
 from .tables import Tables
+from .validate import _rebuilt
 
 NOT_STATS = {"policy", "score", "faction"}
 CAVEAT = ("Association, not cause: seats that did more of anything also tended to get further in the game. "
@@ -123,7 +138,8 @@ def card_impact(df: pd.DataFrame, stats: list[str] | None = None, policy: str | 
     impact = pd.DataFrame(rows)
     if len(impact):
         impact = impact.sort_values("diff_pp", ascending=False, ignore_index=True)
-    return CardImpact(impact=impact, means=pd.DataFrame(mean_rows))
+    return CardImpact(impact=label_evidence(impact, ASSOCIATION, bias=CAVEAT),
+                      means=label_evidence(pd.DataFrame(mean_rows), ASSOCIATION, bias=CAVEAT))
 
 
 def is_outcome(stat: str) -> bool:
@@ -247,3 +263,204 @@ def faction_stats(df: pd.DataFrame, stats, factions=None, confidence: float = 0.
             rows.append({"faction": faction, "stat": stat, "games": len(x), "mean": float(x.mean()),
                          "ci_low": low, "ci_high": high, "total": f"{x.sum():g}"})
     return pd.DataFrame(rows, columns=["faction", "stat", "games", "mean", "ci_low", "ci_high", "total"])
+
+
+# ----------------------------------------------------------------------------------------------
+# Opening hands: the deal randomises who holds a card, so its effect is causal
+# ----------------------------------------------------------------------------------------------
+CAUSAL = "causal"
+ASSOCIATION = "association"
+OPENING_TEST = "paired t over deals"
+OPENING_METHOD = ("opening hand, randomised by the deal: in each deal the win rate of the seats dealt it minus that "
+                  "of the seats not dealt it, averaged over the deals with both (t on deals - 1 df)")
+IN_GAME_BIAS = ("Played in game is not randomised: a seat that lasts longer, draws or plays more sees more cards and "
+                "is further along, so its rate mixes the card with the seat's progress towards winning.")
+
+
+def label_evidence(table: pd.DataFrame, evidence: str, **extra) -> pd.DataFrame:
+    """`table` with ``attrs["evidence"]`` (CAUSAL or ASSOCIATION), ``attrs["causal"]`` and `extra` attrs set."""
+    if evidence not in (CAUSAL, ASSOCIATION):
+        raise ValueError(f"evidence must be {CAUSAL!r} or {ASSOCIATION!r}, got {evidence!r}")
+    table.attrs.update(evidence=evidence, causal=evidence == CAUSAL, **extra)
+    return table
+
+
+def is_causal(table: pd.DataFrame) -> bool:
+    """True only for a table labelled causal (its ``evidence`` attr, else an all-causal ``evidence``
+    column); every other table is association."""
+    if "evidence" in table.attrs:
+        return table.attrs["evidence"] == CAUSAL
+    return "evidence" in table.columns and len(table) > 0 and bool((table["evidence"] == CAUSAL).all())
+
+
+def hand_impact(seats: pd.DataFrame, column: str = "cards", kind: str = "card", confidence: float = 0.95,
+                min_deals: int = 2) -> pd.DataFrame:
+    """Win rate of seats dealt each item (card or family) against seats not dealt it, paired within deals.
+
+    `seats`: one row per (decided game, seat) with ``deal`` (the cluster: the games sharing a seed),
+    ``won`` (bool) and `column` (the items the seat was dealt: a set, list or tuple per row). For each
+    item, each deal where some seats were dealt it and some were not gives d = (wins / seats with it) -
+    (wins / seats without it); the difference is the mean of d over those deals, its interval and
+    p-value the paired t of the two rates on deals - 1 degrees of freedom (`_paired_t`).
+    Since the deal decides who holds the item, this is the item's causal effect on winning (against
+    the hands that lack it, in the games as played). Rows: item, kind, n_with, win_with (pooled over
+    every deal, with its cluster-robust Wilson interval), n_without, win_without, diff_pp, diff_low,
+    diff_high, p_value, test, deals (the paired deals), method, evidence; items with fewer than
+    `min_deals` paired deals are left out. ``p_holm`` is added by `opening_hand_impact` over its table.
+    """
+    for name in ("deal", "won", column):
+        if name not in seats.columns:
+            raise ValueError(f"seats need a {name!r} column; have {', '.join(map(str, seats.columns))}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    if min_deals < 2:
+        raise ValueError(f"min_deals must be at least 2 (a paired t needs two deals), got {min_deals!r}")
+    codes = pd.factorize(seats["deal"].to_numpy(), sort=False)[0]
+    won = seats["won"].to_numpy(bool)
+    held = [set(items) for items in seats[column]]
+    names = sorted({item for items in held for item in items}, key=str)
+    index = {item: j for j, item in enumerate(names)}
+    has = np.zeros((len(seats), len(names)), dtype=bool)
+    for i, items in enumerate(held):
+        has[i, [index[item] for item in items]] = True
+    n_deals = int(codes.max()) + 1 if len(codes) else 0
+    n1, w1 = np.zeros((n_deals, len(names))), np.zeros((n_deals, len(names)))
+    np.add.at(n1, codes, has)
+    np.add.at(w1, codes, has & won[:, None])
+    n_all = np.bincount(codes, minlength=n_deals).astype(float)
+    w_all = np.bincount(codes, weights=won.astype(float), minlength=n_deals)
+    n0, w0 = n_all[:, None] - n1, w_all[:, None] - w1
+    both = (n1 > 0) & (n0 > 0)
+    paired = both.sum(axis=0)
+    keep = np.flatnonzero(paired >= min_deals)
+    groups = np.concatenate([has[:, keep], ~has[:, keep]], axis=1).astype(float)
+    rates = clusters.rates(groups * won[:, None], groups, codes, confidence=confidence)   # with (k), without (k)
+    k = len(keep)
+    rows = []
+    for i, j in enumerate(keep):
+        c = both[:, j]
+        test = _paired_t(w1[c, j] / n1[c, j] - w0[c, j] / n0[c, j], confidence)
+        rows.append({
+            "item": str(names[j]), "kind": kind,
+            "n_with": int(has[:, j].sum()), "win_with": float(rates["rate"][i]),
+            "with_low": float(rates["ci_low"][i]), "with_high": float(rates["ci_high"][i]),
+            "n_without": int((~has[:, j]).sum()), "win_without": float(rates["rate"][k + i]),
+            "without_low": float(rates["ci_low"][k + i]), "without_high": float(rates["ci_high"][k + i]),
+            "diff_pp": 100 * test[0], "diff_low": 100 * test[1], "diff_high": 100 * test[2],
+            "p_value": test[3], "test": OPENING_TEST, "deals": int(paired[j]), "method": OPENING_METHOD,
+            "evidence": CAUSAL,
+        })
+    table = pd.DataFrame(rows, columns=_OPENING_COLUMNS[:-1])
+    if len(table):
+        table = table.sort_values("diff_pp", ascending=False, ignore_index=True)
+    return label_evidence(table, CAUSAL, test=OPENING_TEST, method=OPENING_METHOD)
+
+
+def _paired_t(d: np.ndarray, confidence: float) -> tuple[float, float, float, float]:
+    """(mean, low, high, p-value against 0) of the per-deal differences `d`: the one-sample t on len(d) - 1
+    degrees of freedom (the paired t of the two rates, as `stats.paired_difference`); all-equal differences
+    are their own interval."""
+    mean = float(d.mean())
+    if np.all(d == d[0]):
+        return mean, mean, mean, 1.0 if mean == 0 else 0.0
+    se = float(d.std(ddof=1)) / math.sqrt(len(d))
+    q = float(sps.t.ppf(0.5 + confidence / 2, len(d) - 1))
+    return mean, mean - q * se, mean + q * se, float(2 * sps.t.sf(abs(mean) / se, len(d) - 1))
+
+
+_OPENING_COLUMNS = ["item", "kind", "n_with", "win_with", "with_low", "with_high", "n_without", "win_without",
+                    "without_low", "without_high", "diff_pp", "diff_low", "diff_high", "p_value", "test", "deals",
+                    "method", "evidence", "p_holm"]
+
+
+def opening_module(module):
+    """The game's ``opening`` module (``opening_hands(rules, seed)``, ``card_name``, ``card_family``),
+    or a clear error for a game that has none."""
+    try:
+        return importlib.import_module(f"{module.__name__}.opening")
+    except ModuleNotFoundError as exc:
+        raise ValueError(f"{module.__name__} has no opening hands to read (no {module.__name__}.opening module); "
+                         "opening-hand impact needs a game whose deal decides the starting cards") from exc
+
+
+def seat_hands(df: pd.DataFrame, rules=None, policy: str | None = None) -> pd.DataFrame:
+    """One row per (decided game, seat) of a results table: deal, seat, policy, won, ``cards`` (the
+    names of the cards dealt to the seat, from the game's own deal for the game's seed:
+    ``<game>.opening.opening_hands``) and ``families`` (their families: a Nightmarium legion).
+    `rules` default to the run's (``df.attrs["rules"]``)."""
+    if "game" not in df.attrs:
+        raise ValueError("the results table names no game (df.attrs['game']): opening hands need the game's deal")
+    if "game_seed" not in df.columns:
+        raise ValueError("the results table has no game_seed column: opening hands are dealt from each game's seed")
+    module = load_game(df.attrs["game"])
+    opening = opening_module(module)
+    if df.attrs.get("engine") == "kernel" and not getattr(opening, "KERNEL_SAME_DEAL", False):
+        raise ValueError(f"these games were played by {module.__name__}'s batch kernel, whose random stream deals other "
+                         "cards than play_game for a seed: play them with engine='python' for opening-hand impact")
+    if rules is None:
+        rules = run_rules(module, df.attrs)
+    games = df[decided(df)]
+    wins, deals, seeds = seat_wins(games), clusters.cluster_ids(games), games["game_seed"].to_numpy()
+    dealt = {seed: opening.opening_hands(rules, seed) for seed in dict.fromkeys(int(x) for x in seeds)}
+    names, fams = {}, {}
+    rows = []
+    for seat in range(seat_count(df)):
+        if f"seat{seat}_policy" not in games:
+            continue
+        policies = games[f"seat{seat}_policy"].astype(str).to_numpy()
+        for g in np.flatnonzero(policies != "nan"):
+            hand = dealt[int(seeds[g])][seat]
+            for c in hand:
+                if c not in names:
+                    names[c], fams[c] = opening.card_name(rules, c), opening.card_family(rules, c)
+            rows.append((seat, deals[g], policies[g], bool(wins[g, seat]), frozenset(names[c] for c in hand),
+                         frozenset(fams[c] for c in hand)))
+    out = pd.DataFrame(rows, columns=["seat", "deal", "policy", "won", "cards", "families"])
+    if policy is not None:
+        if policy not in set(out["policy"]):
+            raise ValueError(f"policy {policy!r} sat in no decided game; known: {sorted(set(out['policy']))}")
+        out = out[out["policy"] == policy].reset_index(drop=True)
+    return out
+
+
+def run_rules(module, attrs: dict):
+    """The run's Rules rebuilt from ``attrs["rules"]`` (the published rules when absent), or a clear error."""
+    recorded = attrs.get("rules")
+    published = module.Rules()
+    if recorded is None:
+        return published
+    rules = _rebuilt(module, recorded, rules_dict(published))
+    if rules is None:
+        raise ValueError("the run's rules cannot be rebuilt from its metadata: pass rules= to read the opening hands")
+    return rules
+
+
+def opening_hand_impact(df: pd.DataFrame, rules=None, policy: str | None = None, families: bool = True,
+                        confidence: float = 0.95, min_deals: int = 2) -> pd.DataFrame:
+    """The causal effect of each card (and, with `families`, each card family: a Nightmarium legion)
+    in a seat's starting hand on its win rate: `hand_impact` on the seats' opening hands (`seat_hands`),
+    one table of kind ``card`` and ``family`` rows with ``p_holm``, Holm's adjustment over every row.
+
+    Like a card game's opening-hand win rate: the deal decides who starts with the card, so the with
+    and without seats differ only by chance, and pairing them within the deal (under seat rotation the
+    rotated games share the deal, `analyses.clusters`) removes what the deal does to every seat.
+    ``attrs["evidence"] == "causal"`` (`is_causal`); the in-game counterpart (`in_game_impact`) is
+    association. With `policy`, only that policy's seats (the pairs then hold the policy fixed)."""
+    seats = seat_hands(df, rules, policy)
+    parts = [hand_impact(seats, "cards", "card", confidence, min_deals)]
+    if families:
+        parts.append(hand_impact(seats, "families", "family", confidence, min_deals))
+    parts = [p for p in parts if len(p)]
+    table = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=_OPENING_COLUMNS[:-1])
+    table["p_holm"] = clusters.holm(table["p_value"].to_numpy(float)) if len(table) else []
+    return label_evidence(table, CAUSAL, test=OPENING_TEST, method=OPENING_METHOD, multiplicity="Holm over the table",
+                          in_game_bias=IN_GAME_BIAS)
+
+
+def in_game_impact(df: pd.DataFrame, policy: str | None = None, confidence: float = 0.95) -> pd.DataFrame:
+    """The in-game counterpart of `opening_hand_impact`: win rate of seats that played each card kind or
+    family (the per-seat ``played_<x>`` stats) against seats that did not (`card_impact`). Association,
+    not cause: ``attrs["bias"]`` says why (IN_GAME_BIAS)."""
+    names = [n for n in per_seat_stats(df) if n.startswith("played_")]
+    table = card_impact(df, names, policy, confidence).impact if names else pd.DataFrame()
+    return label_evidence(table, ASSOCIATION, bias=IN_GAME_BIAS)

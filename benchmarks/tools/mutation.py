@@ -116,6 +116,12 @@ TARGETS: dict[str, list[str]] = {
                           "tests/analyses/test_*mutation*.py",
                           "tests/analyses/test_analyses_questions.py", "tests/analyses/test_analyses_card_impact.py",
                           "tests/analyses/test_analyses_coverage.py"],
+    # the deal-as-the-unit statistics: exact hand-built values first, then the coverage simulations
+    "analyses/clusters.py": ["tests/analyses/test_analyses_clusters_exact.py", "tests/analyses/test_analyses_paired_designs.py",
+                             "tests/analyses/test_analyses_card_impact.py", "tests/analyses/test_analyses_opening_impact.py"],
+    "analyses/rebalance_confirm.py": ["tests/analyses/test_analyses_rebalance_confirm_exact.py",
+                                      "tests/analyses/test_analyses_rebalance_confirm.py",
+                                      "tests/analyses/test_analyses_confirm_coverage.py"],
 }
 
 PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-m", "not slow", "--no-header",
