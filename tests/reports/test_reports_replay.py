@@ -24,12 +24,18 @@ from nerathsim import engine as nerath_engine
 from nerathsim.game import LegalActions
 from nerathsim.maps import REALMS
 from reports.replay import Replay, final_board, page_data, people_seats
+from simcore.stream import streams
+
+
+def _streams(module, seed, k):
+    """The streams `play_game` gives chance and the seats: simcore's in the card games, numpy's in Nerath."""
+    if module is nerathsim:
+        return [np.random.default_rng(c) for c in np.random.SeedSequence(seed).spawn(k)]
+    return streams(seed, k)
 
 
 def _loop(module, new_game, apply_action, legal, rules, policies, seed):
-    kids = np.random.SeedSequence(seed).spawn(1 + rules.players)
-    chance = np.random.default_rng(kids[0])
-    prngs = [np.random.default_rng(k) for k in kids[1:]]
+    chance, *prngs = _streams(module, seed, 1 + rules.players)
     pols = [module.POLICIES[p] for p in policies]
     s = new_game(rules, chance, record=True)
     while not s.is_terminal:
