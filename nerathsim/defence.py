@@ -15,14 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from . import engine as E
-from .game import GameResult, _answered, _ask, _planned, _result, quiet_gc, resolve_policies
+from .game import GameResult, play_game
 from .game_actions import PlayCard
-from .observation import SeatCaches, battle_view
-from .phases import PHASES
-from .policies.war import PLANNED, WarPolicy
+from .observation import battle_view
+from .policies.decisions import bonus_applies
 from .rules import Rules
 
 
@@ -63,16 +60,7 @@ def wasted_bonus(s: E.State, action) -> bool:
     card = s.cards.cards[action.card]
     if not card.has_battle_bonus:
         return False
-    bv = battle_view(s)
-    me = s.decider
-    mine = bv.attacker_units if me == bv.attacker else bv.defender_units.get(me, {})
-    for e in card.effects:
-        if e.kind != "battle_bonus":
-            continue
-        unit = e.get("unit")
-        if unit == "any" and any(mine.values()) or mine.get(unit, 0) > 0:
-            return False
-    return True
+    return not bonus_applies(card, battle_view(s), s.decider)
 
 
 @dataclass
@@ -89,48 +77,30 @@ class DefenceStats:
 
 
 def play_measured(rules: Rules, policies, seed) -> tuple[GameResult, DefenceStats]:
-    """`play_game(rules, policies, seed)` (the same game and result) with its `DefenceStats`."""
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a nerathsim Rules, got {type(rules).__name__}")
-    pols = resolve_policies(policies, rules.players)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    children = np.random.SeedSequence(int(seed)).spawn(1 + rules.players)
-    chance = np.random.default_rng(children[0])
-    prngs = [np.random.default_rng(c) for c in children[1:]]
+    """`play_game(rules, policies, seed)` (the same game and result, played by the game's own loop) with its
+    `DefenceStats`, read around every action."""
     stats = DefenceStats()
-    with quiet_gc():
-        s = E.new_game(rules, chance)
-        caches = [SeatCaches() for _ in range(rules.players)]
+    order = list(rules.order) if isinstance(rules, Rules) else []
+
+    def watch(s, a, apply):
         caps = s.board.capitals
-        order = list(rules.order)
-        while not s.is_terminal:
-            p = s.current_player
-            pol = pols[p]
-            a = None
-            if type(pol) is WarPolicy:
-                ph = PHASES[s.phase]
-                a = _planned(pol, s, p) if ph in PLANNED else _answered(pol, s, ph)
-            if a is None:
-                a, legal = _ask(pol, s, p, prngs[p], caches[p])
-                if not legal.confirms(a) and not E.is_legal(s, a):
-                    raise E.IllegalActionError(f"policy chose {a!r}, not legal at {s.decision!r}")
-            if type(a) is PlayCard and s.battle is not None and s.cards is not None \
-                    and s.cards.cards[a.card].has_battle_bonus:
-                stats.battle_cards[s.decider] += 1
-                stats.wasted_cards[s.decider] += wasted_bonus(s, a)
-            turns, realm, held = s.turns, s.realm, [s.owner[c] for c in caps]
-            E.apply_legal(s, a, chance)
-            for q, c in enumerate(caps):
-                if held[q] == q and s.owner[c] != q and s.owner[c] not in s.friends[q]:
-                    stats.capitals_lost[q] += 1
-            if s.turns > turns:
-                i = order.index(realm)
-                for k in range(s.turns - turns):
-                    q = order[(i + k) % len(order)]
-                    stats.turns[q] += 1
-                    cap = caps[q]
-                    if s.owner[cap] == q and castle_alone(s, cap, q):
-                        stats.alone[q] += 1
-                        stats.exposed[q] += enemy_can_reach(s, cap, q)
-        return _result(s, rules, pols, seed, False), stats
+        if type(a) is PlayCard and s.battle is not None and s.cards is not None \
+                and s.cards.cards[a.card].has_battle_bonus:
+            stats.battle_cards[s.decider] += 1
+            stats.wasted_cards[s.decider] += wasted_bonus(s, a)
+        turns, realm, held = s.turns, s.realm, [s.owner[c] for c in caps]
+        apply()
+        for q, c in enumerate(caps):
+            if held[q] == q and s.owner[c] != q and s.owner[c] not in s.friends[q]:
+                stats.capitals_lost[q] += 1
+        if s.turns > turns:
+            i = order.index(realm)
+            for k in range(s.turns - turns):
+                q = order[(i + k) % len(order)]
+                stats.turns[q] += 1
+                cap = caps[q]
+                if s.owner[cap] == q and castle_alone(s, cap, q):
+                    stats.alone[q] += 1
+                    stats.exposed[q] += enemy_can_reach(s, cap, q)
+
+    return play_game(rules, policies, seed, watch=watch), stats

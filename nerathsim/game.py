@@ -177,12 +177,13 @@ def policy_name(p) -> str:
     return getattr(p, "name", None) or repr(p)
 
 
-def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
+def play_game(rules: Rules, policies, seed, record: bool = False, watch=None) -> GameResult:
     """Play one game. A pure function of (rules, policies, seed).
 
     The seed (int or SeedSequence) is split into one stream for chance (event decks, dice) and one
     per seat for that seat's policy, so changing one seat's policy never changes the others' dice
-    streams at the start of the game.
+    streams at the start of the game. `watch`: an optional `watch(state, action, apply)` that applies
+    every action itself by calling `apply()` (to measure the game without changing it: `defence.py`).
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nerathsim Rules, got {type(rules).__name__}")
@@ -197,26 +198,36 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     chance = np.random.default_rng(children[0])
     prngs = [np.random.default_rng(c) for c in children[1:]]
     with quiet_gc():
-        return _play(rules, pols, seed, record, chance, prngs)
+        return _play(rules, pols, seed, record, chance, prngs, watch)
 
 
-def _play(rules: Rules, pols: list, seed, record: bool, chance, prngs: list) -> GameResult:
+def _play(rules: Rules, pols: list, seed, record: bool, chance, prngs: list, watch=None) -> GameResult:
     """`play_game`'s game, under its raised collector threshold. A function of its own so that the game's
     state, the seats' caches and the last public copy (its locals) are freed as it returns, before the
     caller's threshold comes back: a young collection run then (the first allocation after it triggers
     one when the game made more than the young threshold of net allocations) would otherwise walk and
     promote the whole game state that is about to be freed (tests/nerathsim/test_nerath_game_gc.py)."""
     s = E.new_game(rules, chance, record=record)
-    run(s, pols, chance, prngs, seed=seed)
+    run(s, pols, chance, prngs, seed=seed, watch=watch)
     return _result(s, rules, pols, seed, record)
 
 
-def run(s: E.State, pols: list, chance, prngs: list, until_round: int | None = None, seed=None) -> E.State:
+def run(s: E.State, pols: list, chance, prngs: list, until_round: int | None = None, seed=None,
+        watch=None) -> E.State:
     """The game loop: play `s` on in place, seat p's decisions by `pols[p]` with its generator `prngs[p]`,
     chance from `chance`, until the game ends or, with `until_round`, until `s.round` reaches it (rounds
     completed). Every answer is checked against the rules (an illegal one raises, naming the policy, the
-    decision and `seed`). The one loop of `play_game` and of the search's rollouts (`macro.playout`)."""
+    decision and `seed`). The one loop of `play_game` and of the search's rollouts (`macro.playout`).
+    watch: None, or `watch(s, a, apply)` called for every action instead of applying it; it must call
+    `apply()` exactly once (what it reads before and after is its own business)."""
     caches = [SeatCaches() for _ in range(len(pols))]      # each seat's own reach tables
+    if watch is not None:
+        apply_legal = E.apply_legal
+
+        def step(s, a, chance):
+            watch(s, a, lambda: apply_legal(s, a, chance))
+    else:
+        step = E.apply_legal
     while not s.is_terminal and (until_round is None or s.round < until_round):
         p = s.current_player
         pol = pols[p]
@@ -224,7 +235,7 @@ def run(s: E.State, pols: list, chance, prngs: list, until_round: int | None = N
             ph = PHASES[s.phase]
             a = _planned(pol, s, p) if ph in PLANNED else _answered(pol, s, ph)
             if a is not None:           # the engine's own check found it legal, or it is one the engine listed
-                E.apply_legal(s, a, chance)
+                step(s, a, chance)
                 continue
         a, legal = _ask(pol, s, p, prngs[p], caches[p])
         if not legal.confirms(a) and not E.is_legal(s, a):
@@ -233,7 +244,7 @@ def run(s: E.State, pols: list, chance, prngs: list, until_round: int | None = N
                 f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {E.legal_actions(s)!r}. "
                 f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
             )
-        E.apply_legal(s, a, chance)          # logs the decision (record=True)
+        step(s, a, chance)                   # logs the decision (record=True)
     return s
 
 

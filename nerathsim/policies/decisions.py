@@ -92,18 +92,19 @@ def play_cards(pol, obs, legal, rng):
     return max(plays, key=score)
 
 
-
 def bonus_takes_effect(obs, play) -> bool:
     """False for a battle card whose bonus names a unit type the deciding realm has none of in the battle
     (or any unit when it has none at all): its effect would change nothing. True for every other card."""
     card = obs.cards.cards[play.card]
     if not card.has_battle_bonus:
         return True
-    bv = obs.battle
-    if bv is None:
-        return False
-    me = obs.realm
-    mine = bv.attacker_units if me == bv.attacker else bv.defender_units.get(me, {})
+    return obs.battle is not None and bonus_applies(card, obs.battle, obs.realm)
+
+
+def bonus_applies(card, battle, realm: int) -> bool:
+    """Whether one of `card`'s battle bonuses names a unit type `realm` has in `battle` (a `BattleView`;
+    "any": a unit at all). The one test of a card taking effect: the policies' and `defence.wasted_bonus`."""
+    mine = battle.attacker_units if realm == battle.attacker else battle.defender_units.get(realm, {})
     for e in card.effects:
         if e.kind != "battle_bonus":
             continue
