@@ -69,9 +69,11 @@ def _totals(values: np.ndarray, codes: np.ndarray) -> np.ndarray:
 def is_independent(trials, clusters) -> bool:
     """True when no cluster holds more than one trial (each game its own unit)."""
     trials = np.asarray(trials, dtype=float)
+    if len(trials) == 0:
+        return True        # no trial shares a cluster (reshape(0, -1) cannot infer a width)
     trials = trials.reshape(len(trials), -1)
     codes = _codes(clusters, len(trials))
-    return bool(len(trials) == 0 or _totals(trials, codes).max() <= 1)
+    return bool(_totals(trials, codes).max() <= 1)
 
 
 def rates(successes, trials, clusters=None, expected=None, confidence: float = 0.95) -> pd.DataFrame:

@@ -56,6 +56,7 @@ def test_independence_means_at_most_one_trial_per_cluster_and_group():
     assert is_independent([1, 0, 1], [4, 4, 9])                 # the other unit of cluster 4 has no trial
     assert is_independent([[1, 0], [0, 1]], ["a", "a"])          # one trial per group in the cluster
     assert not is_independent([[1, 0], [1, 1]], ["a", "a"])
+    assert is_independent([], [])                                # no trial: nothing shares a cluster
     assert is_independent([1, 1], None) and not is_independent([2], None)
 
 
