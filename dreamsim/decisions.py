@@ -7,24 +7,15 @@ analysis re-measures a finding under each alternative (`Rules` with that one fie
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from simcore.decisions import Decision as _Decision
 
 from .rules import Rules
 
 
-@dataclass(frozen=True)
-class Decision:
-    """One reading: `field` of `Rules` plays the default; `alternatives` are the other values."""
+class Decision(_Decision):
+    """A Midnighters reading (`simcore.decisions.Decision`), starting from this game's published `Rules`."""
 
-    id: str                 # the id in RULES.md
-    field: str              # the Rules field
-    alternatives: tuple     # the other readings (Rules values)
-    summary: str            # one line: what the default reading is
-
-    def variants(self, rules: Rules | None = None) -> list[Rules]:
-        """`rules` (default: the published game) with this field set to each alternative."""
-        base = rules if rules is not None else Rules()
-        return [replace(base, **{self.field: alt}) for alt in self.alternatives]
+    RULES = Rules
 
 
 DECISIONS = (

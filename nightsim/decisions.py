@@ -12,33 +12,17 @@ with, so the comparison is the published expansion against the expansion read th
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from simcore.decisions import Decision as _Decision
 
 from .rules import Rules
 
 SEALS = (("seals", True),)
 
 
-@dataclass(frozen=True)
-class Decision:
-    """One reading: `field` of `Rules` plays the default; `alternatives` are the other values."""
+class Decision(_Decision):
+    """A Nightmarium reading (`simcore.decisions.Decision`), starting from this game's published `Rules`."""
 
-    id: str                 # the id in RULES.md
-    field: str              # the Rules field
-    alternatives: tuple     # the other readings (Rules values)
-    summary: str            # one line: what the default reading is
-    requires: tuple = ()    # (field, value) pairs without which the reading changes nothing (seals=True)
-
-    def baseline(self, rules: Rules | None = None) -> Rules:
-        """`rules` (default: the published game) with the `requires` fields set: the default reading
-        as the comparison plays it."""
-        base = rules if rules is not None else Rules()
-        return replace(base, **dict(self.requires)) if self.requires else base
-
-    def variants(self, rules: Rules | None = None) -> list[Rules]:
-        """The baseline with this field set to each alternative."""
-        base = self.baseline(rules)
-        return [replace(base, **{self.field: alt}) for alt in self.alternatives]
+    RULES = Rules
 
 
 DECISIONS = (
