@@ -386,7 +386,7 @@ def opening_module(module):
 def seat_hands(df: pd.DataFrame, rules=None, policy: str | None = None) -> pd.DataFrame:
     """One row per (decided game, seat) of a results table: deal, seat, policy, won, ``cards`` (the
     names of the cards dealt to the seat, from the game's own deal for the game's seed:
-    ``<game>.opening.opening_hands``) and ``families`` (their families: a Nightmarium legion).
+    ``<game>.opening.opening_hands``) and ``families`` (their families: a Nightmarium legion and ability).
     `rules` default to the run's (``df.attrs["rules"]``)."""
     if "game" not in df.attrs:
         raise ValueError("the results table names no game (df.attrs['game']): opening hands need the game's deal")
@@ -412,15 +412,22 @@ def seat_hands(df: pd.DataFrame, rules=None, policy: str | None = None) -> pd.Da
             hand = dealt[int(seeds[g])][seat]
             for c in hand:
                 if c not in names:
-                    names[c], fams[c] = opening.card_name(rules, c), opening.card_family(rules, c)
+                    names[c], fams[c] = opening.card_name(rules, c), _groups(opening, rules, c)
             rows.append((seat, deals[g], policies[g], bool(wins[g, seat]), frozenset(names[c] for c in hand),
-                         frozenset(fams[c] for c in hand)))
+                         frozenset(f for c in hand for f in fams[c])))
     out = pd.DataFrame(rows, columns=["seat", "deal", "policy", "won", "cards", "families"])
     if policy is not None:
         if policy not in set(out["policy"]):
             raise ValueError(f"policy {policy!r} sat in no decided game; known: {sorted(set(out['policy']))}")
         out = out[out["policy"] == policy].reset_index(drop=True)
     return out
+
+
+def _groups(opening, rules, card) -> tuple:
+    """The families a card counts in: ``card_families`` (several, e.g. a Nightmarium card's legion and its
+    ability) when the game's opening module has it, else its one ``card_family``."""
+    several = getattr(opening, "card_families", None)
+    return tuple(several(rules, card)) if several is not None else (opening.card_family(rules, card),)
 
 
 def run_rules(module, attrs: dict):
@@ -437,7 +444,7 @@ def run_rules(module, attrs: dict):
 
 def opening_hand_impact(df: pd.DataFrame, rules=None, policy: str | None = None, families: bool = True,
                         confidence: float = 0.95, min_deals: int = 2) -> pd.DataFrame:
-    """The causal effect of each card (and, with `families`, each card family: a Nightmarium legion)
+    """The causal effect of each card (and, with `families`, each card family: a Nightmarium legion or ability)
     in a seat's starting hand on its win rate: `hand_impact` on the seats' opening hands (`seat_hands`),
     one table of kind ``card`` and ``family`` rows with ``p_holm``, Holm's adjustment over every row.
 
@@ -455,6 +462,25 @@ def opening_hand_impact(df: pd.DataFrame, rules=None, policy: str | None = None,
     table["p_holm"] = clusters.holm(table["p_value"].to_numpy(float)) if len(table) else []
     return label_evidence(table, CAUSAL, test=OPENING_TEST, method=OPENING_METHOD, multiplicity="Holm over the table",
                           in_game_bias=IN_GAME_BIAS)
+
+
+def opening_impact(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+    """The report's causal card table: `opening_hand_impact` of a run, with a ``finding`` column that marks
+    the rows at the level the game states Findings at (``<game>.opening.FINDING_KINDS``; both levels when the
+    game names none). Every marked row is a test of the game's family (`analyses.multiplicity`), so a game
+    with a hundred printed cards states its findings per card family and keeps the per-card rows as a
+    table. Empty for a game without opening hands, or a run without a decided game."""
+    if "game" not in df.attrs or not len(df) or not decided(df).any():
+        return pd.DataFrame()
+    try:
+        opening = opening_module(load_game(df.attrs["game"]))
+    except ValueError:
+        return pd.DataFrame()
+    table = opening_hand_impact(df, confidence=confidence)
+    kinds = tuple(getattr(opening, "FINDING_KINDS", ("card", "family")))
+    table["finding"] = table["kind"].isin(kinds).to_numpy(bool) if len(table) else []
+    table.attrs["finding_kinds"] = list(kinds)
+    return table
 
 
 def in_game_impact(df: pd.DataFrame, policy: str | None = None, confidence: float = 0.95) -> pd.DataFrame:

@@ -191,7 +191,7 @@ def _measure_again(source: str, table, key: dict):
             f"{n_(r['games'])} fresh games (the largest of its duels'"), "win_rate:pct,ci_low+ci_high:ci,games:n"
     i = rows.index[0]
     r = rows.loc[i]
-    kind = "impact" if source == "impact" else "fixes" if source == "fixes" else "rate"
+    kind = "impact" if source in ("impact", "opening_impact") else "fixes" if source == "fixes" else "rate"
     est, low, high, n, effect, spec = _CONFIRM[kind]
     if kind == "rate":
         text = f"{pct(r[est])} {ci(r[low], r[high])} of {n_(r[n])} fresh games ({pts(r[effect])},"
@@ -451,49 +451,46 @@ def _triggered(g, trigger: str) -> bool:
     return bool(r[p_column(seats)] < ALPHA and r["effect_pp"] < 0)
 
 
+def _dealt(r: pd.Series) -> str:
+    """'at least one Necronauts card' (a family) or '“Midnight Star”' (a card)."""
+    return f"at least one {r['item']} card" if r["kind"] == "family" else f"“{r['item']}”"
+
+
 def _impact(c: _Collector) -> None:
-    imp = c.g.impact
+    """Cards in the opening hand, paired within deals (causal: the deal decides who holds them); only the
+    rows of the level the game states findings at. The in-game impact table is association and never
+    becomes a sentence."""
+    table = getattr(c.g, "opening_impact", None)
+    if table is None or not len(table) or "finding" not in table.columns:
+        return
+    imp = table[table["finding"].astype(bool)]
     if not len(imp):
         return
     pcol = p_column(imp)
-    spec = f"win_with:pct,win_without:pct,diff_pp:pts,diff_low+diff_high:ci_pts,n_with:n,n_without:n,{pcol}:p"
+    spec = (f"win_with:pct,win_without:pct,diff_pp:pts,diff_low+diff_high:ci_pts,n_with:n,n_without:n,deals:n,"
+            f"{pcol}:p")
     significant = imp[imp[pcol] < ALPHA]
-    order = significant["diff_pp"].abs().sort_values(ascending=False).index
+    order = significant["diff_pp"].abs().sort_values(ascending=False, kind="mergesort").index
     for i in order[:3]:
         r = imp.loc[i]
-        c.add("impact", f"Seats where “{words(r['stat'])}” happened {_split_words(r['split'])} won {pct(r['win_with'])} of "
-                        f"{n_(r['n_with'])} seats, against {pct(r['win_without'])} of {n_(r['n_without'])} without: "
-                        f"{pts(r['diff_pp'])} {ci(r['diff_low'], r['diff_high'], 1.0)} ({c.p(r, pcol)}; "
-                        f"association, not cause).", r["diff_pp"], "impact", i, spec, True, {"stat": r["stat"]})
+        c.add("impact", f"Seats dealt {_dealt(r)} in their opening hand won {pct(r['win_with'])} of "
+                        f"{n_(r['n_with'])} seats, against {pct(r['win_without'])} of {n_(r['n_without'])} dealt "
+                        f"none: {pts(r['diff_pp'])} {ci(r['diff_low'], r['diff_high'], 1.0)}, paired within "
+                        f"{n_(r['deals'])} deals ({c.p(r, pcol)}; causal: the deal decides who holds it).",
+              r["diff_pp"], "opening_impact", i, spec, True, {"item": r["item"], "kind": r["kind"]})
     if len(order) > 3:
-        names = ", ".join(f"“{words(x)}”" for x in imp.loc[order[3:], "stat"])
-        c.add("impact", f"{len(order) - 3} more are linked to winning as well (see the impact table): {names}.",
-              significant=False)
+        names = ", ".join(f"{words(x)}" for x in imp.loc[order[3:], "item"])
+        c.add("impact", f"{len(order) - 3} more in the opening hand change a seat's chances as well (see the "
+                        f"opening-hand table): {names}.", significant=False)
     rest = imp[~(imp[pcol] < ALPHA)]
     if len(rest):
         i = rest["diff_pp"].abs().idxmax()
         r = imp.loc[i]
-        names = ", ".join(f"“{words(x)}”" for x in rest["stat"])
-        c.add("not_found", f"No clear link to winning for {names}: none differs by more than "
-                           f"{abs(r['diff_pp']):.1f} points (largest: “{words(r['stat'])}”, {pts(r['diff_pp'])} "
-                           f"{ci(r['diff_low'], r['diff_high'], 1.0)}, {c.p(r, pcol)}).",
-              r["diff_pp"], "impact", i, f"diff_pp:pts,diff_low+diff_high:ci_pts,{pcol}:p")
-    elif len(imp):
-        c.add("not_found", "Every card, ability and event in the impact table is linked to winning (adjusted "
-                           "p < 0.05); none is neutral.")
-
-
-def _split_words(split: str) -> str:
-    """'> 0' -> 'at least once'; '> 4 (median)' -> 'more than 4 times (the median)'."""
-    text = str(split).strip()
-    if text == "> 0":
-        return "at least once"
-    if text.startswith(">") and "(median)" in text:
-        median = text[1:].replace("(median)", "").strip()
-        if median == "0":
-            return "at least once (most seats: never)"
-        return f"more than {median} times (the median)"
-    return f"({text})"
+        c.add("not_found", f"No clear effect of {len(rest)} of the {len(imp)} card groups in the opening hand: none "
+                           f"moves a seat's win rate by more than {abs(r['diff_pp']):.1f} points (largest: "
+                           f"{_dealt(r)}, {pts(r['diff_pp'])} {ci(r['diff_low'], r['diff_high'], 1.0)}, "
+                           f"{c.p(r, pcol)}).",
+              r["diff_pp"], "opening_impact", i, f"diff_pp:pts,diff_low+diff_high:ci_pts,{pcol}:p")
 
 
 def _sweep(c: _Collector) -> None:

@@ -3,7 +3,8 @@
 Every test whose result can become a sentence of a game's Findings is one member of that game's
 family: each seat against its fair share and the χ² test that all seats win equally often, each
 alliance, each policy at the mixed table, each realm, each two-player duel (one test per pair of
-policies), each card/ability/event of the impact table, each seat of the player-count sweep, each
+policies), each card family of the opening-hand impact table (causal; the in-game impact table is
+association and never becomes a sentence, so it is not a member), each seat of the player-count sweep, each
 rule change tried, and each finding of the game's skill ladder at each rung. The report adjusts the
 p-values of the whole family with Holm's step-down method (family-wise error at most 5% per game,
 whatever the dependence between the tests); `bh` (Benjamini–Hochberg, false discovery rate) is the
@@ -26,6 +27,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .card_impact import OPENING_METHOD
 from .clusters import CLUSTERED, INDEPENDENT, holm
 
 METHODS = {"holm": "Holm-adjusted", "bh": "Benjamini–Hochberg-adjusted"}
@@ -41,6 +43,7 @@ TESTS = {
     "ratio difference, deal as the unit (cluster-robust t)": "two-sided cluster-robust t test, deal as the unit",
     "paired t (independent pairs)": "two-sided paired t test",
     "paired t, deal as the unit": "two-sided paired t test, deal as the unit",
+    OPENING_METHOD: "two-sided paired t test over deals",
 }
 
 
@@ -155,7 +158,9 @@ def game_family(g) -> pd.DataFrame:
     rows += _rows(g.by_faction, "by_faction", "p_value")
     if len(g.matrix) and "p_value" in g.matrix.columns:
         rows += _rows(g.matrix, "matrix", "p_value", _one_per_pair(g.matrix))
-    rows += _rows(g.impact, "impact", "p_value")
+    opening = getattr(g, "opening_impact", None)
+    if opening is not None and len(opening) and "finding" in opening.columns:
+        rows += _rows(opening, "opening_impact", "p_value", opening["finding"].astype(bool))
     sweep = g.sweep_seats
     if len(sweep):
         rows += _rows(sweep, "sweep_seats", "p_value", sweep["players"] != _main_players(g))

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .card_impact import card_impact, split_outcomes
+from .card_impact import card_impact, opening_impact, split_outcomes
 from .findings import game_findings, study_findings
 from .first_player import first_player_advantage
 from .fixes import fix_effects
@@ -63,6 +63,7 @@ class Measured:
     impact: pd.DataFrame
     sweep_seats: pd.DataFrame
     fixes: pd.DataFrame
+    opening_impact: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
 
     @property
     def games_played(self) -> int:
@@ -81,7 +82,7 @@ def needed_runs(g) -> dict:
     need = []
     for _, r in f[f["selected"].astype(bool)].iterrows():
         source = r["source"]
-        if source in ("fpa_seats", "teams", "impact"):
+        if source in ("fpa_seats", "teams", "impact", "opening_impact"):
             need.append("main")
         elif source == "by_policy":
             need += [run for run in g.runs if run.startswith("mixed")]
@@ -171,6 +172,7 @@ def measure(name: str, runs: dict) -> Measured:
         impact=_labelled(impact),
         sweep_seats=_labelled(first_player_advantage(pd.concat(sweeps, ignore_index=True)).seats) if sweeps else empty,
         fixes=_labelled(fix_effects(main, fix_runs, plan.fixes)) if main is not None and fix_runs else empty,
+        opening_impact=_labelled(opening_impact(main)) if main is not None and plan.impact else empty,
     )
 
 

@@ -35,7 +35,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from . import unit_cost
-from .card_impact import CAVEAT, card_impact, faction_stats, purchase_mix, split_outcomes
+from .card_impact import CAVEAT, card_impact, faction_stats, opening_impact, purchase_mix, split_outcomes
 from .checks import game_warnings
 from .findings import game_findings, study_findings
 from .first_player import first_player_advantage
@@ -63,7 +63,7 @@ class StudyPlan:
     sweep_field: str = "players"
     sweep_values: tuple = (2, 3, 4, 5)
     weight: float = 1.0             # share of the study's games (slow games get fewer)
-    impact: bool = True             # card/ability impact table
+    impact: bool = True             # card/ability impact tables (opening hands: causal; in game: association)
     teams: bool = False             # seats win together (alliances): team framing, partners rotated
     fixes: tuple = ()               # candidate rule changes (analyses.fixes.Fix) tried when the field exists
 
@@ -128,6 +128,8 @@ class GameStudy:
     family: object = None           # analyses.multiplicity.Family: the game's tests, adjusted together
     ladder_findings: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # the skill ladder's, by rung
     confirmation: object = None     # analyses.replication.Measured: the fresh run the findings are confirmed on
+    #: each card (family) in the opening hand: causal, paired within deals (analyses.card_impact.opening_impact)
+    opening_impact: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -351,6 +353,7 @@ def analyse_game(name: str, game_runs: dict) -> GameStudy:
         impact_outcomes=impact_outcomes, main_policy=plan.main, pool=tuple(plan.pool),
         extra=game_extras(name, main, fpa.events),
         assumptions=rules_assumptions(name), seed=int(main.attrs.get("seed", 0)), setup_note=setup_note(name),
+        opening_impact=opening_impact(main) if plan.impact else pd.DataFrame(),
     )
     g = with_family(g)
     return dataclasses.replace(g, findings=game_findings(g), warnings=game_warnings(g))

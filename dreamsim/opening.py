@@ -19,6 +19,8 @@ from .rules import Rules
 #: whether results played by the game's batch kernel (``engine="kernel"``) were dealt these hands: the kernel
 #: draws the same simcore streams as play_game, so the same seed deals the same cards
 KERNEL_SAME_DEAL = True
+#: the level the report states opening-hand Findings at: each card kind and each family
+FINDING_KINDS = ("card", "family")
 
 
 def opening_hands(rules: Rules, seed) -> tuple[tuple[int, ...], ...]:

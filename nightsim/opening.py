@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from simcore.stream import streams
 
-from .cards import LEGIONS
+from .cards import ABILITIES, LEGIONS
 from .engine import new_game
 from .rules import Rules
 
 #: whether results played by the game's batch kernel (``engine="kernel"``) were dealt these hands: the kernel
 #: draws the same simcore streams as play_game, so the same seed deals the same cards
 KERNEL_SAME_DEAL = True
+#: the level the report states opening-hand Findings at: the legion and the ability (`card_families`; the 108
+#: printed cards stay in their table: as tests of one family they would leave no power to find anything)
+FINDING_KINDS = ("family",)
 
 
 def opening_hands(rules: Rules, seed) -> tuple[tuple[int, ...], ...]:
@@ -38,10 +41,18 @@ def _dealt(log: list) -> tuple[tuple[int, ...], ...]:
 
 
 def card_name(rules: Rules, card: int) -> str:
-    """The printed card: number, legion, body parts and ability (``#12 Insektoids head|legs Herald``)."""
-    return repr(rules.table.cards[card])
+    """The printed card: number, legion, body parts and ability (``card 12: Insektoids head|legs Herald``; the
+    card's repr without its '#', which a report reader would take for a reference)."""
+    return "card " + repr(rules.table.cards[card])[1:].replace(" ", ": ", 1)
 
 
 def card_family(rules: Rules, card: int) -> str:
     """The card's legion."""
     return LEGIONS[rules.table.cards[card].legion]
+
+
+def card_families(rules: Rules, card: int) -> tuple[str, ...]:
+    """The groups a card counts in for opening-hand impact: its legion and, when it has one, its ability
+    ("Scavenger ability"): a designer prices both."""
+    c = rules.table.cards[card]
+    return (LEGIONS[c.legion],) + ((f"{ABILITIES[c.ability]} ability",) if c.ability >= 0 else ())

@@ -217,7 +217,7 @@ def _warning_list(warnings: pd.DataFrame) -> list[dict]:
 _SOURCE_TITLES = {"fpa_seats": "win rate by seat", "fpa_summary": "seat test summary", "teams": "win rate by alliance",
                   "by_policy": "mixed table", "by_faction": "win rate by realm", "matrix": "two-player duels",
                   "sweep_seats": "sweep, seats", "sweep": "sweep", "fixes": "rule changes tried",
-                  "impact": "card and ability impact", "length": "game length",
+                  "impact": "card and ability impact", "opening_impact": "opening-hand impact", "length": "game length",
                   "extra:Game events (main run)": "game events"}
 
 
@@ -267,6 +267,13 @@ def _figures(g, h) -> list[Figure]:
         figs.append(Figure("equal-budget duels", "Each unit type attacking each other with 12 gold of each: "
                            "the attacker's exact win chance.",
                            figures.pivot_heatmap(duels, "Equal-budget duels (12 gold)", "defender", "attacker"), 520))
+    opening = getattr(g, "opening_impact", None)
+    if opening is not None and len(opening) and "finding" in opening.columns and opening["finding"].any():
+        shown = opening[opening["finding"].astype(bool)]
+        figs.append(Figure("opening-hand impact", "Win rate of seats dealt each card group in their opening hand minus "
+                           "seats dealt none, paired within deals (main run; 95% intervals). The deal decides who holds "
+                           "a card, so this is its effect, not an association; these rows are the ones Findings are "
+                           "stated from.", figures.opening_bars(shown, f"{g.title}: opening hand, with − without"), 620))
     if len(g.impact):
         figs.append(Figure("card and ability impact", "Win rate of seats with vs without each card, ability or "
                            "event (main run), every row of the table below. " + g.impact_caveat,
@@ -322,6 +329,7 @@ def _table(title, note, df, warnings, source="", open_=False, keep=(), family=No
 def _tables(g, warnings) -> list[Table]:
     t = []
     family = getattr(g, "family", None)
+    opening = getattr(g, "opening_impact", None)
 
     def _table(*args, **kwargs):
         return _plain_table(*args, **kwargs, family=family)
@@ -356,8 +364,15 @@ def _tables(g, warnings) -> list[Table]:
     if len(g.sweep):
         t.append(Table(f"Sweep of {g.sweep_field.replace('_', ' ')}", "each measure per setting [95% interval]; "
                        "changes are paired against the first setting", _html(_sweep_pivot(g.sweep))))
+    if opening is not None and len(opening):
+        kinds = ", ".join(opening.attrs.get("finding_kinds", []))
+        t.append(_table("Opening-hand impact (causal)", "win rate with the card (or card group) in the starting hand "
+                        "minus without, paired within deals; the deal randomises who holds it. Rows of kind "
+                        f"{kinds or 'card, family'} are tests of this game's family and may become Findings; the "
+                        "others are adjusted (Holm) within this table only", opening, warnings, "opening_impact"))
     if len(g.impact):
-        t.append(_table("Card and ability impact", g.impact_caveat, g.impact, warnings, "impact"))
+        t.append(_table("Card and ability impact (association)", g.impact_caveat + " Never stated as a Finding.",
+                        g.impact, warnings, "impact"))
     if len(g.impact_outcomes):
         t.append(_table("Outcomes, not causes", "the win condition or progress towards it", g.impact_outcomes, warnings))
     for title, table in g.extra.items():

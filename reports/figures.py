@@ -222,6 +222,24 @@ def impact_bars(impact: pd.DataFrame, title: str) -> str:
     return to_data_uri(fig)
 
 
+def opening_bars(table: pd.DataFrame, title: str) -> str:
+    """Horizontal bars of every row: win-rate difference (points) with − without each card group in the
+    opening hand, with its interval."""
+    rows = table.iloc[::-1]
+    fig = Figure(figsize=(6.6, 0.3 * len(rows) + 1.3))
+    ax = fig.subplots()
+    y = np.arange(len(rows))
+    d = rows["diff_pp"].to_numpy(float)
+    err = np.vstack([d - rows["diff_low"].to_numpy(float), rows["diff_high"].to_numpy(float) - d]).clip(min=0)
+    ax.barh(y, d, xerr=err, color=[COLOR if v >= 0 else ACCENT for v in d], capsize=3)
+    ax.set_yticks(y, [str(item) for item in rows["item"]], fontsize=8)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_xlabel("win rate, dealt − not dealt (percentage points)")
+    ax.set_title(title, fontsize=10)
+    _clean(ax)
+    return to_data_uri(fig)
+
+
 def split_label(split) -> str:
     """'> 0' -> '> 0'; '> 4 (median)' -> '> 4, the median' (no nested brackets in a label)."""
     text = str(split).strip()

@@ -105,8 +105,11 @@ def test_the_confirmation_numbers_are_the_confirmation_tables_values():
 def test_the_family_adjusts_every_sentence_test_together_and_the_headline_shows_the_same_value(biased):
     g = analyse_game("handmade", {"main": _games([140, 140, 140, 80], cards=2)})
     seats = g.fpa_seats
-    raw = list(seats["p_value"]) + [g.fpa_summary.iloc[0]["chi2_p"]] + list(g.impact["p_value"])
-    assert g.family.size == len(raw) == 4 + 1 + len(g.impact)
+    raw = list(seats["p_value"]) + [g.fpa_summary.iloc[0]["chi2_p"]]
+    assert g.family.size == len(raw) == 4 + 1
+    # the in-game impact table is association: it never becomes a sentence, so it is not a member
+    assert len(g.impact) and "p_family" not in g.impact.columns
+    assert not (g.findings["source"] == "impact").any()
     assert list(seats["p_family"]) == pytest.approx(list(holm(raw)[:4]))
     assert set(seats["test"]) == {"two-sided exact binomial test"}
     seat = g.findings[g.findings["kind"] == "seat"].iloc[0]["text"]

@@ -29,7 +29,7 @@ from dreamsim import Rules as DreamRules
 from dreamsim.cards import KIND_NAMES
 from dreamsim.opening import opening_hands as dream_hands
 from nightsim import Rules
-from nightsim.opening import card_family, card_name, opening_hands
+from nightsim.opening import card_families, card_name, opening_hands
 
 
 def _rows(deal, held, won):
@@ -133,7 +133,9 @@ def test_the_hands_are_read_from_the_games_own_deal(night):
         for seat in range(3):
             row = seats[(seats["seat"] == seat)].iloc[g]
             assert row.cards == frozenset(card_name(rules, c) for c in dealt[seat])
-            assert row.families == frozenset(card_family(rules, c) for c in dealt[seat])
+            assert row.families == frozenset(f for c in dealt[seat] for f in card_families(rules, c))
+            legions = {card_families(rules, c)[0] for c in dealt[seat]}
+            assert legions <= row.families and legions <= {"Necronauts", "Homunculi", "Insektoids", "Chimeridae"}
     # a rotated deal's games share the seed, so each seat keeps its hand through the rotations
     first = seats[seats["seat"] == 0].reset_index(drop=True)
     assert first.loc[0, "cards"] == first.loc[1, "cards"] == first.loc[2, "cards"]
@@ -148,7 +150,9 @@ def test_opening_hand_impact_of_a_real_run_is_a_causal_table_with_holm(night):
     smallest = table["p_value"].idxmin()
     assert table.loc[smallest, "p_holm"] == pytest.approx(min(1.0, m * table.loc[smallest, "p_value"]))
     families = table[table["kind"] == "family"]
-    assert set(families["item"]) <= {"Necronauts", "Homunculi", "Insektoids", "Chimeridae"}
+    abilities = {f"{a} ability" for a in ("Herald", "Weeper", "Mocker", "Executioner", "Scavenger", "Devourer")}
+    assert set(families["item"]) <= {"Necronauts", "Homunculi", "Insektoids", "Chimeridae"} | abilities
+    assert set(families["item"]) & abilities
     assert ((families["n_with"] + families["n_without"]) == 3 * len(night)).all()
     greedy = opening_hand_impact(night, policy="greedy", families=False)
     assert set(greedy["kind"]) <= {"card"} and (greedy["n_with"] + greedy["n_without"] <= len(night)).all()

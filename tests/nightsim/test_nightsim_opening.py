@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from nightsim import Rules, play_game
-from nightsim.cards import LEGIONS
-from nightsim.opening import card_family, card_name, opening_hands
+from nightsim.cards import ABILITIES, LEGIONS
+from nightsim.opening import card_families, card_family, card_name, opening_hands
 
 
 def _recorded_deal(rules, policies, seed):
@@ -43,8 +43,14 @@ def test_a_seed_sequence_gives_the_recorded_deal_and_is_not_spawned_from():
 def test_names_and_legions_come_from_the_rules_card_table():
     rules = Rules()
     card = rules.table.cards[0]
-    assert card_name(rules, 0) == repr(card) and card_name(rules, 0).startswith(f"#{card.number} ")
+    assert card_name(rules, 0) == f"card {card.number}: " + repr(card).split(" ", 1)[1]
     assert card_family(rules, 0) == LEGIONS[card.legion]
+    cards = rules.table.cards
+    with_ability = next(i for i, c in enumerate(cards) if c.ability >= 0)
+    without = next(i for i, c in enumerate(cards) if c.ability < 0)
+    assert card_families(rules, with_ability) == (LEGIONS[cards[with_ability].legion],
+                                                  f"{ABILITIES[cards[with_ability].ability]} ability")
+    assert card_families(rules, without) == (LEGIONS[cards[without].legion],)
 
 
 @pytest.mark.parametrize("rules,seed", [(Rules(), -1), (Rules(), 1.5), (Rules(), True), ("rules", 0)])
