@@ -42,6 +42,10 @@ def _ci(lo_hi) -> str:
     return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
+def _p(p: float) -> str:
+    return "<1e-15" if p < 1e-15 else f"{p:.3g}"
+
+
 def show(tb: dict) -> str:
     lines = []
     head = (f"{'realm':12s} {'possible/game':>13s} {'captured share % [95%]':>24s} {'taken/game':>10s} {'attacks/game':>12s} "
@@ -53,9 +57,9 @@ def show(tb: dict) -> str:
                      f"{100 * r['obs_minus_exp']:+6.1f} {_ci(r['obs_minus_exp_ci']):>15s}")
     for key, label in (("share_test", "captured share"), ("battle_test", "battle obs - exp")):
         t = tb[key]
-        per = ", ".join(f"{r['realm']} {100 * d:+.1f} pts p={p:.3g}"
+        per = ", ".join(f"{r['realm']} {100 * d:+.1f} pts p={_p(p)}"
                         for r, d, p in zip(tb["realms"], t["vs_rest"], t["vs_rest_holm"]))
-        lines.append(f"equal across realms, {label}: Wald chi2 = {t['chi2']:.2f} on {t['df']} df, p = {t['p']:.3g}; "
+        lines.append(f"equal across realms, {label}: Wald chi2 = {t['chi2']:.2f} on {t['df']} df, p = {_p(t['p'])}; "
                      f"each vs the rest (Holm): {per}")
     inexact = sum(r["inexact_odds"] for r in tb["realms"])
     lines.append(f"battles whose odds the exact solver refused (calibrated estimate used): {inexact}")
