@@ -1,0 +1,201 @@
+"""`nerathsim.parity`: possible captures counted exactly on hand-built positions (the small map: Kar - Kmarch -
+Vmarch is the border to Vailin, Kcoast - Ncoast the border to Nerath), battles recorded with the calculator's
+exact odds, the measured game equal to the unmeasured one, and the table's arithmetic on a hand-made input."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from analyses import clusters
+from nerathsim import battle_odds
+from nerathsim import engine as E
+from nerathsim.game import LegalActions, play_game
+from nerathsim.observation import observe
+from nerathsim.parity import (
+    ParityStats,
+    ParityWatch,
+    equality_tests,
+    holm,
+    parity_table,
+    play_parity,
+    possible_captures,
+    pre_battle_odds,
+    reach_forces,
+)
+from nerathsim.policies import BALANCED
+from nerathsim.rules import Rules
+from nerathsim.scenario import action, build_state, region
+
+K, V, I, N = range(4)
+FFA = Rules(map="small", mode="free_for_all", events=False, dungeons=False)
+
+
+def _state(units, rules=FFA, ships=()):
+    return build_state(rules, units={"Kar": {"karkoth": "castle"}, **units}, ships=ships, realm="karkoth")
+
+
+def _names(s, regions):
+    return sorted(s.board.names[r] for r in regions)
+
+
+def test_possible_captures_are_the_enemy_regions_the_reachable_force_takes_at_even_odds_or_better():
+    s = _state({"Kmarch": {"karkoth": "3 footsoldier"}, "Kcoast": {"karkoth": "footsoldier"},
+                "Vmarch": {"vailin": "footsoldier"}, "Ncoast": {"nerath": "3 footsoldier"}})
+    assert battle_odds({"footsoldier": 3}, {"footsoldier": 1}).attacker_wins >= 0.5
+    assert battle_odds({"footsoldier": 1}, {"footsoldier": 3}).attacker_wins < 0.5
+    forces = reach_forces(s, K)
+    fs = s.tab.idx["footsoldier"]
+    assert _names(s, forces) == ["Ncoast", "Vmarch"]           # a footsoldier walks one step: nothing further
+    assert forces[region(s, "Vmarch")][fs] == 3 and forces[region(s, "Ncoast")][fs] == 1
+    assert _names(s, possible_captures(s, K)) == ["Vmarch"]
+    # a second footsoldier on the coast does not make 2 against 3 an even fight; four do
+    s2 = _state({"Kcoast": {"karkoth": "4 footsoldier"}, "Ncoast": {"nerath": "3 footsoldier"}})
+    assert battle_odds({"footsoldier": 4}, {"footsoldier": 3}).attacker_wins >= 0.5
+    assert _names(s2, possible_captures(s2, K)) == ["Ncoast"]
+
+
+def test_an_empty_enemy_region_is_possible_only_for_a_unit_that_can_take_it():
+    units = {"Kmarch": {"karkoth": "dragon"}}                   # three steps: every region of the ring near Kar
+    s = _state(units)
+    got = _names(s, possible_captures(s, K))
+    assert {"Vmarch", "Vale", "Vcoast", "Ncoast", "Nmarch"} <= set(got)
+    assert "Kcoast" not in got and "Crypt" not in got and "Inner Sea" not in got   # own, a dungeon, a sea
+    s2 = _state(units, rules=Rules(map="small", mode="free_for_all", events=False, dungeons=False,
+                                   flyers_capture=False))
+    assert possible_captures(s2, K) == []
+
+
+def test_cargo_a_warship_can_land_counts_toward_a_possible_capture():
+    s = _state({}, ships=[("karkoth", "Inner Sea", ["footsoldier"])])
+    got = _names(s, possible_captures(s, K))
+    assert "Isle" in got                                        # only by sea
+    assert _names(s, possible_captures(_state({}), K)) == []
+
+
+def _drive(s, scripted, rng):
+    """Play Karkoth's turn through a ParityWatch: the scripted actions first, then the balanced heuristic's
+    answers until the turn ends. Returns the watch's ParityStats."""
+    w = ParityWatch(s.rules.order)
+    start = s.turns
+    todo = list(scripted)
+    while s.turns == start and not s.is_terminal:
+        a = todo.pop(0) if todo else BALANCED(observe(s, s.current_player), LegalActions(s), rng)
+        w(s, a, lambda: E.apply_action(s, a, rng))
+    return w.stats
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_turn_counts_its_possible_captures_what_it_took_and_its_battle_at_the_exact_odds(seed):
+    s = _state({"Kmarch": {"karkoth": "3 footsoldier"}, "Kcoast": {"karkoth": "4 footsoldier"},
+                "Ncoast": {"nerath": "footsoldier"}, "Nera": {"nerath": "castle, 3 footsoldier"},
+                "Vale": {"vailin": "castle, 3 footsoldier"}})
+    rng = np.random.default_rng(seed)
+    moves = [action(s, "Move", "Kmarch", "Vmarch", "footsoldier", 3),      # empty: walked in
+             action(s, "Move", "Kcoast", "Ncoast", "footsoldier", 4)]      # a battle, 4 against 1
+    st = _drive(s, moves, rng)
+    assert st.measured[K] == st.turns[K] == 1 and sum(st.turns) == 1
+    vmarch, ncoast = region(s, "Vmarch"), region(s, "Ncoast")
+    assert st.possible[K] == 2 and st.turn_log[0][2] == (vmarch, ncoast)
+    assert len(st.battles) == 1
+    q, p, won, exact, at_sea = st.battles[0]
+    assert q == K and exact and not at_sea
+    assert p == pytest.approx(battle_odds({"footsoldier": 4}, {"footsoldier": 1}).attacker_wins, abs=1e-12)
+    assert won == (s.stats["attacks_won"][K] == 1)
+    taken = (vmarch,) + ((ncoast,) if won else ())
+    assert st.turn_log[0][3] == taken and st.captured[K] == st.captures[K] == len(taken)
+    assert s.owner[vmarch] == K and (s.owner[ncoast] == K) == won
+
+
+def test_pre_battle_odds_are_the_calculators_and_fall_back_to_the_estimate_for_huge_armies():
+    br = FFA.battle
+    t = E.tables(FFA)
+    att, dfd = [0] * t.U, [0] * t.U
+    att[t.idx["footsoldier"]], att[t.idx["dragon"]] = 3, 1
+    dfd[t.idx["footsoldier"]], dfd[t.idx["castle"]] = 4, 1
+    p, exact = pre_battle_odds(br, att, dfd, False)
+    want = battle_odds({"footsoldier": 3, "dragon": 1}, {"footsoldier": 4, "castle": 1}).attacker_wins
+    assert exact and p == pytest.approx(want, abs=1e-12)
+    big_a, big_d = [0] * t.U, [0] * t.U
+    big_a[t.idx["footsoldier"]], big_d[t.idx["footsoldier"]] = 90, 90
+    p, exact = pre_battle_odds(br, big_a, big_d, False)
+    assert not exact and 0.0 < p < 1.0
+
+
+def test_the_measured_game_is_the_unmeasured_game():
+    rules = Rules()
+    res, st = play_parity(rules, ["tuned"] * 4, 5)
+    plain = play_game(rules, ["tuned"] * 4, 5)
+    assert res.to_record() == plain.to_record() and res.log is None
+    assert sum(st.turns) == res.turns and st.measured == st.turns
+    assert all(set(got) <= set(poss) for _q, _n, poss, got in st.turn_log)
+    assert all(c <= t for c, t in zip(st.captured, st.captures))
+    assert len(st.battles) == sum(res.realm_stats["attacks"])
+    assert sum(won for _q, _p, won, _e, _s in st.battles) == sum(res.realm_stats["attacks_won"])
+
+
+def _games():
+    g1 = ParityStats(turns=[2, 2, 2, 2], measured=[2, 2, 2, 2], possible=[4, 2, 0, 1], captured=[2, 1, 0, 0],
+                     captures=[2, 1, 0, 1],
+                     battles=[(K, 0.8, True, True, False), (K, 0.5, False, True, False), (V, 0.9, True, True, False)])
+    g2 = ParityStats(turns=[2, 2, 2, 2], measured=[2, 2, 2, 2], possible=[2, 2, 0, 3], captured=[0, 0, 0, 3],
+                     captures=[0, 0, 0, 3],
+                     battles=[(K, 0.6, True, False, False), (V, 0.7, False, True, True)])
+    return [g1, g2]
+
+
+def test_the_table_sums_per_realm_with_intervals_clustered_by_game():
+    tb = parity_table(_games())
+    k, v, i, n = tb["realms"]
+    z = sps.norm.ppf(0.975)
+    assert tb["games"] == 2 and k["possible"] == 6 and k["possible_per_game"] == pytest.approx(3.0)
+    assert k["share"] == pytest.approx(2 / 6)
+    # CR1: per game (Y - R N) / total = (2 - 4/3) / 6 and (0 - 2/3) / 6; var = 2 / 1 * (2 / 81)
+    se = math.sqrt(2 * 2 / 81)
+    assert k["share_ci"] == pytest.approx((1 / 3 - z * se, 1 / 3 + z * se))
+    assert k["battles"] == 3 and k["wins"] == 2 and k["inexact_odds"] == 1
+    assert k["mean_odds"] == pytest.approx(1.9 / 3) and k["win_rate"] == pytest.approx(2 / 3)
+    assert k["obs_minus_exp"] == pytest.approx(0.1 / 3)
+    # residuals per game: (1 - 1.3) - d * 2 and (1 - 0.6) - d * 1, over 3 battles
+    d = 0.1 / 3
+    se_d = math.sqrt(2 * (((-0.3 - 2 * d) / 3) ** 2 + ((0.4 - d) / 3) ** 2))
+    assert k["obs_minus_exp_ci"] == pytest.approx((d - z * se_d, d + z * se_d))
+    assert v["share"] == pytest.approx(0.25) and v["obs_minus_exp"] == pytest.approx((1 - 1.6) / 2)
+    assert math.isnan(i["share"]) and i["battles"] == 0 and math.isnan(i["win_rate"])
+    assert n["share"] == pytest.approx(0.75) and n["captures"] == 4
+    assert tb["share_test"]["df"] == 2                          # iron_circle had nothing to take
+    with pytest.raises(ValueError, match="at least one game"):
+        parity_table([])
+
+
+def test_each_realm_against_the_rest_is_the_clustered_ratio_difference_of_analyses():
+    rng = np.random.default_rng(4)
+    n = rng.integers(0, 6, size=(30, 4)).astype(float)
+    y = np.minimum(n, rng.integers(0, 4, size=(30, 4))).astype(float)
+    out = equality_tests(y, n)
+    for k in range(4):
+        rest = [j for j in range(4) if j != k]
+        ref = clusters.ratio_difference(y[:, k], n[:, k], y[:, rest].sum(axis=1), n[:, rest].sum(axis=1),
+                                        clusters=np.arange(30))
+        assert out["vs_rest"][k] == pytest.approx(ref["diff"], abs=1e-12)
+        se = (ref["ci_high"] - ref["diff"]) / sps.t.ppf(0.975, 29)
+        assert abs(out["vs_rest"][k] / out["vs_rest_z"][k]) == pytest.approx(se, rel=1e-9)
+    assert out["vs_rest_holm"] == pytest.approx(clusters.holm(out["vs_rest_p"]).tolist())
+    assert out["df"] == 3 and out["chi2"] >= 0 and 0 <= out["p"] <= 1
+
+
+def test_the_wald_test_sees_a_realm_that_takes_less_and_not_equal_realms():
+    rng = np.random.default_rng(7)
+    n = rng.integers(5, 15, size=(200, 4)).astype(float)
+    same = rng.binomial(n.astype(int), 0.3).astype(float)
+    assert equality_tests(same, n)["p"] > 0.001
+    weak = same.copy()
+    weak[:, 2] = rng.binomial(n[:, 2].astype(int), 0.15)
+    out = equality_tests(weak, n)
+    assert out["p"] < 1e-6 and int(np.nanargmin(out["vs_rest_holm"])) == 2 and out["vs_rest"][2] < 0
+
+
+def test_holm_adjusts_step_down_and_keeps_nan():
+    assert holm([0.01, 0.04, math.nan, 0.03]) == pytest.approx([0.03, 0.06, math.nan, 0.06], nan_ok=True)
