@@ -476,6 +476,7 @@ examples:
   balancelab sensitivity nightsim --games 2000 --policies greedy --only D-scavenger,D-win-timing
   balancelab sensitivity nightsim --games 500 --format csv > sensitivity.csv
   balancelab sensitivity nerath --games 200 --policies balanced --only D-flyer-capture,D-starting-gold
+  balancelab sensitivity nerath --games 100 --policies tuned --out runs/sensitivity/nerathsim-tuned.json
 """
 
 
@@ -505,6 +506,9 @@ def add_sensitivity(commands) -> None:
                      help="auto (default): the batch kernel when it plays every arm of a comparison")
     sub.add_argument("--format", choices=SENSITIVITY_FORMATS, default="text", help="text (default), csv or json")
     sub.add_argument("--progress", action="store_true", help="show a progress bar per arm on stderr")
+    sub.add_argument("--out", default=None, help="also store the table and its settings as JSON (for the report's "
+                                                 "shipped results; analyses.sensitivity.load reads it)")
+    sub.add_argument("--force", action="store_true", help="replace an existing --out file")
     sub.set_defaults(command=handler("sensitivity"))
 
 

@@ -4,6 +4,7 @@
     balancelab sensitivity nightsim --games 2000 --policies greedy --only D-scavenger,D-win-timing
     balancelab sensitivity nightsim --games 500 --format csv > sensitivity.csv
     balancelab sensitivity nerath --games 200 --policies balanced --only D-flyer-capture,D-starting-gold
+    balancelab sensitivity nerath --games 100 --policies tuned --out runs/sensitivity/nerathsim-tuned.json
 
 Plays the published rules and each alternative of the game's DECISIONS on the same seeds
 (`analyses.sensitivity`) and prints a table of paired differences (alternative - default; rates in
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 import textwrap
 
+from . import safe_io
+from .cli_checks import check_output_file
 from .games import load_game
-from .sensitivity import HORROR, TIMEOUTS, TURNS, choose_decisions, is_rate, sensitivity, verdicts
+from .sensitivity import HORROR, TIMEOUTS, TURNS, choose_decisions, is_rate, save, sensitivity, verdicts
 
 WIDTH = 100
 CELL = 8
@@ -28,6 +31,9 @@ def run_sensitivity(args) -> int:
             choose_decisions(load_game(args.game), args.only)
         except ValueError as exc:
             raise ValueError(f"--only: {exc}") from None
+    if getattr(args, "out", None) is not None:       # checked before any game is played
+        check_output_file(args.out, "--out", "sensitivity.json")
+        safe_io.check_new_file(args.out, "--out", args.force, "a sensitivity file")
     rules = dict(args.rule)
     if args.players is not None:
         rules["players"] = str(args.players)
@@ -40,6 +46,8 @@ def run_sensitivity(args) -> int:
         print(table.to_json(orient="records", indent=1))
     else:
         print(render(table))
+    if getattr(args, "out", None) is not None:
+        print(f"wrote {save(table, args.out)}")
     return 0
 
 

@@ -30,7 +30,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from . import frames
+from . import frames, limits, safe_io
 from .clusters import holm, ratio_difference
 from .games import load_game, make_rules
 from .metadata import rules_dict
@@ -190,6 +190,26 @@ def sensitivity(game, decisions=None, n_games: int = 2000, policies=None, seed: 
                                             if v != rules_dict(base_rules).get(k)},
                                   "decisions": list(dict.fromkeys(a[0].id for a in g["arms"])),
                                   "engine": g["engine"], "default": defaults[key]} for key, g in groups.items()]}
+    return table
+
+
+def save(table: pd.DataFrame, path) -> str:
+    """Write a `sensitivity` table and its attrs (game, policies, seed, games per arm, the default arms'
+    figures) as JSON (``{"attrs": ..., "rows": [...]}``), for `load` and the report's shipped results."""
+    data = {"attrs": table.attrs, "rows": json.loads(table.to_json(orient="records"))}
+    return str(safe_io.write_text(path, json.dumps(data, indent=1, default=str)))
+
+
+def load(path) -> pd.DataFrame:
+    """A table written by `save`, with its attrs; a clear error for a file that is not one."""
+    try:
+        data = limits.load_json(path, "sensitivity file")
+        table = pd.DataFrame(data["rows"], columns=COLUMNS)
+        attrs = dict(data["attrs"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{str(path)!r} is not a sensitivity file written by `balancelab sensitivity --out` "
+                         f"({exc.__class__.__name__}: {exc})") from None
+    table.attrs = attrs
     return table
 
 

@@ -20,7 +20,7 @@ import analyses
 import nerathsim
 from analyses import cli_parser, clusters, frames
 from analyses.cli import build_parser
-from analyses.sensitivity import per_game, sensitivity, verdicts
+from analyses.sensitivity import load, per_game, sensitivity, verdicts
 
 import toygame as toy
 
@@ -169,3 +169,27 @@ def test_nerath_lists_its_decisions_and_the_cli_plays_the_flyer_and_setup_readin
     assert (table["games"] == 2).all()
     turns = table[table["quantity"] == "turns"]
     assert np.allclose(turns["default"], 4.0) and np.allclose(turns["value"], 4.0)   # one round: four realms' turns
+
+
+def test_out_stores_the_table_with_its_settings_and_never_overwrites_without_force(run, capsys, tmp_path):
+    path = tmp_path / "night.json"
+    args = ("sensitivity", "nightsim", "--games", "6", "--policies", "random", "--engine", "python",
+            "--only", "D-scavenger", "--format", "csv", "--out", str(path))
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    assert path.exists()
+    table = load(path)
+    printed = pd.read_csv(io.StringIO(out.split("wrote ")[0]))
+    assert list(table["quantity"]) == list(printed["quantity"]) and len(table) == 6
+    assert table["diff"].to_numpy() == pytest.approx(printed["diff"].to_numpy(), nan_ok=True)
+    assert table.attrs["game"] == "nightsim" and table.attrs["games"] == 6 and table.attrs["policies"] == ["random"] * 4
+    before = path.read_bytes()
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and "exists" in err and "--force" in err and len(err.strip().splitlines()) == 1
+    assert path.read_bytes() == before
+    code, _, err = run(capsys, *args, "--force")
+    assert code == 0, err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"rows": 3}')
+    with pytest.raises(ValueError, match="not a sensitivity file"):
+        load(bad)
