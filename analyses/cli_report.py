@@ -6,7 +6,7 @@
     balancelab report --from runs/study --ladder runs/ladders   # + a "Skill ladder" section per game
     balancelab report --no-stored                      # without the ladders and fixes shipped with the package
 
-Results too slow for the report to play (skill ladders, re-balancing studies) are shipped with the
+Results too slow for the report to play (skill ladders, re-balancing studies, assumption sensitivity) are shipped with the
 package (`analyses.shipped`) and rendered with their provenance; a stored ladder or study given on
 the command line takes the place of the shipped one for its game.
 
@@ -25,7 +25,7 @@ from .rebalance_search import SPEC_FILE, suggested_fixes
 from .replay import example_replays
 from .replication import confirm_study, load_confirmation_runs, simulate_confirmation
 from .robustness import with_ladders
-from .shipped import shipped_ladders, shipped_studies
+from .shipped import shipped_ladders, shipped_sensitivity, shipped_studies
 from .study import PLANS, analyse_study, load_study_runs, simulate_study
 
 
@@ -91,7 +91,9 @@ def run_report(args) -> int:
         for game, found in add_shipped_fixes(study).items():
             stores.setdefault(game, []).extend(found)
     study = with_confirmed(study, stores)       # a confirmed change is stated in Findings, beside its imbalance
-    study = with_ladders(study, ladders)        # ladder tests join each game's family; a robustness line per claim
+    sensitivity = shipped_sensitivity(games) if stored else {}
+    # ladder tests join each game's family; a robustness line per claim (luck, skill, assumptions)
+    study = with_ladders(study, ladders, sensitivity)
     replays, no_replay = example_replays(runs)
     path = reports.build(study, args.out, ladders=ladders, replays=replays)
     confirm_games = sum(g.confirmation.games_played for g in study.games.values() if g.confirmation is not None)

@@ -234,8 +234,8 @@ def pairwise_elo(boot: np.ndarray, elo, i: int, j: int, confidence: float = 0.95
     return diff, float(low), float(high), float(p)
 
 
-#: a rung whose self-play measured a finding on fewer games cannot overturn it: too few to tell
-MIN_RUNG_GAMES = 30
+#: a rung whose self-play measured a finding on fewer games decides nothing (neither confirms nor overturns it)
+MIN_RUNG_GAMES = 100
 
 
 def mark_robust(findings: pd.DataFrame, top, min_games: int = MIN_RUNG_GAMES) -> pd.DataFrame:

@@ -23,7 +23,7 @@ SENSITIVITY_FORMATS = ("text", "csv", "json")
 STUDY_GAMES = 3000  # `balancelab report --games`: the study's size (see analyses.study.run_sizes)
 #: default games per pairing and self-play games per rung: the default ladder in <= 30 min on 2 cores
 LADDER_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 600}
-LADDER_FINDINGS_GAMES = {"nightsim": 120, "dreamsim": 50, "nerathsim": 400}
+LADDER_FINDINGS_GAMES = {"nightsim": 120, "dreamsim": 100, "nerathsim": 400}
 #: at most this many games for a pairing with a search rung, and self-play games of a search rung (games
 #: where not listed: the same counts as every pairing). Nerath: 100, the fewest on which a pairing or a
 #: self-play verdict may rest (a search game costs ~8 CPU s: benchmarks/speed/bench_ladder_costs.py).

@@ -1,4 +1,16 @@
-"""How far a finding holds against stronger players: each claim checked on the game's skill ladder.
+"""How far a finding holds: against luck, stronger players and our own readings of the rules.
+
+Each claim of a game's Findings gets one robustness line with three parts (`robustness`):
+
+- luck: was it confirmed on the fresh confirmation run (`analyses.findings.confirm`);
+- skill: the game's skill ladder (below);
+- assumptions: the game's sensitivity run for the report's policy (`analyses.sensitivity`, shipped with
+  the package or given to the report): the claim's quantity (a seat's or an alliance's win rate) under
+  every alternative reading of the rules, on paired seeds; "holds under every alternative" when no
+  shift is significant after Holm over the sensitivity table, else "depends on <decision id>" with the
+  shift, its interval and the value under that reading (`assumptions_line`).
+
+The skill part:
 
 A skill ladder (`analyses.ladder`, stored or shipped) re-measures the seat/alliance balance and the
 largest card effect in self-play at every rung, from random play to search. `with_ladders(study,
@@ -16,9 +28,20 @@ import json
 import numpy as np
 import pandas as pd
 
-from .findings import ALPHA, game_findings, pts, study_findings, words
+from .findings import (
+    ALPHA,
+    CONFIRMED_STATUS,
+    NO_CONFIRMATION,
+    NOT_CONFIRMED,
+    game_findings,
+    pct,
+    pts,
+    study_findings,
+    words,
+)
 from .ladder_stats import MIN_RUNG_GAMES, mark_robust
-from .multiplicity import p_label, with_family
+from .multiplicity import p_label, p_text, with_family
+from .sensitivity import format_diff, seat_quantity
 
 
 def _ladder_rows(finding: pd.Series, ladder: pd.DataFrame) -> pd.DataFrame:
@@ -60,10 +83,75 @@ def robustness_line(finding: pd.Series, ladder: pd.DataFrame | None, family=None
             f"{'; '.join(parts)} — {rows['verdict'].iloc[0]}.")
 
 
-def with_ladders(study, ladders: dict):
-    """`study` with each game's ladder findings in its family and a robustness line on every claim."""
+def _quantity(finding: pd.Series, g) -> str | None:
+    """The sensitivity table's quantity that a claim states: a seat's win rate, or an alliance's (the win
+    rate of its first seat: partners win together); None for any other claim."""
+    key = json.loads(finding["key"]) if finding.get("key") else {}
+    if finding["source"] == "fpa_seats" and "seat" in key:
+        return seat_quantity(int(key["seat"]))
+    if finding["source"] == "teams" and "team" in key and len(getattr(g, "teams", ())):
+        rows = g.teams[g.teams["team"].astype(str) == str(key["team"])]
+        if len(rows):
+            return seat_quantity(int(str(rows["seats"].iloc[0]).split("+")[0]))
+    return None
+
+
+def _reading(r) -> str:
+    return f"{r['decision']} ({r['field']} = {r['alternative']})"
+
+
+def assumptions_line(finding: pd.Series, g, table: pd.DataFrame | None, alpha: float = ALPHA) -> str:
+    """The assumptions part of a claim's robustness line, from `table` (the game's `sensitivity` table for
+    the report's policy; None when there is none)."""
+    if table is None or not len(table):
+        return ("Assumptions: not checked, no sensitivity run of this policy is shipped (`balancelab sensitivity "
+                f"{g.game} --policies {g.main_policy}`).")
+    quantity = _quantity(finding, g)
+    rows = table[table["quantity"] == quantity] if quantity is not None else table.iloc[:0]
+    if not len(rows):
+        return ("Assumptions: not re-measured; the sensitivity run measures the seats' and alliances' win rates "
+                "and the game length, not this.")
+    games = int(table["games"].max())
+    tests = f"Holm-adjusted over the {len(table)} tests of the sensitivity table"
+    hit = rows[rows["p_holm"] < alpha]
+    if not len(hit):
+        i = (rows["diff"].abs()).idxmax()
+        r = rows.loc[i]
+        return (f"Assumptions: holds under every alternative reading ({rows['decision'].nunique()} decisions, "
+                f"{len(rows)} alternatives, {games:,} paired games each); the largest shift, {_reading(r)}, is "
+                f"{format_diff(r['quantity'], r['diff'], r['ci_low'], r['ci_high'])} ({p_text(r['p_holm'])}, {tests}).")
+    parts = [f"{_reading(r)}: {format_diff(r['quantity'], r['diff'], r['ci_low'], r['ci_high'])}, "
+             f"{pct(r['value'])} under it against {pct(r['default'])} ({p_text(r['p_holm'])})"
+             for _, r in hit.reindex(hit["diff"].abs().sort_values(ascending=False).index).iterrows()]
+    return (f"Assumptions: depends on {'; '.join(parts)} — {tests}, {games:,} paired games an arm; every other "
+            f"reading holds.")
+
+
+def luck_line(finding: pd.Series) -> str:
+    status = str(finding.get("status", "") or "")
+    return {CONFIRMED_STATUS: "Luck: confirmed on a fresh run (above).",
+            NOT_CONFIRMED: "Luck: not confirmed on a fresh run (above).",
+            NO_CONFIRMATION: "Luck: not yet confirmed (no fresh run)."}.get(status, "Luck: not measured again.")
+
+
+def robustness(finding: pd.Series, g, ladder: pd.DataFrame | None, table: pd.DataFrame | None) -> str:
+    """One line: luck, skill and assumptions (see the module docstring)."""
+    skill = robustness_line(finding, ladder, getattr(g, "family", None))
+    skill = "Skill: " + skill[len("Robustness — "):] if skill.startswith("Robustness — ") else (
+        "Skill: " + skill[len("Robustness: "):] if skill.startswith("Robustness: ") else skill)
+    return f"Robustness — {luck_line(finding)} {skill} {assumptions_line(finding, g, table)}"
+
+
+def with_ladders(study, ladders: dict, sensitivity: dict | None = None):
+    """`study` with each game's ladder findings in its family and a robustness line on every claim;
+    `sensitivity` ({game: {policy: table}}) gives each game's `sensitivity` tables (the one of its main
+    policy judges the claims' assumptions)."""
     games = {}
+    sensitivity = sensitivity or {}
     for name, g in study.games.items():
+        tables = sensitivity.get(name, {})
+        if tables:
+            g = dataclasses.replace(g, sensitivity=dict(tables))
         ladder = ladders.get(name)
         if ladder is not None and len(ladder.findings):
             lf = ladder.findings.reset_index(drop=True)
@@ -74,7 +162,8 @@ def with_ladders(study, ladders: dict):
             g = dataclasses.replace(g, ladder_findings=lf)
         f = game_findings(g)
         chosen = f["selected"].astype(bool) if "selected" in f else pd.Series(False, index=f.index)
-        lines = [robustness_line(r, g.ladder_findings if len(g.ladder_findings) else None, g.family) if chosen[i] else ""
-                 for i, r in f.iterrows()]
+        ladder_rows = g.ladder_findings if len(g.ladder_findings) else None
+        table = getattr(g, "sensitivity", {}).get(g.main_policy)
+        lines = [robustness(r, g, ladder_rows, table) if chosen[i] else "" for i, r in f.iterrows()]
         games[name] = dataclasses.replace(g, findings=f.assign(robustness=np.array(lines, dtype=object)))
     return dataclasses.replace(study, games=games, findings=study_findings(games))

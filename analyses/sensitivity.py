@@ -26,13 +26,14 @@ import dataclasses
 import json
 import math
 import numbers
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from . import frames, limits, safe_io
 from .clusters import holm, ratio_difference
-from .games import load_game, make_rules
+from .games import load_game, make_rules, policy_repr
 from .metadata import rules_dict
 from .options import SENSITIVITY_SEAT_ORDERS as SEAT_ORDERS
 from .runner import ENGINES, positive_int, prepare_run, resolve_engine, simulate
@@ -181,9 +182,10 @@ def sensitivity(game, decisions=None, n_games: int = 2000, policies=None, seed: 
     table = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "p_holm"])
     table.insert(COLUMNS.index("p_holm"), "p_holm", holm(table["p_value"].to_numpy()) if len(table) else [])
     first = next(iter(groups.values()))
+    lineup = prepare_run(module, first["rules"], policies, seed, seat_order, "python")[1].lineup
     table.attrs = {"game": module.__name__, "rules_version": getattr(module, "RULES_VERSION", None),
-                   "policies": [p if isinstance(p, str) else repr(p) for p in
-                                prepare_run(module, first["rules"], policies, seed, seat_order, "python")[1].lineup],
+                   "policies": [p if isinstance(p, str) else repr(p) for p in lineup],
+                   "policy_reprs": [policy_repr(module, p) for p in lineup],
                    "players": int(base_rules.players), "seed": int(seed), "seat_order": seat_order,
                    "games": int(first["games"]), "confidence": float(confidence),
                    "baselines": [{"rules": {k: v for k, v in rules_dict(g["rules"]).items()
@@ -197,6 +199,7 @@ def save(table: pd.DataFrame, path) -> str:
     """Write a `sensitivity` table and its attrs (game, policies, seed, games per arm, the default arms'
     figures) as JSON (``{"attrs": ..., "rows": [...]}``), for `load` and the report's shipped results."""
     data = {"attrs": table.attrs, "rows": json.loads(table.to_json(orient="records"))}
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     return str(safe_io.write_text(path, json.dumps(data, indent=1, default=str)))
 
 

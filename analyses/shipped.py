@@ -10,6 +10,7 @@ takes an old number for a current one. `--no-stored` leaves them out.
 The folder `analyses/data/results/` holds `manifest.json` (one entry per result) and the results:
 
     ladders/<game>.json                       written by `balancelab ladder GAME --out FILE`
+    sensitivity/<game>-<policy>.json          written by `balancelab sensitivity GAME --policies P --out FILE`
     studies/<game>/rebalance-<name>/          spec.json, study.journal, confirmation.json of
                                               `balancelab rebalance GAME --store DIR` (the
                                               confirmation's per-game rows are not shipped)
@@ -29,10 +30,11 @@ from .ladder import Ladder
 from .metadata import policy_repr
 from .rebalance_search import SPEC_FILE
 from .rebalance_study import CONFIRM_FILE
+from .sensitivity import load as load_sensitivity
 
 SHIPPED_DIR = Path(__file__).parent / "data" / "results"
 MANIFEST = "manifest.json"
-KINDS = ("ladder", "rebalance")
+KINDS = ("ladder", "rebalance", "sensitivity")
 GAMES = ("nightsim", "dreamsim", "nerathsim")
 FIELDS = ("kind", "game", "path", "rules_version", "command", "commit", "date")
 
@@ -41,7 +43,7 @@ FIELDS = ("kind", "game", "path", "rules_version", "command", "commit", "date")
 class Shipped:
     """One shipped result and where it came from."""
 
-    kind: str            # "ladder" or "rebalance"
+    kind: str            # "ladder", "rebalance" or "sensitivity"
     game: str            # module name: nightsim, dreamsim, nerathsim
     path: Path           # the ladder file or the study folder
     rules_version: str   # RULES_VERSION it was measured under
@@ -83,6 +85,10 @@ class Shipped:
         try:
             if self.kind == "ladder":
                 return int(json.loads(self.path.read_text(encoding="utf-8"))["metadata"]["games_played"])
+            if self.kind == "sensitivity":
+                table = load_sensitivity(self.path)
+                arms = table[["decision", "alternative"]].drop_duplicates()
+                return int(table.attrs["games"]) * (len(arms) + len(table.attrs.get("baselines", [1])))
             timing = json.loads((self.path / CONFIRM_FILE).read_text(encoding="utf-8"))["timing"]
             return int(timing["games"])
         except (OSError, KeyError, TypeError, ValueError):
@@ -103,7 +109,8 @@ class Shipped:
 
     def details(self) -> dict:
         """Where it came from, for the report's appendix: command, commit, date, rules version, games."""
-        return {"kind": "skill ladder" if self.kind == "ladder" else "re-balancing study", "game": self.game,
+        kind = {"ladder": "skill ladder", "sensitivity": "assumption sensitivity"}.get(self.kind, "re-balancing study")
+        return {"kind": kind, "game": self.game,
                 "command": self.command, "commit": self.commit, "date": self.date,
                 "rules_version": self.rules_version, "games": self.games_played}
 
@@ -154,6 +161,23 @@ def shipped_ladders(games=None, folder=None) -> dict:
         ladder.metadata["shipped"] = {"provenance": s.provenance(changes), "stale": bool(changes),
                                       "details": s.details()}
         out[s.game] = ladder
+    return out
+
+
+def shipped_sensitivity(games=None, folder=None) -> dict:
+    """{game: {policy: table}} of the shipped sensitivity runs (`analyses.sensitivity.load`), each table with
+    its provenance sentence, stale flag and details in ``attrs["shipped"]``. A run's policy is its first
+    seat's (the runs put one policy in every seat); it is stale when that policy has other parameters now."""
+    out = {}
+    for s in manifest(folder):
+        if s.kind != "sensitivity" or (games is not None and s.game not in games):
+            continue
+        table = load_sensitivity(s.path)
+        policies = list(table.attrs.get("policies", []))
+        policy = policies[0] if policies else ""
+        changes = s.changes([policy] if policy else (), dict(enumerate(table.attrs.get("policy_reprs", []))))
+        table.attrs["shipped"] = {"provenance": s.provenance(changes), "stale": bool(changes), "details": s.details()}
+        out.setdefault(s.game, {})[policy] = table
     return out
 
 

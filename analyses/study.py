@@ -130,6 +130,8 @@ class GameStudy:
     confirmation: object = None     # analyses.replication.Measured: the fresh run the findings are confirmed on
     #: each card (family) in the opening hand: causal, paired within deals (analyses.card_impact.opening_impact)
     opening_impact: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
+    #: policy -> `analyses.sensitivity` table (shipped or given): each claim's quantity under every other reading
+    sensitivity: dict = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)

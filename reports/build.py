@@ -22,6 +22,7 @@ from analyses.multiplicity import named_test, p_label
 from . import figures
 from .ladder import ladder_view
 from .replay import write_replays
+from .sensitivity import sensitivity_view
 from .words import (
     GLOSSARY,
     interval_cell,
@@ -99,8 +100,9 @@ def stored_results(study, ladders) -> list[dict]:
         ladder = ladders.get(name)
         if ladder is not None and (ladder.metadata.get("shipped") or {}).get("details"):
             out.append(ladder.metadata["shipped"]["details"])
-        for table in g.extra.values():
+        for table in list(g.extra.values()) + list((getattr(g, "sensitivity", None) or {}).values()):
             details = table.attrs.get("shipped")
+            details = details.get("details") if isinstance(details, dict) and "details" in details else details
             if details and details not in out:
                 out.append(details)
     return out
@@ -179,7 +181,8 @@ def _game_view(g, ladder=None) -> _GameView:
                      warning_list=_warning_list(warnings),
                      policy_params={name: policy_parameters(r) for name, r in g.policy_reprs.items()},
                      ladder=ladder_view(ladder, lambda df: _html(df, max_rows=None), _ladder_findings(g))
-                     if ladder is not None else None)
+                     if ladder is not None else None,
+                     readings=sensitivity_view(g, lambda df: _html(df, max_rows=None)))
 
 
 def _ladder_findings(g):

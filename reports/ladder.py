@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analyses.findings import p_text
+from analyses.ladder_stats import MIN_RUNG_GAMES
 
 from .words import interval_cell
 
@@ -34,8 +35,8 @@ def ladder_view(ladder, html, findings=None) -> dict:
               f"{m.get('interval_method', '')}. Findings by rung: two-sided exact binomial test (self-play games are "
               f"independent; a card effect: two-sided cluster-robust t test), p-values {adjusted}. A finding is robust when it is significant "
               "(p < 0.05) with the same sign at the two top-rated rungs "
-              f"({', '.join(map(str, m.get('top', [])))}); a top rung with fewer than 30 self-play games is too "
-              "small to overturn it. Pairings: p-value of the score against 50% (exact binomial or score test), "
+              f"({', '.join(map(str, m.get('top', [])))}); a top rung with fewer than {MIN_RUNG_GAMES} self-play games "
+              "decides nothing: too small to confirm or overturn it. Pairings: p-value of the score against 50% (exact binomial or score test), "
               "unadjusted: the ratings, not findings.")
     shipped = m.get("shipped") or {}
     return {"summary": summary, "method": method, "command": _command(m),

@@ -12,6 +12,9 @@ from analyses.cli import main
 from analyses.games import resolve_policies
 from analyses.metadata import policy_repr
 from analyses.rebalance_search import rebalance
+from analyses.sensitivity import load as load_sensitivity
+from analyses.sensitivity import save as save_sensitivity
+from analyses.sensitivity import sensitivity
 from analyses.study import simulate_study
 
 
@@ -130,6 +133,10 @@ def test_the_package_s_own_shipped_results_load_and_name_their_provenance():
         assert s.game in ("nightsim", "dreamsim", "nerathsim") and s.command.startswith("balancelab ")
         if s.kind == "ladder":
             assert L.Ladder.load(s.path).metadata["game"] == s.game
+        elif s.kind == "sensitivity":
+            table = load_sensitivity(s.path)
+            assert table.attrs["game"] == s.game and len(table) and s.games_played > 0
+            assert not table.attrs["shipped"]["stale"] if "shipped" in table.attrs else True
         else:
             assert shipped.shipped_studies(s.game)
     assert set(shipped.shipped_ladders()) == {s.game for s in entries if s.kind == "ladder"}
@@ -175,3 +182,30 @@ def test_a_search_rung_is_compared_by_what_its_label_resolves_to(tmp_path):
     old = now.replace("iterations=25", "iterations=30")
     assert s.changes(["ismcts:25"], {old: old}) == ["policy 'ismcts:25' has other parameters now"]
     assert s.changes(["no_such_policy"], {}) == ["policy 'no_such_policy' no longer exists"]
+
+
+def test_a_shipped_sensitivity_run_is_shown_as_the_games_readings_with_its_provenance(made, tmp_path, monkeypatch):
+    results = ship(tmp_path, made, monkeypatch)
+    table = sensitivity("nightsim", ["D-scavenger", "D-win-timing"], n_games=12, policies="greedy", seed=5,
+                        engine="python")
+    save_sensitivity(table, results / "sensitivity" / "nightsim-greedy.json")
+    manifest = json.loads((results / "manifest.json").read_text(encoding="utf-8"))
+    manifest.append(entry("sensitivity", "sensitivity/nightsim-greedy.json"))
+    (results / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    loaded = shipped.shipped_sensitivity(["nightsim"])["nightsim"]["greedy"]
+    assert loaded.attrs["shipped"]["stale"] is False and len(loaded) == len(table)
+    assert shipped.manifest()[-1].games_played == 12 * 3            # two alternatives and the published arm
+    html = report(made, tmp_path)
+    section = html[html.index('id="nightsim-readings"'):]
+    section = section[:section.index("</div>")]
+    assert "made by `balancelab sensitivity nightsim` on 2026-12-02, 36 games played" in section
+    assert "2 decisions, 2 alternatives, 12 paired games an arm" in section
+    assert "D-win-timing" in section and "win_timing = " in section and "end_of_action" in section
+    assert "published reading" in section and "seat 4 win rate" in section
+    appendix = html[html.index('id="stored-results"'):]
+    assert "balancelab sensitivity nightsim" in appendix
+    old = table.copy()
+    old.attrs = dict(table.attrs, policy_reprs=["greedy(old=1)"] * 4)    # played with other parameters
+    save_sensitivity(old, results / "sensitivity" / "nightsim-greedy.json")
+    again = shipped.shipped_sensitivity(["nightsim"])["nightsim"]["greedy"]
+    assert again.attrs["shipped"]["stale"] and "STALE" in again.attrs["shipped"]["provenance"]
