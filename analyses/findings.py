@@ -9,92 +9,43 @@ Every number in a sentence is a value of one row of one of the game's tables: th
 records that table (`source`: a GameStudy attribute, or ``extra:<title>``), the row and the
 columns with their format (`numbers`: ``"win_rate:pct,ci_low+ci_high:ci,games:n,p_value:p"``),
 so a reader (and the report's browser test) can check the sentence against the data.
+
+The table's columns and the number formats are in `analyses.findings_format`; the confirmation of the
+selected claims on a fresh run and the order of the findings in `analyses.findings_confirm`. This module
+writes the sentences of one game (`game_findings`) and of the whole study (`verdict`, `study_findings`).
 """
 from __future__ import annotations
 
-import ast
 import json
 
 import numpy as np
 import pandas as pd
 
-from .multiplicity import adjust, p_label, p_text
+from .findings_confirm import CONFIRMED, _confirmed_first, confirm, sort_findings
+from .findings_format import (
+    ALPHA,
+    COLUMNS,
+    CONFIRMED_STATUS,
+    FORMATS,
+    KINDS,
+    NO_CONFIRMATION,
+    NOT_CONFIRMED,
+    ci,
+    formatted_numbers,
+    n_,
+    p_column,
+    pct,
+    pts,
+    source_table,
+    words,
+)
+from .multiplicity import p_label, p_text
 
-ALPHA = 0.05
-COLUMNS = ["game", "title", "kind", "text", "effect", "source", "row", "numbers", "significant",
-           "selected", "status", "key", "confirm_row", "confirm_numbers", "robustness"]
-#: a finding's status: chosen on the discovery run, then measured on a fresh confirmation run
-CONFIRMED_STATUS, NOT_CONFIRMED, NO_CONFIRMATION = "confirmed", "not confirmed", "no confirmation run"
-#: kinds in the order they are listed when effects tie; "not_found" and "trust" always come last
-KINDS = ("verdict", "seat", "team", "policy", "fix", "impact", "sweep", "event", "units", "length", "timeouts",
-         "not_found", "trust")
-
-
-# --- the formats shared by the sentences and by anyone checking them ---------------------------
-
-def pct(x: float) -> str:
-    """0.2093 -> '20.9%'."""
-    return f"{100 * float(x):.1f}%"
-
-
-def ci(low: float, high: float, scale: float = 100.0) -> str:
-    """A 95% interval of a rate in percent: '[19.5, 22.4]'."""
-    return f"[{scale * float(low):.1f}, {scale * float(high):.1f}]"
-
-
-def pts(x: float) -> str:
-    """Signed points: '+4.1 points'."""
-    return f"{float(x):+.1f} points"
-
-
-def n_(x) -> str:
-    return f"{int(x):,}"
-
-
-def words(name) -> str:
-    """A name or value as words: 'iron_circle' -> 'iron circle'; a tuple or list, or its Python text
-    "('karkoth', 'nerath')", -> 'karkoth, nerath' (never a raw Python literal)."""
-    if isinstance(name, str) and name[:1] in "([" and name[-1:] in ")]":
-        try:
-            name = ast.literal_eval(name)
-        except (ValueError, SyntaxError):
-            pass
-    if isinstance(name, (tuple, list)):
-        return ", ".join(words(x) for x in name)
-    return str(name).replace("_", " ")
-
-
-FORMATS = {"pct": lambda r, c: pct(r[c[0]]), "ci": lambda r, c: ci(r[c[0]], r[c[1]]),
-           "ci_pts": lambda r, c: ci(r[c[0]], r[c[1]], 1.0), "pts": lambda r, c: pts(r[c[0]]),
-           "abs_pts": lambda r, c: f"{abs(float(r[c[0]])):.1f} points", "n": lambda r, c: n_(r[c[0]]),
-           "p": lambda r, c: p_text(r[c[0]]), "num": lambda r, c: f"{float(r[c[0]]):g}", "int": lambda r, c: f"{float(r[c[0]]):.0f}",
-           "mean": lambda r, c: f"{float(r[c[0]]):.1f}", "ratio": lambda r, c: f"{float(r[c[0]]):.2f}"}
-
-
-def formatted_numbers(row: pd.Series, numbers: str) -> list[str]:
-    """The strings a finding shows for `row` under its `numbers` spec (see the module docstring)."""
-    out = []
-    for item in filter(None, numbers.split(",")):
-        columns, kind = item.split(":")
-        out.append(FORMATS[kind](row, columns.split("+")))
-    return out
-
-
-def source_table(g, source: str) -> pd.DataFrame:
-    """The DataFrame a finding of game study `g` was built from."""
-    if source.startswith("extra:"):
-        return g.extra[source[len("extra:"):]]
-    return getattr(g, source)
-
-
-def p_column(table: pd.DataFrame) -> str:
-    """The p-value column to judge by: the game's family-adjusted one (`analyses.multiplicity`), else
-    another multiplicity-adjusted one when the table has it."""
-    for name in ("p_family", "p_holm", "p_adjusted", "p_value"):
-        if name in table.columns:
-            return name
-    return "p_value"
-
+#: the names other modules read from here; the formats and the confirmation live in `findings_format`
+#: and `findings_confirm`
+__all__ = ["ALPHA", "COLUMNS", "CONFIRMED", "CONFIRMED_STATUS", "FORMATS", "KINDS", "NO_CONFIRMATION", "NOT_CONFIRMED",
+           "ci", "confirm", "formatted_numbers", "game_findings", "n_", "p_column", "p_text", "pct", "pts",
+           "sort_findings", "source_table", "study_findings", "verdict", "words"]
 
 # --- one game ----------------------------------------------------------------------------------
 
@@ -151,129 +102,6 @@ def game_findings(g, confirmation=None) -> pd.DataFrame:
     measured = confirmation if confirmation is not None else getattr(g, "confirmation", None)
     table = confirm(table, measured, getattr(getattr(g, "family", None), "method", "holm"))
     return _confirmed_first(sort_findings(table))
-
-
-# --- confirmation ------------------------------------------------------------------------------
-
-#: per source table: (estimate, low, high, n, effect, numbers spec) of the confirmation's row
-_CONFIRM = {
-    "rate": ("win_rate", "ci_low", "ci_high", "games", "effect_pp",
-             "win_rate:pct,ci_low+ci_high:ci,games:n,effect_pp:pts,p_value:p"),
-    "impact": ("diff_pp", "diff_low", "diff_high", "n_with", "diff_pp",
-               "diff_pp:pts,diff_low+diff_high:ci_pts,n_with:n,n_without:n,p_value:p"),
-    "fixes": ("diff_pp", "diff_low", "diff_high", "games", "diff_pp",
-              "diff_pp:pts,diff_low+diff_high:ci_pts,games:n,p_value:p"),
-}
-
-
-def _lookup(table, key: dict) -> pd.DataFrame:
-    """The rows of a confirmation table that `key` (column -> value) names."""
-    if table is None or not len(table) or any(k not in table.columns for k in key):
-        return pd.DataFrame()
-    hit = pd.Series(True, index=table.index)
-    for column, value in key.items():
-        hit &= table[column].astype(str) == str(value)
-    return table[hit]
-
-
-def _measure_again(source: str, table, key: dict):
-    """(row index, raw p-value, effect, text) of a finding in the confirmation's table, or None."""
-    rows = _lookup(table, key)
-    if not len(rows):
-        return None
-    if source == "matrix":          # dominant: every duel must be won; its weakest duel decides
-        i = rows["win_rate"].idxmin()
-        r = rows.loc[i]
-        won = bool((rows["win_rate"] > 0.5).all())
-        p = float(rows["p_value"].max())
-        return i, p, (100 * (r["win_rate"] - 0.5) if won else -abs(100 * (r["win_rate"] - 0.5))), (
-            f"against {words(r['opponent'])} {pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} of "
-            f"{n_(r['games'])} fresh games (the largest of its duels'"), "win_rate:pct,ci_low+ci_high:ci,games:n"
-    i = rows.index[0]
-    r = rows.loc[i]
-    kind = "impact" if source in ("impact", "opening_impact") else "fixes" if source == "fixes" else "rate"
-    est, low, high, n, effect, spec = _CONFIRM[kind]
-    if kind == "rate":
-        text = f"{pct(r[est])} {ci(r[low], r[high])} of {n_(r[n])} fresh games ({pts(r[effect])},"
-    elif kind == "impact":
-        text = (f"{pts(r[est])} {ci(r[low], r[high], 1.0)} over {n_(r['n_with'])} seats with and "
-                f"{n_(r['n_without'])} without, fresh games (")
-    else:
-        text = f"{pts(r[est])} {ci(r[low], r[high], 1.0)} over {n_(r[n])} fresh deals ("
-    return i, float(r["p_value"]), float(r[effect]), text, spec
-
-
-def confirm(findings: pd.DataFrame, measured, method: str = "holm") -> pd.DataFrame:
-    """`findings` with each selected claim measured on the confirmation run `measured` (None: no such
-    run). A claim is confirmed when the fresh estimate has the discovery's sign and its p-value,
-    adjusted (`method`) over the claims of this game, is below ALPHA; a claim that does not confirm
-    stays, marked "not confirmed"."""
-    out = findings.copy()
-    chosen = out.index[out["selected"].astype(bool)]
-    if not len(chosen):
-        return out
-    if measured is None:
-        for i in chosen:
-            out.at[i, "status"], out.at[i, "significant"] = NO_CONFIRMATION, False
-            out.at[i, "text"] = (out.at[i, "text"] + " Not yet confirmed: this report has no confirmation run "
-                                 "(fresh games) to measure it again.")
-        return out
-    again = {}
-    for i in chosen:
-        source = out.at[i, "source"]
-        again[i] = _measure_again(source, getattr(measured, source, None), json.loads(out.at[i, "key"]))
-    raw = np.array([np.nan if again[i] is None else again[i][1] for i in chosen])
-    adjusted = adjust(raw, method)
-    label = "Holm-adjusted" if method == "holm" else "Benjamini–Hochberg-adjusted"
-    for i, p in zip(chosen, adjusted):
-        found = again[i]
-        if found is None:
-            out.at[i, "status"], out.at[i, "significant"] = NOT_CONFIRMED, False
-            out.at[i, "text"] += " Not confirmed: the confirmation run did not measure it."
-            continue
-        row, _, effect, text, spec = found
-        same_sign = np.sign(effect) == np.sign(out.at[i, "effect"]) and effect != 0
-        ok = bool(same_sign and p < ALPHA)
-        test = str(getattr(measured, out.at[i, "source"]).at[row, "test"]) if "test" in getattr(
-            measured, out.at[i, "source"]).columns else ""
-        p_words = f"{p_text(p)}, {label} over this game's {len(chosen)} confirmation test(s)" + (
-            f", {test}" if test else "")
-        opposite = np.sign(effect) == -np.sign(out.at[i, "effect"]) and effect != 0
-        verdict = ("confirmed" if ok else "not confirmed: the fresh games point the other way" if opposite
-                   else "not confirmed: read the first run's result as chance")
-        out.at[i, "text"] += f" Confirmation run: {text}{'' if text.endswith('(') else ' '}{p_words}) — {verdict}."
-        out.at[i, "status"] = CONFIRMED_STATUS if ok else NOT_CONFIRMED
-        out.at[i, "significant"] = ok
-        out.at[i, "confirm_row"], out.at[i, "confirm_numbers"] = int(row), spec
-    return out
-
-
-CONFIRMED = "extra:Confirmed rule change"
-
-
-def _confirmed_first(table: pd.DataFrame) -> pd.DataFrame:
-    """A confirmed rule change right after the imbalance it fixes (the significant seat or alliance
-    findings), or first among the rest when this report finds none."""
-    if not len(table):
-        return table
-    confirmed = table["source"].astype(str).str.startswith(CONFIRMED)
-    if not confirmed.any():
-        return table
-    rest = table[~confirmed]
-    imbalance = rest["kind"].isin(["seat", "team"]) & rest["significant"]
-    at = int(imbalance.to_numpy().nonzero()[0].max()) + 1 if imbalance.any() else 0
-    return pd.concat([rest.iloc[:at], table[confirmed], rest.iloc[at:]], ignore_index=True)
-
-
-def sort_findings(table: pd.DataFrame) -> pd.DataFrame:
-    """Significant effects by size, then the rest by size, then not-found and trust statements."""
-    if not len(table):
-        return table
-    last = table["kind"].isin(["not_found", "trust"])
-    size = table["effect"].abs().fillna(-1.0)
-    order = pd.DataFrame({"last": last, "sig": ~table["significant"], "size": -size,
-                          "kind": table["kind"].map(KINDS.index)})
-    return table.loc[order.sort_values(["last", "sig", "size", "kind"], kind="mergesort").index].reset_index(drop=True)
 
 
 def _seat_name(seat: int, players: int) -> str:
