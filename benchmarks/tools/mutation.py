@@ -122,6 +122,17 @@ TARGETS: dict[str, list[str]] = {
     "analyses/rebalance_confirm.py": ["tests/analyses/test_analyses_rebalance_confirm_exact.py",
                                       "tests/analyses/test_analyses_rebalance_confirm.py",
                                       "tests/analyses/test_analyses_confirm_coverage.py"],
+    # which findings a report states and in what order: hand-built tables with exact sentences, selection and
+    # order first, then the confirmation runs and the report's words
+    **{f"analyses/{m}.py": ["tests/analyses/test_analyses_findings*mutation*.py",
+                            "tests/analyses/test_analyses_findings_cards.py",
+                            "tests/analyses/test_analyses_findings_confirm.py", "tests/reports/test_reports_findings.py",
+                            "tests/reports/test_reports_words.py", "tests/analyses/test_analyses_assumptions.py"]
+       for m in ("findings", "findings_confirm", "findings_format")},
+    # a claim's robustness line: luck, the skill ladder and the readings of the rules
+    "analyses/robustness.py": ["tests/analyses/test_analyses_findings*mutation*.py",
+                               "tests/analyses/test_analyses_assumptions.py",
+                               "tests/analyses/test_analyses_findings_confirm.py"],
 }
 
 PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-m", "not slow", "--no-header",
