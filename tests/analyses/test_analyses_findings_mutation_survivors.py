@@ -1,0 +1,156 @@
+"""Which findings a report states, in what words and order: hand-built tables with the exact sentences.
+
+A four-seat game whose every table is built by hand (seats, policies, duels, a rule change tried, the
+other player counts, events, unit prices, length, time-outs), stated without and with a fresh
+confirmation run; a team game; the across-games list; the robustness line; the number formats.
+"""
+import types
+
+import numpy as np
+import pandas as pd
+
+from analyses.findings import (
+    NO_CONFIRMATION,
+    game_findings,
+)
+from analyses.fixes import Fix
+
+
+def seat_game(seat_p=(0.001, 0.5, 0.3, 0.02), timeouts=3):
+    seats = pd.DataFrame({"lineup": "L", "seat": [0, 1, 2, 3], "players": 4,
+                          "win_rate": [0.30, 0.26, 0.24, 0.20], "ci_low": [0.28, 0.24, 0.22, 0.18],
+                          "ci_high": [0.32, 0.28, 0.26, 0.22], "games": 2000, "expected": 0.25,
+                          "effect_pp": [5.0, 1.0, -1.0, -5.0], "p_value": list(seat_p)})
+    other = seats.assign(lineup="M", p_value=1e-9)           # another lineup: never stated
+    summary = pd.DataFrame({"lineup": ["L"], "players": [4], "timeouts": [timeouts], "timeout_rate": [timeouts / 2000],
+                            "timeout_ci_low": [0.0005], "timeout_ci_high": [0.004], "games": [2000]})
+    by_policy = pd.DataFrame({"policy": ["greedy", "random_play", "balanced"], "win_rate": [0.31, 0.20, 0.27],
+                              "ci_low": [0.29, 0.18, 0.25], "ci_high": [0.33, 0.22, 0.29], "games": 1500,
+                              "expected": 0.25, "effect_pp": [6.0, -5.0, 2.0], "p_value": [1e-4, 0.001, 0.2]})
+    matrix = pd.DataFrame({"policy": ["greedy", "greedy", "balanced", "balanced"],
+                           "opponent": ["random", "balanced", "random", "greedy"],
+                           "win_rate": [0.9, 0.6, 0.8, 0.4], "ci_low": [0.88, 0.55, 0.77, 0.35],
+                           "ci_high": [0.92, 0.65, 0.83, 0.45], "games": [400, 300, 400, 300],
+                           "p_value": [1e-9, 0.004, 1e-6, 0.004]})
+    ratings = pd.DataFrame({"policy": ["balanced", "greedy", "random"], "elo": [1500.0, 1600.0, 1000.0]})
+    fixes = pd.DataFrame({"field": ["hand_size"], "value": ["7"], "change": ["hand size 7"], "measure": ["seat_4_win_rate"],
+                          "before": [0.20], "before_low": [0.18], "before_high": [0.22], "after": [0.24],
+                          "after_low": [0.22], "after_high": [0.26], "games": [900], "diff_pp": [4.0],
+                          "diff_low": [2.0], "diff_high": [6.0], "p_value": [0.003], "closer": [True],
+                          "expected": [0.25]})
+    ideas = (Fix("last_seat", "hand_size", 7, "deal 7 cards"), Fix("last_seat", "bonus", 1, "give the last seat a bonus"),
+             Fix("first_seat", "bonus", 2, "slow the first seat"))
+    length = pd.DataFrame({"metric": ["rounds", "turns"], "median": [9.0, 36.5], "p10": [6.0, 24.2], "p90": [12.0, 48.7],
+                           "mean": [9.1, 36.44], "ci_low": [8.9, 35.81], "ci_high": [9.3, 37.06], "n": [2000, 2000]})
+    sweep_seats = pd.DataFrame({"players": [4, 3, 3, 3], "seat": [3, 0, 1, 2], "win_rate": [0.2, 0.40, 0.30, 0.30],
+                                "ci_low": [0.18, 0.37, 0.27, 0.27], "ci_high": [0.22, 0.43, 0.33, 0.33], "games": 900,
+                                "expected": [0.25, 1 / 3, 1 / 3, 1 / 3], "effect_pp": [-5.0, 6.7, -3.3, -3.3],
+                                "p_value": [1e-9, 0.001, 0.04, 0.3]})
+    events = pd.DataFrame({"event": ["deck_runs_out"], "rate": [0.125], "ci_low": [0.11], "ci_high": [0.14], "n": [2000]})
+    prices = pd.DataFrame({"unit": ["war_elephant", "archer", "knight"], "attack_value_ratio": [0.8, np.nan, 0.5],
+                           "cost": [6.0, 3.0, 10.0], "break_even_attack": [4.8, 3.0, 5.2]})
+    return types.SimpleNamespace(
+        game="g", title="G", team_game=False, fpa_summary=summary, fpa_seats=pd.concat([seats, other], ignore_index=True),
+        teams=pd.DataFrame(), by_policy=by_policy, matrix=matrix, ratings=ratings, fixes=fixes, fix_ideas=ideas,
+        extra={"Game events (main run)": events, "Break-even prices against footsoldiers (exact)": prices},
+        opening_impact=None, sweep=pd.DataFrame(), sweep_field="players", sweep_seats=sweep_seats, length=length,
+        main_policy="balanced", family=None, confirmation=None, warnings=pd.DataFrame())
+
+
+def measured(seat_p=(1e-4, 0.9, 0.5, 0.03), seat_eff=(4.0, 0.5, -0.5, -4.0), greedy_rate=0.30):
+    seats = pd.DataFrame({"lineup": "L", "seat": [0, 1, 2, 3], "players": 4, "win_rate": [0.29, 0.255, 0.245, 0.21],
+                          "ci_low": [0.27, 0.23, 0.22, 0.19], "ci_high": [0.31, 0.28, 0.27, 0.23], "games": 3000,
+                          "expected": 0.25, "effect_pp": list(seat_eff), "p_value": list(seat_p),
+                          "test": "exact binomial test"})
+    by_policy = pd.DataFrame({"policy": ["balanced", "greedy"], "win_rate": [0.26, greedy_rate], "ci_low": [0.24, 0.28],
+                              "ci_high": [0.28, 0.32], "games": 1200, "expected": 0.25,
+                              "effect_pp": [1.0, 100 * (greedy_rate - 0.25)], "p_value": [0.4, 0.002]})
+    matrix = pd.DataFrame({"policy": ["greedy", "greedy"], "opponent": ["random", "balanced"], "win_rate": [0.85, 0.58],
+                           "ci_low": [0.8, 0.52], "ci_high": [0.9, 0.64], "games": [200, 250], "p_value": [1e-8, 0.01]})
+    fixes = pd.DataFrame({"change": ["hand size 7"], "diff_pp": [-1.0], "diff_low": [-3.0], "diff_high": [1.0],
+                          "games": [800], "p_value": [0.3]})
+    return types.SimpleNamespace(fpa_seats=seats, by_policy=by_policy, matrix=matrix, fixes=fixes,
+                                 sweep_seats=pd.DataFrame())
+
+
+def test_a_seat_game_states_its_findings_significant_first_by_size_with_the_tables_numbers():
+    f = game_findings(seat_game())
+    assert [(r.kind, r.text) for r in f.itertuples()] == [   (   'units',
+        'Footsoldiers are the best buy: on attack a knight is worth only 0.50 of its 10-gold price in footsoldiers '
+        '(exact battles; break-even price 5.2 gold). Rule change to try: lower its price towards 5 gold.'),
+    (   'policy',
+        'The greedy policy is dominant: it beats every other policy in two-player duels, even its closest rival '
+        "balanced (60.0% [55.0, 65.0] of 300 games; largest of its duels' p = 0.004, unadjusted). Not yet "
+        'confirmed: this report has no confirmation run (fresh games) to measure it again.'),
+    (   'sweep',
+        'With 3 players, seat 1 wins 40.0% [37.0, 43.0] of 900 games against a fair 33.3% (+6.7 points, p = 0.001, '
+        'unadjusted). Not yet confirmed: this report has no confirmation run (fresh games) to measure it again.'),
+    (   'policy',
+        'At the mixed table the greedy policy is strongest: it wins 31.0% [29.0, 33.0] of 1,500 games against a '
+        'fair 25.0% (+6.0 points, p < 0.001, unadjusted). Not yet confirmed: this report has no confirmation run '
+        '(fresh games) to measure it again.'),
+    (   'seat',
+        'Seat 1 of 4 (first to play) wins 30.0% [28.0, 32.0] of 2,000 games against a fair 25.0% — advantaged by '
+        '5.0 points (p = 0.001, unadjusted). Not yet confirmed: this report has no confirmation run (fresh games) '
+        'to measure it again.'),
+    (   'seat',
+        'Seat 4 of 4 (last to play) wins 20.0% [18.0, 22.0] of 2,000 games against a fair 25.0% — disadvantaged by '
+        '5.0 points (p = 0.02, unadjusted). Not yet confirmed: this report has no confirmation run (fresh games) '
+        'to measure it again.'),
+    (   'fix',
+        'Rule change tried — hand size 7: seat 4 win rate 20.0% [18.0, 22.0] before, 24.0% [22.0, 26.0] after, '
+        'over the same 900 deals (+4.0 points [2.0, 6.0], p = 0.003, unadjusted); it helps: closer to a fair '
+        '25.0%. Not yet confirmed: this report has no confirmation run (fresh games) to measure it again.'),
+    ('timeouts', '0.1% [0.1, 0.4] of 2,000 games hit the turn cap without a winner.'),
+    (   'fix',
+        'Rule change to try: give the last seat a bonus. (The simulator has no rule switch for this yet, so it is '
+        'not tested here.)'),
+    ('event', '“deck runs out” happens in 12.5% [11.0, 14.0] of 2,000 games.'),
+    (   'length',
+        'A game lasts 36.5 turns at the median (80% of games between 24 and 49; mean 36.4 [35.8, 37.1], 2,000 '
+        'games).'),
+    (   'trust',
+        'How far to trust this: the findings rest on the balanced policy in every seat. It beats random play in '
+        '80.0% [77.0, 83.0] of 400 two-player duels but is rated 2 of 3 policies (the greedy policy rates higher); '
+        'expert players may find lines it misses, so treat small effects as properties of this policy.')]
+    assert list(f["status"]) == [""] + [NO_CONFIRMATION] * 6 + [""] * 5
+    assert not f["significant"].any()        # without a fresh run nothing is stated as confirmed
+    assert list(f["selected"]) == [False] + [True] * 6 + [False] * 5
+
+
+def test_a_fresh_run_confirms_a_claim_only_with_the_same_sign_and_an_adjusted_p_below_alpha():
+    f = game_findings(seat_game(), measured())
+    assert [(r.kind, r.status, r.significant, r.confirm_row) for r in f.itertuples()] == [   ('policy', 'confirmed', True, 1),
+    ('policy', 'confirmed', True, 1),
+    ('seat', 'confirmed', True, 0),
+    ('units', '', False, -1),
+    ('sweep', 'not confirmed', False, -1),
+    ('seat', 'not confirmed', False, 3),
+    ('fix', 'not confirmed', False, 0),
+    ('timeouts', '', False, -1),
+    ('fix', '', False, -1),
+    ('event', '', False, -1),
+    ('length', '', False, -1),
+    ('trust', '', False, -1)]
+    assert list(f["text"][:7]) == [   'The greedy policy is dominant: it beats every other policy in two-player duels, even its closest rival '
+    "balanced (60.0% [55.0, 65.0] of 300 games; largest of its duels' p = 0.004, unadjusted). Confirmation run: "
+    "against balanced 58.0% [52.0, 64.0] of 250 fresh games (the largest of its duels' p = 0.03, Holm-adjusted "
+    "over this game's 6 confirmation test(s)) — confirmed.",
+    'At the mixed table the greedy policy is strongest: it wins 31.0% [29.0, 33.0] of 1,500 games against a fair '
+    '25.0% (+6.0 points, p < 0.001, unadjusted). Confirmation run: 30.0% [28.0, 32.0] of 1,200 fresh games (+5.0 '
+    "points, p = 0.008, Holm-adjusted over this game's 6 confirmation test(s)) — confirmed.",
+    'Seat 1 of 4 (first to play) wins 30.0% [28.0, 32.0] of 2,000 games against a fair 25.0% — advantaged by 5.0 '
+    'points (p = 0.001, unadjusted). Confirmation run: 29.0% [27.0, 31.0] of 3,000 fresh games (+4.0 points, p < '
+    "0.001, Holm-adjusted over this game's 6 confirmation test(s), exact binomial test) — confirmed.",
+    'Footsoldiers are the best buy: on attack a knight is worth only 0.50 of its 10-gold price in footsoldiers '
+    '(exact battles; break-even price 5.2 gold). Rule change to try: lower its price towards 5 gold.',
+    'With 3 players, seat 1 wins 40.0% [37.0, 43.0] of 900 games against a fair 33.3% (+6.7 points, p = 0.001, '
+    'unadjusted). Not confirmed: the confirmation run did not measure it.',
+    'Seat 4 of 4 (last to play) wins 20.0% [18.0, 22.0] of 2,000 games against a fair 25.0% — disadvantaged by 5.0 '
+    'points (p = 0.02, unadjusted). Confirmation run: 21.0% [19.0, 23.0] of 3,000 fresh games (-4.0 points, p = '
+    "0.06, Holm-adjusted over this game's 6 confirmation test(s), exact binomial test) — not confirmed: read the "
+    "first run's result as chance.",
+    'Rule change tried — hand size 7: seat 4 win rate 20.0% [18.0, 22.0] before, 24.0% [22.0, 26.0] after, over '
+    'the same 900 deals (+4.0 points [2.0, 6.0], p = 0.003, unadjusted); it helps: closer to a fair 25.0%. '
+    "Confirmation run: -1.0 points [-3.0, 1.0] over 800 fresh deals (p = 0.30, Holm-adjusted over this game's 6 "
+    'confirmation test(s)) — not confirmed: the fresh games point the other way.']
