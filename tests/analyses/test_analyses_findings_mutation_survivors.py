@@ -10,8 +10,13 @@ import numpy as np
 import pandas as pd
 
 from analyses.findings import (
+    COLUMNS,
     NO_CONFIRMATION,
+    NOT_CONFIRMED,
     game_findings,
+    sort_findings,
+    study_findings,
+    verdict,
 )
 from analyses.fixes import Fix
 
@@ -154,3 +159,132 @@ def test_a_fresh_run_confirms_a_claim_only_with_the_same_sign_and_an_adjusted_p_
     'the same 900 deals (+4.0 points [2.0, 6.0], p = 0.003, unadjusted); it helps: closer to a fair 25.0%. '
     "Confirmation run: -1.0 points [-3.0, 1.0] over 800 fresh deals (p = 0.30, Holm-adjusted over this game's 6 "
     'confirmation test(s)) — not confirmed: the fresh games point the other way.']
+
+
+def team_game(p_team=0.01):
+    teams = pd.DataFrame({"team": ["karkoth_iron", "vailin_nerath"], "seats": ["0+2", "1+3"], "win_rate": [0.56, 0.44],
+                          "ci_low": [0.53, 0.41], "ci_high": [0.59, 0.47], "games": 1000, "expected": 0.5,
+                          "effect_pp": [6.0, -6.0], "p_value": [p_team, p_team]})
+    by_policy = pd.DataFrame({"policy": ["greedy", "balanced"], "win_rate": [0.5, 0.5], "ci_low": [0.47, 0.47],
+                              "ci_high": [0.53, 0.53], "games": 800, "expected": 0.5, "effect_pp": [0.0, 0.0],
+                              "p_value": [1.0, 1.0]})
+    sweep = pd.DataFrame({"metric": ["seat0_win_rate", "karkoth+iron_win_rate", "karkoth+iron_win_rate", "turns"],
+                          "value": [3, 3, 4, 3], "estimate": [0.9, 0.62, 0.9, 30.0], "ci_low": [0.8, 0.58, 0.85, 28.0],
+                          "ci_high": [0.95, 0.66, 0.95, 32.0], "n": 500})
+    summary = pd.DataFrame({"lineup": ["L"], "players": [4], "timeouts": [0], "timeout_rate": [0.0],
+                            "timeout_ci_low": [0.0], "timeout_ci_high": [0.004], "games": [1000]})
+    return types.SimpleNamespace(
+        game="t", title="T", team_game=True, fpa_summary=summary, fpa_seats=pd.DataFrame(), teams=teams,
+        by_policy=by_policy, matrix=pd.DataFrame(), ratings=pd.DataFrame(), fixes=pd.DataFrame(),
+        fix_ideas=(Fix("team", "order", "x", "let vailin move first"),), extra={}, opening_impact=None, sweep=sweep,
+        sweep_field="players", sweep_seats=pd.DataFrame(), length=pd.DataFrame(), main_policy="balanced",
+        family=None, confirmation=None, warnings=pd.DataFrame())
+
+
+def test_a_team_game_states_the_weaker_alliance_a_tie_and_the_other_player_counts():
+    f = game_findings(team_game())
+    assert [(r.kind, r.text) for r in f.itertuples()] == [
+        ('sweep', 'With 3 players, karkoth + iron wins 62.0% [58.0, 66.0] of 500 games (a rate, not a test).'),
+        ('team', 'The alliances are unbalanced: vailin nerath wins 44.0% [41.0, 47.0] of 1,000 games against a fair '
+                 '50.0% — 6.0 points short (p = 0.01, unadjusted); karkoth iron wins the rest. Not yet confirmed: this '
+                 'report has no confirmation run (fresh games) to measure it again.'),
+        ('policy', 'At the mixed table (partners rotated) no single policy is strongest: greedy and balanced are tied, '
+                    'each winning 50.0% [47.0, 53.0] of 800 games against a fair 50.0% (+0.0 points, p = 1.00, unadjusted).'),
+        ('fix', 'Rule change to try: let vailin move first. (The simulator has no rule switch for this yet, so it is '
+                'not tested here.)'),
+        ('trust', 'How far to trust this: the findings rest on the balanced policy in every seat; expert players may '
+                   'find lines it misses.')]
+    assert f.loc[1, "selected"] and f.loc[1, "key"] == '{"team": "vailin_nerath"}' and not f.loc[2, "selected"]
+
+
+def test_even_alliances_are_not_found_and_trigger_no_rule_change():
+    f = game_findings(team_game(p_team=0.4))
+    assert [(r.kind, r.text) for r in f.itertuples()] == [
+        ('sweep', 'With 3 players, karkoth + iron wins 62.0% [58.0, 66.0] of 500 games (a rate, not a test).'),
+        ('policy', 'At the mixed table (partners rotated) no single policy is strongest: greedy and balanced are tied, '
+                    'each winning 50.0% [47.0, 53.0] of 800 games against a fair 50.0% (+0.0 points, p = 1.00, unadjusted).'),
+        ('not_found', 'Neither alliance is favoured: vailin nerath wins 44.0% [41.0, 47.0] of 1,000 games against a '
+                      'fair 50.0% (6.0 points short, p = 0.40, unadjusted).'),
+        ('trust', 'How far to trust this: the findings rest on the balanced policy in every seat; expert players may '
+                   'find lines it misses.')]
+    assert not f["selected"].any()
+
+
+def _rows(game, title, rows):
+    """A game's findings table of hand-written rows (kind, text, effect, source, row, significant, status), in the
+    order `game_findings` gives them."""
+    out = [{"game": game, "title": title, "kind": k, "text": t, "effect": e, "source": s, "row": i, "numbers": f"n{i}",
+            "significant": sig, "selected": sig, "status": st, "key": "", "confirm_row": 7 if sig else -1,
+            "confirm_numbers": "c" if sig else "", "robustness": "R" if sig else ""}
+           for k, t, e, s, i, sig, st in rows]
+    return sort_findings(pd.DataFrame(out, columns=COLUMNS))
+
+
+def _study_games():
+    a = _rows("a", "A", [("policy", "Greedy is strongest.", -12.0, "by_policy", 0, True, "confirmed"),
+                         ("seat", "Seat 1 wins 30%.", 5.0, "fpa_seats", 0, True, "confirmed"),
+                         ("seat", "Seat 4 wins 20%.", -5.0, "fpa_seats", 3, True, "confirmed"),
+                         ("impact", "Card x.", 3.0, "opening_impact", 2, True, "confirmed"),
+                         ("impact", "Card y.", 9.0, "opening_impact", 0, True, "confirmed"),
+                         ("impact", "Card z.", -7.0, "opening_impact", 1, True, "confirmed"),
+                         ("fix", "Rule change tried — x.", 2.0, "fixes", 0, False, "not confirmed"),
+                         ("fix", "Rule change to try: y.", np.nan, "", -1, False, ""),
+                         ("not_found", "No event.", 0.5, "x", 0, False, "")])
+    b = _rows("b", "B", [("team", "Alliance gap.", -6.0, "teams", 0, False, NOT_CONFIRMED),
+                         ("sweep", "Three players.", 4.0, "sweep", 1, True, "confirmed")])
+    c = _rows("c", "C", [("seat", "Seat gap.", 4.0, "fpa_seats", 0, False, NO_CONFIRMATION)])
+    d = _rows("d", "D", [("length", "A game lasts 30 turns.", np.nan, "length", 1, False, "")])
+    warned = pd.DataFrame({"kind": ["few_games", "rank_disagreement"], "source": ["by_policy", "opening_impact"],
+                           "row": [0, 0]})
+    games = {"a": types.SimpleNamespace(title="A", team_game=False, warnings=warned),
+             "b": types.SimpleNamespace(title="B", team_game=True, warnings=None),
+             "c": types.SimpleNamespace(title="C", team_game=False, warnings=pd.DataFrame()),
+             "d": types.SimpleNamespace(title="D", team_game=False)}
+    return games, {"a": a, "b": b, "c": c, "d": d}
+
+
+def test_each_verdict_names_the_first_significant_imbalance_or_why_there_is_none():
+    games, per_game = _study_games()
+    assert verdict(games["a"], per_game["a"]) == "A: not balanced by seat — seat 1 wins 30%."
+    assert verdict(games["b"], per_game["b"]) == (
+        "B: no alliance is clearly favoured with these policies — the first run's alliance gap was not confirmed on "
+        "fresh games.")
+    assert verdict(games["c"], per_game["c"]) == (
+        "C: a seat gap was found on the first run but is not yet confirmed (no confirmation run).")
+    assert verdict(games["d"], per_game["d"]) == "D: no seat is clearly favoured with these policies."
+
+
+def test_across_games_the_largest_effects_are_taken_at_most_two_a_game_never_a_flagged_one():
+    games, per_game = _study_games()
+    s = study_findings(games, per_game, top=3, per_game_top=2)
+    assert list(s.columns) == COLUMNS
+    assert [(r.game, r.kind, r.text) for r in s.itertuples()] == [
+        ("a", "verdict", "A: not balanced by seat — seat 1 wins 30%."),
+        ("a", "fix", "A: Rule change tried — x."),
+        ("b", "verdict", "B: no alliance is clearly favoured with these policies — the first run's alliance gap was "
+                         "not confirmed on fresh games."),
+        ("c", "verdict", "C: a seat gap was found on the first run but is not yet confirmed (no confirmation run)."),
+        ("d", "verdict", "D: no seat is clearly favoured with these policies."),
+        ("a", "impact", "A: Card y."), ("a", "impact", "A: Card z."), ("b", "sweep", "B: Three players.")]
+    head = s.iloc[0]
+    assert (head["effect"], head["source"], head["row"], head["numbers"], head["significant"], head["status"],
+            head["confirm_row"], head["confirm_numbers"], head["robustness"]) == (
+        5.0, "fpa_seats", 0, "n0", True, "confirmed", 7, "c", "R")
+    assert not head["selected"] and head["key"] == ""
+    b = s.iloc[2]
+    assert np.isnan(b["effect"]) and (b["source"], b["row"], b["numbers"], b["significant"], b["status"],
+                                      b["confirm_row"], b["confirm_numbers"], b["robustness"]) == (
+        "", -1, "", False, "", -1, "", "")
+    one = study_findings(games, per_game, top=1, per_game_top=1)
+    assert list(one["text"][5:]) == ["A: Card y."]
+    flagged_first = study_findings(games, {**per_game, "a": per_game["a"].iloc[[0, 1]]}, per_game_top=1)
+    assert list(flagged_first["text"][4:]) == ["A: Card y.", "B: Three players."]
+    nothing = study_findings({"d": games["d"]}, {"d": per_game["d"]})
+    assert list(nothing["kind"]) == ["verdict"]
+
+
+def test_the_study_reads_each_games_own_findings_when_none_are_given():
+    games, per_game = _study_games()
+    for name, g in games.items():
+        g.findings = per_game[name]
+    assert study_findings(games).equals(study_findings(games, per_game))
