@@ -92,8 +92,9 @@ def confirm(findings: pd.DataFrame, measured, method: str = "holm") -> pd.DataFr
         row, _, effect, text, spec = found
         same_sign = np.sign(effect) == np.sign(out.at[i, "effect"]) and effect != 0
         ok = bool(same_sign and p < ALPHA)
-        test = str(getattr(measured, out.at[i, "source"]).at[row, "test"]) if "test" in getattr(
-            measured, out.at[i, "source"]).columns else ""
+        table = getattr(measured, out.at[i, "source"])
+        test = table.at[row, "test"] if "test" in table.columns else ""
+        test = test if isinstance(test, str) else ""        # a row without a named test (NaN) names none
         p_words = f"{p_text(p)}, {label} over this game's {len(chosen)} confirmation test(s)" + (
             f", {test}" if test else "")
         opposite = np.sign(effect) == -np.sign(out.at[i, "effect"]) and effect != 0

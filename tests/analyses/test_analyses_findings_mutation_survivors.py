@@ -13,11 +13,15 @@ from analyses.findings import (
     COLUMNS,
     NO_CONFIRMATION,
     NOT_CONFIRMED,
+    confirm,
+    formatted_numbers,
     game_findings,
     sort_findings,
     study_findings,
     verdict,
+    words,
 )
+from analyses.findings_confirm import _confirmed_first
 from analyses.fixes import Fix
 
 
@@ -288,3 +292,87 @@ def test_the_study_reads_each_games_own_findings_when_none_are_given():
     for name, g in games.items():
         g.findings = per_game[name]
     assert study_findings(games).equals(study_findings(games, per_game))
+
+
+def _claims(*rows):
+    """Selected claims (source, key, effect) as `game_findings` leaves them before the confirmation."""
+    return pd.DataFrame([{"kind": "policy", "text": "Claim.", "effect": e, "source": s, "key": k, "selected": True,
+                          "significant": True, "status": "", "confirm_row": -1, "confirm_numbers": ""}
+                         for s, k, e in rows] + [{"kind": "trust", "text": "Trust.", "effect": np.nan, "source": "",
+                                                  "key": "", "selected": False, "significant": False, "status": "",
+                                                  "confirm_row": -1, "confirm_numbers": ""}])
+
+
+def test_a_duel_claim_is_confirmed_only_when_every_fresh_duel_is_won_its_weakest_one_shown():
+    duels = pd.DataFrame({"policy": ["greedy", "greedy", "random"], "opponent": ["random", "balanced", "greedy"],
+                          "win_rate": [0.8, 0.45, 0.2], "ci_low": [0.75, 0.40, 0.15], "ci_high": [0.85, 0.5, 0.25],
+                          "games": [300, 400, 300], "p_value": [1e-6, 0.02, 1e-6]})
+    claims = _claims(("matrix", '{"policy": "greedy"}', 10.0))
+    lost = confirm(claims, types.SimpleNamespace(matrix=duels))
+    assert lost.loc[0, "text"] == (
+        "Claim. Confirmation run: against balanced 45.0% [40.0, 50.0] of 400 fresh games (the largest of its duels' "
+        "p = 0.02, Holm-adjusted over this game's 1 confirmation test(s)) — not confirmed: the fresh games point the "
+        "other way.")
+    assert lost.loc[0, "status"] == NOT_CONFIRMED and not lost.loc[0, "significant"] and lost.loc[0, "confirm_row"] == 1
+    won = confirm(claims, types.SimpleNamespace(matrix=duels.assign(win_rate=[0.8, 0.55, 0.2])), method="bh")
+    assert won.loc[0, "text"].endswith("of 400 fresh games (the largest of its duels' p = 0.02, Benjamini–Hochberg-"
+                                       "adjusted over this game's 1 confirmation test(s)) — confirmed.")
+    assert won.loc[0, "status"] == "confirmed" and won.loc[0, "significant"]
+    assert won.loc[1, "status"] == "" and won.loc[1, "text"] == "Trust."
+
+
+def test_a_claim_the_fresh_run_does_not_measure_leaves_the_next_one_measured():
+    fresh = pd.DataFrame({"policy": ["a"], "win_rate": [0.3], "ci_low": [0.28], "ci_high": [0.32], "games": [900],
+                          "effect_pp": [0.0], "p_value": [1e-9], "test": [np.nan]})
+    claims = _claims(("fpa_seats", '{"seat": 0}', 5.0), ("by_policy", '{"nation": "a"}', 5.0),
+                     ("by_policy", '{"policy": "a"}', 5.0))
+    out = confirm(claims, types.SimpleNamespace(by_policy=fresh))
+    assert list(out["status"]) == [NOT_CONFIRMED, NOT_CONFIRMED, NOT_CONFIRMED, ""]
+    assert out.loc[0, "text"] == out.loc[1, "text"] == "Claim. Not confirmed: the confirmation run did not measure it."
+    assert out.loc[2, "text"] == (              # a fresh estimate of exactly 0 points confirms nothing
+        "Claim. Confirmation run: 30.0% [28.0, 32.0] of 900 fresh games (+0.0 points, p < 0.001, Holm-adjusted over "
+        "this game's 3 confirmation test(s)) — not confirmed: read the first run's result as chance.")
+    assert out.loc[2, "confirm_row"] == 0 and out.loc[0, "confirm_row"] == -1
+    none = _claims(("fpa_seats", '{"seat": 0}', 5.0)).assign(selected=False)
+    assert confirm(none, None).equals(none)
+
+
+def test_significant_findings_come_first_by_size_then_the_rest_then_not_found_and_trust():
+    t = pd.DataFrame({"kind": ["length", "event", "impact", "seat", "trust", "policy", "not_found", "impact"],
+                      "effect": [np.nan, 0.5, -3.0, 3.0, np.nan, 1.0, 9.0, -0.2],
+                      "significant": [False, False, True, True, False, False, False, False]})
+    assert list(sort_findings(t)["kind"]) == ["seat", "impact", "policy", "event", "impact", "length", "not_found",
+                                              "trust"]
+    assert list(sort_findings(t)["effect"].fillna(0)) == [3.0, -3.0, 1.0, 0.5, -0.2, 0.0, 9.0, 0.0]
+    assert sort_findings(t.iloc[:0]).empty
+
+
+def test_a_confirmed_rule_change_follows_the_last_significant_imbalance():
+    t = pd.DataFrame({"kind": ["seat", "seat", "impact", "seat", "fix"], "significant": [True, True, True, False, True],
+                      "source": ["fpa_seats", "fpa_seats", "x", "fpa_seats", "extra:Confirmed rule change: r"]})
+    assert list(_confirmed_first(t).index) == [0, 1, 2, 3, 4]
+    assert list(_confirmed_first(t)["kind"]) == ["seat", "seat", "fix", "impact", "seat"]
+    assert list(_confirmed_first(t.iloc[[2, 3, 4]])["kind"]) == ["fix", "impact", "seat"]
+    assert _confirmed_first(t.iloc[:4]).equals(t.iloc[:4]) and _confirmed_first(t.iloc[:0]).empty
+
+
+def test_every_number_format_reads_its_columns():
+    row = pd.Series({"a": 0.2093, "lo": 0.195, "hi": 0.2243, "d": -4.06, "dl": -5.5, "dh": -2.25, "n": 12345.0,
+                     "p": 0.0034, "x": 2.5, "m": 36.44, "r": 0.4567})
+    spec = "a:pct,lo+hi:ci,dl+dh:ci_pts,d:pts,d:abs_pts,n:n,p:p,x:num,m:int,m:mean,r:ratio,"
+    assert formatted_numbers(row, spec) == ["20.9%", "[19.5, 22.4]", "[-5.5, -2.2]", "-4.1 points", "4.1 points",
+                                            "12,345", "p = 0.003", "2.5", "36", "36.4", "0.46"]
+    assert formatted_numbers(row, "") == []
+    assert words("('karkoth', 'iron_circle')") == "karkoth, iron circle" and words(["a_b", "c"]) == "a b, c"
+    assert words("(not python") == "(not python" and words("x]") == "x]" and words("a_b") == "a b"
+
+
+def test_a_fresh_row_without_a_named_test_names_none_and_one_with_a_test_names_it():
+    fresh = pd.DataFrame({"policy": ["a", "b"], "win_rate": [0.3, 0.3], "ci_low": [0.28, 0.28], "ci_high": [0.32, 0.32],
+                          "games": [900, 900], "effect_pp": [5.0, 5.0], "p_value": [1e-9, 1e-9],
+                          "test": [np.nan, "exact binomial test"]})
+    out = confirm(_claims(("by_policy", '{"policy": "a"}', 5.0), ("by_policy", '{"policy": "b"}', 5.0)),
+                  types.SimpleNamespace(by_policy=fresh))
+    assert out.loc[0, "text"].endswith("Holm-adjusted over this game's 2 confirmation test(s)) — confirmed.")
+    assert out.loc[1, "text"].endswith("Holm-adjusted over this game's 2 confirmation test(s), exact binomial test) "
+                                       "— confirmed.")
