@@ -23,6 +23,7 @@ from analyses.findings import (
 )
 from analyses.findings_confirm import _confirmed_first
 from analyses.fixes import Fix
+from analyses.robustness import assumptions_line, luck_line, robustness, robustness_line
 
 
 def seat_game(seat_p=(0.001, 0.5, 0.3, 0.02), timeouts=3):
@@ -376,3 +377,66 @@ def test_a_fresh_row_without_a_named_test_names_none_and_one_with_a_test_names_i
     assert out.loc[0, "text"].endswith("Holm-adjusted over this game's 2 confirmation test(s)) — confirmed.")
     assert out.loc[1, "text"].endswith("Holm-adjusted over this game's 2 confirmation test(s), exact binomial test) "
                                        "— confirmed.")
+
+
+LADDER = pd.DataFrame([("seat 1: win rate − fair share", "strong", 200.0, 3000, 4.0, 0.001, "exact binomial test"),
+                       ("seat 1: win rate − fair share", "random", 0.0, np.nan, 1.0, 0.5, 1.0),
+                       ("seat 10: win rate − fair share", "strong", 200.0, 3000, 9.0, 0.001, ""),
+                       ("alliance karkoth, nerath: win rate − fair share", "strong", 200.0, 3000, -6.0, 0.01, ""),
+                       ("played card: win-rate difference", "strong", 200.0, 10, 2.0, 0.2, "t test")],
+                      columns=["finding", "rung", "elo", "games", "estimate", "p_value", "test"]).assign(verdict="V")
+
+
+def _finding(source, key, status="confirmed"):
+    return pd.Series({"source": source, "key": key, "status": status})
+
+
+def test_the_skill_ladder_rows_of_a_claim_are_its_seats_its_alliances_or_its_cards():
+    seat = robustness_line(_finding("fpa_seats", '{"seat": 0}'), LADDER)
+    assert seat == ("Robustness — checked in self-play at every rung of the skill ladder (weakest to strongest): "
+                    "random +1.0 points, p = 0.50, unadjusted; strong (3,000 games) +4.0 points, p = 0.001, unadjusted, "
+                    "exact binomial test — V.")
+    team = robustness_line(_finding("teams", '{"team": "(\'karkoth\', \'nerath\')"}'), LADDER)
+    assert "strong (3,000 games) -6.0 points, p = 0.01, unadjusted — V." in team and "random" not in team
+    card = robustness_line(_finding("impact", '{"stat": "played_card"}'), LADDER)
+    assert "strong (10 games): too few games to tell — V." in card
+    missing = "Robustness: the skill ladder does not measure this finding, so it was not checked against stronger players."
+    for other in (_finding("by_policy", '{"policy": "a"}'), _finding("teams", '{"seat": 0}'),
+                  _finding("fpa_seats", '{"team": "x"}'), _finding("impact", '{"item": "x"}'),
+                  _finding("by_policy", '{"stat": "played_card"}'), _finding("fpa_seats", "")):
+        assert robustness_line(other, LADDER) == missing
+    none = "Robustness: this game has no skill ladder, so it was checked only with the report's own policies."
+    assert robustness_line(_finding("fpa_seats", '{"seat": 0}'), LADDER.iloc[:0]) == none
+    assert robustness_line(_finding("fpa_seats", '{"seat": 0}'), None) == none
+
+
+def test_luck_reads_the_claims_status():
+    assert luck_line(_finding("x", "", "confirmed")) == "Luck: confirmed on a fresh run (above)."
+    assert luck_line(_finding("x", "", NOT_CONFIRMED)) == "Luck: not confirmed on a fresh run (above)."
+    assert luck_line(_finding("x", "", NO_CONFIRMATION)) == "Luck: not yet confirmed (no fresh run)."
+    assert luck_line(pd.Series({"status": None})) == luck_line(pd.Series({})) == "Luck: not measured again."
+    game = types.SimpleNamespace(game="g", main_policy="greedy", family=None)
+    line = robustness(_finding("fpa_seats", '{"seat": 0}'), game, LADDER, None)
+    assert line.startswith("Robustness — Luck: confirmed on a fresh run (above). Skill: checked in self-play at every "
+                           "rung of the skill ladder (weakest to strongest): random +1.0 points")
+    assert line.endswith("— V. Assumptions: not checked, no sensitivity run of this policy is shipped (`balancelab "
+                         "sensitivity g --policies greedy`).")
+    unmeasured = robustness(_finding("by_policy", '{"policy": "a"}'), game, LADDER, None)
+    assert unmeasured.startswith("Robustness — Luck: confirmed on a fresh run (above). Skill: the skill ladder does "
+                                 "not measure this finding")
+
+
+def test_the_assumptions_of_a_claim_are_read_at_its_quantity_only():
+    table = pd.DataFrame({"decision": ["D-a", "D-a"], "field": ["f", "f"], "alternative": ["x", "x"],
+                          "quantity": ["seat 2 win rate", "seat 1 win rate"], "default": [0.25, 0.3],
+                          "diff": [0.5, -0.01], "ci_low": [0.4, -0.03], "ci_high": [0.6, 0.01], "p_holm": [1e-5, 0.8],
+                          "value": [0.75, 0.29], "games": [80, 120]})
+    game = types.SimpleNamespace(game="g", main_policy="greedy", teams=pd.DataFrame())
+    line = assumptions_line(_finding("fpa_seats", '{"seat": 0}'), game, table)
+    assert line == ("Assumptions: holds under every alternative reading (1 decisions, 1 alternatives, 120 paired games "
+                    "each); the largest shift, D-a (f = x), is -1.0 pts [-3.0, +1.0] (p = 0.80, Holm-adjusted over the "
+                    "2 tests of the sensitivity table).")
+    for other in (_finding("fpa_seats", ""), _finding("fpa_seats", '{"players": 3}'), _finding("teams", '{"team": "x"}')):
+        assert assumptions_line(other, game, table).startswith("Assumptions: not re-measured")
+    assert assumptions_line(_finding("fpa_seats", '{"seat": 0}'), game, table.iloc[:0]).startswith(
+        "Assumptions: not checked")
