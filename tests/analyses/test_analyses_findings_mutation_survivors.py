@@ -8,11 +8,13 @@ import types
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from analyses.findings import (
     COLUMNS,
     NO_CONFIRMATION,
     NOT_CONFIRMED,
+    _Collector,
     confirm,
     formatted_numbers,
     game_findings,
@@ -23,7 +25,8 @@ from analyses.findings import (
 )
 from analyses.findings_confirm import _confirmed_first
 from analyses.fixes import Fix
-from analyses.robustness import assumptions_line, luck_line, robustness, robustness_line
+from analyses.robustness import assumptions_line, luck_line, robustness, robustness_line, with_ladders
+from analyses.study import GameStudy, Study
 
 
 def seat_game(seat_p=(0.001, 0.5, 0.3, 0.02), timeouts=3):
@@ -126,6 +129,8 @@ def test_a_seat_game_states_its_findings_significant_first_by_size_with_the_tabl
     assert list(f["status"]) == [""] + [NO_CONFIRMATION] * 6 + [""] * 5
     assert not f["significant"].any()        # without a fresh run nothing is stated as confirmed
     assert list(f["selected"]) == [False] + [True] * 6 + [False] * 5
+    assert list(f["effect"].fillna(0)) == pytest.approx([-50.0, 10.0, 6.7, 6.0, 5.0, -5.0, 4.0, 0.15, 0, 0, 0, 0])
+    assert list(f["row"]) == [2, 1, 1, 0, 0, 3, 0, 0, -1, 0, 1, 2]
 
 
 def test_a_fresh_run_confirms_a_claim_only_with_the_same_sign_and_an_adjusted_p_below_alpha():
@@ -200,6 +205,7 @@ def test_a_team_game_states_the_weaker_alliance_a_tie_and_the_other_player_count
         ('trust', 'How far to trust this: the findings rest on the balanced policy in every seat; expert players may '
                    'find lines it misses.')]
     assert f.loc[1, "selected"] and f.loc[1, "key"] == '{"team": "vailin_nerath"}' and not f.loc[2, "selected"]
+    assert list(f["effect"].fillna(0)) == pytest.approx([12.0, -6.0, 0.0, 0.0, 0.0])
 
 
 def test_even_alliances_are_not_found_and_trigger_no_rule_change():
@@ -440,3 +446,119 @@ def test_the_assumptions_of_a_claim_are_read_at_its_quantity_only():
         assert assumptions_line(other, game, table).startswith("Assumptions: not re-measured")
     assert assumptions_line(_finding("fpa_seats", '{"seat": 0}'), game, table.iloc[:0]).startswith(
         "Assumptions: not checked")
+
+
+def _seat_study():
+    seats = pd.DataFrame({"lineup": "p+p", "seat": [0, 1], "players": 2, "win_rate": [0.6, 0.4], "ci_low": [0.57, 0.37],
+                          "ci_high": [0.63, 0.43], "games": 1000, "expected": 0.5, "effect_pp": [10.0, -10.0],
+                          "p_value": [1e-9, 1e-9], "method": "independent games; exact binomial test"})
+    summary = pd.DataFrame({"lineup": ["p+p"], "players": [2], "games": [1000], "timeouts": [0]})
+    empty = pd.DataFrame()
+    g = GameStudy(game="toy", title="Toy", rules_version="toy-1", rules={}, policy_reprs={}, games_played=1000,
+                  runs={"main": 1000}, fpa_summary=summary, fpa_seats=seats, outcomes=empty, by_policy=empty,
+                  by_faction=empty, matrix=empty, ratings=empty, length=empty, turns=pd.Series(dtype=int),
+                  sweep_field="", sweep=empty, sweep_seats=empty, impact=empty, impact_caveat="", team_game=False,
+                  teams=empty, fixes=empty, fix_ideas=(), impact_outcomes=empty, main_policy="p", pool=("p",), extra={},
+                  assumptions=empty, seed=0)
+    return Study(games={"toy": g}, command="", seed=0, n_games=1000, created="", package_version="", git_commit="",
+                 machine="", skipped={})
+
+
+def test_with_ladders_adjusts_the_ladder_in_the_games_family_and_gives_each_claim_its_line():
+    ladder_rows = pd.DataFrame({"finding": ["seat 1: win rate − fair share"] * 2, "kind": "seat",
+                                "rung": ["weak", "strong"], "elo": [0.0, 100.0], "games": [2000, 2000],
+                                "estimate": [9.0, 8.0], "p_value": [0.02, 0.03]})
+    ladder = types.SimpleNamespace(findings=ladder_rows, metadata={"top": ["weak", "strong"]})
+    sens = pd.DataFrame({"decision": ["D-a"], "field": ["f"], "alternative": ["x"], "quantity": ["seat 1 win rate"],
+                         "default": [0.6], "diff": [-0.2], "ci_low": [-0.3], "ci_high": [-0.1], "p_holm": [0.001],
+                         "value": [0.4], "games": [500]})
+    study = with_ladders(_seat_study(), {"toy": ladder}, {"toy": {"p": sens, "q": sens.iloc[:0]}})
+    g = study.games["toy"]
+    assert g.family.size == 4 and list(g.ladder_findings["p_family"]) == pytest.approx([0.04, 0.04])
+    assert list(g.ladder_findings["significant"]) == [True, True] and bool(g.ladder_findings["robust"].all())
+    assert set(g.sensitivity) == {"p", "q"}
+    lines = list(g.findings["robustness"])
+    claim = lines[0]
+    assert claim.startswith("Robustness — Luck: not yet confirmed (no fresh run). Skill: checked in self-play at "
+                            "every rung of the skill ladder (weakest to strongest): weak (2,000 games) +9.0 points, "
+                            "p = 0.04, Holm-adjusted over the 4 tests of this game")
+    assert "Assumptions: depends on D-a (f = x)" in claim
+    assert list(g.findings["kind"]) == ["seat", "seat", "trust"] and lines[2] == ""     # claims only
+    assert lines[1] == ("Robustness — Luck: not yet confirmed (no fresh run). Skill: the skill ladder does not measure "
+                        "this finding, so it was not checked against stronger players. Assumptions: not re-measured; "
+                        "the sensitivity run measures the seats' and alliances' win rates and the game length, not "
+                        "this.")
+    assert study.findings.equals(study_findings(study.games))
+    plain = with_ladders(_seat_study(), {"toy": types.SimpleNamespace(findings=pd.DataFrame(), metadata={})})
+    assert plain.games["toy"].findings.loc[0, "robustness"].startswith(
+        "Robustness — Luck: not yet confirmed (no fresh run). Skill: this game has no skill ladder")
+    assert "Assumptions: not checked" in plain.games["toy"].findings.loc[0, "robustness"]
+
+
+def test_a_policy_is_dominant_only_when_every_duel_is_significant_after_adjustment():
+    g = seat_game()
+    g.matrix = g.matrix.assign(p_family=[1e-6, 0.2, 1e-6, 0.2])      # the duels' family-adjusted p-values
+    f = game_findings(g)
+    duel = f[f["source"] == "matrix"].iloc[0]
+    assert (duel["kind"], duel["selected"]) == ("not_found", False)
+    assert duel["text"] == ("No policy is dominant: the top-rated greedy does not clearly beat balanced in two-player "
+                            "duels (60.0% [55.0, 65.0] of 300 games).")
+    g.matrix = g.matrix.assign(p_family=[1e-6, 0.01, 1e-6, 0.01])
+    f = game_findings(g)
+    duel = f[f["source"] == "matrix"].iloc[0]
+    assert duel["kind"] == "policy" and "largest of its duels' p = 0.01," in duel["text"]
+
+
+def test_a_strongest_policy_that_is_not_significant_is_stated_but_not_selected():
+    g = seat_game()
+    g.by_policy = g.by_policy.assign(p_value=[0.2, 0.001, 0.2])
+    row = game_findings(g).set_index("source").loc["by_policy"]
+    assert row["text"].startswith("At the mixed table the greedy policy is strongest: it wins 31.0%")
+    assert not row["selected"] and row["status"] == "" and row["key"] == '{"policy": "greedy"}'
+
+
+def test_a_sentence_must_show_its_tables_numbers_even_from_the_first_row():
+    g = seat_game()
+    c = _Collector(g)
+    with pytest.raises(AssertionError, match="does not show"):
+        c.add("seat", "Seat 1 wins 31.0%.", 5.0, "fpa_seats", 0, "win_rate:pct")
+    c.add("seat", "Seat 1 wins 30.0%.", 5.0, "fpa_seats", 0, "win_rate:pct")
+    assert [r["text"] for r in c.rows] == ["Seat 1 wins 30.0%."]
+
+
+def test_a_last_seat_fix_is_suggested_when_the_last_seat_is_significantly_behind_by_any_margin():
+    g = seat_game(seat_p=(0.5, 0.5, 0.5, 0.01))
+    g.fpa_seats.loc[3, "effect_pp"] = -0.5
+    ideas = [r.text for r in game_findings(g).itertuples() if r.text.startswith("Rule change to try")]
+    assert ideas == ["Rule change to try: give the last seat a bonus. (The simulator has no rule switch for this yet, "
+                     "so it is not tested here.)"]
+    g.fpa_seats.loc[3, "effect_pp"] = 0.5
+    assert not any(r.text.startswith("Rule change to try") for r in game_findings(g).itertuples())
+
+
+def _confirmed_change(within_after=True):
+    table = pd.DataFrame({"measure": ["seat 1 win rate", "seat 2 win rate", "mean turns"], "seat": [1.0, 2.0, np.nan],
+                          "before": [0.62, 0.38, 30.0], "before_low": [0.6, 0.36, 29.0], "before_high": [0.64, 0.4, 31.0],
+                          "after": [0.53, 0.47, 32.5], "after_low": [0.51, 0.45, 31.0], "after_high": [0.55, 0.49, 34.0],
+                          "n": [6000, 6000, 6000], "target_low": [0.46, 0.46, np.nan],
+                          "target_high": [0.54, 0.54, np.nan], "within_before": [False, False, True],
+                          "within_after": [within_after, True, True]})
+    table.attrs = {"words": "deal 7 cards", "code": "hand_size=7"}
+    return table
+
+
+def test_a_confirmed_rule_change_names_the_seat_it_helps_and_the_band_every_seat_reaches():
+    g = seat_game(seat_p=(0.5, 0.5, 0.5, 0.5))
+    g.fpa_seats = g.fpa_seats[g.fpa_seats["lineup"] == "L"]
+    g.fixes, g.fix_ideas = g.fixes.iloc[:0], ()
+    g.extra = {"Confirmed rule change: hand_size=7": _confirmed_change(), "Confirmed rule change: none": pd.DataFrame()}
+    row = game_findings(g).set_index("kind").loc["fix"]
+    assert row["text"] == (
+        "This report's games find no seat clearly favoured, but a longer run shows what this change improves. "
+        "Confirmed rule change — deal 7 cards (hand_size=7): seat 1 of 2 (first to play) wins 62.0% [60.0, 64.0] under "
+        "the published rules and 53.0% [51.0, 55.0] with the change, over 6,000 fresh games each; every seat is then "
+        "within 50 ± 4 points; a game lasts 30.0 turns on average before and 32.5 after.")
+    assert row["effect"] == pytest.approx(9.0) and row["source"] == "extra:Confirmed rule change: hand_size=7"
+    g.extra = {"Confirmed rule change: hand_size=7": _confirmed_change(False).iloc[:2]}
+    text = game_findings(g).set_index("kind").loc["fix", "text"]
+    assert "; not every seat is within 50 ± 4 points." in text and "turns" not in text
