@@ -55,19 +55,21 @@ def words(name) -> str:
     return str(name).replace("_", " ")
 
 
-FORMATS = {"pct": lambda r, c: pct(r[c[0]]), "ci": lambda r, c: ci(r[c[0]], r[c[1]]),
-           "ci_pts": lambda r, c: ci(r[c[0]], r[c[1]], 1.0), "pts": lambda r, c: pts(r[c[0]]),
-           "abs_pts": lambda r, c: f"{abs(float(r[c[0]])):.1f} points", "n": lambda r, c: n_(r[c[0]]),
-           "p": lambda r, c: p_text(r[c[0]]), "num": lambda r, c: f"{float(r[c[0]]):g}", "int": lambda r, c: f"{float(r[c[0]]):.0f}",
-           "mean": lambda r, c: f"{float(r[c[0]]):.1f}", "ratio": lambda r, c: f"{float(r[c[0]]):.2f}"}
+#: format -> a function of (row, its column names): one column, or two for an interval (a spec that gives
+#: another number of columns fails loudly)
+FORMATS = {"pct": lambda r, a: pct(r[a]), "ci": lambda r, lo, hi: ci(r[lo], r[hi]),
+           "ci_pts": lambda r, lo, hi: ci(r[lo], r[hi], 1.0), "pts": lambda r, a: pts(r[a]),
+           "abs_pts": lambda r, a: f"{abs(float(r[a])):.1f} points", "n": lambda r, a: n_(r[a]),
+           "p": lambda r, a: p_text(r[a]), "num": lambda r, a: f"{float(r[a]):g}", "int": lambda r, a: f"{float(r[a]):.0f}",
+           "mean": lambda r, a: f"{float(r[a]):.1f}", "ratio": lambda r, a: f"{float(r[a]):.2f}"}
 
 
 def formatted_numbers(row: pd.Series, numbers: str) -> list[str]:
-    """The strings a finding shows for `row` under its `numbers` spec (see the module docstring)."""
+    """The strings a finding shows for `row` under its `numbers` spec (see `analyses.findings`)."""
     out = []
     for item in filter(None, numbers.split(",")):
         columns, kind = item.split(":")
-        out.append(FORMATS[kind](row, columns.split("+")))
+        out.append(FORMATS[kind](row, *columns.split("+")))
     return out
 
 

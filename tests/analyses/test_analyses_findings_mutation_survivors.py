@@ -18,6 +18,7 @@ from analyses.findings import (
     confirm,
     formatted_numbers,
     game_findings,
+    p_column,
     sort_findings,
     study_findings,
     verdict,
@@ -370,6 +371,11 @@ def test_every_number_format_reads_its_columns():
     assert formatted_numbers(row, spec) == ["20.9%", "[19.5, 22.4]", "[-5.5, -2.2]", "-4.1 points", "4.1 points",
                                             "12,345", "p = 0.003", "2.5", "36", "36.4", "0.46"]
     assert formatted_numbers(row, "") == []
+    with pytest.raises(TypeError):
+        formatted_numbers(row, "a+lo:pct")          # one column for a rate, two for an interval
+    assert p_column(pd.DataFrame({"p_value": [0.1], "p_holm": [0.2]})) == "p_holm"
+    assert p_column(pd.DataFrame({"p_adjusted": [0.1], "p_family": [0.2]})) == "p_family"
+    assert p_column(pd.DataFrame({"x": [0.1]})) == "p_value"
     assert words("('karkoth', 'iron_circle')") == "karkoth, iron circle" and words(["a_b", "c"]) == "a b, c"
     assert words("(not python") == "(not python" and words("x]") == "x]" and words("a_b") == "a b"
 
