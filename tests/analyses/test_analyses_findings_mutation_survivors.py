@@ -327,6 +327,8 @@ def test_a_duel_claim_is_confirmed_only_when_every_fresh_duel_is_won_its_weakest
                                        "adjusted over this game's 1 confirmation test(s)) — confirmed.")
     assert won.loc[0, "status"] == "confirmed" and won.loc[0, "significant"]
     assert won.loc[1, "status"] == "" and won.loc[1, "text"] == "Trust."
+    even = confirm(claims, types.SimpleNamespace(matrix=duels.assign(win_rate=[0.8, 0.5, 0.2])))
+    assert even.loc[0, "text"].endswith("— not confirmed: read the first run's result as chance.")   # a drawn duel
 
 
 def test_a_claim_the_fresh_run_does_not_measure_leaves_the_next_one_measured():
