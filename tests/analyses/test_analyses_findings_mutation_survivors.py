@@ -567,6 +567,18 @@ def test_a_confirmed_rule_change_names_the_seat_it_helps_and_the_band_every_seat
         "the published rules and 53.0% [51.0, 55.0] with the change, over 6,000 fresh games each; every seat is then "
         "within 50 ± 4 points; a game lasts 30.0 turns on average before and 32.5 after.")
     assert row["effect"] == pytest.approx(9.0) and row["source"] == "extra:Confirmed rule change: hand_size=7"
-    g.extra = {"Confirmed rule change: hand_size=7": _confirmed_change(False).iloc[:2]}
+    later = _confirmed_change(False).iloc[:2].assign(before=[0.41, 0.57])     # seat 1 is the furthest from fair
+    g.extra = {"Game events (main run)": seat_game().extra["Game events (main run)"],
+               "Confirmed rule change: none": pd.DataFrame(), "Confirmed rule change: hand_size=7": later}
     text = game_findings(g).set_index("kind").loc["fix", "text"]
-    assert "; not every seat is within 50 ± 4 points." in text and "turns" not in text
+    assert "seat 1 of 2 (first to play) wins 41.0% [60.0, 64.0] under the published rules" in text
+    assert text.endswith("; not every seat is within 50 ± 4 points.") and "turns" not in text
+
+
+def test_a_seat_ahead_by_less_than_a_point_is_advantaged_and_p_at_alpha_is_not_significant():
+    g = seat_game(seat_p=(0.01, 0.5, 0.5, 0.5))
+    g.fpa_seats.loc[0, "effect_pp"] = 0.4
+    seat = game_findings(g).set_index("kind").loc["seat", "text"]
+    assert "— advantaged by 0.4 points (p = 0.01, unadjusted)." in seat
+    even = game_findings(team_game(p_team=0.05))
+    assert "team" not in set(even["kind"]) and even["text"].str.startswith("Neither alliance is favoured").any()
