@@ -15,6 +15,7 @@ from analyses.findings import (
     NO_CONFIRMATION,
     NOT_CONFIRMED,
     _Collector,
+    _impact,
     confirm,
     formatted_numbers,
     game_findings,
@@ -582,3 +583,22 @@ def test_a_seat_ahead_by_less_than_a_point_is_advantaged_and_p_at_alpha_is_not_s
     assert "— advantaged by 0.4 points (p = 0.01, unadjusted)." in seat
     even = game_findings(team_game(p_team=0.05))
     assert "team" not in set(even["kind"]) and even["text"].str.startswith("Neither alliance is favoured").any()
+
+
+def test_the_three_largest_card_groups_are_stated_the_fourth_is_named_and_p_at_alpha_is_not_found():
+    n = 6
+    opening = pd.DataFrame({
+        "item": [f"G{i}" for i in range(n)], "kind": "family", "n_with": 400, "win_with": 0.3, "n_without": 600,
+        "win_without": 0.25, "diff_pp": [2.0, -9.0, 5.0, 7.5, 1.0, 3.0], "diff_low": -1.0, "diff_high": 1.0,
+        "p_value": 0.9, "p_family": [0.01, 1e-5, 0.001, 1e-4, 0.05, 0.2], "deals": 300, "finding": True})
+    g = seat_game()
+    g.opening_impact = opening
+    c = _Collector(g)
+    _impact(c)
+    assert [(r["kind"], 0.0 if np.isnan(r["effect"]) else r["effect"], r["selected"]) for r in c.rows] == [
+        ("impact", -9.0, True), ("impact", 7.5, True), ("impact", 5.0, True), ("impact", 0.0, False),
+        ("not_found", 3.0, False)]
+    assert c.rows[3]["text"] == ("1 more in the opening hand change a seat's chances as well (see the opening-hand "
+                                 "table): G0.")
+    assert c.rows[4]["text"].startswith("No clear effect of 2 of the 6 card groups in the opening hand: none moves a "
+                                        "seat's win rate by more than 3.0 points (largest: at least one G5 card")
