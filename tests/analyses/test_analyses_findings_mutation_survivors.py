@@ -602,3 +602,14 @@ def test_the_three_largest_card_groups_are_stated_the_fourth_is_named_and_p_at_a
                                  "table): G0.")
     assert c.rows[4]["text"].startswith("No clear effect of 2 of the 6 card groups in the opening hand: none moves a "
                                         "seat's win rate by more than 3.0 points (largest: at least one G5 card")
+
+
+def test_a_fresh_effect_of_one_point_with_the_claims_sign_confirms_it():
+    fresh = pd.DataFrame({"policy": ["a"], "win_rate": [0.26], "ci_low": [0.255], "ci_high": [0.265], "games": [90000],
+                          "effect_pp": [1.0], "p_value": [1e-6]})
+    out = confirm(_claims(("by_policy", '{"policy": "a"}', 5.0)), types.SimpleNamespace(by_policy=fresh))
+    assert out.loc[0, "status"] == "confirmed" and out.loc[0, "text"].endswith("(+1.0 points, p < 0.001, Holm-adjusted "
+                                                                                "over this game's 1 confirmation test(s)) — confirmed.")
+    against = confirm(_claims(("by_policy", '{"policy": "a"}', -5.0)), types.SimpleNamespace(by_policy=fresh))
+    assert against.loc[0, "status"] == NOT_CONFIRMED
+    assert against.loc[0, "text"].endswith("— not confirmed: the fresh games point the other way.")
