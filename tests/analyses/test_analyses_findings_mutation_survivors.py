@@ -381,6 +381,7 @@ def test_every_number_format_reads_its_columns():
     assert p_column(pd.DataFrame({"x": [0.1]})) == "p_value"
     assert words("('karkoth', 'iron_circle')") == "karkoth, iron circle" and words(["a_b", "c"]) == "a b, c"
     assert words("(not python") == "(not python" and words("x]") == "x]" and words("a_b") == "a b"
+    assert words("-(1)") == "-(1)" and words(" ('a', 'b')") == " ('a', 'b')"     # only a bracketed text is read
 
 
 def test_a_fresh_row_without_a_named_test_names_none_and_one_with_a_test_names_it():
