@@ -614,3 +614,13 @@ def test_a_fresh_effect_of_one_point_with_the_claims_sign_confirms_it():
     against = confirm(_claims(("by_policy", '{"policy": "a"}', -5.0)), types.SimpleNamespace(by_policy=fresh))
     assert against.loc[0, "status"] == NOT_CONFIRMED
     assert against.loc[0, "text"].endswith("— not confirmed: the fresh games point the other way.")
+
+
+def test_a_ladder_finding_at_exactly_alpha_after_adjustment_is_not_significant():
+    ladder_rows = pd.DataFrame({"finding": ["seat 1: win rate − fair share"] * 2, "kind": "seat",
+                                "rung": ["weak", "strong"], "elo": [0.0, 100.0], "games": [2000, 2000],
+                                "estimate": [9.0, 8.0], "p_value": [0.025, 0.025]})
+    ladder = types.SimpleNamespace(findings=ladder_rows, metadata={"top": ["weak", "strong"]})
+    g = with_ladders(_seat_study(), {"toy": ladder}).games["toy"]
+    assert list(g.ladder_findings["p_family"]) == pytest.approx([0.05, 0.05])     # Holm: 2 x 0.025 over 4 tests
+    assert not g.ladder_findings["significant"].any() and not g.ladder_findings["robust"].any()
