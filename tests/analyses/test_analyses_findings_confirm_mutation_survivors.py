@@ -18,6 +18,7 @@ from analyses.findings import (
     words,
 )
 from analyses.findings_confirm import _confirmed_first
+from analyses.ladder_stats import MIN_RUNG_GAMES
 from analyses.robustness import assumptions_line, luck_line, robustness, robustness_line, with_ladders
 from analyses.study import GameStudy, Study
 
@@ -243,3 +244,17 @@ def test_a_ladder_finding_at_exactly_alpha_after_adjustment_is_not_significant()
     g = with_ladders(_seat_study(), {"toy": ladder}).games["toy"]
     assert list(g.ladder_findings["p_family"]) == pytest.approx([0.05, 0.05])     # Holm: 2 x 0.025 over 4 tests
     assert not g.ladder_findings["significant"].any() and not g.ladder_findings["robust"].any()
+
+
+def test_a_rung_of_exactly_the_minimum_games_is_read_and_an_alliance_is_read_at_its_first_seat():
+    rung = LADDER.iloc[[0]].assign(games=MIN_RUNG_GAMES)
+    line = robustness_line(_finding("fpa_seats", '{"seat": 0}'), rung)
+    assert f"strong ({MIN_RUNG_GAMES:,} games) +4.0 points" in line
+    table = pd.DataFrame({"decision": ["D-a", "D-a"], "field": ["f", "f"], "alternative": ["x", "x"],
+                          "quantity": ["seat 1 win rate", "seat 3 win rate"], "default": [0.5, 0.5],
+                          "diff": [-0.01, 0.3], "ci_low": [-0.03, 0.2], "ci_high": [0.01, 0.4], "p_holm": [0.7, 1e-4],
+                          "value": [0.49, 0.8], "games": [100, 100]})
+    game = types.SimpleNamespace(game="g", main_policy="greedy",
+                                 teams=pd.DataFrame({"team": ["karkoth + iron_circle"], "seats": ["0+2"]}))
+    line = assumptions_line(_finding("teams", '{"team": "karkoth + iron_circle"}'), game, table)
+    assert line.startswith("Assumptions: holds under every alternative reading (1 decisions, 1 alternatives")
