@@ -7,11 +7,13 @@ discovery and a confirmation run of 250 deals x 4 rotations (1,000 games each), 
 one. The null toy has no effect at all; in the effect toy card 0 doubles its holder's odds outside the lucky
 deals (beta = 1: an exact +11.86 points).
 
-- null toy: the share of reports stating a false finding, and of reports selecting a false claim (the
-  family-wise error), is at most 5% plus 2 binomial standard errors at 5% for the number of reports;
-- effect toy: the real effect is found (selected and confirmed) in at least 80% of reports (about 93% is
-  expected), false findings stay within the same bound, and the printed confirmation estimate of the selected
-  effect is unbiased: its mean minus the exact truth within 2 standard errors;
+- null toy: the share of reports stating a false finding (selected, then confirmed) is at most 5% plus 2
+  binomial standard errors at 5% for the number of reports; the share selecting a false claim (the
+  family-wise error of the Holm family, about 4% in the long run) at most 5% plus 3 of them;
+- effect toy: the real effect is found (selected and confirmed) in at least 80% of reports (about 94% in the
+  long run), false findings stay within the same bounds, and the printed confirmation estimate of the selected
+  effect is unbiased: its mean minus the exact truth within 2 standard errors (the selected discovery
+  estimate is not: the winner's curse puts it about 0.6 points high, which the long version shows);
 - the exact truth (`report_toys.true_effect`) agrees with a large Monte-Carlo draw, and the fast seat tables
   the simulation uses are those `first_player_advantage` gives.
 
@@ -29,12 +31,12 @@ from analyses.findings import ALPHA
 
 import report_toys as rt
 
-REPORTS = 100
+NULL_REPORTS, EFFECT_REPORTS = 100, 70
 
 
-def _bound(n: int) -> float:
-    """The nominal 5% plus 2 binomial standard errors of a share over `n` reports."""
-    return ALPHA + 2 * math.sqrt(ALPHA * (1 - ALPHA) / n)
+def _bound(n: int, errors: float = 2.0) -> float:
+    """The nominal 5% plus `errors` binomial standard errors of a share over `n` reports."""
+    return ALPHA + errors * math.sqrt(ALPHA * (1 - ALPHA) / n)
 
 
 @pytest.mark.parametrize("seat_luck, beta, share", [(0.3, 1.0, 0.5), (0.5, 0.4, 0.25), (0.0, 2.0, 0.7)])
@@ -69,27 +71,29 @@ def test_the_fast_seat_tables_are_those_of_first_player_advantage():
 
 
 def test_a_report_on_the_null_toy_states_a_false_finding_at_most_at_the_nominal_rate():
-    table = rt.reports(rt.Toy(), REPORTS, seed=20261207)
+    table = rt.reports(rt.Toy(), NULL_REPORTS, seed=20261207)
     stated, selected = table["false_stated"].mean(), table["false_selected"].mean()
-    print(f"null toy, {REPORTS} reports: false finding stated {stated:.3f}, false claim selected {selected:.3f}, "
-          f"bound {_bound(REPORTS):.3f}")
+    print(f"null toy, {NULL_REPORTS} reports: false finding stated {stated:.3f}, false claim selected {selected:.3f}, "
+          f"bounds {_bound(NULL_REPORTS):.3f} and {_bound(NULL_REPORTS, 3):.3f}")
     assert not table["effect_selected"].any()
-    assert stated <= selected <= _bound(REPORTS)
+    assert stated <= _bound(NULL_REPORTS)
+    assert stated <= selected <= _bound(NULL_REPORTS, 3)
 
 
 def test_a_report_on_the_effect_toy_finds_the_effect_and_prints_an_unbiased_estimate_of_it():
     t = rt.effect_toy()
-    table = rt.reports(t, REPORTS, seed=20261208)
+    table = rt.reports(t, EFFECT_REPORTS, seed=20261208)
     found = table["effect_stated"].mean()
     error, se, n = rt.estimate_error(table, t)
-    print(f"effect toy, {REPORTS} reports: found {found:.3f}; printed estimate minus truth {error:+.2f} points "
+    print(f"effect toy, {EFFECT_REPORTS} reports: found {found:.3f}; printed estimate minus truth {error:+.2f} points "
           f"(SE {se:.2f}, {n} reports); false finding stated {table['false_stated'].mean():.3f}, false claim "
           f"selected {table['false_selected'].mean():.3f}")
     assert found >= 0.8
-    assert n == table["effect_selected"].sum() and n >= 0.8 * REPORTS
+    assert n == table["effect_selected"].sum() and n >= 0.8 * EFFECT_REPORTS
     assert abs(error) <= 2 * se
     assert table["shown"].all()                   # the sentence shows the estimate the error is measured on
-    assert table["false_stated"].mean() <= table["false_selected"].mean() <= _bound(REPORTS)
+    assert table["false_stated"].mean() <= _bound(EFFECT_REPORTS)
+    assert table["false_stated"].mean() <= table["false_selected"].mean() <= _bound(EFFECT_REPORTS, 3)
 
 
 def test_a_toy_with_a_bad_setting_is_refused():
