@@ -53,8 +53,9 @@ def _ladder_rows(finding: pd.Series, ladder: pd.DataFrame) -> pd.DataFrame:
     if finding["source"] == "fpa_seats" and "seat" in key:
         return ladder[names.str.startswith(f"seat {int(key['seat']) + 1} ") | names.str.startswith(
             f"seat {int(key['seat']) + 1}:")]
-    if finding["source"] == "teams" and "team" in key:
-        return ladder[names.str.startswith(f"alliance {words(key['team'])}:")]
+    if finding["source"] == "teams" and "team" in key:    # 'alliance X: ...' or a team game's 'seat 1 (X): ...'
+        team = words(key["team"])
+        return ladder[names.str.startswith(f"alliance {team}:") | names.str.contains(f" ({team}):", regex=False)]
     if finding["source"] == "impact" and "stat" in key:
         return ladder[names.str.startswith(f"{str(key['stat']).replace('_', ' ')}:")]
     return ladder.iloc[:0]

@@ -104,3 +104,16 @@ def test_the_rungs_table_gives_the_weakest_alliance_at_every_policy_and_each_rea
                                                     "tuned in every seat (another policy)"]
     assert view["rungs"] is not None and "3 decisions, 3 alternatives, 100 paired games an arm" in view["summary"]
     assert sensitivity_view(types.SimpleNamespace(**vars(g), sensitivity={}), str) is None
+
+
+def test_an_alliance_claim_is_checked_on_the_ladder_rows_of_its_alliance():
+    ladder = pd.DataFrame([("seat 1 (karkoth + iron circle): win rate − fair share", "seat", "balanced", 0.0, 400,
+                            -20.0, 1e-6, "two-sided exact binomial test"),
+                           ("seat 2 (vailin + nerath): win rate − fair share", "seat", "balanced", 0.0, 400, 20.0,
+                            1e-6, "two-sided exact binomial test")],
+                          columns=["finding", "kind", "rung", "elo", "games", "estimate", "p_family", "test"])
+    ladder["verdict"] = "significantly below 0"
+    claim = _claim("teams", '{"team": "karkoth + iron_circle"}')
+    line = robustness(claim, _game(True), ladder, TABLE)
+    assert "Skill: checked in self-play at every rung" in line and "balanced (400 games) -20.0 points" in line
+    assert "+20.0 points" not in line
