@@ -1,7 +1,7 @@
 """Option values, defaults and limits shared by the library and the command line's parser.
 
 Standard library only: `balancelab COMMAND --help` builds every command's parser from this module
-and `analyses.cli_parser` without importing numpy, pandas, scipy, numba or a game. The modules that
+and `balancelab.parser` without importing numpy, pandas, scipy, numba or a game. The modules that
 use these values (runner, plan, limits, study, ladder, ...) import them from here, so a command's
 help and its code cannot disagree. The last section holds the few facts of richer objects the help
 quotes (the report's plans, the objectives' names); a test keeps them equal to the objects.

@@ -3,10 +3,10 @@
     python benchmarks/speed/cli_help_time.py            # best of 3 runs of each, in a fresh interpreter
     python benchmarks/speed/cli_help_time.py --runs 5
 
-Each help is a new process (`python -m analyses ...`, what the `balancelab` script runs), so the
+Each help is a new process (`python -m balancelab ...`, what the `balancelab` script runs), so the
 figure includes the interpreter's start; the best of the runs is shown because on a shared machine
 the slower runs mostly measure the neighbours. The target is under 0.5 s for each: the parsers are
-built from argparse-level modules only (analyses/cli_parser.py); `python -X importtime -m analyses
+built from argparse-level modules only (balancelab/parser.py); `python -X importtime -m balancelab
 COMMAND --help` shows what is imported. The interpreter's bare start is printed as the floor.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 
-from analyses.cli import COMMANDS
+from balancelab.cli import COMMANDS
 
 TARGET = 0.5   # seconds
 
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> None:
                                                   for name, _ in COMMANDS]
     slow = 0
     for label, command in rows:
-        seconds = best_time([sys.executable, "-m", "analyses", *command], args.runs)
+        seconds = best_time([sys.executable, "-m", "balancelab", *command], args.runs)
         slow += seconds >= TARGET
         print(f"{label:<34}{seconds:6.3f} s{'   above the target' if seconds >= TARGET else ''}")
     print(f"best of {args.runs}; target < {TARGET} s: {len(rows) - slow} of {len(rows)} within it")

@@ -2,7 +2,7 @@
 
     nice -n 5 python benchmarks/tools/fuzz_campaign.py --minutes 5 --seed 0
 
-Each command line runs in its own process (`python -m analyses ...`) with a 60 s timeout: the hostile
+Each command line runs in its own process (`python -m balancelab ...`) with a 60 s timeout: the hostile
 corpus of tests/analyses/hostile.py, then command lines made from it at random (numbers replaced by huge,
 negative, fractional or text values, texts by random bytes, results files by mutated copies: another
 game's name, doubled rows, edited metadata). Every output path given exists beforehand with known bytes.
@@ -87,7 +87,7 @@ def run_cli(argv: list[str], cwd: Path) -> tuple[int | None, str, float]:
     cpu = _child_cpu()
     env = {**os.environ, "BALANCELAB_CRASH_DIR": str(cwd / "crashes")}
     try:
-        done = subprocess.run([sys.executable, "-m", "analyses", *argv], cwd=cwd, capture_output=True, text=True,
+        done = subprocess.run([sys.executable, "-m", "balancelab", *argv], cwd=cwd, capture_output=True, text=True,
                               timeout=WALL_TIMEOUT, env=env, errors="replace")
         used = _child_cpu() - cpu
         return (None if used > TIMEOUT else done.returncode), done.stderr, used

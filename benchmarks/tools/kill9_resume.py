@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def command(args, out: Path) -> list[str]:
-    cmd = [sys.executable, "-m", "analyses", "simulate", args.game, "--games", str(args.games), "--jobs",
+    cmd = [sys.executable, "-m", "balancelab", "simulate", args.game, "--games", str(args.games), "--jobs",
            str(args.jobs), "--seed", str(args.seed), "--out", str(out), "--no-progress"]
     if args.policies:
         cmd += ["--policies", args.policies]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from analyses import runner
-from analyses.cli import main
+from balancelab.cli import main
 
 import toygame
 

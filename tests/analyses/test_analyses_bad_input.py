@@ -10,8 +10,8 @@ import pytest
 import analyses
 import nightsim
 from analyses import frames
-from analyses.cli import main
 from analyses.io import read_results, validate_results, write_results
+from balancelab.cli import main
 
 TOY = dict(rules={"players": 3}, policies="strong,random,random", seed=4, progress=False)
 

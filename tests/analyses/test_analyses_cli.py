@@ -1,4 +1,4 @@
-"""The balancelab command end to end, through analyses.cli.main and one `python -m analyses`."""
+"""The balancelab command end to end, through balancelab.cli.main and one `python -m balancelab`."""
 import os
 import subprocess
 import sys
@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analyses.cli import main
+from balancelab.cli import main
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -96,7 +96,7 @@ def test_foreign_results_file(capsys, tmp_path, run):
 
 def test_python_dash_m_analyses(results_file):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-m", "analyses", "winrates", "--in", str(results_file)],
+    done = subprocess.run([sys.executable, "-m", "balancelab", "winrates", "--in", str(results_file)],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Win rate by seat" in done.stdout and "60 games" in done.stdout

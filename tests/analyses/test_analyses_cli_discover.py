@@ -9,10 +9,12 @@ import pytest
 import analyses
 import nerathsim
 import nightsim
-from analyses import cli_checks, cli_info, cli_parser
-from analyses.cli import build_parser, main
 from analyses.games import load_game, make_rules, with_parameter
 from analyses.study import PLANS, run_sizes
+from balancelab import checks as cli_checks
+from balancelab import info as cli_info
+from balancelab import parser as cli_parser
+from balancelab.cli import build_parser, main
 
 
 @pytest.fixture
@@ -20,8 +22,8 @@ def no_games(monkeypatch):
     """Any attempt to play a game fails the test: the checks must refuse first."""
     def refuse(*a, **k):
         raise AssertionError("a game was played before the command line was checked")
-    for target in ("analyses.cli_commands.simulate", "analyses.cli_commands.sweep", "analyses.cli_commands.simulate_to_file",
-                   "analyses.cli_report.simulate_study"):
+    for target in ("balancelab.commands.simulate", "balancelab.commands.sweep", "balancelab.commands.simulate_to_file",
+                   "balancelab.report.simulate_study"):
         monkeypatch.setattr(target, refuse)
 
 

@@ -12,7 +12,7 @@ import pytest
 from pandas.testing import assert_frame_equal
 
 import analyses
-from analyses.cli import main
+from balancelab.cli import main
 
 distributed = pytest.importorskip("distributed")
 

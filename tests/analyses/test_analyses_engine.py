@@ -17,9 +17,9 @@ import dreamsim
 import nightsim
 from analyses import frames
 from analyses.checkpoint import _check_same_run, simulate_to_file
-from analyses.cli import main
 from analyses.io import read_results
 from analyses.runner import resolve_engine
+from balancelab.cli import main
 
 SMALL = dict(policies="greedy,random,random,random", seed=3, progress=False)
 

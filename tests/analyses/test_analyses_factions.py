@@ -1,6 +1,6 @@
 """Win rates by faction (Nerath realms), the winrates --by option and DEFAULT_POLICY."""
 import analyses
-from analyses.cli import main
+from balancelab.cli import main
 
 
 def test_factions_from_recorded_seat_columns_for_any_player_count():

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyses import limits
-from analyses.cli import main
 from analyses.io import META_KEY, read_results
 from analyses.objectives import make_objective
+from balancelab.cli import main
 
 sys.path.insert(0, str(Path(__file__).parent))
 import hostile  # noqa: E402
@@ -58,8 +58,8 @@ def test_an_unexpected_exception_is_one_line_and_a_saved_traceback(tmp_path, mon
 
     def broken(args):
         raise KeyError("a bug")
-    monkeypatch.setattr("analyses.cli_commands.run_fpa", broken)
-    monkeypatch.setattr("analyses.cli_checks.validate", lambda args: None)
+    monkeypatch.setattr("balancelab.commands.run_fpa", broken)
+    monkeypatch.setattr("balancelab.checks.validate", lambda args: None)
     parser_command = main.__globals__["build_parser"]().parse_args(["fpa", "nightsim"]).command
     assert parser_command.resolve() is broken
     code, _, err = run(["fpa", "nightsim"])

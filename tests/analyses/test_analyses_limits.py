@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 
 import nerathsim
 from analyses import limits
-from analyses.cli import main
 from analyses.knobs import load_knobs_file, make_knob
 from analyses.runner import Executor, simulate
 from analyses.search.ismcts import ISMCTSPolicy, parse_ismcts
+from balancelab.cli import main
 
 HUGE = "99999999999999999999999999"
 

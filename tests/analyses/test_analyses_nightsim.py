@@ -9,7 +9,7 @@ from pandas.testing import assert_frame_equal
 
 import analyses
 import nightsim
-from analyses.cli import main
+from balancelab.cli import main
 
 
 def nightsim_ready() -> bool:

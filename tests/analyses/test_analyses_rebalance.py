@@ -15,9 +15,9 @@ import dreamsim
 import nerathsim
 import nightsim
 from analyses import knobs as K
-from analyses.cli import main
 from analyses.objectives import change_cost, make_objective, unit_values
 from analyses.rebalance_search import parse_budget, rebalance
+from balancelab.cli import main
 from nerathsim.battle.rules import BattleRules
 from nerathsim.battle.units import Unit, UnitTable
 

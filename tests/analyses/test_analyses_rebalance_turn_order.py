@@ -10,10 +10,10 @@ import pytest
 
 import nerathsim
 from analyses import knobs as K
-from analyses.cli import main
 from analyses.io import read_results
 from analyses.objectives import change_cost
 from analyses.rebalance_search import FRAMES_DIR, rebalance
+from balancelab.cli import main
 from nerathsim.knobs import ALTERNATING_ORDERS, KNOBS
 from nerathsim.rules import PUBLISHED_TURN_ORDER, TEAMS, TURN_ORDERS
 

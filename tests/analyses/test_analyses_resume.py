@@ -5,7 +5,7 @@ from pandas.testing import assert_frame_equal
 import analyses
 from analyses import checkpoint
 from analyses.checkpoint import parts_dir, simulate_to_file
-from analyses.cli import main
+from balancelab.cli import main
 
 GAMES, CHUNK = 120, 10
 ARGS = ["simulate", "toygame", "--games", str(GAMES), "--players", "3", "--policies", "strong,random,random",

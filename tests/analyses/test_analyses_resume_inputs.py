@@ -15,10 +15,10 @@ import nerathsim
 import nightsim
 from analyses import checkpoint
 from analyses.checkpoint import parts_dir, simulate_to_file
-from analyses.cli import main
 from analyses.io import read_results
 from analyses.metadata import run_metadata
 from analyses.runner import prepare_run
+from balancelab.cli import main
 
 GAMES, CHUNK = 24, 4
 TOY = ["simulate", "toygame", "--games", "12", "--players", "3", "--policies", "strong,random,random",

@@ -6,8 +6,8 @@ import os
 import pytest
 
 from analyses import safe_io
-from analyses.cli import main
 from analyses.tune_study import check_storage
+from balancelab.cli import main
 
 
 def _error(capsys) -> str:

@@ -18,9 +18,10 @@ from scipy import stats
 
 import analyses
 import nerathsim
-from analyses import cli_parser, clusters, frames
-from analyses.cli import build_parser
+from analyses import clusters, frames
 from analyses.sensitivity import load, per_game, sensitivity, verdicts
+from balancelab import parser as cli_parser
+from balancelab.cli import build_parser
 
 import toygame as toy
 

@@ -10,9 +10,9 @@ from pandas.testing import assert_frame_equal
 
 import analyses
 from analyses.checkpoint import lock_path, parts_dir, run_lock, simulate_to_file
-from analyses.cli import main
 from analyses.io import read_results
 from analyses.worker import watch_parent
+from balancelab.cli import main
 
 psutil = pytest.importorskip("psutil")
 posix = pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX only")
@@ -86,7 +86,7 @@ def test_kill_9_of_a_two_worker_run_leaves_no_process_and_resume_finishes_it(tmp
     out = tmp_path / "run.parquet"
     args = ["simulate", "nightsim", "--games", "400", "--policies", "random", "--seed", "5", "--chunk-size", "10",
             "--no-progress", "--out", str(out)]
-    process = subprocess.Popen([sys.executable, "-m", "analyses", *args, "--jobs", "2"], start_new_session=True,
+    process = subprocess.Popen([sys.executable, "-m", "balancelab", *args, "--jobs", "2"], start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         started = wait_until(lambda: parts_dir(out).is_dir() and any(parts_dir(out).glob("part-*.parquet"))

@@ -8,15 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from analyses import cli_parser, objectives, options, study
-from analyses.cli import COMMANDS, main
+from analyses import objectives, options, study
+from balancelab import parser as cli_parser
+from balancelab.cli import COMMANDS, main
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("pandas", "scipy", "numba", "matplotlib")
 
 CHILD = """
 import contextlib, io, sys
-from analyses.cli import COMMANDS, main
+from balancelab.cli import COMMANDS, main
 loaded = {}
 for name, _ in COMMANDS:
     with contextlib.redirect_stdout(io.StringIO()) as out:
@@ -40,7 +41,7 @@ def test_no_command_help_imports_a_heavy_package():
 
 def test_the_check_would_see_a_heavy_import():
     """The child's check is not blind: importing a command's own module does load pandas."""
-    code = ("import sys, analyses.cli_commands; "
+    code = ("import sys, balancelab.commands; "
             f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
     child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert child.returncode == 0, child.stderr
@@ -61,8 +62,8 @@ def test_every_command_has_a_handler_that_is_its_function():
 
 def test_a_handler_imports_its_module_when_called(monkeypatch):
     calls = []
-    monkeypatch.setattr("analyses.cli_info.run_games", lambda args: calls.append(args) or 7)
-    handler = cli_parser.Handler("analyses.cli_info", "run_games")
+    monkeypatch.setattr("balancelab.info.run_games", lambda args: calls.append(args) or 7)
+    handler = cli_parser.Handler("balancelab.info", "run_games")
     assert handler("the args") == 7 and calls == ["the args"]
 
 

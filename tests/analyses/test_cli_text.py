@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 
 import nightsim
-from analyses import cli_commands
-from analyses.cli import build_parser, command_list_parser, main
-from analyses.cli_text import compact, text_table
 from analyses.games import resolve_policies
 from analyses.suggest import did_you_mean
+from balancelab import commands as cli_commands
+from balancelab.cli import build_parser, command_list_parser, main
+from balancelab.text import compact, text_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,7 +121,7 @@ def test_the_command_list_answers_help_without_the_commands_and_matches_the_full
     see benchmarks for the time); its text is the full parser's, so the two cannot drift apart."""
     light, full = command_list_parser().format_help(), build_parser().format_help()
     assert light == full
-    code = subprocess.run([sys.executable, "-c", "import sys, analyses.cli as c; c.main(['--help']); "
+    code = subprocess.run([sys.executable, "-c", "import sys, balancelab.cli as c; c.main(['--help']); "
                            "print(sorted(m for m in ('pandas', 'numba', 'scipy', 'nightsim', 'nerathsim') "
                            "if m in sys.modules))"], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert code.returncode == 0 and code.stdout.strip().endswith("[]"), code.stderr

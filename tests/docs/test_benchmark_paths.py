@@ -13,8 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "benchmarks"
-SOURCES = ("simcore", "nightsim", "dreamsim", "nerathsim", "analyses", "reports", "tests", "benchmarks", "examples",
-           "docs")
+SOURCES = ("simcore", "nightsim", "dreamsim", "nerathsim", "analyses", "balancelab", "reports", "tests", "benchmarks",
+           "examples", "docs")
 ALLOWED = ()
 CITED = re.compile(r"benchmarks/[\w/]+\.(?:py|txt)")
 FOLDERS = ("speed", "tools", "studies")

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import nerathsim
-from analyses import cli_parser
+from balancelab import parser as cli_parser
 from nerathsim import BattleRules
 from nerathsim.battle import kernel, monte_carlo
 from nerathsim.battle.army import start_battle

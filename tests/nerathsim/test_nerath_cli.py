@@ -1,11 +1,12 @@
-"""`battle` and `units` subcommands (parser: analyses/cli_parser.py, code: analyses/cli_nerath.py) on a
+"""`battle` and `units` subcommands (parser: balancelab/parser.py, code: balancelab/nerath.py) on a
 parser built here."""
 import argparse
 
 import pytest
 
 import nerathsim
-from analyses import cli_nerath, cli_parser
+from balancelab import nerath as cli_nerath
+from balancelab import parser as cli_parser
 
 
 def run(argv):

@@ -11,7 +11,8 @@ import json
 import pytest
 
 import nerathsim
-from analyses import cli_parser, unit_cost
+from analyses import unit_cost
+from balancelab import parser as cli_parser
 from nerathsim.battle import exact as battle_exact
 from nerathsim.battle import monte_carlo as battle_mc
 from nerathsim.battle.exact import BattleTooLarge

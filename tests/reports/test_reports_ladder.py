@@ -4,8 +4,8 @@ import re
 import pytest
 
 from analyses import ladder as L
-from analyses.cli import main
 from analyses.study import simulate_study
+from balancelab.cli import main
 
 
 @pytest.fixture(scope="module")

@@ -14,11 +14,11 @@ import dreamsim
 import nerathsim
 import nightsim
 import reports
-from analyses.cli import main
 from analyses.metadata import jsonable
 from analyses.replay import example_replays, record_from_results, record_game, restore_rules
 from analyses.runner import simulate
 from analyses.study import analyse_study
+from balancelab.cli import main
 from dreamsim.cards import KIND_NAMES
 from nerathsim import engine as nerath_engine
 from nerathsim.game import LegalActions

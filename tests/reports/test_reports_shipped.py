@@ -8,7 +8,6 @@ import pytest
 import analyses.shipped as shipped
 import nightsim
 from analyses import ladder as L
-from analyses.cli import main
 from analyses.games import resolve_policies
 from analyses.metadata import policy_repr
 from analyses.rebalance_search import rebalance
@@ -16,6 +15,7 @@ from analyses.sensitivity import load as load_sensitivity
 from analyses.sensitivity import save as save_sensitivity
 from analyses.sensitivity import sensitivity
 from analyses.study import simulate_study
+from balancelab.cli import main
 
 
 def entry(kind, path, version=None, **extra):

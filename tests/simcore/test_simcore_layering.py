@@ -6,7 +6,7 @@ import pathlib
 
 import simcore
 
-FORBIDDEN = {"nightsim", "dreamsim", "nerathsim", "analyses", "reports"}
+FORBIDDEN = {"nightsim", "dreamsim", "nerathsim", "analyses", "reports", "balancelab"}
 
 
 def test_simcore_imports_no_game_and_no_analysis():

@@ -12,11 +12,11 @@ import dataclasses
 import re
 from pathlib import Path
 
-from . import limits, safe_io
-from .games import load_game, make_rules, resolve_policies, with_parameter
-from .io import sidecar_path
-from .study import PLANS, run_sizes
-from .tune_study import check_storage
+from analyses import limits, safe_io
+from analyses.games import load_game, make_rules, resolve_policies, with_parameter
+from analyses.io import sidecar_path
+from analyses.study import PLANS, run_sizes
+from analyses.tune_study import check_storage
 
 #: (pattern, replacement) from a library message to command-line words
 FLAG_WORDS = (

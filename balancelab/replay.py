@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import safe_io
-from .cli_checks import check_output_file
-from .replay import record_from_results, record_game
+from analyses import safe_io
+from analyses.replay import record_from_results, record_game
+
+from .checks import check_output_file
 
 
 def run_replay(args) -> int:
@@ -40,7 +41,7 @@ def run_replay(args) -> int:
             rules["players"] = str(args.players)
         safe_io.check_new_file(args.out, "--out", args.force, "a replay page")
         record = record_game(args.game, args.seed, args.policies, rules or None)
-    # the one upward edge, as in `balancelab report`: reports renders what analyses played
+    # reports renders what analyses played; only this command and `balancelab report` need it
     from reports.replay import Replay  # noqa: PLC0415  # lazy: loads jinja2 and matplotlib for this command only
 
     path = Replay(record).write(args.out)

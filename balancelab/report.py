@@ -19,14 +19,14 @@ import sys
 import time
 from pathlib import Path
 
-from .confirmed import with_confirmed
-from .ladder import load_ladders
-from .rebalance_search import SPEC_FILE, suggested_fixes
-from .replay import example_replays
-from .replication import confirm_study, load_confirmation_runs, simulate_confirmation
-from .robustness import with_ladders
-from .shipped import shipped_ladders, shipped_sensitivity, shipped_studies
-from .study import PLANS, analyse_study, load_study_runs, simulate_study
+from analyses.confirmed import with_confirmed
+from analyses.ladder import load_ladders
+from analyses.rebalance_search import SPEC_FILE, suggested_fixes
+from analyses.replay import example_replays
+from analyses.replication import confirm_study, load_confirmation_runs, simulate_confirmation
+from analyses.robustness import with_ladders
+from analyses.shipped import shipped_ladders, shipped_sensitivity, shipped_studies
+from analyses.study import PLANS, analyse_study, load_study_runs, simulate_study
 
 
 def _no_ladders_yet(path: Path) -> bool:
@@ -46,7 +46,7 @@ def _clear_saved(folder: Path, games) -> None:
 
 
 def run_report(args) -> int:
-    # the one upward edge (the dependency runs reports -> analyses), and only `balancelab report` needs it:
+    # reports renders what analyses computed; only this command (and `replay`) needs it:
     import reports  # noqa: PLC0415  # lazy: loads matplotlib and jinja2 (~0.8 s) for this command only
 
     if args.games < 1:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import shlex
 
-from .rebalance_search import parse_budget
-from .tune import tune_policy
+from analyses.rebalance_search import parse_budget
+from analyses.tune import tune_policy
 
 
 def run_tune(args) -> int:

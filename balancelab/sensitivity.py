@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import textwrap
 
-from . import safe_io
-from .cli_checks import check_output_file
-from .games import load_game
-from .sensitivity import HORROR, TIMEOUTS, TURNS, choose_decisions, is_rate, save, sensitivity, verdicts
+from analyses import safe_io
+from analyses.games import load_game
+from analyses.sensitivity import HORROR, TIMEOUTS, TURNS, choose_decisions, is_rate, save, sensitivity, verdicts
+
+from .checks import check_output_file
 
 WIDTH = 100
 CELL = 8

@@ -1,5 +1,5 @@
 """The `balancelab` simulate / fpa / winrates / length / sweep commands. Their parser is in
-`analyses.cli_parser`; `analyses.cli` (the entry point) imports this module only when one of them
+`balancelab.parser`; `balancelab.cli` (the entry point) imports this module only when one of them
 runs, so `balancelab --help` and `balancelab COMMAND --help` answer without loading pandas, numba
 or the games.
 """
@@ -10,20 +10,19 @@ import sys
 import threading
 import time
 
-from . import (  # report; battle, units; games, policies, rules
-    cli_info,
-)
-from .checkpoint import simulate_to_file
+from analyses.checkpoint import simulate_to_file
+from analyses.first_player import first_player_advantage
+from analyses.game_length import game_length
+from analyses.games import load_game
+from analyses.io import read_results
+from analyses.metadata import rules_dict
+from analyses.runner import prepare_run, simulate
+from analyses.sweep import sweep
+from analyses.win_rates import win_rates
+
+from . import info
 from .cli import PROG
-from .cli_text import header, tables_text, write_frames
-from .first_player import first_player_advantage
-from .game_length import game_length
-from .games import load_game
-from .io import read_results
-from .metadata import rules_dict
-from .runner import prepare_run, simulate
-from .sweep import sweep
-from .win_rates import win_rates
+from .text import header, tables_text, write_frames
 
 # --- commands ---------------------------------------------------------------------------
 
@@ -208,9 +207,9 @@ def _run_options(args) -> dict:
 
 
 def _header(df, swept: str | None = None) -> str:
-    """What was played, in words (`analyses.cli_text.header`): game, games, seats, seed, line-up, rules."""
+    """What was played, in words (`balancelab.text.header`): game, games, seats, seed, line-up, rules."""
     try:
-        default = cli_info.default_policy(load_game(df.attrs["game"]))
+        default = info.default_policy(load_game(df.attrs["game"]))
     except (KeyError, ValueError, ImportError):
         default = None
     return header(df, _rules_text(df.attrs), default, swept)

@@ -15,8 +15,8 @@ import textwrap
 
 import pandas as pd
 
-from .findings import p_text
-from .options import TABLE_FORMATS as FORMATS
+from analyses.findings import p_text
+from analyses.options import TABLE_FORMATS as FORMATS
 
 WIDTH = 100
 

@@ -9,7 +9,7 @@ unit-cost tables on the command line.
     balancelab units                      # every unit-cost table
     balancelab units --table duels --budgets 6,12
 
-The parser of both is `analyses.cli_parser.add_battle_units`; each handler takes the parsed args and returns an exit code (bad input: one line on stderr, 2).
+The parser of both is `balancelab.parser.add_battle_units`; each handler takes the parsed args and returns an exit code (bad input: one line on stderr, 2).
 """
 from __future__ import annotations
 
@@ -19,13 +19,13 @@ import sys
 import pandas as pd
 
 import nerathsim
+from analyses import unit_cost
 from nerathsim.battle.army import start_battle
 from nerathsim.battle.exact import BattleTooLarge
 from nerathsim.battle.monte_carlo import check_mc_size
 
-from . import unit_cost
-from .cli_checks import flag_words
-from .cli_parser import UNITS_TABLES
+from .checks import flag_words
+from .parser import UNITS_TABLES
 
 
 # --------------------------------------------------------------------------------- handlers

@@ -5,8 +5,8 @@ confirmation run on fresh seeds (95% intervals) and the side effects on the othe
 """
 from __future__ import annotations
 
-from .knobs import load_knobs_file, parse_knobs
-from .rebalance_search import parse_budget, rebalance
+from analyses.knobs import load_knobs_file, parse_knobs
+from analyses.rebalance_search import parse_budget, rebalance
 
 
 def run_rebalance(args) -> int:

@@ -2,7 +2,7 @@
 
 `balancelab COMMAND --help` is answered from this parser without importing numpy, pandas, scipy,
 numba or a game: the texts, choices and defaults it shows come from `analyses.options` and the
-argument types from `analyses.cli_types` (both standard library only). Each command is a `Handler`,
+argument types from `balancelab.argtypes` (both standard library only). Each command is a `Handler`,
 the name of its module and function in `HANDLERS`; the module, with its heavy imports, is imported
 only when the command runs, after its arguments have been parsed.
 """
@@ -15,13 +15,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cli import DESCRIPTION, EXAMPLES, PROG, Parser
-from .cli_types import assignment as _assignment
-from .cli_types import comma_list as _comma_list
-from .cli_types import jobs as _jobs
-from .cli_types import non_negative_int as _non_negative_int
-from .cli_types import positive_int as _positive_int
-from .options import (
+from analyses.options import (
     BACKENDS,
     CONFIRM_PRECISION,
     ENGINES,
@@ -39,24 +33,31 @@ from .options import (
     TABLE_FORMATS,
 )
 
+from .argtypes import assignment as _assignment
+from .argtypes import comma_list as _comma_list
+from .argtypes import jobs as _jobs
+from .argtypes import non_negative_int as _non_negative_int
+from .argtypes import positive_int as _positive_int
+from .cli import DESCRIPTION, EXAMPLES, PROG, Parser
+
 #: command -> (module, function) that runs it; imported when the command runs, never for its --help
 HANDLERS = {
-    "simulate": ("analyses.cli_commands", "run_simulate"),
-    "fpa": ("analyses.cli_commands", "run_fpa"),
-    "winrates": ("analyses.cli_commands", "run_winrates"),
-    "length": ("analyses.cli_commands", "run_length"),
-    "sweep": ("analyses.cli_commands", "run_sweep"),
-    "battle": ("analyses.cli_nerath", "run_battle"),
-    "units": ("analyses.cli_nerath", "run_units"),
-    "report": ("analyses.cli_report", "run_report"),
-    "replay": ("analyses.cli_replay", "run_replay"),
-    "rebalance": ("analyses.cli_rebalance", "run_rebalance"),
-    "tune-policy": ("analyses.cli_tune", "run_tune"),
-    "ladder": ("analyses.cli_ladder", "run_ladder"),
-    "sensitivity": ("analyses.cli_sensitivity", "run_sensitivity"),
-    "games": ("analyses.cli_info", "run_games"),
-    "policies": ("analyses.cli_info", "run_policies"),
-    "rules": ("analyses.cli_info", "run_rules"),
+    "simulate": ("balancelab.commands", "run_simulate"),
+    "fpa": ("balancelab.commands", "run_fpa"),
+    "winrates": ("balancelab.commands", "run_winrates"),
+    "length": ("balancelab.commands", "run_length"),
+    "sweep": ("balancelab.commands", "run_sweep"),
+    "battle": ("balancelab.nerath", "run_battle"),
+    "units": ("balancelab.nerath", "run_units"),
+    "report": ("balancelab.report", "run_report"),
+    "replay": ("balancelab.replay", "run_replay"),
+    "rebalance": ("balancelab.rebalance", "run_rebalance"),
+    "tune-policy": ("balancelab.tune", "run_tune"),
+    "ladder": ("balancelab.ladder", "run_ladder"),
+    "sensitivity": ("balancelab.sensitivity", "run_sensitivity"),
+    "games": ("balancelab.info", "run_games"),
+    "policies": ("balancelab.info", "run_policies"),
+    "rules": ("balancelab.info", "run_rules"),
 }
 
 
@@ -590,5 +591,5 @@ def add_info(commands) -> None:
 
 def default_policies_help() -> str:
     """'greedy for nightsim, heuristic for dreamsim, balanced for nerathsim' (the standard studies' main
-    policies, which `cli_info.default_policy` gives for these games; a test checks they agree)."""
+    policies, which `balancelab.info.default_policy` gives for these games; a test checks they agree)."""
     return ", ".join(f"{main} for {name}" for name, (_, main, _) in STUDY_PLANS.items())

@@ -9,9 +9,10 @@ JSON for `balancelab report --ladder FILE_OR_FOLDER` (the report renders it, nev
 """
 from __future__ import annotations
 
-from . import ladder as L
-from . import safe_io
-from .cli_checks import check_output_file
+from analyses import ladder as L
+from analyses import safe_io
+
+from .checks import check_output_file
 
 
 def run_ladder(args) -> int:

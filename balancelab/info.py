@@ -8,7 +8,7 @@ The listings read only the game-module protocol (`Rules`, `POLICIES`, `RULES_VER
 optional `DEFAULT_POLICY`) and the report's plans (`analyses.study.PLANS`). Allowed values come
 from the game itself: a Rules field's validator is asked about a value no field accepts, and
 its "allowed: ..." answer is shown, so the listing can never drift from the rules code.
-The parser of the three commands is `analyses.cli_parser.add_info`.
+The parser of the three commands is `balancelab.parser.add_info`.
 """
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ import textwrap
 import types
 import typing
 
-from .games import KNOWN_GAMES, has_macro_search, load_game
-from .search.ismcts import DEFAULT_ITERATIONS, default_spec
-from .search.macro import DEFAULT_ROLLOUTS
-from .study import DEFAULT_GAMES, PLANS, run_sizes
+from analyses.games import KNOWN_GAMES, has_macro_search, load_game
+from analyses.search.ismcts import DEFAULT_ITERATIONS, default_spec
+from analyses.search.macro import DEFAULT_ROLLOUTS
+from analyses.study import DEFAULT_GAMES, PLANS, run_sizes
 
 # --- games ------------------------------------------------------------------------------------
 

@@ -6,8 +6,9 @@ unreadable or foreign results file) prints one line to stderr and exits with cod
 This module is the entry point and imports only argparse-level modules: `balancelab --help`, no
 command or an unknown one are answered from the command list below, without loading pandas, numba,
 scipy or the games (a fraction of a second instead of seconds). Every command's parser lives in
-`analyses.cli_parser` (argparse-level too, so `balancelab COMMAND --help` is as quick); a command's
-code lives in `analyses.cli_commands` and the `cli_*` modules, imported only when the command runs.
+`balancelab.parser` (argparse-level too, so `balancelab COMMAND --help` is as quick); a command's
+code lives in `balancelab.commands` and the other modules of this package, imported only when the command
+runs.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import time
 import traceback
 from pathlib import Path
 
-from .suggest import did_you_mean
+from analyses.suggest import did_you_mean
 
 PROG = "balancelab"
 DESCRIPTION = "Simulate tabletop games in bulk and answer balance questions."
@@ -74,10 +75,10 @@ class _Lazy:
         return getattr(importlib.import_module(self._name), attr)
 
 
-cli_checks = _Lazy("analyses.cli_checks")
-_info = _Lazy("analyses.cli_info")
+_checks = _Lazy("balancelab.checks")
+_info = _Lazy("balancelab.info")
 _games = _Lazy("analyses.games")
-_parser = _Lazy("analyses.cli_parser")
+_parser = _Lazy("balancelab.parser")
 
 
 class Parser(argparse.ArgumentParser):
@@ -101,10 +102,10 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "policies", "") is None and getattr(args, "game", None) is not None:
             # the game's main policy in every seat (as `balancelab report`), not random
             args.policies = _info.default_policy(_games.load_game(args.game))
-        cli_checks.validate(args)        # every value checked before any game is played
+        _checks.validate(args)        # every value checked before any game is played
         return args.command(args)
     except EXPECTED as exc:
-        print(f"{PROG}: error: {cli_checks.flag_words(_one_line(exc))}", file=sys.stderr)
+        print(f"{PROG}: error: {_checks.flag_words(_one_line(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         hint = " (rerun the same command with --resume to finish)" if getattr(args, "out", None) else ""
@@ -168,7 +169,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def __getattr__(name: str):
-    """The commands' names (`analyses.cli.run_fpa`, ...) are those of `analyses.cli_commands`."""
+    """The commands' names (`balancelab.cli.run_fpa`, ...) are those of `balancelab.commands`."""
     if name.startswith("__"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module("analyses.cli_commands"), name)
+    return getattr(importlib.import_module("balancelab.commands"), name)

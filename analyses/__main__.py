@@ -1,4 +1,0 @@
-"""`python -m analyses` is the `balancelab` command."""
-from .cli import main
-
-raise SystemExit(main())

@@ -1,0 +1,4 @@
+"""`python -m balancelab` is the `balancelab` command."""
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""Conquest of Nerath: does a policy suit every realm? Its gain over a reference policy, realm by realm.
+
+For each realm, the candidate plays that realm's seat and the reference the other three, on seeds
+`--seed` .. `--seed + games - 1`; the same seeds with the reference in every seat give the baseline.
+Prints per realm: the candidate's win rate in that seat, the reference's on the same seeds and the gain
+(points, with a 95% paired interval over the seeds); then the evil alliance's win rate when the candidate
+plays every seat. `--params` changes the candidate's parameters (`nerathsim.with_params`), e.g.
+`naval=true,purchase.ships=1,purchase.warship=0.5` for `tuned` with its fleets.
+
+    nice -n 5 env PYTHONPATH=$PWD python benchmarks/studies/nerath_policy_by_realm.py --games 80 --seed 1000
+    nice -n 5 env PYTHONPATH=$PWD python benchmarks/studies/nerath_policy_by_realm.py --games 120 --seed 0 \\
+        --params naval=true,purchase.ships=1,purchase.warship=0.5 --only-selfplay
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+
+import numpy as np
+
+from nerathsim import Rules, play_game
+from nerathsim.maps import REALMS
+from nerathsim.policies import POLICIES, with_params
+
+EVIL = (0, 2)   # Karkoth and Iron Circle sit in seats 1 and 3 of the published order
+
+
+def _won(result, seat: int) -> bool:
+    w = result.winner
+    return w is not None and seat in (w if isinstance(w, tuple) else (w,))
+
+
+def _params(text: str) -> dict:
+    out = {}
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        name, _, value = item.partition("=")
+        out[name] = json.loads(value.lower()) if value.lower() in ("true", "false") else float(value)
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--policy", default="tuned", help="the candidate (default tuned)")
+    ap.add_argument("--reference", default="balanced", help="the other seats' policy (default balanced)")
+    ap.add_argument("--params", default="", help="candidate parameters to change, name=value,...")
+    ap.add_argument("--games", type=int, default=80, help="seeds per realm (default 80)")
+    ap.add_argument("--seed", type=int, default=1000, help="first seed (default 1000)")
+    ap.add_argument("--only-selfplay", action="store_true", help="only the candidate in every seat")
+    args = ap.parse_args(argv)
+    for name in (args.policy, args.reference):
+        if name not in POLICIES:
+            ap.error(f"unknown policy {name!r}; known: {', '.join(POLICIES)}")
+    if args.games < 2:
+        ap.error("--games must be at least 2")
+    try:
+        changes = _params(args.params)
+        candidate = with_params(POLICIES[args.policy], changes, name="candidate") if changes else POLICIES[args.policy]
+    except ValueError as exc:
+        ap.error(f"--params: {exc}")
+    reference = POLICIES[args.reference]
+    seeds = range(args.seed, args.seed + args.games)
+    t0 = time.process_time()
+    print("$ " + " ".join(["python", *sys.argv]))
+    if not args.only_selfplay:
+        print(f"{args.policy}{' with ' + args.params if args.params else ''} in one seat, {args.reference} in the "
+              f"others, {args.games} seeds a realm")
+        base = {s: np.array([_won(play_game(Rules(), [reference] * 4, seed=x), s) for x in seeds], float)
+                for s in range(4)}
+        for seat, realm in enumerate(REALMS):
+            lineup = [reference] * 4
+            lineup[seat] = candidate
+            won = np.array([_won(play_game(Rules(), lineup, seed=x), seat) for x in seeds], float)
+            d = won - base[seat]
+            half = 1.959964 * d.std(ddof=1) / math.sqrt(len(d)) if d.std(ddof=1) > 0 else 0.0
+            print(f"  {realm:<12} {100 * won.mean():5.1f}%  ({args.reference} {100 * base[seat].mean():5.1f}%)  gain "
+                  f"{100 * d.mean():+5.1f} points [{100 * (d.mean() - half):+.1f}, {100 * (d.mean() + half):+.1f}]")
+    evil = [_won(play_game(Rules(), [candidate] * 4, seed=x), EVIL[0]) for x in seeds]
+    k, n = sum(evil), len(evil)
+    print(f"4 x {args.policy}{' with ' + args.params if args.params else ''}: the evil alliance wins {100 * k / n:.1f}% "
+          f"({k} of {n})")
+    print(f"CPU {time.process_time() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
