@@ -308,8 +308,9 @@ def _impact(c: _Collector) -> None:
               r["diff_pp"], "opening_impact", i, spec, True, {"item": r["item"], "kind": r["kind"]})
     if len(order) > 3:
         names = ", ".join(f"{words(x)}" for x in imp.loc[order[3:], "item"])
-        c.add("impact", f"{len(order) - 3} more in the opening hand change a seat's chances as well (see the "
-                        f"opening-hand table): {names}.", significant=False)
+        c.add("impact", f"{len(order) - 3} more pass this run's test as well (see the opening-hand table), but only "
+                        f"the three largest are measured again on fresh games, so read these as unconfirmed: {names}.",
+              significant=False)
     rest = imp[~(imp[pcol] < ALPHA)]
     if len(rest):
         i = rest["diff_pp"].abs().idxmax()

@@ -39,6 +39,7 @@ def test_the_three_largest_significant_groups_become_findings_largest_first():
     assert "causal: the deal decides who holds it" in claims[0]["text"]
     more = [r for r in c.rows if r["kind"] == "impact" and not r["selected"]]
     assert len(more) == 1 and more[0]["text"].startswith("2 more") and "G4" in more[0]["text"] and "G0" in more[0]["text"]
+    assert "unconfirmed" in more[0]["text"] and not more[0]["significant"]
     nothing = [r for r in c.rows if r["kind"] == "not_found"]
     assert len(nothing) == 1 and "1 of the 6 card groups" in nothing[0]["text"] and "G5" in nothing[0]["text"]
 

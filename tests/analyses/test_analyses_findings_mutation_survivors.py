@@ -390,7 +390,7 @@ def test_the_three_largest_card_groups_are_stated_the_fourth_is_named_and_p_at_a
     assert [(r["kind"], 0.0 if np.isnan(r["effect"]) else r["effect"], r["selected"]) for r in c.rows] == [
         ("impact", -9.0, True), ("impact", 7.5, True), ("impact", 5.0, True), ("impact", 0.0, False),
         ("not_found", 3.0, False)]
-    assert c.rows[3]["text"] == ("1 more in the opening hand change a seat's chances as well (see the opening-hand "
-                                 "table): G0.")
+    assert c.rows[3]["text"] == ("1 more pass this run's test as well (see the opening-hand table), but only the three "
+                                 "largest are measured again on fresh games, so read these as unconfirmed: G0.")
     assert c.rows[4]["text"].startswith("No clear effect of 2 of the 6 card groups in the opening hand: none moves a "
                                         "seat's win rate by more than 3.0 points (largest: at least one G5 card")
