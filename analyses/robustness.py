@@ -77,6 +77,8 @@ def robustness_line(finding: pd.Series, ladder: pd.DataFrame | None, family=None
         where = f"{r['rung']} ({games:,} games)" if games is not None else str(r["rung"])
         if games is not None and games < MIN_RUNG_GAMES:
             parts.append(f"{where}: too few games to tell")
+        elif pd.isna(r["estimate"]):
+            parts.append(f"{where}: not measured (no game decided)")
         else:
             test = str(r["test"]) if "test" in r and isinstance(r["test"], str) else ""
             parts.append(f"{where} {pts(r['estimate'])}, {p_label(r[pcol], test, family if pcol == 'p_family' else None)}")

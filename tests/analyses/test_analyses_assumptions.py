@@ -117,3 +117,14 @@ def test_an_alliance_claim_is_checked_on_the_ladder_rows_of_its_alliance():
     line = robustness(claim, _game(True), ladder, TABLE)
     assert "Skill: checked in self-play at every rung" in line and "balanced (400 games) -20.0 points" in line
     assert "+20.0 points" not in line
+
+
+def test_a_rung_without_a_decided_game_says_so_instead_of_a_number():
+    ladder = pd.DataFrame([("seat 1 (karkoth + iron circle): win rate − fair share", "seat", "random", 0.0, 400,
+                            float("nan"), float("nan"), ""),
+                           ("seat 1 (karkoth + iron circle): win rate − fair share", "seat", "balanced", 900.0, 400,
+                            -20.0, 1e-6, "two-sided exact binomial test")],
+                          columns=["finding", "kind", "rung", "elo", "games", "estimate", "p_family", "test"])
+    ladder["verdict"] = "significantly below 0"
+    line = robustness(_claim("teams", '{"team": "karkoth + iron_circle"}'), _game(True), ladder, TABLE)
+    assert "random (400 games): not measured (no game decided)" in line and "nan" not in line
