@@ -1,7 +1,7 @@
 """Determinisation: a full state consistent with what one seat knows (for search).
 
 A war game hides little: the board, the armies, gold, VP, cards played (`used`) and treasures kept
-in front of their owners are public. What a seat cannot see (`observation.public_state` leaves it
+in front of their owners are public. What a seat cannot see (`public_copy.public_state` leaves it
 out) is drawn at random here:
 
 * the other realms' hands: their sizes are public, and so is how many treasures each holds

@@ -12,10 +12,11 @@ import numpy as np
 from . import engine as E
 from .log import format_events
 from .maps import REALMS
-from .observation import Observation, SeatCaches, battle_view, public_state
+from .observation import Observation, battle_view
 from .phases import PHASES, Phase
 from .policies import POLICIES
 from .policies.war import PLANNED, WarPolicy
+from .public_copy import SeatCaches, public_state
 from .rules import Rules
 
 #: bumped whenever the full game's behaviour changes
@@ -38,7 +39,7 @@ class LegalActions(Sequence):
     plans its moves pays nothing for the hundreds of move actions it does not look at;
     `len`, indexing and iteration list them (`engine.legal_actions`).
 
-    It answers from the deciding seat's public copy of the state (`observation.public_state`: what
+    It answers from the deciding seat's public copy of the state (`public_copy.public_state`: what
     is legal depends on nothing the seat may not know), never from the live State, so a policy
     cannot reach the game through it (`test_the_legal_actions_a_policy_gets_hold_no_reference_to_the_state`).
     `play_game` shares the copy the seat's Observation already holds (`LegalActions.of`). An action

@@ -488,7 +488,7 @@ def _copy_battle(b):
         n = ArmyChain.__new__(ArmyChain)
         for name in ArmyChain.__slots__:
             setattr(n, name, getattr(ch, name))
-        # lists (a public copy's states are tuples, `observation._public_battle`)
+        # lists (a public copy's states are tuples, `public_copy._public_battle`)
         n.states, n.lost, n.healths = [[list(r) for r in st] for st in ch.states], ch.lost[:], ch.healths[:]
         chains[id(ch)] = n
     c.att = chains[id(b.att)]

@@ -26,8 +26,9 @@ from nerathsim import engine as E
 from nerathsim.game import LegalActions
 from nerathsim.game_actions import Casualties, Fight, Pass, PressOn
 from nerathsim.maps import REALMS
-from nerathsim.observation import SeatCaches, observe
+from nerathsim.observation import observe
 from nerathsim.policies import POLICIES, take_hit
+from nerathsim.public_copy import SeatCaches
 from nerathsim.scenario import region
 
 

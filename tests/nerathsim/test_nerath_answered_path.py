@@ -26,10 +26,11 @@ from nerathsim import engine as E
 from nerathsim import game as G
 from nerathsim.battle import ingame as gb
 from nerathsim.game import LegalActions
-from nerathsim.observation import SeatCaches, battle_view
+from nerathsim.observation import battle_view
 from nerathsim.phases import PHASES, Phase
 from nerathsim.policies import BALANCED, POLICIES, WarPolicy
 from nerathsim.policies.decisions import hit_cost
+from nerathsim.public_copy import SeatCaches
 
 FFA = api.Rules(mode="free_for_all")
 ALLY = api.Rules()

@@ -27,10 +27,10 @@ from nerathsim import engine as E
 from nerathsim import game as G
 from nerathsim.game import LegalActions
 from nerathsim.game_actions import EndPhase, Move
-from nerathsim.observation import SeatCaches
 from nerathsim.phases import PHASES
 from nerathsim.policies import BALANCED, POLICIES, WarPolicy
 from nerathsim.policies.war import PLANNED
+from nerathsim.public_copy import SeatCaches
 
 FFA = api.Rules(mode="free_for_all")
 ALLY = api.Rules()

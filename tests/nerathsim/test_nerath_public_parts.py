@@ -12,8 +12,9 @@ import pytest
 
 import nerathsim as api
 from nerathsim import engine as E
-from nerathsim.observation import SeatCaches, observe, public_state
+from nerathsim.observation import observe
 from nerathsim.policies import POLICIES
+from nerathsim.public_copy import SeatCaches, public_state
 
 SHARED = ("used", "kept", "dungeon_given", "revealed", "win_done", "card_plays", "turn_castles", "owner_start",
           "explored", "conquered")

@@ -1,5 +1,5 @@
 """A seat's successive public copies share what the engine has not changed (Nerath speed):
-`observation.SeatCaches.last` keeps the parts of the seat's last copy (the mobile units, the
+`public_copy.SeatCaches.last` keeps the parts of the seat's last copy (the mobile units, the
 statistics, the gold spent) and the next copy shares those still equal to the engine's — compared,
 never assumed; the unit counts are a value (tuples) whose regions are made afresh only where the
 engine's log of changed regions (`State._touched`) says so. These tests pin that a copy made that way
@@ -13,8 +13,9 @@ import pytest
 
 import nerathsim as api
 from nerathsim import engine as E
-from nerathsim.observation import SeatCaches, observe, public_state
+from nerathsim.observation import observe
 from nerathsim.policies import POLICIES
+from nerathsim.public_copy import SeatCaches, public_state
 
 FIELDS = ("units", "mob", "stats", "spent", "fr_land", "hostile", "owner", "gold", "vp")
 

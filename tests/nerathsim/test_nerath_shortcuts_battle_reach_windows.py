@@ -31,10 +31,11 @@ from nerathsim.engine import combat as C
 from nerathsim.engine import terrain as T
 from nerathsim.engine.state import C_HERO, C_LAND, M_MOVE, M_REGROUP, M_REINFORCE
 from nerathsim.game import LegalActions
-from nerathsim.observation import SeatCaches, observe
+from nerathsim.observation import observe
 from nerathsim.policies import BALANCED, POLICIES
 from nerathsim.policies.estimates import _QUICK, quick_odds
 from nerathsim.policies.planner import Planner
+from nerathsim.public_copy import SeatCaches
 
 FFA = api.Rules(mode="free_for_all")
 

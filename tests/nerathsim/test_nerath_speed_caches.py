@@ -29,9 +29,10 @@ from nerathsim.battle.rules import BattleRules
 from nerathsim.engine import fight as F
 from nerathsim.game import LegalActions
 from nerathsim.game_actions import Move
-from nerathsim.observation import SeatCaches, observe
+from nerathsim.observation import observe
 from nerathsim.policies import BALANCED, POLICIES, OddsCache
 from nerathsim.policies.planner import Planner
+from nerathsim.public_copy import SeatCaches
 
 
 def _bfs_front(obs) -> list:
