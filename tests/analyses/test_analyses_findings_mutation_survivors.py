@@ -394,3 +394,46 @@ def test_the_three_largest_card_groups_are_stated_the_fourth_is_named_and_p_at_a
                                  "largest are measured again on fresh games, so read these as unconfirmed: G0.")
     assert c.rows[4]["text"].startswith("No clear effect of 2 of the 6 card groups in the opening hand: none moves a "
                                         "seat's win rate by more than 3.0 points (largest: at least one G5 card")
+
+
+def test_a_study_states_its_opening_hand_findings():
+    g = seat_game()
+    g.opening_impact = pd.DataFrame({
+        "item": ["Herald ability"], "kind": ["family"], "n_with": [900], "win_with": [0.30], "n_without": [1100],
+        "win_without": [0.21], "diff_pp": [9.0], "diff_low": [6.0], "diff_high": [12.0], "p_value": [1e-5],
+        "test": ["two-sided paired t test over deals"], "deals": [700], "finding": [True]})
+    impact = game_findings(g).set_index("source").loc["opening_impact"]
+    assert impact["kind"] == "impact" and impact["selected"]
+    assert impact["text"].startswith("Seats dealt at least one Herald ability card in their opening hand won 30.0%")
+
+
+def test_the_dominance_sentence_quotes_the_largest_p_value_of_its_duels_not_the_closest_duels():
+    g = seat_game()
+    g.matrix = g.matrix.assign(p_family=[0.03, 0.01, 1e-6, 0.01])    # the easy duel has the larger adjusted p
+    f = game_findings(g)
+    duel = f[(f["source"] == "matrix") & (f["kind"] == "policy")].iloc[0]
+    assert "largest of its duels' p = 0.03," in duel["text"]
+
+
+def test_a_first_seat_fix_is_suggested_only_when_the_first_seat_itself_is_significantly_behind():
+    g = seat_game(seat_p=(0.01, 0.5, 0.5, 0.5))
+    g.fpa_seats.loc[0, "effect_pp"] = -5.0
+    ideas = [r.text for r in game_findings(g).itertuples() if r.text.startswith("Rule change to try")]
+    assert ideas == ["Rule change to try: slow the first seat. (The simulator has no rule switch for this yet, so it "
+                     "is not tested here.)"]
+    g = seat_game(seat_p=(0.5, 0.01, 0.5, 0.5))
+    g.fpa_seats.loc[1, "effect_pp"] = -5.0
+    assert not any(r.text.startswith("Rule change to try: slow") for r in game_findings(g).itertuples())
+
+
+def test_a_run_without_timeouts_says_nothing_about_the_turn_cap():
+    assert "timeouts" not in set(game_findings(seat_game(timeouts=0))["kind"])
+    assert "timeouts" in set(game_findings(seat_game(timeouts=1))["kind"])
+
+
+def test_the_turn_cap_sentence_reads_the_main_line_up_of_the_summary():
+    g = seat_game(timeouts=4)
+    g.fpa_summary = pd.concat([g.fpa_summary, g.fpa_summary.assign(lineup="M", timeouts=0, timeout_rate=0.0)],
+                              ignore_index=True)
+    row = game_findings(g).set_index("kind").loc["timeouts"]
+    assert row["text"].startswith("0.2% [0.1, 0.4] of 2,000 games hit the turn cap")
