@@ -206,25 +206,19 @@ def _order(value):
 
 def impact_bars(impact: pd.DataFrame, title: str) -> str:
     """Horizontal bars of every row: win-rate difference (points) with vs without each stat."""
-    table = impact.iloc[::-1]
-    fig = Figure(figsize=(6.6, 0.3 * len(table) + 1.3))
-    ax = fig.subplots()
-    y = np.arange(len(table))
-    d = table["diff_pp"].to_numpy(float)
-    err = np.vstack([d - table["diff_low"].to_numpy(float), table["diff_high"].to_numpy(float) - d]).clip(min=0)
-    ax.barh(y, d, xerr=err, color=[COLOR if v >= 0 else ACCENT for v in d], capsize=3)
-    ax.set_yticks(y, [f"{words(s)} ({split_label(sp)})" for s, sp in zip(table["stat"], table["split"])],
-                  fontsize=8)
-    ax.axvline(0, color="grey", lw=0.8)
-    ax.set_xlabel("win rate with − without (percentage points)")
-    ax.set_title(title, fontsize=10)
-    _clean(ax)
-    return to_data_uri(fig)
+    labels = [f"{words(s)} ({split_label(sp)})" for s, sp in zip(impact["stat"], impact["split"])]
+    return _difference_bars(impact, labels, "win rate with − without (percentage points)", title)
 
 
 def opening_bars(table: pd.DataFrame, title: str) -> str:
     """Horizontal bars of every row: win-rate difference (points) with − without each card group in the
     opening hand, with its interval."""
+    labels = [str(item) for item in table["item"]]
+    return _difference_bars(table, labels, "win rate, dealt − not dealt (percentage points)", title)
+
+
+def _difference_bars(table: pd.DataFrame, labels: list, xlabel: str, title: str) -> str:
+    """One bar per row (the first at the top): ``diff_pp`` with its ``diff_low``..``diff_high`` interval."""
     rows = table.iloc[::-1]
     fig = Figure(figsize=(6.6, 0.3 * len(rows) + 1.3))
     ax = fig.subplots()
@@ -232,9 +226,9 @@ def opening_bars(table: pd.DataFrame, title: str) -> str:
     d = rows["diff_pp"].to_numpy(float)
     err = np.vstack([d - rows["diff_low"].to_numpy(float), rows["diff_high"].to_numpy(float) - d]).clip(min=0)
     ax.barh(y, d, xerr=err, color=[COLOR if v >= 0 else ACCENT for v in d], capsize=3)
-    ax.set_yticks(y, [str(item) for item in rows["item"]], fontsize=8)
+    ax.set_yticks(y, labels[::-1], fontsize=8)
     ax.axvline(0, color="grey", lw=0.8)
-    ax.set_xlabel("win rate, dealt − not dealt (percentage points)")
+    ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=10)
     _clean(ax)
     return to_data_uri(fig)
