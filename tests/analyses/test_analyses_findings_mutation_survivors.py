@@ -437,3 +437,36 @@ def test_the_turn_cap_sentence_reads_the_main_line_up_of_the_summary():
                               ignore_index=True)
     row = game_findings(g).set_index("kind").loc["timeouts"]
     assert row["text"].startswith("0.2% [0.1, 0.4] of 2,000 games hit the turn cap")
+
+
+def test_a_seat_behind_by_less_than_a_point_is_disadvantaged():
+    g = seat_game(seat_p=(0.5, 0.5, 0.5, 0.01))
+    g.fpa_seats.loc[3, "effect_pp"] = -0.5
+    seat = game_findings(g).set_index("kind").loc["seat"]
+    assert "— disadvantaged by 0.5 points" in seat["text"]
+
+
+def test_a_strongest_policy_at_exactly_alpha_is_not_selected():
+    g = seat_game()
+    g.by_policy = g.by_policy.assign(p_value=[0.05, 0.001, 0.2])
+    row = game_findings(g).set_index("source").loc["by_policy"]
+    assert not row["selected"]
+
+
+def test_the_team_sweep_states_the_setting_furthest_from_even_and_skips_the_main_player_count():
+    g = team_game()
+    g.sweep = pd.DataFrame({"metric": ["karkoth+iron_win_rate"] * 3, "value": [2, 3, 4], "estimate": [0.8, 0.4, 0.95],
+                            "ci_low": [0.75, 0.35, 0.9], "ci_high": [0.85, 0.45, 0.98], "n": 400})
+    sweep = game_findings(g).set_index("kind").loc["sweep"]
+    assert sweep["text"].startswith("With 2 players, karkoth + iron wins 80.0% [75.0, 85.0]")   # 4 players is the main
+    g.fpa_summary = pd.concat([g.fpa_summary, g.fpa_summary.assign(lineup="M", players=2)], ignore_index=True)
+    sweep = game_findings(g).set_index("kind").loc["sweep"]
+    assert sweep["text"].startswith("With 2 players")        # the main run's player count is the summary's first row
+
+
+def test_a_turn_cap_share_above_one_percent_is_significant_and_below_it_is_not():
+    g = seat_game(timeouts=40)
+    g.fpa_summary = g.fpa_summary.assign(timeout_rate=0.02)
+    assert game_findings(g).set_index("kind").loc["timeouts", "significant"]
+    g.fpa_summary = g.fpa_summary.assign(timeout_rate=0.005)
+    assert not game_findings(g).set_index("kind").loc["timeouts", "significant"]
