@@ -1,16 +1,15 @@
 """The opening hands of a game: the director cards each seat is dealt for (rules, seed), read from
 the engine's own deal without playing the game (a pure read: no game record changes).
 
-`opening_hands` takes the chance stream `game.play_game` takes for that seed
-(`simcore.stream.streams`), runs `engine.new_game` (the engine's setup, which goes on into the first
-turn) with a log, and reads the hands of its ``deal`` event (a logged field: a contract);
+`opening_hands` reads the hands of the ``deal`` event that `engine.new_game` logs on the chance stream
+`game.play_game` takes for that seed (`simcore.deal.dealt_hands`: a logged field, a contract);
 tests/dreamsim/test_dreamsim_opening.py checks them against the ``deal`` event of recorded games.
 Analyses use it to measure what a card in the starting hand does to the win rate
 (`analyses.card_impact.opening_hand_impact`): the deal randomises who holds it.
 """
 from __future__ import annotations
 
-from simcore.stream import streams
+from simcore.deal import dealt_hands
 
 from .cards import IS_NIGHTMARE, IS_SUSPENSE, KIND_NAMES
 from .engine import new_game
@@ -28,15 +27,8 @@ def opening_hands(rules: Rules, seed) -> tuple[tuple[int, ...], ...]:
     any policies (a seat's policy never changes the deal), in the order dealt."""
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a dreamsim.Rules, got {type(rules).__name__}")
-    chance = streams(seed, 1 + rules.players)[0]   # play_game's chance stream; ValueError for a bad seed
-    return _dealt(new_game(rules, chance, record=True).log)
+    return dealt_hands(new_game, rules, seed)   # play_game's chance stream; ValueError for a bad seed
 
-
-def _dealt(log: list) -> tuple[tuple[int, ...], ...]:
-    """The hands of the log's ``deal`` event (what the seats hold before any turn starts: the engine
-    may go on from its setup into the first turn)."""
-    deal = next(e for e in log if e["event"] == "deal")
-    return tuple(tuple(int(c) for c in hand) for hand in deal["hands"])
 
 
 def card_name(rules: Rules, card: int) -> str:

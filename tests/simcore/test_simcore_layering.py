@@ -18,3 +18,4 @@ def test_simcore_imports_no_game_and_no_analysis():
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
             found += [(path.name, n) for n in names if n.split(".")[0] in FORBIDDEN]
     assert found == []
+
