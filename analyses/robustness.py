@@ -41,7 +41,7 @@ from .findings import (
 )
 from .ladder_stats import MIN_RUNG_GAMES, mark_robust
 from .multiplicity import p_label, p_text, with_family
-from .sensitivity import format_diff, seat_quantity
+from .sensitivity import format_diff, seat_quantity, team_quantity
 
 
 def _ladder_rows(finding: pd.Series, ladder: pd.DataFrame) -> pd.DataFrame:
@@ -61,14 +61,15 @@ def _ladder_rows(finding: pd.Series, ladder: pd.DataFrame) -> pd.DataFrame:
     return ladder.iloc[:0]
 
 
-def robustness_line(finding: pd.Series, ladder: pd.DataFrame | None, family=None) -> str:
-    """'Checked against stronger players (skill ladder, self-play): random (2,000 games) +0.4 points,
-    p = 0.90; greedy (2,000 games) -4.3 points, p < 0.001; ... — robust: ...'."""
+def skill_text(finding: pd.Series, ladder: pd.DataFrame | None, family=None) -> tuple[bool, str]:
+    """(checked, text) of a claim on the game's skill ladder: whether any rung measured it, and what the
+    rungs found ('checked in self-play at every rung ...: random (2,000 games) +0.4 points, p = 0.90; ...
+    — robust: ...'), or why it was not checked."""
     if ladder is None or not len(ladder):
-        return "Robustness: this game has no skill ladder, so it was checked only with the report's own policies."
+        return False, "this game has no skill ladder, so it was checked only with the report's own policies."
     rows = _ladder_rows(finding, ladder)
     if not len(rows):
-        return "Robustness: the skill ladder does not measure this finding, so it was not checked against stronger players."
+        return False, "the skill ladder does not measure this finding, so it was not checked against stronger players."
     rows = rows.sort_values("elo") if "elo" in rows else rows
     pcol = "p_family" if "p_family" in rows else "p_value"
     parts = []
@@ -82,8 +83,14 @@ def robustness_line(finding: pd.Series, ladder: pd.DataFrame | None, family=None
         else:
             test = str(r["test"]) if "test" in r and isinstance(r["test"], str) else ""
             parts.append(f"{where} {pts(r['estimate'])}, {p_label(r[pcol], test, family if pcol == 'p_family' else None)}")
-    return (f"Robustness — checked in self-play at every rung of the skill ladder (weakest to strongest): "
-            f"{'; '.join(parts)} — {rows['verdict'].iloc[0]}.")
+    return True, (f"checked in self-play at every rung of the skill ladder (weakest to strongest): "
+                  f"{'; '.join(parts)} — {rows['verdict'].iloc[0]}.")
+
+
+def robustness_line(finding: pd.Series, ladder: pd.DataFrame | None, family=None) -> str:
+    """The skill part alone, as a line: 'Robustness — checked in self-play ...' (`skill_text`)."""
+    checked, text = skill_text(finding, ladder, family)
+    return ("Robustness — " if checked else "Robustness: ") + text
 
 
 def _quantity(finding: pd.Series, g) -> str | None:
@@ -95,7 +102,7 @@ def _quantity(finding: pd.Series, g) -> str | None:
     if finding["source"] == "teams" and "team" in key and len(getattr(g, "teams", ())):
         rows = g.teams[g.teams["team"].astype(str) == str(key["team"])]
         if len(rows):
-            return seat_quantity(int(str(rows["seats"].iloc[0]).split("+")[0]))
+            return team_quantity(rows["seats"].iloc[0])
     return None
 
 
@@ -139,10 +146,8 @@ def luck_line(finding: pd.Series) -> str:
 
 def robustness(finding: pd.Series, g, ladder: pd.DataFrame | None, table: pd.DataFrame | None) -> str:
     """One line: luck, skill and assumptions (see the module docstring)."""
-    skill = robustness_line(finding, ladder, getattr(g, "family", None))
-    skill = "Skill: " + skill[len("Robustness — "):] if skill.startswith("Robustness — ") else (
-        "Skill: " + skill[len("Robustness: "):] if skill.startswith("Robustness: ") else skill)
-    return f"Robustness — {luck_line(finding)} {skill} {assumptions_line(finding, g, table)}"
+    _, skill = skill_text(finding, ladder, getattr(g, "family", None))
+    return f"Robustness — {luck_line(finding)} Skill: {skill} {assumptions_line(finding, g, table)}"
 
 
 def with_ladders(study, ladders: dict, sensitivity: dict | None = None):

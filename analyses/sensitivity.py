@@ -50,6 +50,12 @@ def seat_quantity(seat: int) -> str:
     return f"seat {seat + 1} win rate"
 
 
+def team_quantity(seats: str) -> str:
+    """The quantity that measures a team ('0+2': its seats, as `analyses.teams` writes them): its first
+    seat's win rate (partners win together)."""
+    return seat_quantity(int(str(seats).split("+")[0]))
+
+
 def is_rate(quantity: str) -> bool:
     """True for a share (shown in points), False for a count (turns)."""
     return quantity != TURNS

@@ -9,12 +9,11 @@ each of them with the effect of every reading.
 """
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
 from analyses.findings import ALPHA
-from analyses.sensitivity import TURNS, format_diff, is_rate, seat_quantity
+from analyses.sensitivity import TURNS, format_diff, is_rate, seat_quantity, team_quantity
+from analyses.stats import wilson_interval
 
 
 def _units(g, table: pd.DataFrame) -> dict:
@@ -24,7 +23,7 @@ def _units(g, table: pd.DataFrame) -> dict:
     out = {}
     if getattr(g, "team_game", False) and len(getattr(g, "teams", ())):
         for _, r in g.teams.iterrows():
-            q = seat_quantity(int(str(r["seats"]).split("+")[0]))
+            q = team_quantity(r["seats"])
             if q in quantities:
                 out[q] = f"{str(r['team']).replace('_', ' ')} win rate"
     else:
@@ -39,19 +38,16 @@ def _cell(r) -> str:
     return format_diff(r["quantity"], r["diff"], r["ci_low"], r["ci_high"]) + mark
 
 
-def _default_cell(quantity: str, value: float, games: int) -> str:
+def _default_cell(quantity: str, value: float, games: int, seat_order: str | None) -> str:
+    """The published reading's value: a rate with its Wilson interval over the arm's games when every game is
+    its own deal (seat order fixed, as the shipped runs), the rate alone when rotated games share deals, or
+    the game length."""
     if not is_rate(quantity):
         return f"{value:.1f} turns"
-    low, high = _wilson(value, games)
+    if seat_order != "fixed":
+        return f"{100 * value:.1f}%"
+    low, high = wilson_interval(round(value * games), games)
     return f"{100 * value:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
-
-
-def _wilson(p: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    if n <= 0 or not math.isfinite(p):
-        return math.nan, math.nan
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def readings_table(g, table: pd.DataFrame) -> pd.DataFrame:
@@ -60,7 +56,7 @@ def readings_table(g, table: pd.DataFrame) -> pd.DataFrame:
     games = int(table["games"].max()) if len(table) else 0
     first = table.drop_duplicates("quantity").set_index("quantity")
     rows = [{"decision": "published reading", "alternative": "(as played)",
-             **{label: _default_cell(q, float(first.at[q, "default"]), games) for q, label in units.items()}}]
+             **{label: _default_cell(q, float(first.at[q, "default"]), games, table.attrs.get("seat_order")) for q, label in units.items()}}]
     for (decision, alternative), part in table.groupby(["decision", "alternative"], sort=False):
         cells = part.set_index("quantity", drop=False)
         rows.append({"decision": decision, "alternative": f"{part['field'].iloc[0]} = {alternative}",
@@ -80,7 +76,8 @@ def rungs_table(g, tables: dict) -> pd.DataFrame | None:
         if not len(part):
             continue
         games = int(part["games"].max())
-        cells = {("published reading", "(as played)"): _default_cell(quantity, float(part["default"].iloc[0]), games)}
+        cells = {("published reading", "(as played)"): _default_cell(quantity, float(part["default"].iloc[0]), games,
+                                                                    table.attrs.get("seat_order"))}
         for _, r in part.iterrows():
             cells[(r["decision"], f"{r['field']} = {r['alternative']}")] = _cell(r)
         columns[f"{policy} ({games:,} games an arm)"] = cells
@@ -96,7 +93,7 @@ def rungs_table(g, tables: dict) -> pd.DataFrame | None:
 def _headline(g) -> tuple[str, str]:
     if getattr(g, "team_game", False) and len(getattr(g, "teams", ())):
         r = g.teams.loc[g.teams["win_rate"].idxmin()]
-        return seat_quantity(int(str(r["seats"]).split("+")[0])), f"{str(r['team']).replace('_', ' ')} win rate"
+        return team_quantity(r["seats"]), f"{str(r['team']).replace('_', ' ')} win rate"
     return seat_quantity(0), "seat 1 win rate"
 
 

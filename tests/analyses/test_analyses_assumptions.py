@@ -128,3 +128,9 @@ def test_a_rung_without_a_decided_game_says_so_instead_of_a_number():
     ladder["verdict"] = "significantly below 0"
     line = robustness(_claim("teams", '{"team": "karkoth + iron_circle"}'), _game(True), ladder, TABLE)
     assert "random (400 games): not measured (no game decided)" in line and "nan" not in line
+
+
+def test_rotated_runs_show_the_published_rate_without_an_independent_games_interval():
+    rotated = TABLE.copy()
+    rotated.attrs = dict(TABLE.attrs, seat_order="rotate")
+    assert readings_table(_game(), rotated).iloc[0]["seat 1 win rate"] == "30.0%"
