@@ -62,7 +62,9 @@ class MacroSearchPolicy:
     (None: base); cutoff: stop a rollout after this many more rounds and use `standing` (None or 0: play
     to the end); seconds: optional time budget per decision; margin, z: another alternative replaces
     the heuristic's own choice only when its mean value on the same samples is higher by more than
-    margin + z standard errors of the paired difference.
+    margin + z standard errors of the paired difference; skip: leave out the rollouts that cannot change
+    the choice (`choose`; the same choices, fewer rollouts). `stats` counts the rollouts played and skipped
+    (not a field: no part of the policy's identity).
     """
 
     game: str = "nerathsim"
@@ -73,6 +75,7 @@ class MacroSearchPolicy:
     seconds: float | None = None
     margin: float = 0.0
     z: float = 1.0
+    skip: bool = True
     name: str = ""
 
     def __post_init__(self):
@@ -95,6 +98,8 @@ class MacroSearchPolicy:
             raise ValueError(f"macro search: margin must be >= 0, got {self.margin!r}")
         if not self.z >= 0:
             raise ValueError(f"macro search: z must be >= 0, got {self.z!r}")
+        if not isinstance(self.skip, bool):
+            raise ValueError(f"macro search: skip must be True or False, got {self.skip!r}")
         for field in ("base", "rollout"):
             value = getattr(self, field)
             if value is None:
@@ -108,11 +113,12 @@ class MacroSearchPolicy:
             object.__setattr__(self, field, value)
         if not self.name:
             object.__setattr__(self, "name", f"macro:{self.rollouts}")
+        object.__setattr__(self, "stats", {"rollouts": 0, "skipped": 0})
 
     def __repr__(self):
         return (f"MacroSearchPolicy(game={self.game!r}, rollouts={self.rollouts}, base={self.base!r}, "
                 f"rollout={self.rollout!r}, cutoff={self.cutoff}, seconds={self.seconds}, margin={self.margin}, "
-                f"z={self.z})")
+                f"z={self.z}{'' if self.skip else ', skip=False'})")
 
     def _policy(self, module, entry):
         return module.POLICIES[entry] if isinstance(entry, str) else entry
@@ -130,7 +136,14 @@ class MacroSearchPolicy:
         return module.commit_macro(base, observation, cands[best], legal, rng)
 
     def choose(self, observation, cands: list, rng) -> tuple:
-        """(index of the chosen alternative, {index: (rollouts, mean value)}) by sequential halving."""
+        """(index of the chosen alternative, {index: (rollouts, mean value)}) by sequential halving.
+
+        With `skip` (and no time budget) a rollout that cannot change the choice is not played: when no
+        surviving alternative could still beat the heuristic's own choice by the rule of `margin` and `z`,
+        whatever values the rollouts still to come return (each in [0, 1], `standing`), the rest is
+        skipped; in the last round, so is every such alternative's. The samples' seeds are still drawn,
+        so the generator ends where it would have; the choice is the same, `means` counts only the
+        rollouts played (`stats`: rollouts played and skipped)."""
         module = _module(self.game)
         base = self._policy(module, self.base)
         roll = self._policy(module, self.rollout)
@@ -146,23 +159,54 @@ class MacroSearchPolicy:
         total = [0.0] * K
         count = [0] * K
         budget = self.rollouts
+        skip = self.skip and deadline is None
+        plan = _schedule(K, self.rollouts) if skip else None
+        settled = False                   # no alternative can replace the heuristic's choice any more
+        dropped = set()                   # last round: alternatives that cannot replace it
+        stats = self.stats
         for r in range(rounds):
             per = max(1, budget // (len(alive) * (rounds - r)))
-            for _ in range(per):
+            for j in range(per):
                 if deadline is not None and time.perf_counter() > deadline and count[0] > 0:
                     break
                 seed = int(rng.integers(2**63))
+                if skip and not settled:
+                    # samples an alternative still gets (this one included) if it survives every halving
+                    left = per - j + sum(p for _, p in plan[r + 1:])
+                    hopeful = [i for i in alive if i and i not in dropped
+                               and self._can_pass(values[i], values[0], left, -1.0, 1.0)]
+                    if not hopeful:
+                        settled = True
+                    elif r == rounds - 1:
+                        dropped.update(i for i in alive if i and i not in hopeful)
+                if settled:
+                    stats["skipped"] += len(alive)
+                    budget -= len(alive)
+                    continue
                 sample_ss, chance_ss = np.random.SeedSequence(seed).spawn(2)
                 state = module.sample_state(observation, np.random.default_rng(sample_ss))
                 for i in alive:
+                    if i in dropped:
+                        stats["skipped"] += 1
+                        continue
+                    if skip and i and r == rounds - 1 and j == per - 1 and not self._can_pass(
+                            values[i], values[0][:-1], 1, -values[0][-1], 1.0 - values[0][-1]):
+                        # the last sample, the heuristic's value on it known: this one cannot pass
+                        dropped.add(i)
+                        stats["skipped"] += 1
+                        continue
                     s = state.clone()
                     crng = np.random.default_rng(chance_ss)   # the same chance for every alternative
                     module.commit_in_state(s, base, cands[i], crng)
                     module.playout(s, rollers, crng, until)
                     v = module.standing(s)[seat]
+                    if skip and not 0.0 <= v <= 1.0:
+                        raise ValueError(f"macro search: {module.__name__}.standing gave {v!r} for seat {seat}; "
+                                         "skipping rollouts needs values in [0, 1] (skip=False to search without)")
                     values[i].append(v)
                     total[i] += v
                     count[i] += 1
+                    stats["rollouts"] += 1
                 budget -= len(alive)
             if len(alive) > 1 and r < rounds - 1:
                 ranked = sorted(alive, key=lambda i: (-total[i] / max(1, count[i]), i))
@@ -171,6 +215,8 @@ class MacroSearchPolicy:
                     keep[-1] = 0          # the heuristic's own choice is never dropped
                 alive = sorted(keep)
         means = {i: (count[i], total[i] / count[i]) for i in range(K) if count[i]}
+        if settled:
+            return 0, means
         best, best_gain = 0, 0.0
         for i in alive:                   # survivors, paired with the heuristic's choice on the same samples
             if not i or count[i] != count[0]:
@@ -182,12 +228,76 @@ class MacroSearchPolicy:
                 best, best_gain = i, gain
         return best, means
 
+    def _can_pass(self, mine: list, own: list, more: int, lo: float, hi: float) -> bool:
+        """Whether an alternative with values `mine` (paired with the heuristic's `own`, the first
+        len(own)) could still pass the final test (mean gain > margin + z SE, and > 0) after `more` further
+        paired differences, each in [lo, hi] (the first of them in [lo, hi], the rest in [-1, 1] when
+        more > 1: then [-1, 1] for all). Never False when it could: an upper bound with a small slack."""
+        if more > 1:
+            lo, hi = -1.0, 1.0
+        d = [a - b for a, b in zip(mine, own)]
+        return _best_final_score(d, more, lo, hi, self.margin, self.z) > -PASS_SLACK
 
-_KEYS = {"base": str, "rollout": str, "cutoff": int, "seconds": float, "margin": float, "z": float}
+
+#: `_can_pass` treats an alternative within this of the final test as one that could pass (rounding)
+PASS_SLACK = 1e-9
+
+
+def _best_final_score(d: list, more: int, lo: float, hi: float, margin: float, z: float) -> float:
+    """max over t in [lo, hi] of mean(d + [t] * more) - z * SE - margin, SE the standard error of that mean
+    (sample SD, ddof 1; 0 for one value). The score is concave in the new values and symmetric in them, so
+    over the box [lo, hi]^more its maximum is on the diagonal (all equal to t): a concave function of one
+    variable, maximised by ternary search (then the larger of that and both ends)."""
+    n = len(d) + more
+    s = math.fsum(d)
+    q = math.fsum(x * x for x in d)
+
+    def score(t: float) -> float:
+        tot = s + more * t
+        mean = tot / n
+        if n < 2:
+            return mean - margin
+        var = max(0.0, (q + more * t * t - tot * tot / n) / (n - 1))
+        return mean - z * math.sqrt(var / n) - margin
+
+    a, b = lo, hi
+    for _ in range(100):
+        m1, m2 = a + (b - a) / 3, b - (b - a) / 3
+        if score(m1) < score(m2):
+            a = m1
+        else:
+            b = m2
+    return max(score(lo), score(hi), score((a + b) / 2))
+
+
+def _schedule(K: int, rollouts: int) -> list:
+    """Sequential halving's plan without a time budget: per round, (alternatives alive, samples each)."""
+    rounds = max(1, math.ceil(math.log2(K)))
+    alive, budget, out = K, rollouts, []
+    for r in range(rounds):
+        per = max(1, budget // (alive * (rounds - r)))
+        out.append((alive, per))
+        budget -= alive * per
+        if alive > 1 and r < rounds - 1:
+            alive = max(1, math.ceil(alive / 2))
+    return out
+
+
+def flag(text: str) -> bool:
+    """A yes/no option: 1/0, true/false, yes/no."""
+    low = text.strip().lower()
+    if low in ("1", "true", "yes"):
+        return True
+    if low in ("0", "false", "no"):
+        return False
+    raise ValueError(text)
+
+
+_KEYS = {"base": str, "rollout": str, "cutoff": int, "seconds": float, "margin": float, "z": float, "skip": flag}
 
 
 def parse_macro(module, spec: str) -> MacroSearchPolicy:
-    """`macro:N` or `macro:N:key=value:...` (keys: base, rollout, cutoff, seconds, margin, z) for `module`;
+    """`macro:N` or `macro:N:key=value:...` (keys: base, rollout, cutoff, seconds, margin, z, skip) for `module`;
     for a game with macro decisions (Nerath) `ismcts:N[:...]` means the same search.
     `macro:default[:key=value...]` (or `ismcts:default[...]`) is the game's `SEARCH_DEFAULT` spec (else
     `macro:DEFAULT_ROLLOUTS`), its options overridden by the ones given, named as given.

@@ -73,11 +73,13 @@ class SideStates:
 def side_states(army: Army, choice, situation: Situation, max_hits: int) -> SideStates:
     """Every casualty state a side can reach, and where h hits take each of them."""
     if isinstance(choice, CasualtyPlan):
-        states = casualty_chain(army, choice, situation)
+        states, hp, size, fs, main = plan_chain(army, choice, situation)
         S = len(states)
         trans = np.minimum(np.arange(S)[:, None] + np.arange(max_hits + 1)[None, :], S - 1)
-    else:
-        states, trans = _search(army, choice, situation, max_hits)
+        side = SideStates(states=states, health=hp, size=size, fs=fs, main=main)
+        side.trans = trans
+        return side
+    states, trans = _search(army, choice, situation, max_hits)
     side = SideStates(
         states=states,
         health=np.array([health(s, situation) for s in states]),
@@ -87,6 +89,33 @@ def side_states(army: Army, choice, situation: Situation, max_hits: int) -> Side
     )
     side.trans = trans
     return side
+
+
+#: `plan_chain`'s answers by (army, plan, situation): plain values in, read-only maths out (docs/ARCHITECTURE.md
+#: §6 item 3), so whoever asks first changes no answer; bounded (emptied when it reaches `PLAN_CHAINS_MAX`)
+_PLAN_CHAINS: dict = {}
+PLAN_CHAINS_MAX = 4096
+
+
+def plan_chain(army: Army, plan: CasualtyPlan, situation: Situation) -> tuple:
+    """A side's casualty chain under a fixed plan and its per-state numbers, as `side_states` uses them:
+    (states, health, size, first-strike hit pmfs, other hit pmfs), tuples and read-only arrays. Worked out
+    once per (army, plan, situation) and remembered (a battle's side recurs in many battles: the same
+    garrison against other attackers), the same values to the last bit as working them out again."""
+    key = (army, plan, situation)
+    got = _PLAN_CHAINS.get(key)
+    if got is None:
+        states = tuple(casualty_chain(army, plan, situation))
+        hp = np.array([health(s, situation) for s in states])
+        size = np.array([s.size for s in states])
+        fs = tuple(hits_pmf(s, situation, True) for s in states)
+        main = tuple(hits_pmf(s, situation, False) for s in states)
+        for a in (hp, size, *fs, *main):
+            a.setflags(write=False)
+        if len(_PLAN_CHAINS) >= PLAN_CHAINS_MAX:
+            _PLAN_CHAINS.clear()
+        got = _PLAN_CHAINS[key] = (states, hp, size, fs, main)
+    return got
 
 
 def casualty_chain(army: Army, plan: CasualtyPlan, situation: Situation) -> list:
