@@ -185,7 +185,7 @@ def resolve_policies(module, policies, players: int) -> list:
     for this game (N iterations per decision; keys rollout, c, cutoff, seconds, bias, paired, z, topk, eps); in a game
     with macro decisions (Nerath) it and `macro:N[:key=value...]` become an
     `analyses.search.MacroSearchPolicy` (N rollouts per macro decision; keys base, rollout, cutoff,
-    seconds, margin, z, skip).
+    seconds, margin, z, skip, steps).
     """
     if policies is None:
         policies = getattr(module, "DEFAULT_POLICY", None) or (

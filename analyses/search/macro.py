@@ -64,7 +64,9 @@ class MacroSearchPolicy:
     the heuristic's own choice only when its mean value on the same samples is higher by more than
     margin + z standard errors of the paired difference; skip: leave out the rollouts that cannot change
     the choice (`choose`; the same choices, fewer rollouts). `stats` counts the rollouts played and skipped
-    (not a field: no part of the policy's identity).
+    (not a field: no part of the policy's identity); steps: search the one-step decisions too (alternatives
+    that are single actions, Nerath's press on or retreat in a battle); False: the heuristic answers them
+    (fewer rollouts, other choices).
     """
 
     game: str = "nerathsim"
@@ -76,6 +78,7 @@ class MacroSearchPolicy:
     margin: float = 0.0
     z: float = 1.0
     skip: bool = True
+    steps: bool = True
     name: str = ""
 
     def __post_init__(self):
@@ -98,8 +101,9 @@ class MacroSearchPolicy:
             raise ValueError(f"macro search: margin must be >= 0, got {self.margin!r}")
         if not self.z >= 0:
             raise ValueError(f"macro search: z must be >= 0, got {self.z!r}")
-        if not isinstance(self.skip, bool):
-            raise ValueError(f"macro search: skip must be True or False, got {self.skip!r}")
+        for flag_name in ("skip", "steps"):
+            if not isinstance(getattr(self, flag_name), bool):
+                raise ValueError(f"macro search: {flag_name} must be True or False, got {getattr(self, flag_name)!r}")
         for field in ("base", "rollout"):
             value = getattr(self, field)
             if value is None:
@@ -118,7 +122,7 @@ class MacroSearchPolicy:
     def __repr__(self):
         return (f"MacroSearchPolicy(game={self.game!r}, rollouts={self.rollouts}, base={self.base!r}, "
                 f"rollout={self.rollout!r}, cutoff={self.cutoff}, seconds={self.seconds}, margin={self.margin}, "
-                f"z={self.z}{'' if self.skip else ', skip=False'})")
+                f"z={self.z}{'' if self.skip else ', skip=False'}{'' if self.steps else ', steps=False'})")
 
     def _policy(self, module, entry):
         return module.POLICIES[entry] if isinstance(entry, str) else entry
@@ -132,7 +136,10 @@ class MacroSearchPolicy:
         cands = module.macro_candidates(base, observation, legal, rng)
         if not cands:
             return base(observation, legal, rng)
-        best = 0 if len(cands) == 1 else self.choose(observation, cands, rng)[0]
+        if len(cands) == 1 or (not self.steps and cands[0].plan is None):
+            best = 0                      # nothing to choose, or a one-step decision left to the heuristic
+        else:
+            best = self.choose(observation, cands, rng)[0]
         return module.commit_macro(base, observation, cands[best], legal, rng)
 
     def choose(self, observation, cands: list, rng) -> tuple:
@@ -240,7 +247,7 @@ class MacroSearchPolicy:
 
 
 #: `_can_pass` treats an alternative within this of the final test as one that could pass (rounding)
-PASS_SLACK = 1e-9
+PASS_SLACK = 1e-12
 
 
 def _best_final_score(d: list, more: int, lo: float, hi: float, margin: float, z: float) -> float:
@@ -293,11 +300,11 @@ def flag(text: str) -> bool:
     raise ValueError(text)
 
 
-_KEYS = {"base": str, "rollout": str, "cutoff": int, "seconds": float, "margin": float, "z": float, "skip": flag}
+_KEYS = {"base": str, "rollout": str, "cutoff": int, "seconds": float, "margin": float, "z": float, "skip": flag, "steps": flag}
 
 
 def parse_macro(module, spec: str) -> MacroSearchPolicy:
-    """`macro:N` or `macro:N:key=value:...` (keys: base, rollout, cutoff, seconds, margin, z, skip) for `module`;
+    """`macro:N` or `macro:N:key=value:...` (keys: base, rollout, cutoff, seconds, margin, z, skip, steps) for `module`;
     for a game with macro decisions (Nerath) `ismcts:N[:...]` means the same search.
     `macro:default[:key=value...]` (or `ismcts:default[...]`) is the game's `SEARCH_DEFAULT` spec (else
     `macro:DEFAULT_ROLLOUTS`), its options overridden by the ones given, named as given.
