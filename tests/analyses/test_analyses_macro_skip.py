@@ -117,3 +117,36 @@ def test_skip_is_an_option():
         parse_macro(nerathsim, "macro:4:skip=maybe")
     with pytest.raises(ValueError, match="skip must be True or False"):
         MacroSearchPolicy("nerathsim", skip=1)
+
+
+def _press_position():
+    """A position at a press-or-retreat decision with two candidates (from a `tuned` game)."""
+    rules = Rules(mode="free_for_all")
+    tuned = nerathsim.POLICIES["tuned"]
+    for seed in range(1, 6):
+        s = nerathsim.new_game(rules, seed)
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal:
+            obs = observe(s, s.current_player)
+            legal = LegalActions.of(obs)
+            if s.phase == E.PH_PRESS and len(nerathsim.macro_candidates(tuned, obs, legal, rng)) == 2:
+                return s
+            E.apply_action(s, tuned(obs, legal, rng), rng)
+    raise AssertionError("no press-or-retreat decision with two candidates in seeds 1-5")
+
+
+def test_steps_off_leaves_press_or_retreat_to_the_heuristic():
+    s = _press_position()
+    p = s.current_player
+    tuned = nerathsim.POLICIES["tuned"]
+    obs = observe(s.clone(), p)
+    own = tuned(obs, LegalActions.of(obs), np.random.default_rng(0))
+    off = MacroSearchPolicy("nerathsim", rollouts=4, base="tuned", cutoff=1, steps=False)
+    obs = observe(s.clone(), p)
+    assert off(obs, LegalActions.of(obs), np.random.default_rng(0)) == own
+    assert off.stats["rollouts"] == 0
+    on = MacroSearchPolicy("nerathsim", rollouts=4, base="tuned", cutoff=1)
+    obs = observe(s.clone(), p)
+    on(obs, LegalActions.of(obs), np.random.default_rng(0))
+    assert on.stats["rollouts"] >= 2                 # searched: at least one sample of both alternatives
+    assert parse_macro(nerathsim, "macro:4:steps=0").steps is False and "steps=False" in repr(off)
