@@ -234,3 +234,31 @@ def test_an_opponent_that_plays_like_the_candidate_is_played_once_per_deal(monke
     assert skipped[columns].equals(played[columns])                           # the same rows
     assert skipped.groupby("deal")["score"].sum().eq(1.0).all()               # one winner per deal: 1/players
     assert skipped["score"].mean() == pytest.approx(1 / players)
+
+
+# --- one seat's own weights -------------------------------------------------------------------
+
+def test_seats_tune_one_seat_only_in_the_search_and_the_confirmation(toy):
+    result = tune_policy(toy, start=AimPolicy(aim=0.2), space=AIM_SPACE, rules=TOY_RULES, budget=2,
+                         games_per_trial=40, rungs=1, confirm_games=30, seed=4, seats=(1,))
+    prov = result.provenance
+    assert prov["seats"] == [1] and "seat 2 only" in prov["design"]
+    assert result.confirmation.iloc[0]["games"] == 30 == result.confirmation.iloc[0]["deals"]   # one game a deal
+    assert prov["search"]["games_per_trial"] == 40                        # one pool member x one seat per deal
+    every = tune_policy(toy, start=AimPolicy(aim=0.2), space=AIM_SPACE, rules=TOY_RULES, budget=1,
+                        games_per_trial=40, rungs=1, confirm_games=30, seed=4)
+    assert every.provenance["seats"] == [0, 1] and every.confirmation.iloc[0]["games"] == 30
+
+
+def test_an_arena_with_seats_plays_the_candidate_only_there():
+    arena = tune.Arena(nightsim, nightsim.Rules(players=3), 3, seats=(2,))
+    rows = arena.scores(PlainGreedy(), ["greedy"], deals=12, seed=8)
+    assert set(rows["seat"]) == {2} and len(rows) == 12
+    full = tune.Arena(nightsim, nightsim.Rules(players=3), 3).scores(PlainGreedy(), ["greedy"], deals=12, seed=8)
+    assert rows["score"].tolist() == full.loc[full["seat"] == 2, "score"].tolist()   # the same games
+
+
+@pytest.mark.parametrize("seats", [(), (2,), (0, 0), (-1,), (True,), (0.5,)])
+def test_bad_seats_are_a_clear_value_error(seats):
+    with pytest.raises(ValueError, match="seats: distinct seat indices from 0 to 1"):
+        tune.parse_seats(seats, 2)
