@@ -262,3 +262,9 @@ def test_an_arena_with_seats_plays_the_candidate_only_there():
 def test_bad_seats_are_a_clear_value_error(seats):
     with pytest.raises(ValueError, match="seats: distinct seat indices from 0 to 1"):
         tune.parse_seats(seats, 2)
+
+
+def test_a_value_within_rounding_of_the_start_is_not_a_change():
+    assert not tune.differs(0.8999999999999999, 0.9) and not tune.differs(3, 3.0)
+    assert tune.differs(0.85, 0.9) and tune.differs(True, False) and tune.differs(1, 2)
+    assert not tune.differs("a", "a") and tune.differs(None, 0.5)
