@@ -181,7 +181,8 @@ def parse_seats(seats, players: int) -> tuple:
     out = tuple(seats)
     if not out or any(isinstance(q, bool) or not isinstance(q, numbers.Integral) or not 0 <= q < players for q in out) \
             or len(set(out)) != len(out):
-        raise ValueError(f"seats: distinct seat indices from 0 to {players - 1}, got {seats!r}")
+        raise ValueError(f"seats: distinct seat indices from 0 to {players - 1} (--seats counts from 1: 1 to "
+                         f"{players}), got {seats!r}")
     return tuple(int(q) for q in out)
 
 
