@@ -1,10 +1,11 @@
 """`play_game`, the only game loop, and `GameResult`, its plain-data record."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+import simcore.result
 from simcore.stream import streams
 
 from .board import distances_to
@@ -19,8 +20,8 @@ RULES_VERSION = "dreamsim-1.6"
 
 
 @dataclass(frozen=True)
-class GameResult:
-    """One finished game.
+class GameResult(simcore.result.GameResult):
+    """One finished game (`simcore.result.GameResult`).
 
     `winner` is the seat that woke on the Bridge, or the Horror's seat when the Midnight
     Horror activated the Town Hall (every Midnighter loses), or None on a timeout.
@@ -29,16 +30,7 @@ class GameResult:
     `horror_seat` (-1: nobody became the Horror).
     """
 
-    winner: int | None
-    seats: tuple[str, ...]
-    turns: int
-    decisions: int
-    timed_out: bool
-    scores: tuple[int, ...]
-    stats: dict = field(default_factory=dict)
-    seed: object = None
-    log: tuple | None = field(default=None, repr=False, compare=False)
-    rules: Rules | None = field(default=None, repr=False, compare=False)  # kept with the log only
+    format_events = staticmethod(format_events)
 
     @property
     def woke(self) -> int:
@@ -47,27 +39,6 @@ class GameResult:
     @property
     def horror_won(self) -> bool:
         return bool(self.stats.get("horror_won", False))
-
-    def to_record(self) -> dict:
-        """One flat row: winner, turns, decisions, timed_out, seat{i}_policy/score/<stat>, <game stat>."""
-        row = {"winner": self.winner, "turns": self.turns, "decisions": self.decisions,
-               "timed_out": self.timed_out}
-        for i, name in enumerate(self.seats):
-            row[f"seat{i}_policy"] = name
-            row[f"seat{i}_score"] = self.scores[i]
-        for stat, values in self.stats.items():
-            if isinstance(values, tuple):
-                for i, v in enumerate(values):
-                    row[f"seat{i}_{stat}"] = v
-            else:
-                row[stat] = values
-        return row
-
-    def format_log(self, rules: Rules | None = None) -> str:
-        """The event log as text a person can follow turn by turn (needs record=True)."""
-        if self.log is None:
-            raise ValueError("this GameResult has no log; play it with record=True")
-        return format_events(self.log, rules or self.rules, self.seats)
 
 
 def resolve_policies(policies, players: int) -> list:
@@ -210,6 +181,7 @@ def _bridge_distances(s) -> tuple[int, ...]:
 
 
 def _seed_repr(seed):
+    """The seed as the result keeps it: a SeedSequence as a readable string, an integer of any type as an int."""
     if isinstance(seed, np.random.SeedSequence):
         return f"SeedSequence(entropy={seed.entropy}, spawn_key={seed.spawn_key})"
     return int(seed)

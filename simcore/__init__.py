@@ -1,3 +1,8 @@
-"""What the three simulators share and nothing game-specific: the random stream both an engine and
-its numba kernel draw from (`stream`, `stream_kernel`). The games import this package; it imports
-none of them."""
+"""What the three simulators share and nothing game-specific. The games import this package; it
+imports none of them.
+
+- `stream`, `stream_kernel`: the random stream an engine and its numba kernel both draw from;
+- `result`: `GameResult`, the plain-data record of a finished game, and its flat `to_record` row;
+- `deal`: the opening hands of a card game's deal, read from the engine's own setup;
+- `decisions`: `Decision`, a reading the lab chose where a rulebook is silent.
+"""
