@@ -9,7 +9,9 @@ from functools import partial
 
 import numpy as np
 
+import simcore.policies
 import simcore.result
+from simcore.policies import policy_name
 from simcore.result import seed_repr
 
 from . import engine as E
@@ -130,26 +132,8 @@ class GameResult(simcore.result.GameResult):
 
 
 def resolve_policies(policies, players: int) -> list:
-    """Names from POLICIES or policy objects, one per seat."""
-    if isinstance(policies, (str, bytes)) or not hasattr(policies, "__len__"):
-        raise ValueError("policies must be a list with one policy (name or object) per seat")
-    if len(policies) != players:
-        raise ValueError(f"policies: {len(policies)} given for {players} players; give exactly one per seat")
-    out = []
-    for p in policies:
-        if isinstance(p, str):
-            if p not in POLICIES:
-                raise ValueError(f"policies: unknown policy {p!r}; known: {', '.join(sorted(POLICIES))}")
-            out.append(POLICIES[p])
-        elif callable(p):
-            out.append(p)
-        else:
-            raise ValueError(f"policies: {p!r} is neither a policy name nor callable")
-    return out
-
-
-def policy_name(p) -> str:
-    return getattr(p, "name", None) or repr(p)
+    """Names from POLICIES or policy objects, one per seat (`simcore.policies.resolve_policies`)."""
+    return simcore.policies.resolve_policies(policies, players, POLICIES)
 
 
 def play_game(rules: Rules, policies, seed, record: bool = False, watch=None) -> GameResult:

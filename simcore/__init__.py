@@ -3,6 +3,8 @@ imports none of them.
 
 - `stream`, `stream_kernel`: the random stream an engine and its numba kernel both draw from;
 - `result`: `GameResult`, the plain-data record of a finished game, and its flat `to_record` row;
+- `policies`: resolving a seat's policy (a registered name or a callable), `policy_name`, and the
+  tuning of a heuristic's weights and its stored `tuned` policy;
 - `deal`: the opening hands of a card game's deal, read from the engine's own setup;
 - `decisions`: `Decision`, a reading the lab chose where a rulebook is silent.
 """
