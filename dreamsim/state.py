@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcore.actions import IllegalActionError  # noqa: F401  (the engine's error, exported here)
 from simcore.stream import Stream
 
 from .actions import VERTIGO, WALK
@@ -48,10 +49,6 @@ STAT_NAMES = ("played_dreamwalk", "played_vertigo", "played_star", "played_dutch
               "activations", "actions", "discards")
 _PLAYED_STAT = {DREAMWALK: "played_dreamwalk", VERTIGO_CARD: "played_vertigo", STAR_CARD: "played_star",
                 DUTCH: "played_dutch", CATCHER: "played_catcher"}
-
-
-class IllegalActionError(ValueError):
-    """A policy (or caller) chose an action that is not legal in the current state."""
 
 
 class Frame:

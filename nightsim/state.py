@@ -14,6 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from simcore.actions import IllegalActionError  # noqa: F401  (the engine's error, exported here)
 from simcore.stream import Stream
 
 from .actions import (
@@ -36,10 +37,6 @@ DRAW, START_DISCARD, STOP_DISCARD, DECLINE, REACTIVATE = Draw(), StartDiscard(),
 STAT_NAMES = ("completed", "pure_creatures", "cards_drawn", "cards_discarded", "seals_played")
 TURN_ACTION = "turn action"
 MAX_PLAYERS = 5  # Rules.players is 2..5
-
-
-class IllegalActionError(ValueError):
-    """A policy (or caller) chose an action that is not legal in the current state."""
 
 
 class Creature:

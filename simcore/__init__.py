@@ -5,6 +5,7 @@ imports none of them.
 - `result`: `GameResult`, the plain-data record of a finished game, and its flat `to_record` row;
 - `policies`: resolving a seat's policy (a registered name or a callable), `policy_name`, and the
   tuning of a heuristic's weights and its stored `tuned` policy;
+- `actions`: `IllegalActionError` (every game's) and `shown`, an action as a refusal names it;
 - `equality`: a batch kernel's records against the engine's, seed for seed (the first difference);
 - `deal`: the opening hands of a card game's deal, read from the engine's own setup;
 - `decisions`: `Decision`, a reading the lab chose where a rulebook is silent.
