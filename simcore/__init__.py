@@ -7,6 +7,7 @@ imports none of them.
   tuning of a heuristic's weights and its stored `tuned` policy;
 - `actions`: `IllegalActionError` (every game's) and `shown`, an action as a refusal names it;
 - `equality`: a batch kernel's records against the engine's, seed for seed (the first difference);
+- `rules`: the field checks of a game's `Rules` (`int_field`, `choice_fields`, `bool_fields`);
 - `deal`: the opening hands of a card game's deal, read from the engine's own setup;
 - `decisions`: `Decision`, a reading the lab chose where a rulebook is silent.
 """
