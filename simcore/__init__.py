@@ -5,7 +5,8 @@ imports none of them.
 - `result`: `GameResult`, the plain-data record of a finished game, and its flat `to_record` row;
 - `policies`: resolving a seat's policy (a registered name or a callable), `policy_name`, and the
   tuning of a heuristic's weights and its stored `tuned` policy;
-- `actions`: `IllegalActionError` (every game's) and `shown`, an action as a refusal names it;
+- `actions`: `IllegalActionError` (every game's), `shown` (an action as a refusal names it) and
+  `kinds_apart` (actions of different kinds never compare equal);
 - `equality`: a batch kernel's records against the engine's, seed for seed (the first difference);
 - `rules`: the field checks of a game's `Rules` (`int_field`, `choice_fields`, `bool_fields`);
 - `deal`: the opening hands of a card game's deal, read from the engine's own setup;
