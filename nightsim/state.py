@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numpy as np
-
 from simcore.actions import IllegalActionError  # noqa: F401  (the engine's error, exported here)
-from simcore.stream import Stream
+from simcore.stream import chance_stream as as_stream
 
 from .actions import (
     Decline,
@@ -257,15 +255,6 @@ def action_table(rules: Rules) -> ActionTable:
 # ---------------------------------------------------------------------------------------
 # Setup
 # ---------------------------------------------------------------------------------------
-def as_stream(seed):
-    """The stream chance draws from: a `simcore.stream.Stream` (or a numpy Generator) as given; for an
-    int or a SeedSequence, its stream 0, the chance stream `play_game` and the kernel use."""
-    if isinstance(seed, (Stream, np.random.Generator)):
-        return seed
-    if seed is None:   # no hidden entropy: the protocol promises the same game for the same seed
-        raise ValueError("seed/rng is None: give an int, a numpy SeedSequence, a simcore Stream or a numpy Generator "
-                         "(games are deterministic)")
-    return Stream.of(seed, 0)
 
 
 def blank_state(rules: Rules, record: bool) -> State:

@@ -1,7 +1,8 @@
 """What the three simulators share and nothing game-specific. The games import this package; it
 imports none of them.
 
-- `stream`, `stream_kernel`: the random stream an engine and its numba kernel both draw from;
+- `stream`, `stream_kernel`: the random stream an engine and its numba kernel both draw from
+  (`chance_stream`: the chance stream of a seed, as `new_game` and `play_game` take it);
 - `result`: `GameResult`, the plain-data record of a finished game, and its flat `to_record` row;
 - `policies`: resolving a seat's policy (a registered name or a callable), `policy_name`, and the
   tuning of a heuristic's weights and its stored `tuned` policy;
