@@ -3,11 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 import simcore.policies
 import simcore.result
 from simcore.policies import policy_name
+from simcore.result import seed_repr
 from simcore.stream import streams
 
 from .board import distances_to
@@ -102,7 +101,7 @@ def _result(s, rules: Rules, pols, seed, record: bool) -> GameResult:
         timed_out=s.timed_out,
         scores=tuple(int(s.winner == i) for i in range(s.n)),
         stats=stats,
-        seed=_seed_repr(seed),
+        seed=seed_repr(seed),
         log=tuple(s.log) if record else None,
         rules=rules if record else None,
     )
@@ -127,7 +126,7 @@ def _equal_legal(a, legal, s, policy, p, seed):
     raise IllegalActionError(
         f"policy {policy_name(policy)!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
         f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
-        f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+        f"Reproduce with play_game(rules, policies, seed={seed_repr(seed)})"
     )
 
 
@@ -162,10 +161,3 @@ def _bridge_distances(s) -> tuple[int, ...]:
     """Dreamwalk steps from each avatar to the Bridge on the final board (99: no route)."""
     dist = distances_to(s.grid, s.cell_of, s.rot, s.nb, BRIDGE, s.rules.dreamwalk_return_arrow)
     return tuple(dist[loc] for loc in s.where)
-
-
-def _seed_repr(seed):
-    """The seed as the result keeps it: a SeedSequence as a readable string, an integer of any type as an int."""
-    if isinstance(seed, np.random.SeedSequence):
-        return f"SeedSequence(entropy={seed.entropy}, spawn_key={seed.spawn_key})"
-    return int(seed)

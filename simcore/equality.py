@@ -1,21 +1,14 @@
 """The kernel equality harness: a game's batch kernel must give, seed for seed, exactly the records its
-engine gives (``play_game(rules, lineup, seed).to_record()``).
-
-- `record_differences`: the fields in which two records differ;
-- `first_difference`: the first seed whose records differ, and in what;
-- `compare`: both engines over the same seeds, timed, with every differing seed and the first
-  difference (and, given the game's ``first_divergence``, the decision where the two games part);
-- `check_equal`: `compare` as an assertion, for the tests.
-
-A game's kernel is passed as ``play_batch(rules, lineup, seeds) -> list of records`` (one line-up for
-every seed); a game whose batch call takes a line-up per game wraps it. This module imports no game.
-"""
+engine gives (``play_game(rules, lineup, seed).to_record()``). `compare` plays both and finds the first
+difference (and, given the game's ``first_divergence``, the decision where the two games part);
+`check_equal` is `compare` as an assertion, for the tests. A kernel is passed as
+``play_batch(rules, lineup, seeds) -> records`` (one line-up for every seed). It imports no game."""
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
 
-MISSING = "<missing>"   # what a difference shows for a field (or a record) one side does not have
+MISSING = "<missing>"   # what a difference shows for a field one record does not have
 
 
 def record_differences(engine: dict, kernel: dict) -> dict:
@@ -32,33 +25,27 @@ class Difference:
 
     seed: object
     index: int
-    fields: dict     # field -> (engine value, kernel value); {"record": ...} when one side has no record
+    fields: dict     # field -> (engine value, kernel value)
 
     def __str__(self) -> str:
         return f"seed {self.seed}: (engine, kernel) differ in {self.fields}"
 
 
 def first_difference(engine_records, kernel_records, seeds) -> Difference | None:
-    """The first seed (in the order of `seeds`) whose engine and kernel records differ, or None when
-    every record is equal. A seed one side has no record for differs in ``"record"``."""
+    """The first seed (in the order of `seeds`) whose engine and kernel records differ, or None.
+    ValueError unless there is one record of each per seed."""
     engine_records, kernel_records, seeds = list(engine_records), list(kernel_records), list(seeds)
-    for i, seed in enumerate(seeds):
-        a = engine_records[i] if i < len(engine_records) else None
-        b = kernel_records[i] if i < len(kernel_records) else None
-        if a is None or b is None:
-            if a is not b:
-                return Difference(seed, i, {"record": (MISSING if a is None else a, MISSING if b is None else b)})
-            continue
-        if a != b:
-            return Difference(seed, i, record_differences(a, b))
-    return None
+    if not len(engine_records) == len(kernel_records) == len(seeds):
+        raise ValueError(f"{len(engine_records)} engine and {len(kernel_records)} kernel records for "
+                         f"{len(seeds)} seeds; give one of each per seed")
+    return next((Difference(s, i, record_differences(a, b))
+                 for i, (s, a, b) in enumerate(zip(seeds, engine_records, kernel_records)) if a != b), None)
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """Engine and kernel over the same seeds: every seed that differs, the first difference (None:
-    none), where the first differing game parts (from the game's ``first_divergence``, if given), and
-    the seconds each took."""
+    """Engine and kernel over the same seeds: the seeds that differ, the first difference (None:
+    none), where its games part (the game's ``first_divergence``, if given), the seconds each took."""
 
     seeds: tuple
     differing: tuple
@@ -67,22 +54,17 @@ class Comparison:
     engine_seconds: float = field(default=0.0, compare=False)
     kernel_seconds: float = field(default=0.0, compare=False)
 
-    @property
-    def games(self) -> int:
-        return len(self.seeds)
-
     def message(self) -> str:
-        """One line: how many differ and the first difference (and where its games part)."""
         if self.first is None:
-            return f"{self.games} seeds, none differ"
-        text = f"{len(self.differing)} of {self.games} seeds differ; first {self.first}"
+            return f"{len(self.seeds)} seeds, none differ"
+        text = f"{len(self.differing)} of {len(self.seeds)} seeds differ; first {self.first}"
         return text + (f"; first divergence: {self.where}" if self.where is not None else "")
 
 
 def compare(play_game, play_batch, rules, lineup, seeds, divergence=None) -> Comparison:
     """The kernel's records (`play_batch(rules, lineup, seeds)`) against the engine's
     (`play_game(rules, list(lineup), seed).to_record()`), seed for seed. `divergence`: the game's
-    ``first_divergence(rules, lineup, seed)``, called for the first differing seed only."""
+    ``first_divergence(rules, lineup, seed)``, asked about the first differing seed only."""
     seeds = list(seeds)
     if not seeds:
         raise ValueError("compare: give at least one seed")
@@ -91,17 +73,15 @@ def compare(play_game, play_batch, rules, lineup, seeds, divergence=None) -> Com
     t1 = time.perf_counter()
     engine = [play_game(rules, list(lineup), s).to_record() for s in seeds]
     t2 = time.perf_counter()
-    if len(kernel) != len(seeds):
-        raise ValueError(f"compare: the kernel gave {len(kernel)} records for {len(seeds)} seeds")
-    differing = tuple(s for s, a, b in zip(seeds, engine, kernel) if a != b)
     first = first_difference(engine, kernel, seeds)
+    differing = tuple(s for s, a, b in zip(seeds, engine, kernel) if a != b)
     where = divergence(rules, lineup, first.seed) if first is not None and divergence is not None else None
     return Comparison(tuple(seeds), differing, first, where, engine_seconds=t2 - t1, kernel_seconds=t1 - t0)
 
 
 def check_equal(play_game, play_batch, rules, lineup, seeds, divergence=None) -> Comparison:
-    """`compare`, raising AssertionError (naming the line-up, the first differing seed, what differs
-    and where the games part) unless every record is equal; the comparison when they are."""
+    """`compare`, raising AssertionError (the line-up, the first differing seed, what differs, where
+    the games part) unless every record is equal."""
     result = compare(play_game, play_batch, rules, lineup, seeds, divergence)
     if result.first is not None:
         names = [p if isinstance(p, str) else getattr(p, "name", repr(p)) for p in lineup]

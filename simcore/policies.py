@@ -1,13 +1,6 @@
-"""Policies as every game takes them: a seat's policy is a name registered in the game's ``POLICIES``
-or a callable ``policy(observation, legal_actions, rng) -> action``.
-
-- `resolve_policies`: one policy per seat, names looked up in a game's registry, checked before any
-  game is played (a clear one-line ValueError naming the unknown policy and the known ones);
-- `policy_name`: the name a result and an error message give a policy;
-- `with_weight_params` and `tuned_from_file`: the tuning of a heuristic whose numbers are a frozen
-  ``weights`` dataclass (``"weights.<field>"`` parameters) and the stored ``tuned`` policy
-  (``data/tuned.json``: the start policy's name, the parameters found, the name to play under).
-"""
+"""Policies as every game takes them: a seat's policy is a name in the game's ``POLICIES`` or a callable
+``policy(observation, legal_actions, rng) -> action``; the tuning of a heuristic whose numbers are a
+frozen ``weights`` dataclass, and its stored ``tuned`` policy (``data/tuned.json``)."""
 from __future__ import annotations
 
 import json

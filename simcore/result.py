@@ -1,16 +1,6 @@
-"""The plain-data record of one finished game, the shape every game's `play_game` returns.
-
-`GameResult` holds what the three games share: the winner, the seats' policy names, turns, decisions,
-whether the game hit its cap, a score per seat, named statistics, the seed, and (with ``record=True``)
-the event log and the rules it was played under. `to_record` flattens it into the one row analyses
-and the batch kernels write: ``winner, turns, decisions, timed_out``, then ``seat{i}_policy``, any
-per-seat columns a game adds (`seat_columns`), ``seat{i}_score``, then every statistic: a tuple is
-one value per seat (``seat{i}_<stat>``), anything else one value per game (``<stat>``).
-
-Each game subclasses it (as a frozen dataclass, possibly with fields of its own) and names its log
-formatter (`format_events`). `log` and `rules` are left out of ``==`` and ``repr``: two plays of one
-seed are equal whether or not they were recorded.
-"""
+"""`GameResult`, the plain-data record of one finished game that every game's `play_game` returns (each
+game subclasses it as a frozen dataclass, with fields of its own and its log formatter `format_events`).
+`log` and `rules` are left out of ``==`` and ``repr``: a game is equal whether or not it was recorded."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -72,8 +62,8 @@ class GameResult:
 
 
 def seed_repr(seed):
-    """The seed as a result keeps it: an int as it is, a SeedSequence as a readable string (what a
-    message names so that a game can be played again)."""
+    """The seed as a result keeps it and a message names it (so a game can be played again): a
+    SeedSequence as a readable string, an integer of any integer type as an int."""
     if isinstance(seed, np.random.SeedSequence):
         return f"SeedSequence(entropy={seed.entropy}, spawn_key={seed.spawn_key})"
-    return seed
+    return int(seed) if isinstance(seed, np.integer) else seed

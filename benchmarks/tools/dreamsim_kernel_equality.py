@@ -37,8 +37,9 @@ def cases():
 
 def check(name, rules, lineup, seeds) -> int:
     c = compare(dreamsim.play_game, KERNEL.play_batch, rules, lineup, seeds, divergence=first_divergence)
-    print(f"{name}: {c.games} seeds, {len(c.differing)} differ; kernel {c.games / c.kernel_seconds:,.0f} games/s, "
-          f"engine {c.games / c.engine_seconds:,.0f} games/s", flush=True)
+    n = len(c.seeds)
+    print(f"{name}: {n} seeds, {len(c.differing)} differ; kernel {n / c.kernel_seconds:,.0f} games/s, "
+          f"engine {n / c.engine_seconds:,.0f} games/s", flush=True)
     if c.differing:
         print(f"    {c.message()}", flush=True)
     return len(c.differing)

@@ -101,7 +101,7 @@ def main() -> int:
     t_engine = t_kernel = 0.0
     with ProcessPoolExecutor(args.jobs) as pool:
         for name, c in pool.map(check, cases, [seeds] * len(cases)):
-            n, bad = c.games, len(c.differing)
+            n, bad = len(c.seeds), len(c.differing)
             total, differ = total + n, differ + bad
             t_engine, t_kernel = t_engine + c.engine_seconds, t_kernel + c.kernel_seconds
             print(f"{name[:70]:70} {n:6} {bad:6} {n / c.engine_seconds:10.0f} {n / c.kernel_seconds:10.0f}",

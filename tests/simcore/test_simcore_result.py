@@ -81,7 +81,7 @@ def test_format_log_uses_the_games_formatter_and_needs_a_log():
 
 
 def test_seed_repr_keeps_ints_and_names_a_seed_sequence():
-    assert seed_repr(5) == 5
+    assert seed_repr(5) == 5 and type(seed_repr(np.uint64(2 ** 63))) is int and seed_repr(np.uint64(7)) == 7
     ss = np.random.SeedSequence(9, spawn_key=(2,))
     assert seed_repr(ss) == "SeedSequence(entropy=9, spawn_key=(2,))"
 
