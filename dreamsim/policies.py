@@ -32,7 +32,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import MappingProxyType
 
-from simcore.policies import tuned_from_file, with_weight_params
+from simcore.policies import weight_tuning
 
 from . import board
 from .belief import ReactionBelief
@@ -106,18 +106,9 @@ TUNING = MappingProxyType({   # read-only
 })
 TUNED_FILE = Path(__file__).parent / "data" / "tuned.json"
 
-
-def with_params(policy, params: dict, name: str | None = None) -> HeuristicPolicy:
-    """A copy of the HeuristicPolicy `policy` with `params` ({"weights.hinder": 5.0, ...}) set
-    (`simcore.policies.with_weight_params`)."""
-    return with_weight_params(policy, params, name, HeuristicPolicy, "dreamsim")
-
-
-def load_tuned(path=TUNED_FILE) -> HeuristicPolicy:
-    """The `tuned` policy stored in `path`: its start policy with the stored parameters."""
-    return tuned_from_file(path, POLICIES, with_params)[0]
-
-
+#: with_params(policy, params, name=None): a HeuristicPolicy with {"weights.hinder": 5.0, ...} set;
+#: load_tuned(path=TUNED_FILE): the stored tuned policy (simcore.policies.weight_tuning)
+with_params, load_tuned = weight_tuning(HeuristicPolicy, "dreamsim", POLICIES, TUNED_FILE)
 if TUNED_FILE.exists():
     POLICIES["tuned"] = load_tuned()
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
 
-from simcore.policies import tuned_from_file, with_weight_params
+from simcore.policies import weight_tuning
 
 from .actions import (
     Decline,
@@ -485,17 +485,8 @@ TUNING = MappingProxyType({   # read-only
 })
 TUNED_FILE = Path(__file__).parent / "data" / "tuned.json"
 
-
-def with_params(policy, params: dict, name: str | None = None) -> HeuristicPolicy:
-    """A copy of the HeuristicPolicy `policy` with `params` ({"weights.pure": 5.0, ...}) set
-    (`simcore.policies.with_weight_params`)."""
-    return with_weight_params(policy, params, name, HeuristicPolicy, "nightsim")
-
-
-def load_tuned(path=TUNED_FILE) -> HeuristicPolicy:
-    """The `tuned` policy stored in `path`: its start policy with the stored parameters."""
-    return tuned_from_file(path, POLICIES, with_params)[0]
-
-
+#: with_params(policy, params, name=None): a HeuristicPolicy with {"weights.pure": 5.0, ...} set;
+#: load_tuned(path=TUNED_FILE): the stored tuned policy (simcore.policies.weight_tuning)
+with_params, load_tuned = weight_tuning(HeuristicPolicy, "nightsim", POLICIES, TUNED_FILE)
 if TUNED_FILE.exists():
     POLICIES["tuned"] = load_tuned()

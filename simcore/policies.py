@@ -58,3 +58,17 @@ def tuned_from_file(path, registry, with_params):
     (default "tuned"). The data is returned for what a game stores besides (e.g. per-realm parameters)."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     return with_params(registry[data["start"]], data["params"], name=data.get("name", "tuned")), data
+
+
+def weight_tuning(policy_class, game: str, registry, tuned_file):
+    """A game's ``(with_params, load_tuned)`` when its tunable heuristic is `policy_class` (numbers in a
+    ``weights`` dataclass): ``with_params(policy, params, name=None)`` (`with_weight_params`) and
+    ``load_tuned(path=tuned_file)``, the stored tuned policy, its start policy from `registry`."""
+    def with_params(policy, params: dict, name: str | None = None):
+        """A copy of the heuristic `policy` with `params` ({"weights.<field>": value, ...}) set."""
+        return with_weight_params(policy, params, name, policy_class, game)
+
+    def load_tuned(path=tuned_file):
+        """The `tuned` policy stored in `path`: its start policy with the stored parameters."""
+        return tuned_from_file(path, registry, with_params)[0]
+    return with_params, load_tuned

@@ -9,7 +9,7 @@ import pytest
 import dreamsim
 import nerathsim
 import nightsim
-from simcore.policies import policy_name, resolve_policies, tuned_from_file, with_weight_params
+from simcore.policies import policy_name, resolve_policies, tuned_from_file, weight_tuning, with_weight_params
 
 
 @dataclass(frozen=True)
@@ -100,3 +100,13 @@ def test_the_games_with_params_name_their_game(game, key):
     assert pol.name == "x" and getattr(pol.weights, key.split(".")[1]) == pytest.approx(3.0)
     with pytest.raises(ValueError, match=f"unknown {game.__name__} policy parameter"):
         game.with_params(game.POLICIES["heuristic"], {"weights.zzz": 1.0})
+
+
+def test_weight_tuning_gives_a_games_with_params_and_load_tuned(tmp_path):
+    path = tmp_path / "tuned.json"
+    path.write_text(json.dumps({"start": "heur", "params": {"weights.greed": 4}, "name": "t"}), encoding="utf-8")
+    with_params, load_tuned = weight_tuning(Heur, "toy", REGISTRY, path)
+    assert with_params(Heur(W()), {"weights.pure": 2}) == Heur(W(2.0, 2.0), "heur")
+    assert load_tuned() == Heur(W(1.0, 4.0), "t") == load_tuned(path)
+    with pytest.raises(ValueError, match="unknown toy policy parameter"):
+        with_params(Heur(W()), {"weights.x": 1})
