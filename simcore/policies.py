@@ -34,24 +34,6 @@ def resolve_policies(policies, players: int, registry) -> list:
     return out
 
 
-def with_weight_params(policy, params: dict, name: str | None, policy_class, game: str):
-    """A copy of `policy` (a `policy_class` built as ``policy_class(weights, name)``) with `params`
-    ({"weights.<field>": value, ...}) set on its ``weights`` dataclass, values as floats; `name`: the
-    copy's name (None: the policy's own). ValueError naming `game` for another kind of policy or an
-    unknown parameter (listing the parameters)."""
-    if not isinstance(policy, policy_class):
-        raise ValueError(f"only a {game} {policy_class.__name__} has tunable parameters, got {policy!r}")
-    known = tuple(f.name for f in fields(policy.weights))
-    changed = {}
-    for key, value in params.items():
-        head, _, weight = key.partition(".")
-        if head != "weights" or weight not in known:
-            raise ValueError(f"unknown {game} policy parameter {key!r}; parameters: "
-                             f"{', '.join('weights.' + f for f in known)}")
-        changed[weight] = float(value)
-    return policy_class(replace(policy.weights, **changed), policy.name if name is None else name)
-
-
 def tuned_from_file(path, registry, with_params):
     """(the stored tuned policy, the file's data): the policy `registry[data["start"]]` with the stored
     ``params`` applied by the game's `with_params(policy, params, name)`, under the stored ``name``
@@ -61,14 +43,23 @@ def tuned_from_file(path, registry, with_params):
 
 
 def weight_tuning(policy_class, game: str, registry, tuned_file):
-    """A game's ``(with_params, load_tuned)`` when its tunable heuristic is `policy_class` (numbers in a
-    ``weights`` dataclass): ``with_params(policy, params, name=None)`` (`with_weight_params`) and
-    ``load_tuned(path=tuned_file)``, the stored tuned policy, its start policy from `registry`."""
+    """A game's ``(with_params, load_tuned)`` when its tunable heuristic is `policy_class`, built as
+    ``policy_class(weights, name)`` with its numbers in a ``weights`` dataclass: ``with_params(policy,
+    params, name=None)`` a copy with ``{"weights.<field>": value}`` set (as floats; ValueError naming
+    `game` for another policy or an unknown parameter), ``load_tuned(path=tuned_file)`` the stored one."""
     def with_params(policy, params: dict, name: str | None = None):
-        """A copy of the heuristic `policy` with `params` ({"weights.<field>": value, ...}) set."""
-        return with_weight_params(policy, params, name, policy_class, game)
+        if not isinstance(policy, policy_class):
+            raise ValueError(f"only a {game} {policy_class.__name__} has tunable parameters, got {policy!r}")
+        known = tuple(f.name for f in fields(policy.weights))
+        changed = {}
+        for key, value in params.items():
+            head, _, weight = key.partition(".")
+            if head != "weights" or weight not in known:
+                raise ValueError(f"unknown {game} policy parameter {key!r}; parameters: "
+                                 f"{', '.join('weights.' + f for f in known)}")
+            changed[weight] = float(value)
+        return policy_class(replace(policy.weights, **changed), policy.name if name is None else name)
 
     def load_tuned(path=tuned_file):
-        """The `tuned` policy stored in `path`: its start policy with the stored parameters."""
         return tuned_from_file(path, registry, with_params)[0]
     return with_params, load_tuned

@@ -9,7 +9,7 @@ import pytest
 import dreamsim
 import nerathsim
 import nightsim
-from simcore.policies import policy_name, resolve_policies, tuned_from_file, weight_tuning, with_weight_params
+from simcore.policies import policy_name, resolve_policies, tuned_from_file, weight_tuning
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,10 @@ def first(obs, legal, rng):
 
 
 REGISTRY = {"heur": Heur(W()), "first": first}
+
+
+def with_weight_params(policy, params, name, policy_class, game):
+    return weight_tuning(policy_class, game, REGISTRY, "unused.json")[0](policy, params, name)
 
 
 def test_names_become_the_registered_policies_and_callables_stay():
