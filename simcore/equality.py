@@ -21,10 +21,9 @@ def record_differences(engine: dict, kernel: dict) -> dict:
 
 @dataclass(frozen=True)
 class Difference:
-    """The first seed whose records differ: the seed, its position in the seeds, what differs."""
+    """The first seed whose records differ, and what differs."""
 
     seed: object
-    index: int
     fields: dict     # field -> (engine value, kernel value)
 
     def __str__(self) -> str:
@@ -38,8 +37,8 @@ def first_difference(engine_records, kernel_records, seeds) -> Difference | None
     if not len(engine_records) == len(kernel_records) == len(seeds):
         raise ValueError(f"{len(engine_records)} engine and {len(kernel_records)} kernel records for "
                          f"{len(seeds)} seeds; give one of each per seed")
-    return next((Difference(s, i, record_differences(a, b))
-                 for i, (s, a, b) in enumerate(zip(seeds, engine_records, kernel_records)) if a != b), None)
+    return next((Difference(s, record_differences(a, b))
+                 for s, a, b in zip(seeds, engine_records, kernel_records) if a != b), None)
 
 
 @dataclass(frozen=True)

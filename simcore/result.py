@@ -35,9 +35,7 @@ class GameResult:
     def to_record(self) -> dict:
         """One flat row: winner, turns, decisions, timed_out, seat{i}_policy, seat{i}_<seat column>,
         seat{i}_score, seat{i}_<stat> for a per-seat statistic and <stat> for a per-game one."""
-        w = self.winner
-        if isinstance(w, tuple):
-            w = "+".join(str(x) for x in w)
+        w = "+".join(map(str, self.winner)) if isinstance(self.winner, tuple) else self.winner
         row = {"winner": w, "turns": self.turns, "decisions": self.decisions, "timed_out": self.timed_out}
         for i, name in enumerate(self.seats):
             row[f"seat{i}_policy"] = name
