@@ -128,6 +128,13 @@ class Arena:
         return self.module.POLICIES.get(entry, entry) if isinstance(entry, str) else entry
 
 
+def differs(a, b) -> bool:
+    """Does a tuned value differ from the start's? Numbers within rounding of each other do not."""
+    if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, numbers.Real) or not isinstance(b, numbers.Real):
+        return a != b
+    return not math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+
+
 def _seat_scores(df: pd.DataFrame, seat: int, players: int, opponent: str) -> pd.DataFrame:
     won = frames.seat_wins(df)
     decided = frames.decided(df).to_numpy() & ~won.all(axis=1)
@@ -174,7 +181,8 @@ def parse_seats(seats, players: int) -> tuple:
     out = tuple(seats)
     if not out or any(isinstance(q, bool) or not isinstance(q, numbers.Integral) or not 0 <= q < players for q in out) \
             or len(set(out)) != len(out):
-        raise ValueError(f"seats: distinct seat indices from 0 to {players - 1}, got {seats!r}")
+        raise ValueError(f"seats: distinct seat indices from 0 to {players - 1} (--seats counts from 1: 1 to "
+                         f"{players}), got {seats!r}")
     return tuple(int(q) for q in out)
 
 
@@ -213,7 +221,7 @@ class Tuned:
     def to_text(self) -> str:
         search = self.provenance["search"]
         rows = [{"parameter": k, "start": self.start_params.get(k), "tuned": v,
-                 "changed": v != self.start_params.get(k)} for k, v in self.params.items()]
+                 "changed": differs(v, self.start_params.get(k))} for k, v in self.params.items()]
         conf = self.confirmation
         verdict = "MEETS" if self.meets else "does NOT meet"
         return "\n".join([
@@ -330,7 +338,7 @@ def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 2
     if not complete:
         raise ValueError("no trial finished the last rung; raise the budget")
     best = max(complete, key=lambda t: (t.value, -t.number))
-    params = {d.name: best.params[d.name] for d in dims}
+    params = {d.name: d.snap(best.params[d.name]) for d in dims}    # on the grid: 0.9, not 0.8999999999999999
     tuned = apply_params(module, start_policy, params, name="tuned")
     confirm_seed = fresh_seed(seed)
     confirm_games = confirm_games or 4 * deals[-1] * len(seats)

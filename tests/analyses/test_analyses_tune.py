@@ -262,3 +262,23 @@ def test_an_arena_with_seats_plays_the_candidate_only_there():
 def test_bad_seats_are_a_clear_value_error(seats):
     with pytest.raises(ValueError, match="seats: distinct seat indices from 0 to 1"):
         tune.parse_seats(seats, 2)
+
+
+def test_a_value_within_rounding_of_the_start_is_not_a_change():
+    assert not tune.differs(0.8999999999999999, 0.9) and not tune.differs(3, 3.0)
+    assert tune.differs(0.85, 0.9) and tune.differs(True, False) and tune.differs(1, 2)
+    assert not tune.differs("a", "a") and tune.differs(None, 0.5)
+
+
+def test_the_cli_tunes_one_seat_counted_from_one_and_refuses_a_bad_seat(run, capsys, tmp_path):
+    out = tmp_path / "seat.json"
+    code, stdout, err = run(capsys, "tune-policy", "nightsim", "--players", "3", "--seats", "3", "--pool", "greedy",
+                            "--trials", "1", "--games-per-trial", "4", "--rungs", "1", "--confirm-games", "3",
+                            "--out", str(out))
+    assert code == 0, err
+    data = json.loads(out.read_text())
+    assert data["provenance"]["seats"] == [2] and "--seats 3" in data["provenance"]["command"]
+    code, _, err = run(capsys, "tune-policy", "nightsim", "--players", "3", "--seats", "4", "--trials", "1")
+    assert code == 2 and "1 to 3" in err and "Traceback" not in err
+    code, _, err = run(capsys, "tune-policy", "nightsim", "--seats", "0", "--trials", "1")
+    assert code == 2 and "positive integer" in err
