@@ -7,10 +7,11 @@ buying strategy, `purchase.<unit>` (that unit's weight) or `purchase.ships` / `p
 """
 from __future__ import annotations
 
-import json
 from dataclasses import fields, replace
 from pathlib import Path
 from types import MappingProxyType
+
+from simcore.policies import tuned_from_file
 
 from ..maps import REALMS
 from .war import WarPolicy
@@ -105,8 +106,7 @@ def with_realm_params(policy: WarPolicy, by_realm: dict) -> WarPolicy:
 def load_tuned(policies: dict, path=TUNED_FILE) -> WarPolicy:
     """The `tuned` policy stored in `path`: its start policy (from `policies`) with the stored parameters,
     and each realm's own parameters ("by_realm", where one set of weights does not suit every realm)."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    tuned = with_params(policies[data["start"]], data["params"], name=data.get("name", "tuned"))
+    tuned, data = tuned_from_file(path, policies, with_params)
     return with_realm_params(tuned, data.get("by_realm", {}))
 
 
