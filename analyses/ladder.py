@@ -74,10 +74,12 @@ FORMAT = "balancelab-ladder-1"
 #: a measured ladder, its default search plays at `tuned`'s strength: dreamsim/README.md "Search").
 #: Nerath's `ismcts:N` is the macro search over `tuned`'s plans (`nerathsim.SEARCH_DEFAULT` =
 #: `ismcts:16:base=tuned`); in the ladder's 2-player game a search seat searches for both realms of its
-#: alliance. Nerath's default ladder has one search rung, 4 rollouts a macro decision, played 100 games a
-#: pairing (SEARCH_GAMES): `ismcts:default` costs ~29 CPU s a game, 4 hours for its pairings on 2 cores;
-#: add it with `--ladder ...,ismcts:default`.
-SEARCH_BUDGETS = {"nightsim": (25, 100), "dreamsim": (40, "default"), "nerathsim": ("4:base=tuned",)}
+#: alliance. Nerath's default ladder has one search rung, 4 rollouts a macro decision over the movement and
+#: purchase plans (`steps=0`: press on or retreat stays the heuristic's, about half the rollouts; a tie keeps the
+#: heuristic's choice, `margin=1e-9`), played 100 games a pairing (SEARCH_GAMES): ~6 CPU s a game, ~30 minutes
+#: for its pairings on 2 cores (`benchmarks/speed/bench_nerath_search.py`). `ismcts:default` costs ~29 CPU s a
+#: game; add it with `--ladder ...,ismcts:default`.
+SEARCH_BUDGETS = {"nightsim": (25, 100), "dreamsim": (40, "default"), "nerathsim": ("4:base=tuned:steps=0:margin=1e-9",)}
 FALLBACK_GAMES = 200
 SEARCH_POLICIES = (ISMCTSPolicy, MacroSearchPolicy)
 ALPHA = 0.05

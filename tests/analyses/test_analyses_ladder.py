@@ -146,7 +146,7 @@ def test_default_ladders_take_random_the_heuristics_tuned_and_search_where_it_re
     nerath = L.default_ladder("nerath")
     assert hasattr(analyses.load_game("nerath"), "sample_state")
     assert nerath[0] == "random" and "balanced" in nerath
-    assert nerath[-1:] == [f"ismcts:{n}" for n in L.SEARCH_BUDGETS["nerathsim"]] == ["ismcts:4:base=tuned"]
+    assert nerath[-1:] == [f"ismcts:{n}" for n in L.SEARCH_BUDGETS["nerathsim"]] == ["ismcts:4:base=tuned:steps=0:margin=1e-9"]
 
 
 @pytest.mark.parametrize("ladder, message", [

@@ -129,7 +129,7 @@ def test_a_stratum_of_two_deals_is_redrawn_game_by_game_and_then_covers_the_trut
 def test_nerath_default_ladder_has_one_search_rung_played_100_games_a_pairing():
     rungs = L.default_ladder("nerath")
     assert rungs[0] == "random" and "balanced" in rungs and rungs[-2] == "tuned"
-    assert rungs[-1:] == ["ismcts:4:base=tuned"]
+    assert rungs[-1:] == ["ismcts:4:base=tuned:steps=0:margin=1e-9"]
     module = analyses.load_game("nerath")
     entries = L.resolve_policies(module, rungs, len(rungs))
     assert [L.is_search_rung(e) for e in entries] == [False] * (len(rungs) - 1) + [True]
