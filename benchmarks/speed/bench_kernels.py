@@ -12,9 +12,10 @@ greedy/heuristic rates (best of 3 rounds), and each rate as a multiple of OpenSp
 measured in the same run, interleaved (target: >= 20x). The build is the environment's
 (BALANCELAB_KERNEL_INLINE, `simcore.kernel_cache.INLINE`; the shipped one when unset).
 
-Measured on a shared 2-core machine (load ~10; CPU seconds, shipped "never" build vs the "always"
-one): nightsim random 20 vs 33, greedy 20 vs 35; dreamsim random 46 vs 95, heuristic 126 vs 200;
-a second process on the cache: 1-2 CPU s.
+Measured on a shared 2-core machine (load ~10), fresh compile in CPU seconds, "never" vs "always"
+build (BALANCELAB_KERNEL_INLINE): nightsim random 20 vs 33, greedy 20 vs 35 (ships "always");
+dreamsim random 46 vs 95, heuristic 126 vs 200 (ships "never"); a second process on the cache
+1-2 CPU s (wall seconds there were 3-5 times the CPU seconds).
 """
 from __future__ import annotations
 
