@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from simcore.actions import kinds_apart
+
 from .cards import DIRECTION_NAMES, KIND_NAMES, LOCATION_NAMES
 
 # Vertigo operations: 0..3 move the location one cell in that direction (swapping with what
@@ -201,21 +203,7 @@ ACTION_TYPES = (Walk, Vertigo, VertigoOp, Star, SetTrap, TrapPartner, DutchExtra
                 Cancel, Intercept, Allow, Spring, Hold, Target, To, Take, StopTaking, Discard, Give, Mix, Count)
 
 
-def _eq(self, other):
-    """Actions of different kinds never compare equal (plain tuples would: Star() == Pass())."""
-    return type(self) is type(other) and tuple.__eq__(self, other)
-
-
-def _ne(self, other):
-    return not _eq(self, other)
-
-
-def _hash(self):
-    return hash((type(self).__name__, tuple.__hash__(self)))
-
-
-for _cls in ACTION_TYPES:
-    _cls.__eq__, _cls.__ne__, _cls.__hash__ = _eq, _ne, _hash
+kinds_apart(ACTION_TYPES)   # actions of different kinds never compare equal
 
 # interned values -------------------------------------------------------------------------
 WALK = tuple(Walk(d) for d in range(4))

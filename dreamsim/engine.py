@@ -19,6 +19,8 @@ window, sprung traps), `activations.py` (Midnight Star: Star traps and each loca
 """
 from __future__ import annotations
 
+from simcore.actions import shown
+
 from .actions import DutchReduce, SetTrap, Star, Steal, Target, Vertigo, Walk
 from .activations import (
     Activation,
@@ -202,16 +204,6 @@ def find_legal(s: State, action):
     return None
 
 
-def _shown(action) -> str:
-    """repr(action), or its type and fields when a malformed action cannot show itself (a card kind or
-    location out of range breaks the readable repr)."""
-    try:
-        return repr(action)
-    except Exception:  # noqa: BLE001
-        fields = tuple(action) if isinstance(action, tuple) else ()
-        return f"{type(action).__name__}{fields!r} (malformed)"
-
-
 def apply_action(s: State, action, rng) -> None:
     """Validate `action` against the legal actions, apply it, and advance to the next decision."""
     try:
@@ -219,11 +211,11 @@ def apply_action(s: State, action, rng) -> None:
     except Exception:  # noqa: BLE001  # an action that cannot even be compared is not legal
         a = None
     if a is None:
-        shown = _shown(action)
+        text = shown(action)
         raise IllegalActionError(
-            f"illegal action {shown} for player {s.current_player} at decision "
+            f"illegal action {text} for player {s.current_player} at decision "
             f"{s.decision!r}; legal: {legal_actions(s)!r}. Reproduce with the same state and "
-            f"apply_action(state, {shown}, rng)"
+            f"apply_action(state, {text}, rng)"
         )
     apply_legal(s, a, as_generator(rng))
 

@@ -1,10 +1,12 @@
 """`play_game`, the only game loop, and `GameResult`, its plain-data record."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import numpy as np
-
+import simcore.policies
+import simcore.result
+from simcore.policies import policy_name
+from simcore.result import seed_repr
 from simcore.stream import streams
 
 from .board import distances_to
@@ -19,8 +21,8 @@ RULES_VERSION = "dreamsim-1.6"
 
 
 @dataclass(frozen=True)
-class GameResult:
-    """One finished game.
+class GameResult(simcore.result.GameResult):
+    """One finished game (`simcore.result.GameResult`).
 
     `winner` is the seat that woke on the Bridge, or the Horror's seat when the Midnight
     Horror activated the Town Hall (every Midnighter loses), or None on a timeout.
@@ -29,16 +31,7 @@ class GameResult:
     `horror_seat` (-1: nobody became the Horror).
     """
 
-    winner: int | None
-    seats: tuple[str, ...]
-    turns: int
-    decisions: int
-    timed_out: bool
-    scores: tuple[int, ...]
-    stats: dict = field(default_factory=dict)
-    seed: object = None
-    log: tuple | None = field(default=None, repr=False, compare=False)
-    rules: Rules | None = field(default=None, repr=False, compare=False)  # kept with the log only
+    format_events = staticmethod(format_events)
 
     @property
     def woke(self) -> int:
@@ -48,49 +41,10 @@ class GameResult:
     def horror_won(self) -> bool:
         return bool(self.stats.get("horror_won", False))
 
-    def to_record(self) -> dict:
-        """One flat row: winner, turns, decisions, timed_out, seat{i}_policy/score/<stat>, <game stat>."""
-        row = {"winner": self.winner, "turns": self.turns, "decisions": self.decisions,
-               "timed_out": self.timed_out}
-        for i, name in enumerate(self.seats):
-            row[f"seat{i}_policy"] = name
-            row[f"seat{i}_score"] = self.scores[i]
-        for stat, values in self.stats.items():
-            if isinstance(values, tuple):
-                for i, v in enumerate(values):
-                    row[f"seat{i}_{stat}"] = v
-            else:
-                row[stat] = values
-        return row
-
-    def format_log(self, rules: Rules | None = None) -> str:
-        """The event log as text a person can follow turn by turn (needs record=True)."""
-        if self.log is None:
-            raise ValueError("this GameResult has no log; play it with record=True")
-        return format_events(self.log, rules or self.rules, self.seats)
-
 
 def resolve_policies(policies, players: int) -> list:
-    """Names from POLICIES or policy objects, one per seat."""
-    if isinstance(policies, (str, bytes)) or not hasattr(policies, "__len__"):
-        raise ValueError("policies must be a list with one policy (name or object) per seat")
-    if len(policies) != players:
-        raise ValueError(f"policies: {len(policies)} given for {players} players; give exactly one per seat")
-    out = []
-    for p in policies:
-        if isinstance(p, str):
-            if p not in POLICIES:
-                raise ValueError(f"policies: unknown policy {p!r}; known: {', '.join(sorted(POLICIES))}")
-            out.append(POLICIES[p])
-        elif callable(p):
-            out.append(p)
-        else:
-            raise ValueError(f"policies: {p!r} is neither a policy name nor callable")
-    return out
-
-
-def policy_name(p) -> str:
-    return getattr(p, "name", None) or repr(p)
+    """Names from POLICIES or policy objects, one per seat (`simcore.policies.resolve_policies`)."""
+    return simcore.policies.resolve_policies(policies, players, POLICIES)
 
 
 def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
@@ -147,7 +101,7 @@ def _result(s, rules: Rules, pols, seed, record: bool) -> GameResult:
         timed_out=s.timed_out,
         scores=tuple(int(s.winner == i) for i in range(s.n)),
         stats=stats,
-        seed=_seed_repr(seed),
+        seed=seed_repr(seed),
         log=tuple(s.log) if record else None,
         rules=rules if record else None,
     )
@@ -172,7 +126,7 @@ def _equal_legal(a, legal, s, policy, p, seed):
     raise IllegalActionError(
         f"policy {policy_name(policy)!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
         f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
-        f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+        f"Reproduce with play_game(rules, policies, seed={seed_repr(seed)})"
     )
 
 
@@ -207,9 +161,3 @@ def _bridge_distances(s) -> tuple[int, ...]:
     """Dreamwalk steps from each avatar to the Bridge on the final board (99: no route)."""
     dist = distances_to(s.grid, s.cell_of, s.rot, s.nb, BRIDGE, s.rules.dreamwalk_return_arrow)
     return tuple(dist[loc] for loc in s.where)
-
-
-def _seed_repr(seed):
-    if isinstance(seed, np.random.SeedSequence):
-        return f"SeedSequence(entropy={seed.entropy}, spawn_key={seed.spawn_key})"
-    return int(seed)

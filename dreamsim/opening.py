@@ -30,7 +30,6 @@ def opening_hands(rules: Rules, seed) -> tuple[tuple[int, ...], ...]:
     return dealt_hands(new_game, rules, seed)   # play_game's chance stream; ValueError for a bad seed
 
 
-
 def card_name(rules: Rules, card: int) -> str:
     """The card kind's printed name (``Dreamcatcher``)."""
     return KIND_NAMES[card]

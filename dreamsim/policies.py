@@ -29,10 +29,10 @@ search space, `with_params` applies a search point).
 """
 from __future__ import annotations
 
-import json
-from dataclasses import fields, replace
 from pathlib import Path
 from types import MappingProxyType
+
+from simcore.policies import weight_tuning
 
 from . import board
 from .belief import ReactionBelief
@@ -105,29 +105,10 @@ TUNING = MappingProxyType({   # read-only
     ),
 })
 TUNED_FILE = Path(__file__).parent / "data" / "tuned.json"
-_WEIGHT_FIELDS = tuple(f.name for f in fields(Weights))
 
-
-def with_params(policy, params: dict, name: str | None = None) -> HeuristicPolicy:
-    """A copy of the HeuristicPolicy `policy` with `params` ({"weights.hinder": 5.0, ...}) set."""
-    if not isinstance(policy, HeuristicPolicy):
-        raise ValueError(f"only a dreamsim HeuristicPolicy has tunable parameters, got {policy!r}")
-    changed = {}
-    for key, value in params.items():
-        head, _, weight = key.partition(".")
-        if head != "weights" or weight not in _WEIGHT_FIELDS:
-            raise ValueError(f"unknown dreamsim policy parameter {key!r}; parameters: "
-                             f"{', '.join('weights.' + f for f in _WEIGHT_FIELDS)}")
-        changed[weight] = float(value)
-    return HeuristicPolicy(replace(policy.weights, **changed), policy.name if name is None else name)
-
-
-def load_tuned(path=TUNED_FILE) -> HeuristicPolicy:
-    """The `tuned` policy stored in `path`: its start policy with the stored parameters."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return with_params(POLICIES[data["start"]], data["params"], name=data.get("name", "tuned"))
-
-
+#: with_params(policy, params, name=None): a HeuristicPolicy with {"weights.hinder": 5.0, ...} set;
+#: load_tuned(path=TUNED_FILE): the stored tuned policy (simcore.policies.weight_tuning)
+with_params, load_tuned = weight_tuning(HeuristicPolicy, "dreamsim", POLICIES, TUNED_FILE)
 if TUNED_FILE.exists():
     POLICIES["tuned"] = load_tuned()
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from functools import cached_property
 
+from simcore.rules import bool_fields, choice_fields, int_field
+
 from .board import neighbours, parse_layout
 
 #: the default board, top row first (see RULES.md, "Board"): the Bridge at the top, the
@@ -106,38 +108,25 @@ class Rules:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def _int_field(rules: Rules, name: str, lo: int, hi: int | None = None) -> None:
-    v = getattr(rules, name)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError(f"Rules.{name} must be an integer, got {v!r}")
-    if v < lo or (hi is not None and v > hi):
-        allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ValueError(f"Rules.{name}={v} is not allowed; allowed: {allowed}")
-
-
 def _validate(rules: Rules) -> None:
-    _int_field(rules, "players", 2, 6)
-    _int_field(rules, "max_turns", 1)
-    _int_field(rules, "hand_size", 1, 12)
-    _int_field(rules, "actions_per_turn", 1, 10)
-    _int_field(rules, "multicolour_actions", 1, 10)
-    _int_field(rules, "colourless_actions", 1, 10)
-    _int_field(rules, "trap_actions", 1, 10)
-    _int_field(rules, "dutch_angle_actions", 0, 10)
-    _int_field(rules, "steal_actions", 0, 10)
-    _int_field(rules, "cancel_debt", 0, 10)
-    _int_field(rules, "extra_first_turn_seats", 0, rules.players)
-    _int_field(rules, "reduced_first_turn_last_seats", 0, rules.players)
+    int_field(rules, "players", 2, 6)
+    int_field(rules, "max_turns", 1)
+    int_field(rules, "hand_size", 1, 12)
+    int_field(rules, "actions_per_turn", 1, 10)
+    int_field(rules, "multicolour_actions", 1, 10)
+    int_field(rules, "colourless_actions", 1, 10)
+    int_field(rules, "trap_actions", 1, 10)
+    int_field(rules, "dutch_angle_actions", 0, 10)
+    int_field(rules, "steal_actions", 0, 10)
+    int_field(rules, "cancel_debt", 0, 10)
+    int_field(rules, "extra_first_turn_seats", 0, rules.players)
+    int_field(rules, "reduced_first_turn_last_seats", 0, rules.players)
     if rules.reduced_first_turn_last_seats and rules.actions_per_turn < 2:
         raise ValueError(f"Rules.reduced_first_turn_last_seats={rules.reduced_first_turn_last_seats} with "
                          f"actions_per_turn={rules.actions_per_turn} leaves the last seats no action on their first "
                          f"turn; allowed: 0, or actions_per_turn >= 2")
-    for name, allowed in _CHOICES.items():
-        if getattr(rules, name) not in allowed:
-            raise ValueError(f"Rules.{name}={getattr(rules, name)!r} is not allowed; allowed: {', '.join(allowed)}")
-    for name in _BOOLS:
-        if not isinstance(getattr(rules, name), bool):
-            raise ValueError(f"Rules.{name} must be True or False, got {getattr(rules, name)!r}")
+    choice_fields(rules, _CHOICES)
+    bool_fields(rules, _BOOLS)
     rows, cols, grid, rot, start = parse_layout(rules.layout)
     if rules.players * rules.hand_size > 96 - 20:
         raise ValueError(f"Rules.hand_size: {rules.hand_size} cards for {rules.players} players leaves too small a deck")

@@ -9,9 +9,8 @@ is the one loop that drives them.
 """
 from __future__ import annotations
 
-import numpy as np
-
-from simcore.stream import Stream
+from simcore.actions import IllegalActionError  # noqa: F401  (the engine's error, exported here)
+from simcore.stream import chance_stream as as_generator  # noqa: F401  (the engine's name for it)
 
 from .actions import VERTIGO, WALK
 from .cards import (
@@ -48,10 +47,6 @@ STAT_NAMES = ("played_dreamwalk", "played_vertigo", "played_star", "played_dutch
               "activations", "actions", "discards")
 _PLAYED_STAT = {DREAMWALK: "played_dreamwalk", VERTIGO_CARD: "played_vertigo", STAR_CARD: "played_star",
                 DUTCH: "played_dutch", CATCHER: "played_catcher"}
-
-
-class IllegalActionError(ValueError):
-    """A policy (or caller) chose an action that is not legal in the current state."""
 
 
 class Frame:
@@ -186,15 +181,6 @@ class State:
 # -------------------------------------------------------------------------------------------
 # Small helpers
 # -------------------------------------------------------------------------------------------
-def as_generator(seed):
-    """The chance stream of a seed: a `simcore.stream.Stream` or numpy Generator as it is; for an int or a
-    SeedSequence its stream 0, the stream `play_game` deals and draws from (so `new_game(rules, seed)`
-    deals what `play_game(rules, policies, seed)` deals)."""
-    if isinstance(seed, (Stream, np.random.Generator)):
-        return seed
-    if seed is None:   # numpy would draw OS entropy: the protocol promises the same game for the same seed
-        raise ValueError("seed/rng is None: give an int, a numpy SeedSequence or Generator (games are deterministic)")
-    return Stream.of(seed, 0)
 
 
 def _names(cards) -> list:

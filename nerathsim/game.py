@@ -9,6 +9,11 @@ from functools import partial
 
 import numpy as np
 
+import simcore.policies
+import simcore.result
+from simcore.policies import policy_name
+from simcore.result import seed_repr
+
 from . import engine as E
 from .log import format_events
 from .maps import REALMS
@@ -108,74 +113,27 @@ class LegalActions(Sequence):
 
 
 @dataclass(frozen=True)
-class GameResult:
-    """One finished game.
+class GameResult(simcore.result.GameResult):
+    """One finished game (`simcore.result.GameResult`).
 
     winner: the winning seat; a tuple of seats when a team of several seats wins (alliance play
-    with 3 or 4 players); None on a timeout. scores: VP per seat. stats: per-seat tuples (the sum
-    over the seat's realms) and per-game numbers, including every per-realm figure as
-    '<realm>_<stat>' (e.g. 'karkoth_vp', 'nerath_luck', 'vailin_spent_dragon')."""
+    with 3 or 4 players); None on a timeout. scores: VP per seat. factions: the realms each seat
+    plays (``seat{i}_faction`` in the record). stats: per-seat tuples (the sum over the seat's
+    realms) and per-game numbers, including every per-realm figure as '<realm>_<stat>' (e.g.
+    'karkoth_vp', 'nerath_luck', 'vailin_spent_dragon')."""
 
-    winner: int | tuple | None
-    seats: tuple[str, ...]
-    turns: int
-    decisions: int
-    timed_out: bool
-    scores: tuple[int, ...]
     factions: tuple[str, ...] = ()
-    stats: dict = field(default_factory=dict)
     realm_stats: dict = field(default_factory=dict)   # stat -> (karkoth, vailin, iron_circle, nerath)
-    seed: object = None
-    log: tuple | None = field(default=None, repr=False, compare=False)
-    rules: Rules | None = field(default=None, repr=False, compare=False)
 
-    def to_record(self) -> dict:
-        """One flat row: winner ("0+2" for a team), turns, decisions, timed_out, seat{i}_policy,
-        seat{i}_faction, seat{i}_score, seat{i}_<stat>, and the per-game / per-realm numbers."""
-        w = self.winner
-        if isinstance(w, tuple):
-            w = "+".join(str(x) for x in w)
-        row = {"winner": w, "turns": self.turns, "decisions": self.decisions, "timed_out": self.timed_out}
-        for i, name in enumerate(self.seats):
-            row[f"seat{i}_policy"] = name
-            row[f"seat{i}_faction"] = self.factions[i] if self.factions else ""
-            row[f"seat{i}_score"] = self.scores[i]
-        for stat, values in self.stats.items():
-            if isinstance(values, tuple):
-                for i, v in enumerate(values):
-                    row[f"seat{i}_{stat}"] = v
-            else:
-                row[stat] = values
-        return row
+    format_events = staticmethod(format_events)
 
-    def format_log(self, rules: Rules | None = None) -> str:
-        """The event log as text a person can follow turn by turn (needs record=True)."""
-        if self.log is None:
-            raise ValueError("this GameResult has no log; play it with record=True")
-        return format_events(self.log, rules or self.rules, self.seats)
+    def seat_columns(self, seat: int) -> dict:
+        return {"faction": self.factions[seat] if self.factions else ""}
 
 
 def resolve_policies(policies, players: int) -> list:
-    """Names from POLICIES or policy objects, one per seat."""
-    if isinstance(policies, (str, bytes)) or not hasattr(policies, "__len__"):
-        raise ValueError("policies must be a list with one policy (name or object) per seat")
-    if len(policies) != players:
-        raise ValueError(f"policies: {len(policies)} given for {players} players; give exactly one per seat")
-    out = []
-    for p in policies:
-        if isinstance(p, str):
-            if p not in POLICIES:
-                raise ValueError(f"policies: unknown policy {p!r}; known: {', '.join(sorted(POLICIES))}")
-            out.append(POLICIES[p])
-        elif callable(p):
-            out.append(p)
-        else:
-            raise ValueError(f"policies: {p!r} is neither a policy name nor callable")
-    return out
-
-
-def policy_name(p) -> str:
-    return getattr(p, "name", None) or repr(p)
+    """Names from POLICIES or policy objects, one per seat (`simcore.policies.resolve_policies`)."""
+    return simcore.policies.resolve_policies(policies, players, POLICIES)
 
 
 def play_game(rules: Rules, policies, seed, record: bool = False, watch=None) -> GameResult:
@@ -233,6 +191,8 @@ def run(s: E.State, pols: list, chance, prngs: list, until_round: int | None = N
         p = s.current_player
         pol = pols[p]
         if type(pol) is WarPolicy:
+            if pol.by_realm:
+                pol = pol.for_realm(s.decider)
             ph = PHASES[s.phase]
             a = _planned(pol, s, p) if ph in PLANNED else _answered(pol, s, ph)
             if a is not None:           # the engine's own check found it legal, or it is one the engine listed
@@ -243,7 +203,7 @@ def run(s: E.State, pols: list, chance, prngs: list, until_round: int | None = N
             raise E.IllegalActionError(
                 f"policy {policy_name(pols[p])!r} (seat {p}, {REALMS[s.decider]}) chose {a!r} at decision "
                 f"{s.decision!r} (round {s.round + 1}, decision #{s.decisions}); legal: {E.legal_actions(s)!r}. "
-                f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+                f"Reproduce with play_game(rules, policies, seed={seed_repr(seed)})"
             )
         step(s, a, chance)                   # logs the decision (record=True)
     return s
@@ -369,13 +329,7 @@ def _result(s: E.State, rules: Rules, pols: list, seed, record: bool) -> GameRes
         factions=seat_factions(rules),
         stats=stats,
         realm_stats=realm_stats,
-        seed=_seed_repr(seed),
+        seed=seed_repr(seed),
         log=tuple(s.log) if record else None,
         rules=rules if record else None,
     )
-
-
-def _seed_repr(seed):
-    if isinstance(seed, np.random.SeedSequence):
-        return f"SeedSequence(entropy={seed.entropy}, spawn_key={seed.spawn_key})"
-    return seed

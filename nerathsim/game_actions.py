@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from simcore.actions import kinds_apart
+
 
 class EndPhase(NamedTuple):
     """End the current phase: movement, regroup, buying, or moving the new units."""
@@ -116,18 +118,4 @@ Action = EndPhase | Move | Embark | Sail | Unload | Fight | Casualties | Hit | P
 ACTION_TYPES = (EndPhase, Move, Embark, Sail, Unload, Fight, Casualties, Hit, PressOn, RetreatTo, Amok, Pass, Buy, PlayCard)
 
 
-def _eq(self, other):
-    """Actions of different kinds never compare equal (plain tuples would: Fight(3) == Amok(3))."""
-    return type(self) is type(other) and tuple.__eq__(self, other)
-
-
-def _ne(self, other):
-    return not _eq(self, other)
-
-
-def _hash(self):
-    return hash((type(self).__name__, tuple.__hash__(self)))
-
-
-for _cls in ACTION_TYPES:
-    _cls.__eq__, _cls.__ne__, _cls.__hash__ = _eq, _ne, _hash
+kinds_apart(ACTION_TYPES)   # actions of different kinds never compare equal

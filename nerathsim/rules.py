@@ -11,6 +11,8 @@ import hashlib
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 
+from simcore.rules import bool_fields, choice_fields, int_field
+
 from .battle.rules import BattleRules
 from .cards import load_cards, read_text
 from .maps import REALMS, Board, load_map
@@ -231,27 +233,14 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _int_field(rules: Rules, name: str, lo: int, hi: int | None = None, none_ok: bool = False) -> None:
-    v = getattr(rules, name)
-    if v is None and none_ok:
-        return
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError(f"Rules.{name} must be an integer{' or None' if none_ok else ''}, got {v!r}")
-    if v < lo or (hi is not None and v > hi):
-        allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ValueError(f"Rules.{name}={v} is not allowed; allowed: {allowed}")
-
-
 def _validate(rules: Rules) -> None:
-    _int_field(rules, "players", 2, 4)
-    for name, allowed in _CHOICES.items():
-        if getattr(rules, name) not in allowed:
-            raise ValueError(f"Rules.{name}={getattr(rules, name)!r} is not allowed; allowed: {', '.join(allowed)}")
+    int_field(rules, "players", 2, 4)
+    choice_fields(rules, _CHOICES)
     if rules.mode == "free_for_all" and rules.players != 4:
         raise ValueError(f"Rules.mode='free_for_all' needs players=4 (seed: 'I et fire player-spil kan man dog vælge "
                          f"at spille alle mod alle'); with {rules.players} players a seat plays a whole alliance")
-    _int_field(rules, "vp_to_win", 1, none_ok=True)
-    _int_field(rules, "treasures_to_win", 1, none_ok=True)
+    int_field(rules, "vp_to_win", 1, none_ok=True)
+    int_field(rules, "treasures_to_win", 1, none_ok=True)
     team = given_team = rules.team_vp_to_win
     if isinstance(team, str):              # spelled out, as the re-balancing knob gives it: "20-24"; "table" = None
         parts = team.split(ORDER_SEPARATOR)
@@ -265,10 +254,10 @@ def _validate(rules: Rules) -> None:
         raise ValueError(f"Rules.team_vp_to_win must be None or two positive whole numbers (VP for Karkoth + Iron Circle, "
                          f"VP for Vailin + Nerath; spelled out '20{ORDER_SEPARATOR}24', or 'table' for None), "
                          f"got {given_team!r}")
-    _int_field(rules, "event_deck_size", 1, none_ok=True)
-    _int_field(rules, "treasures_per_dungeon", 1, none_ok=True)
+    int_field(rules, "event_deck_size", 1, none_ok=True)
+    int_field(rules, "treasures_per_dungeon", 1, none_ok=True)
     for name in ("starting_guardians", "new_guardians"):
-        _int_field(rules, name, 0)
+        int_field(rules, name, 0)
     for name in ("event_file", "treasure_file", "guardian_file"):
         v = getattr(rules, name)
         if hasattr(v, "__fspath__"):
@@ -276,14 +265,12 @@ def _validate(rules: Rules) -> None:
         elif v is not None and not isinstance(v, str):
             raise ValueError(f"Rules.{name} must be a path or None, got {v!r}")
     for name in ("starting_hand", "region_vp", "capital_vp", "flyer_coast_cost"):
-        _int_field(rules, name, 0)
-    _int_field(rules, "placement_limit", 1)
-    _int_field(rules, "max_rounds", 1)
-    for name in ("capital_vp_stacks", "vp_once_per_region", "amok_scores_vp", "flyers_capture", "board_after_move",
-                 "cargo_may_stay_aboard", "walk_in_attack", "dungeon_fights_last", "events", "dungeons", "treasure_win",
-                 "iron_circle_extra_monsters", "footsoldier_box_cap"):
-        if not isinstance(getattr(rules, name), bool):
-            raise ValueError(f"Rules.{name} must be True or False, got {getattr(rules, name)!r}")
+        int_field(rules, name, 0)
+    int_field(rules, "placement_limit", 1)
+    int_field(rules, "max_rounds", 1)
+    bool_fields(rules, ("capital_vp_stacks", "vp_once_per_region", "amok_scores_vp", "flyers_capture",
+                        "board_after_move", "cargo_may_stay_aboard", "walk_in_attack", "dungeon_fights_last", "events",
+                        "dungeons", "treasure_win", "iron_circle_extra_monsters", "footsoldier_box_cap"))
     if not isinstance(rules.battle, BattleRules):
         raise ValueError(f"Rules.battle must be a nerathsim.BattleRules, got {type(rules.battle).__name__}")
     order = given_order = rules.turn_order

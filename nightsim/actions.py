@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from simcore.actions import kinds_apart
+
 from .cards import BODY_PARTS
 
 
@@ -104,20 +106,6 @@ Action = (Draw | StartDiscard | DiscardCard | StopDiscard | Play | PlaySeal | Ta
           | PenaltyDiscard | Reactivate)
 
 
-def _eq(self, other):
-    """Actions of different kinds never compare equal (plain tuples would: Draw() == StopDiscard())."""
-    return type(self) is type(other) and tuple.__eq__(self, other)
-
-
-def _ne(self, other):
-    return not _eq(self, other)
-
-
-def _hash(self):
-    return hash((type(self).__name__, tuple.__hash__(self)))
-
-
 ACTION_TYPES = (Draw, StartDiscard, DiscardCard, StopDiscard, Play, PlaySeal, Take, Scavenge, Devour, Decline, PenaltyDiscard,
                 Reactivate)
-for _cls in ACTION_TYPES:
-    _cls.__eq__, _cls.__ne__, _cls.__hash__ = _eq, _ne, _hash
+kinds_apart(ACTION_TYPES)   # actions of different kinds never compare equal

@@ -13,6 +13,8 @@ abilities, seals) and `penalty.py` (the pure-legion penalty).
 """
 from __future__ import annotations
 
+from simcore.actions import shown
+
 from .actions import (
     Decline,
     Devour,
@@ -45,22 +47,12 @@ def legal_actions(s: State) -> list:
     return (s.stack[-1] if s.stack else TURN).legal(s)
 
 
-def _shown(action) -> str:
-    """repr(action), or its type and fields when a malformed action cannot show itself (a card, slot or
-    place out of range breaks the readable repr)."""
-    try:
-        return repr(action)
-    except Exception:  # noqa: BLE001
-        fields = tuple(action) if isinstance(action, tuple) else ()
-        return f"{type(action).__name__}{fields!r} (malformed)"
-
-
 def apply_action(s: State, action, rng) -> None:
     """Validate `action` against the legal actions, apply it, and advance to the next decision."""
     legal = legal_actions(s)
     if action not in legal:
         raise IllegalActionError(
-            f"illegal action {_shown(action)} for player {s.current_player} at decision "
+            f"illegal action {shown(action)} for player {s.current_player} at decision "
             f"{s.decision!r}; legal: {legal!r}"
         )
     apply_legal(s, action, as_stream(rng))

@@ -1,10 +1,12 @@
 """`play_game`, the only game loop, and `GameResult`, its plain-data record."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import numpy as np
-
+import simcore.policies
+import simcore.result
+from simcore.policies import policy_name
+from simcore.result import seed_repr
 from simcore.stream import streams
 
 from .cards import ABILITIES, LEGIONS
@@ -22,60 +24,17 @@ RULES_VERSION = "nightsim-1.5"  # 1.5: the random streams of simcore.stream, sha
 
 
 @dataclass(frozen=True)
-class GameResult:
-    """One finished game. `winner` is the winning seat, or None on a timeout."""
+class GameResult(simcore.result.GameResult):
+    """One finished game (`simcore.result.GameResult`). `winner` is the winning seat, or None on a
+    timeout; `turns` the turns played, the winning turn included (= the log's last "turn N");
+    `scores` the complete creatures per seat at the end; `stats` name -> tuple per seat."""
 
-    winner: int | None
-    seats: tuple[str, ...]
-    turns: int                       # turns played, the winning turn included (= the log's last "turn N")
-    decisions: int
-    timed_out: bool
-    scores: tuple[int, ...]          # complete creatures per seat at the end
-    stats: dict = field(default_factory=dict)  # name -> tuple per seat
-    seed: object = None
-    log: tuple | None = field(default=None, repr=False, compare=False)
-    rules: Rules | None = field(default=None, repr=False, compare=False)  # kept with the log only
-
-    def to_record(self) -> dict:
-        """One flat row: winner, turns, decisions, timed_out, seat{i}_policy/score/<stat>."""
-        row = {"winner": self.winner, "turns": self.turns, "decisions": self.decisions,
-               "timed_out": self.timed_out}
-        for i, name in enumerate(self.seats):
-            row[f"seat{i}_policy"] = name
-            row[f"seat{i}_score"] = self.scores[i]
-        for stat, values in self.stats.items():
-            for i, v in enumerate(values):
-                row[f"seat{i}_{stat}"] = v
-        return row
-
-    def format_log(self, rules: Rules | None = None) -> str:
-        """The event log as text a person can follow turn by turn (needs record=True)."""
-        if self.log is None:
-            raise ValueError("this GameResult has no log; play it with record=True")
-        return format_events(self.log, rules or self.rules, self.seats)
+    format_events = staticmethod(format_events)
 
 
 def resolve_policies(policies, players: int) -> list:
-    """Names from POLICIES or policy objects, one per seat."""
-    if isinstance(policies, (str, bytes)) or not hasattr(policies, "__len__"):
-        raise ValueError("policies must be a list with one policy (name or object) per seat")
-    if len(policies) != players:
-        raise ValueError(f"policies: {len(policies)} given for {players} players; give exactly one per seat")
-    out = []
-    for p in policies:
-        if isinstance(p, str):
-            if p not in POLICIES:
-                raise ValueError(f"policies: unknown policy {p!r}; known: {', '.join(sorted(POLICIES))}")
-            out.append(POLICIES[p])
-        elif callable(p):
-            out.append(p)
-        else:
-            raise ValueError(f"policies: {p!r} is neither a policy name nor callable")
-    return out
-
-
-def policy_name(p) -> str:
-    return getattr(p, "name", None) or repr(p)
+    """Names from POLICIES or policy objects, one per seat (`simcore.policies.resolve_policies`)."""
+    return simcore.policies.resolve_policies(policies, players, POLICIES)
 
 
 _ABILITY_STATS = tuple(f"ability_{ab.lower()}" for ab in ABILITIES)
@@ -108,7 +67,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
             raise IllegalActionError(
                 f"policy {policy_name(pols[p])!r} (seat {p}) chose {a!r} at decision {s.decision!r} "
                 f"(turn {s.turns}, decision #{s.decisions}); legal: {legal!r}. "
-                f"Reproduce with play_game(rules, policies, seed={_seed_repr(seed)})"
+                f"Reproduce with play_game(rules, policies, seed={seed_repr(seed)})"
             )
         apply_legal(s, a, chance)
     return _result(s, rules, pols, seed, record)
@@ -127,7 +86,7 @@ def _result(s, rules: Rules, pols, seed, record: bool) -> GameResult:
         timed_out=s.timed_out,
         scores=tuple(s.complete_count(p) for p in range(s.n)),
         stats=stats,
-        seed=_seed_repr(seed),
+        seed=seed_repr(seed),
         log=tuple(s.log) if record else None,
         rules=rules if record else None,
     )
@@ -136,10 +95,3 @@ def _result(s, rules: Rules, pols, seed, record: bool) -> GameResult:
 def turns_played(s) -> int:
     """Turns played: the completed turns, plus the turn in which the game was won."""
     return s.turns + (1 if s.winner is not None else 0)
-
-
-def _seed_repr(seed):
-    if isinstance(seed, np.random.SeedSequence):
-        return f"SeedSequence(entropy={seed.entropy}, spawn_key={seed.spawn_key})"
-    return seed
-

@@ -32,7 +32,6 @@ def opening_hands(rules: Rules, seed) -> tuple[tuple[int, ...], ...]:
     return dealt_hands(new_game, rules, seed)   # play_game's chance stream; ValueError for a bad seed
 
 
-
 def card_name(rules: Rules, card: int) -> str:
     """The printed card: number, legion, body parts and ability (``card 12: Insektoids head|legs Herald``; the
     card's repr without its '#', which a report reader would take for a reference)."""

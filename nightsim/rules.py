@@ -9,6 +9,8 @@ import hashlib
 from dataclasses import dataclass, fields
 from functools import cached_property
 
+from simcore.rules import bool_fields, choice_fields, int_field
+
 from .cards import Card, CardTable, load_cards, make_seals
 
 _CHOICES = {
@@ -89,39 +91,26 @@ def _published() -> tuple[Card, ...]:
     return _PUBLISHED
 
 
-def _int_field(rules: Rules, name: str, lo: int, hi: int | None = None) -> None:
-    v = getattr(rules, name)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError(f"Rules.{name} must be an integer, got {v!r}")
-    if v < lo or (hi is not None and v > hi):
-        allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ValueError(f"Rules.{name}={v} is not allowed; allowed: {allowed}")
-
-
 def _validate(rules: Rules) -> None:
-    _int_field(rules, "players", 2, 5)
-    _int_field(rules, "hand_size", 1)  # a game starts from dealt hands: five cards; no hand is no game
-    _int_field(rules, "actions_per_turn", 1)
-    _int_field(rules, "creatures_to_win", 1)
+    int_field(rules, "players", 2, 5)
+    int_field(rules, "hand_size", 1)  # a game starts from dealt hands: five cards; no hand is no game
+    int_field(rules, "actions_per_turn", 1)
+    int_field(rules, "creatures_to_win", 1)
     if rules.creature_limit is not None:
-        _int_field(rules, "creature_limit", rules.creatures_to_win)
-    _int_field(rules, "seals_per_legion", 0)
-    _int_field(rules, "max_turns", 1)
-    _int_field(rules, "min_discard", 1)
-    _int_field(rules, "last_seat_extra_cards", 0)
-    _int_field(rules, "first_turn_fewer_actions", 0, rules.actions_per_turn - 1)
-    _int_field(rules, "reduced_first_turn_seats", 0, rules.players)
+        int_field(rules, "creature_limit", rules.creatures_to_win)
+    int_field(rules, "seals_per_legion", 0)
+    int_field(rules, "max_turns", 1)
+    int_field(rules, "min_discard", 1)
+    int_field(rules, "last_seat_extra_cards", 0)
+    int_field(rules, "first_turn_fewer_actions", 0, rules.actions_per_turn - 1)
+    int_field(rules, "reduced_first_turn_seats", 0, rules.players)
     if rules.first_turn_fewer_actions + (rules.reduced_first_turn_seats > 0) > rules.actions_per_turn - 1:
         raise ValueError(f"Rules.first_turn_fewer_actions={rules.first_turn_fewer_actions} with "
                          f"reduced_first_turn_seats={rules.reduced_first_turn_seats} leaves seat 0 no action on its "
                          f"first turn (actions_per_turn={rules.actions_per_turn}); the first turn keeps at least one")
-    for name, allowed in _CHOICES.items():
-        if getattr(rules, name) not in allowed:
-            raise ValueError(f"Rules.{name}={getattr(rules, name)!r} is not allowed; allowed: {', '.join(allowed)}")
-    for name in ("seals", "scavenger_optional", "seal_reactivation_optional", "seal_counts_as_play",
-                 "herald_plays_seals", "mocker_plays_seals"):
-        if not isinstance(getattr(rules, name), bool):
-            raise ValueError(f"Rules.{name} must be True or False, got {getattr(rules, name)!r}")
+    choice_fields(rules, _CHOICES)
+    bool_fields(rules, ("seals", "scavenger_optional", "seal_reactivation_optional", "seal_counts_as_play",
+                    "herald_plays_seals", "mocker_plays_seals"))
     if rules.cards is not None:
         if not isinstance(rules.cards, tuple) or not all(isinstance(c, Card) for c in rules.cards):
             raise ValueError("Rules.cards must be a tuple of nightsim.Card (use nightsim.load_cards(path) or parse_cards(rows))")

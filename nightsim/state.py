@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numpy as np
-
-from simcore.stream import Stream
+from simcore.actions import IllegalActionError  # noqa: F401  (the engine's error, exported here)
+from simcore.stream import chance_stream as as_stream
 
 from .actions import (
     Decline,
@@ -36,10 +35,6 @@ DRAW, START_DISCARD, STOP_DISCARD, DECLINE, REACTIVATE = Draw(), StartDiscard(),
 STAT_NAMES = ("completed", "pure_creatures", "cards_drawn", "cards_discarded", "seals_played")
 TURN_ACTION = "turn action"
 MAX_PLAYERS = 5  # Rules.players is 2..5
-
-
-class IllegalActionError(ValueError):
-    """A policy (or caller) chose an action that is not legal in the current state."""
 
 
 class Creature:
@@ -260,15 +255,6 @@ def action_table(rules: Rules) -> ActionTable:
 # ---------------------------------------------------------------------------------------
 # Setup
 # ---------------------------------------------------------------------------------------
-def as_stream(seed):
-    """The stream chance draws from: a `simcore.stream.Stream` (or a numpy Generator) as given; for an
-    int or a SeedSequence, its stream 0, the chance stream `play_game` and the kernel use."""
-    if isinstance(seed, (Stream, np.random.Generator)):
-        return seed
-    if seed is None:   # no hidden entropy: the protocol promises the same game for the same seed
-        raise ValueError("seed/rng is None: give an int, a numpy SeedSequence, a simcore Stream or a numpy Generator "
-                         "(games are deterministic)")
-    return Stream.of(seed, 0)
 
 
 def blank_state(rules: Rules, record: bool) -> State:

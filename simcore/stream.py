@@ -127,3 +127,14 @@ def streams(seed, k: int) -> list[Stream]:
     """Streams 0..k-1 of a seed."""
     s = seed_int(seed)
     return [Stream(stream_state(s, i)) for i in range(k)]
+
+
+def chance_stream(seed):
+    """The stream chance draws from: a `Stream` (or a numpy Generator) as given; for an int or a
+    SeedSequence its stream 0, the chance stream `play_game` and the kernels deal and draw from."""
+    if isinstance(seed, (Stream, np.random.Generator)):
+        return seed
+    if seed is None:   # no hidden entropy: the protocol promises the same game for the same seed
+        raise ValueError("seed/rng is None: give an int, a numpy SeedSequence, a simcore Stream or a numpy Generator "
+                         "(games are deterministic)")
+    return Stream.of(seed, 0)

@@ -1,8 +1,8 @@
 """dreamsim's batch kernel against the Python engine, record for record: for every line-up and rule set
 of tests/dreamsim/test_dreamsim_kernel_equality.py, `KERNEL.play_batch(rules, lineup, seeds)` must equal
 `[play_game(rules, lineup, seed).to_record() for seed in seeds]` for every seed. Prints, per case, the
-seeds checked, the seeds that differ (with the first one's decision where the two part, from
-`dreamsim.kernel_bridge.first_divergence`), and the engine's and the kernel's games/s.
+seeds checked, the seeds that differ (the first one's differing fields and the decision where the two
+part: `simcore.equality.compare`, `dreamsim.kernel_bridge.first_divergence`), and the engine's and the kernel's games/s.
 
     python benchmarks/tools/dreamsim_kernel_equality.py                   # 5000 seeds per case
     python benchmarks/tools/dreamsim_kernel_equality.py --seeds 500 --first 10000
@@ -22,6 +22,7 @@ import dreamsim
 from dreamsim import kernel_cache
 from dreamsim.kernel import KERNEL
 from dreamsim.kernel_bridge import first_divergence
+from simcore.equality import compare
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "dreamsim"))
 from test_dreamsim_kernel_equality import HINDER, LINEUPS, MIXED, RULE_SETS  # noqa: E402
@@ -36,16 +37,13 @@ def cases():
 
 
 def check(name, rules, lineup, seeds) -> int:
-    t0 = time.perf_counter()
-    kernel = KERNEL.play_batch(rules, lineup, seeds)
-    t1 = time.perf_counter()
-    bad = [s for s, got in zip(seeds, kernel) if got != dreamsim.play_game(rules, lineup, s).to_record()]
-    t2 = time.perf_counter()
-    print(f"{name}: {len(seeds)} seeds, {len(bad)} differ; kernel {len(seeds) / (t1 - t0):,.0f} games/s, "
-          f"engine {len(seeds) / (t2 - t1):,.0f} games/s", flush=True)
-    if bad:
-        print(f"    first: seed {bad[0]}: {first_divergence(rules, lineup, bad[0])}", flush=True)
-    return len(bad)
+    c = compare(dreamsim.play_game, KERNEL.play_batch, rules, lineup, seeds, divergence=first_divergence)
+    n = len(c.seeds)
+    print(f"{name}: {n} seeds, {len(c.differing)} differ; kernel {n / c.kernel_seconds:,.0f} games/s, "
+          f"engine {n / c.engine_seconds:,.0f} games/s", flush=True)
+    if c.differing:
+        print(f"    {c.message()}", flush=True)
+    return len(c.differing)
 
 
 def main(argv=None) -> int:

@@ -8,7 +8,8 @@ Cases: random seats at 2-5 players, each built-in heuristic the kernel plays, mi
 context-feature weights (published rules); and a mixed line-up under every rules field the lab varies
 (each `nightsim.KNOBS` knob at both ends of its range, each `nightsim.DECISIONS` alternative without
 seals, a small deck for reshuffles, a tight turn cap for timeouts; the test plays every knob value). Prints per case the games, the differing
-games, the first divergence of the first differing seed (`kernel_bridge.first_divergence`), the
+games, the first differing seed with what differs and where the games part
+(`simcore.equality.compare`, `kernel_bridge.first_divergence`), the
 engines' games/s, and the totals. The fast test of the same property:
 tests/nightsim/test_nightsim_kernel_equality.py. Exit status 1 if any record differs.
 """
@@ -17,13 +18,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-import time
 from concurrent.futures import ProcessPoolExecutor
 
 import nightsim
 from nightsim import DECISIONS, GREEDY, KNOBS, HeuristicPolicy, Rules, play_game
 from nightsim.kernel import play_batch
 from nightsim.kernel_bridge import first_divergence
+from simcore.equality import compare
 
 CONTEXT = HeuristicPolicy(dataclasses.replace(GREEDY, win=7.0, follow=1.25, pair=2.5, crowd=-0.75, mocker_ctx=1.5,
                                               executioner_ctx=0.5, scavenger_ctx=0.75, devourer_ctx=-0.5,
@@ -71,17 +72,15 @@ def label(rules, lineup) -> str:
     return f"{rules.players}p {names}" + "".join(f" {k}={v}" for k, v in changed.items())
 
 
+def batch(rules, lineup, seeds) -> list:
+    """The kernel's records of one line-up over `seeds` (its batch call takes a line-up per game)."""
+    return play_batch(rules, [lineup] * len(seeds), seeds)
+
+
 def check(case: tuple, seeds: list) -> tuple:
-    """(label, games, differing seeds, engine seconds, kernel seconds, first divergence or None)."""
+    """(label, `simcore.equality.Comparison`) of one case."""
     rules, lineup = case
-    t0 = time.perf_counter()
-    kernel = play_batch(rules, [lineup] * len(seeds), seeds)
-    t1 = time.perf_counter()
-    engine = [play_game(rules, list(lineup), s).to_record() for s in seeds]
-    t2 = time.perf_counter()
-    bad = [s for s, a, b in zip(seeds, engine, kernel) if a != b]
-    where = first_divergence(rules, lineup, bad[0]) if bad else None
-    return label(rules, lineup), len(seeds), bad, t2 - t1, t1 - t0, where
+    return label(rules, lineup), compare(play_game, batch, rules, lineup, seeds, divergence=first_divergence)
 
 
 def main() -> int:
@@ -101,12 +100,14 @@ def main() -> int:
     total = differ = 0
     t_engine = t_kernel = 0.0
     with ProcessPoolExecutor(args.jobs) as pool:
-        for name, n, bad, engine_s, kernel_s, where in pool.map(check, cases, [seeds] * len(cases)):
-            total, differ = total + n, differ + len(bad)
-            t_engine, t_kernel = t_engine + engine_s, t_kernel + kernel_s
-            print(f"{name[:70]:70} {n:6} {len(bad):6} {n / engine_s:10.0f} {n / kernel_s:10.0f}", flush=True)
+        for name, c in pool.map(check, cases, [seeds] * len(cases)):
+            n, bad = len(c.seeds), len(c.differing)
+            total, differ = total + n, differ + bad
+            t_engine, t_kernel = t_engine + c.engine_seconds, t_kernel + c.kernel_seconds
+            print(f"{name[:70]:70} {n:6} {bad:6} {n / c.engine_seconds:10.0f} {n / c.kernel_seconds:10.0f}",
+                  flush=True)
             if bad:
-                print(f"    first differing seed {bad[0]}: {where}")
+                print(f"    {c.message()}")
     print(f"total: {total} games in {len(cases)} cases, {differ} differ; engine {total / t_engine:.0f} games/s, "
           f"kernel {total / t_kernel:.0f} games/s (per process; the kernel's first batch per process includes "
           "loading its compiled code)")

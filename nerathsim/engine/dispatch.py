@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcore.actions import shown
+
 from ..game_actions import (
     Amok,
     Buy,
@@ -97,16 +99,6 @@ def is_legal(s: State, a) -> bool:
         return False
 
 
-def _shown(action) -> str:
-    """repr(action), or its type and fields when a malformed action cannot show itself (a card, slot or
-    place out of range breaks the readable repr)."""
-    try:
-        return repr(action)
-    except Exception:  # noqa: BLE001
-        fields = tuple(action) if isinstance(action, tuple) else ()
-        return f"{type(action).__name__}{fields!r} (malformed)"
-
-
 def apply_action(s: State, action, rng) -> None:
     """Validate `action` against the legal actions, apply it, and advance to the next decision."""
     try:
@@ -116,7 +108,7 @@ def apply_action(s: State, action, rng) -> None:
     if not legal_one:
         legal = legal_actions(s)
         raise IllegalActionError(
-            f"illegal action {_shown(action)} for seat {s.current_player} ({REALMS[s.decider]}) at decision "
+            f"illegal action {shown(action)} for seat {s.current_player} ({REALMS[s.decider]}) at decision "
             f"{s.decision!r}; legal: {legal!r}"
         )
     apply_legal(s, action, as_generator(rng))

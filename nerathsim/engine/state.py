@@ -26,6 +26,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simcore.actions import IllegalActionError  # noqa: F401  (the engine's error, exported here)
+
 from ..battle import ingame as gb
 from ..frozen import FrozenDict
 from ..game_actions import EndPhase, Pass, PressOn
@@ -51,10 +53,6 @@ REALM_STATS = ("gold_earned", "gold_spent", "units_bought", "battles_fought", "b
                "units_lost", "gold_lost", "luck", "conquests", "amok_conquests", "flyers_lost", "regions_lost",
                "events_played", "treasures_played", "cards_cancelled", "cards_weakened", "card_gold", "card_units", "card_vp",
                "dungeons_explored", "dungeons_won", "treasures", "treasure_vp", "guardian_gold")
-
-
-class IllegalActionError(ValueError):
-    """A policy (or caller) chose an action that is not legal in the current state."""
 
 
 class Tables:

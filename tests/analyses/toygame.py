@@ -23,12 +23,15 @@ timeout, which is what the statistical tests of `analyses` compare against.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+
+import simcore.result
+from simcore.policies import resolve_policies
 
 RULES_VERSION = "toygame-1"
 DICE = ("plain", "lucky")
@@ -145,43 +148,15 @@ POLICIES = {"random": RandomPolicy(), "strong": StrongPolicy()}
 
 
 @dataclass(frozen=True)
-class GameResult:
-    winner: int | tuple | None
-    seats: tuple
-    turns: int
-    decisions: int
-    timed_out: bool
-    scores: tuple                                 # dice rolled per seat
-    stats: dict = field(default_factory=dict)     # lucky: per seat; rounds: per game
-    log: tuple | None = None
+class GameResult(simcore.result.GameResult):
+    """One dice race: `scores` the dice rolled per seat; `stats` lucky (per seat) and rounds (per game)."""
 
-    def to_record(self) -> dict:
-        winner = "+".join(map(str, self.winner)) if isinstance(self.winner, tuple) else self.winner
-        row = {"winner": winner, "turns": self.turns, "decisions": self.decisions, "timed_out": self.timed_out}
-        for i, name in enumerate(self.seats):
-            row[f"seat{i}_policy"] = name
-            row[f"seat{i}_score"] = self.scores[i]
-        for stat, value in self.stats.items():
-            if isinstance(value, tuple):
-                row.update({f"seat{i}_{stat}": v for i, v in enumerate(value)})
-            else:
-                row[stat] = value
-        return row
+    format_events = staticmethod(lambda log, rules, seats: "\n".join(
+        f"round {rnd + 1}: seat {seat} ({seats[seat]}) rolls the {die} die" for rnd, seat, die in log))
 
 
 def resolve(policies, players: int) -> list:
-    if isinstance(policies, str) or not hasattr(policies, "__len__") or len(policies) != players:
-        raise ValueError(f"policies: give one policy per seat ({players} players)")
-    out = []
-    for p in policies:
-        if isinstance(p, str):
-            if p not in POLICIES:
-                raise ValueError(f"policies: unknown policy {p!r}; known: {', '.join(POLICIES)}")
-            p = POLICIES[p]
-        elif not callable(p):
-            raise ValueError(f"policies: {p!r} is neither a policy name nor callable")
-        out.append(p)
-    return out
+    return resolve_policies(policies, players, POLICIES)
 
 
 def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:

@@ -16,9 +16,11 @@ import analyses
 import dreamsim
 from dreamsim.decisions import DECISIONS
 from dreamsim.kernel import KERNEL, PARAMETERS
+from dreamsim.kernel_bridge import first_divergence
 from dreamsim.knobs import KNOBS
 from dreamsim.policies import POLICIES
 from dreamsim.rules import Rules
+from simcore.equality import check_equal
 from simcore.stream import streams
 
 HINDER = dreamsim.HeuristicPolicy(dataclasses.replace(POLICIES["heuristic"].weights, hinder=7.5, need_walk=0.25,
@@ -50,13 +52,12 @@ RULE_SETS = [
 
 def assert_same_games(rules, lineup, seeds):
     """The kernel's records are play_game's, seed for seed (the first that differs is named, with
-    what differs; dreamsim.kernel_bridge finds the decision where the two part)."""
-    kernel = KERNEL.play_batch(rules, list(lineup), seeds)
-    for seed, got in zip(seeds, kernel):
-        want = dreamsim.play_game(rules, list(lineup), seed).to_record()
-        if got != want:
-            diff = {k: (want[k], got.get(k)) for k in want if want[k] != got.get(k)}
-            raise AssertionError(f"seed {seed}, {lineup}, {rules}: (engine, kernel) differ in {diff}")
+    what differs and the decision where the two part, from dreamsim.kernel_bridge)."""
+    check_equal(dreamsim.play_game, batch, rules, lineup, seeds, divergence=first_divergence)
+
+
+def batch(rules, lineup, seeds) -> list:
+    return KERNEL.play_batch(rules, list(lineup), seeds)
 
 
 @pytest.mark.parametrize("players, lineup, n", LINEUPS)

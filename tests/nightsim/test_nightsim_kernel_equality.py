@@ -20,6 +20,7 @@ import nightsim
 from nightsim import DECISIONS, GREEDY, KNOBS, HeuristicPolicy, Rules, play_game
 from nightsim.kernel import play_batch, refusal
 from nightsim.kernel_bridge import first_divergence
+from simcore.equality import check_equal
 
 CONTEXT = HeuristicPolicy(dataclasses.replace(GREEDY, win=7.0, follow=1.25, pair=2.5, crowd=-0.75, mocker_ctx=1.5,
                                               executioner_ctx=0.5, scavenger_ctx=0.75, devourer_ctx=-0.5,
@@ -81,15 +82,14 @@ def case_id(case) -> str:
     return f"{rules.players}p-{names}" + "".join(f"-{k}={v}" for k, v in changed.items())
 
 
+def batch(rules, lineup, seeds) -> list:
+    """The kernel's records of one line-up over `seeds` (its batch call takes a line-up per game)."""
+    return play_batch(rules, [lineup] * len(seeds), seeds)
+
+
 def assert_same_games(rules, lineup, seeds):
     assert refusal(rules, lineup) is None
-    kernel = play_batch(rules, [lineup] * len(seeds), seeds)
-    for seed, record in zip(seeds, kernel):
-        engine = play_game(rules, list(lineup), seed).to_record()
-        if record != engine:
-            where = first_divergence(rules, lineup, seed)
-            diff = {k: (v, record.get(k)) for k, v in engine.items() if record.get(k) != v}
-            pytest.fail(f"seed {seed}: (engine, kernel) {diff}; first divergence: {where}")
+    check_equal(play_game, batch, rules, lineup, seeds, divergence=first_divergence)
 
 
 @pytest.mark.parametrize("case", lineup_cases(), ids=case_id)
