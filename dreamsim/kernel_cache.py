@@ -16,7 +16,9 @@ OWN_FILES = tuple(os.path.join(HERE, name) for name in (
 #: what the source stamp hashes: the kernel's own files and the random streams compiled into them
 KERNEL_FILES = OWN_FILES + (STREAM_KERNEL,)
 #: numba's inlining (`simcore.kernel_cache.inline_setting`): Midnighters ships "never", which compiles
-#: in half the CPU time of "always" (random 46 s vs 95 s, heuristic line-ups 126 s vs 200 s). In both
+#: in half the CPU time of "always" (random 46 s vs 95 s, heuristic line-ups 126 s vs 200 s) and plays
+#: heuristic line-ups as fast (5.0k games per CPU s either way) but random ones at 0.74x (9.2k vs
+#: 12.4k games per CPU s; benchmarks/speed/bench_kernels.py). In both
 #: builds the heuristic's functions called from one place only are `inline="always"`: that copies no
 #: code, and numba links and optimises each compiled function's callees again into it, so each
 #: function fewer between the game loop and the plan costs saves that work (136 s -> 126 s).
