@@ -7,6 +7,8 @@ the actor's hand, where everyone stands, scratch hands and places) and `XF` (flo
 the actor's card values, value() now). A hypothetical position is a place array in `X` (`X_WHERE`
 now, `X_W2` moved) and a plan-cost key (`kernel_heur_board`). Every scoring function names its
 Python counterpart; arithmetic is written in the same order, so scores are the same floats.
+
+Functions called from one place only are `inline="always"` (compile time: kernel_cache.py).
 """
 from __future__ import annotations
 
@@ -160,7 +162,7 @@ def rest(M, BD, W, X, b, wo):
     return r
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def blue_deadlock(M, X, horror_at):
     if horror_at != C.TOWN_HALL:
         return False
@@ -285,7 +287,7 @@ def nightmares_in(M, X, h):
 
 
 # --- Vertigo ------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def op_boards(M, BD, X, loc):
     """_Facts.op_boards: the distinct boards one Vertigo operation on `loc` makes, other than the
     board now, into rows BD_OP + loc * N_OPS ..; their number (duplicates among them are kept:
@@ -306,7 +308,7 @@ def op_boards(M, BD, X, loc):
     return nb_
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def op_cost(M, BD, W, b, key, x):
     """One entry of _Facts.op_costs: my plan cost (key, at x) on an op board b."""
     if key[5] or key[6]:  # nightmares or the Blue: the general way
@@ -337,7 +339,7 @@ def op_cost(M, BD, W, b, key, x):
     return c
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def best_vertigo(M, BD, W, X, XF, loc):
     """_Facts.best_vertigo: the best value() one Vertigo card played on `loc` reaches."""
     k = key_add(get_key(X), C.VERTIGO, -1)

@@ -21,6 +21,8 @@ The heuristic's functions are compiled without numba's reference counting (`_nrt
 allocate nothing, they only read and write the arrays they are given). With it, the atomic
 increments and decrements of the arrays passed at each of their many small calls took ~60% of a
 heuristic game's time (perf, 4 x heuristic).
+
+Functions called from one place only are `inline="always"` (compile time: kernel_cache.py).
 """
 from __future__ import annotations
 
@@ -106,7 +108,7 @@ def board_pred(M, BD, b):
                         BD[b, B_PRED + t] |= 1 << loc
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def board_load(M, BD, b):
     """Board row b := the game's board now."""
     for c in range(M[K.G_NCELLS]):
@@ -117,7 +119,7 @@ def board_load(M, BD, b):
     board_pred(M, BD, b)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def board_is(M, BD, b):
     """Board row b is the game's board now (the same grid, cells and rotations)."""
     for c in range(M[K.G_NCELLS]):
@@ -153,7 +155,7 @@ def board_after(M, BD, dst, src, loc, op):
     board_pred(M, BD, dst)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def same_board(M, BD, a, b):
     """Boards a and b are one board (Boards.get: the same grid and the rotations that matter)."""
     for c in range(M[K.G_NCELLS]):
@@ -413,7 +415,7 @@ def key_add(key, kind, d):
             key[4] if i != 4 else v, key[5] if i != 5 else v, key[6], key[7], key[8], key[9], key[10])
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def key_strict(key):
     """policy_plan.key_strict: the key without `relax`."""
     return (key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7], key[8], key[9], 0)

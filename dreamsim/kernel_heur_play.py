@@ -5,6 +5,8 @@ heuristic with its weight row), many games per call.
 A lineup is a row of `rows` (seat -> policy row); policy row r is `kinds[r]` (POL_RANDOM or
 POL_HEURISTIC) with weights `WT[r]` (kernel_heur_board's W_* layout). The random seats choose as
 in `kernel_play.run`; all draws come from the game's one SplitMix64 stream.
+
+Functions called from one place only are `inline="always"` (compile time: kernel_cache.py).
 """
 from __future__ import annotations
 
@@ -64,7 +66,7 @@ def new_buffers():
             np.zeros(K.ACTS_CAP, dtype=np.float64))
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def facts(M, BD, W, X, XF, f, fk):
     """_Facts.__init__ for the decision at frame f (kind fk), its seat in M[G_CUR]."""
     me = M[K.G_CUR]
@@ -106,7 +108,7 @@ def facts(M, BD, W, X, XF, f, fk):
     XF[XF_CS] = card_sum(W, X, X_HAND)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def is_cycle(code):
     """policy_scoring._CYCLES: turn actions that play a card from the hand (a way to dig)."""
     return (code == K.A_WALK or code == K.A_VERT or code == K.A_STAR or code == K.A_SETTRAP or code == K.A_DEXTRA
@@ -142,7 +144,7 @@ def scores(M, BD, W, X, XF, f, fk, n, out):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def choose(M, rs, BD, W, X, XF, best, sc, f, fk, n):
     """HeuristicPolicy.__call__: the best-scoring legal action, ties broken uniformly at random."""
     if n == 1:
@@ -162,7 +164,7 @@ def choose(M, rs, BD, W, X, XF, best, sc, f, fk, n):
     return best[0] if m == 1 else best[below(rs, 1 + M[K.G_CUR], m)]  # the seat's stream, as HeuristicPolicy
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def run_policies(M, rs, BD, X, XF, best, sc, kinds, WT, rows, max_decisions):
     """kernel_play.run with seat q playing policy row rows[q]."""
     while not M[K.G_TERM]:

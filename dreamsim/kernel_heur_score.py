@@ -1,6 +1,8 @@
 """Midnighters batch kernel, part 6: the heuristic's score of each kind of action
 (`policy_scoring._Context`'s scoring methods and `play_threat` compiled), read from the facts of
 the decision (`kernel_heur`). `score` is the `_SCORE` table by the kernel's action code.
+
+Functions called from one place only are `inline="always"` (compile time: kernel_cache.py).
 """
 from __future__ import annotations
 
@@ -71,7 +73,7 @@ from .kernel_heur_board import (
 
 
 # --- scoring --------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_walk(M, BD, W, X, XF, d):
     actor = X[X_ACTOR]
     loc = X[X_WHERE + actor]
@@ -81,7 +83,7 @@ def score_walk(M, BD, W, X, XF, d):
                  XF[XF_CS] - W[W_CV + C.DREAMWALK]) - base(M, BD, W, X, XF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_discard(M, BD, W, X, XF, kind):
     fk = X[X_FK]
     if fk == K.F_TURN:  # dig: an action for a card from the deck
@@ -94,7 +96,7 @@ def score_discard(M, BD, W, X, XF, kind):
     return minus(M, BD, W, X, XF, kind) + (W[W_SHED] if kind >= C.RED else 0.0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_give(M, BD, W, X, XF, kind):
     v = minus(M, BD, W, X, XF, kind)
     other = M[X[X_F] + K.SUR_OTHER]
@@ -103,7 +105,7 @@ def score_give(M, BD, W, X, XF, kind):
     return v - (0.1 * W[W_CV + kind] if is_rival(X, other) else 0.0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_take(M, BD, W, X, XF, kind):
     v = hand_delta(M, BD, W, X, XF, key_add(get_key(X), kind, 1), W[W_CV + kind])
     if X[X_FK] == K.F_MOTEL_TAKE:
@@ -111,7 +113,7 @@ def score_take(M, BD, W, X, XF, kind):
     return v
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_star(M, BD, W, X, XF):
     actor = X[X_ACTOR]
     hs = X[X_HORROR]
@@ -216,7 +218,7 @@ def trap_bonus(W, loc, kind):
     return v
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_set_trap(M, BD, W, X, XF, loc):
     if X[X_ACTOR] != X[X_ME]:
         return -5.0
@@ -230,7 +232,7 @@ def score_set_trap(M, BD, W, X, XF, loc):
     return bv - (W[W_PROGRESS] * 0.5 if W[W_TRAP] <= 0 else 0.0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_extra(M, BD, W, X, XF):
     """An extra action is worth it if my whole plan fits in this turn with it."""
     actor = X[X_ACTOR]
@@ -249,13 +251,13 @@ def score_extra(M, BD, W, X, XF):
     return W[W_DUTCH_EXTRA]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_reduce(M, BD, W, X, target):
     return (W[W_DUTCH_REDUCE] * closeness(BD, X, target) if target == leader(BD, X) else -5.0) \
         - 0.1 * W[W_DUTCH_VALUE]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_steal(M, BD, W, X, XF, target):
     v = (W[W_STEAL] * closeness(BD, X, target) if is_rival(X, target) else -5.0) - 0.1 * W[W_CATCHER_VALUE]
     if X[X_ACTOR] == X[X_ME] and M[K.O_HSIZE + target] and stuck(M, BD, W, X, XF):
@@ -264,7 +266,7 @@ def score_steal(M, BD, W, X, XF, target):
     return v
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def play_threat(M, BD, W, X):
     """policy_scoring.play_threat: how much I want the play being reacted to NOT to happen."""
     me, hs = X[X_ME], X[X_HORROR]
@@ -297,7 +299,7 @@ def play_threat(M, BD, W, X):
     return 0.0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_react(M, BD, W, X, code):
     """HeuristicPolicy._reaction_scorer (= _Context.score_react) for Cancel / Intercept / Allow."""
     if code == K.A_ALLOW:
@@ -309,7 +311,7 @@ def score_react(M, BD, W, X, code):
     return abs(threat) - W[W_RESPOND_COST] + (1.0 if code == K.A_INTERCEPT else 0.0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_spring(M, BD, W, X, XF, loc, kind):
     me = X[X_ME]
     n = X[X_N]
@@ -358,7 +360,7 @@ def score_spring(M, BD, W, X, XF, loc, kind):
     return -1.0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_to(M, BD, W, X, XF, loc):
     fk = X[X_FK]
     f = X[X_F]
@@ -377,7 +379,7 @@ def score_to(M, BD, W, X, XF, loc):
     return 0.0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_target(M, BD, W, X, XF, seat):
     fk = X[X_FK]
     if fk == K.F_MOTEL_T:
@@ -405,7 +407,7 @@ def score_target(M, BD, W, X, XF, seat):
     return 0.0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def score_mix(M, X, W):
     me, hs = X[X_ME], X[X_HORROR]
     zone = near_zone(M)

@@ -11,5 +11,7 @@ imports none of them.
 - `equality`: a batch kernel's records against the engine's, seed for seed (the first difference);
 - `rules`: the field checks of a game's `Rules` (`int_field`, `choice_fields`, `bool_fields`);
 - `deal`: the opening hands of a card game's deal, read from the engine's own setup;
-- `decisions`: `Decision`, a reading the lab chose where a rulebook is silent.
+- `decisions`: `Decision`, a reading the lab chose where a rulebook is silent;
+- `kernel_cache`: the numba cache locator that keeps a kernel's cache fresh across all its files
+  (each game registers its file list) and the kernels' inlining setting (`inline_setting`).
 """

@@ -5,19 +5,12 @@ plain module, not a package: its folder goes on sys.path here so `import toygame
 test (test_protocol.py, the analyses tests), and so `load_game("toygame")` works in joblib
 workers, which inherit sys.path.
 
-The numba kernels are compiled without numba's inlining of a decision's functions into the game
-loops (BALANCELAB_KERNEL_INLINE=never, unless set otherwise; `kernel_cache.INLINE`): the same
-games (tests/nightsim/test_nightsim_kernel_cache.py compares both builds of Nightmarium's kernel),
-compiled about four times sooner, which is most of the suite's time on a fresh machine. The
-environment is set here, before any test module imports a kernel, so joblib workers and test
-subprocesses inherit it.
+The numba kernels are each game's shipped build (BALANCELAB_KERNEL_INLINE unset: its `kernel_cache`
+module's DEFAULT_INLINE); tests/nightsim/test_nightsim_kernel_cache.py compares Nightmarium's two.
 """
 from __future__ import annotations
 
-import os
 import sys
-
-os.environ.setdefault("BALANCELAB_KERNEL_INLINE", "never")
 from pathlib import Path
 
 TOYGAME_DIR = Path(__file__).resolve().parent / "analyses"

@@ -2,16 +2,26 @@
 
     python benchmarks/speed/bench_kernels.py [seconds per workload, default 3] [--no-compile]
 
-Prints, for each game with a `KERNEL` (nightsim; dreamsim when its kernel is there), the
-compile time of a first call in a fresh process with an empty numba cache (skipped with
---no-compile), the first call's time here (loading the cache `cache=True` wrote), then
-4-player random and greedy/heuristic rates (best of 3 rounds), and each rate as a multiple of
-OpenSpiel's hearts steps/s measured in the same run, interleaved (target: >= 20x).
+Prints, for each game with a `KERNEL` (nightsim; dreamsim when its kernel is there), and each of
+its workloads (a 4-player line-up of one policy: the random kernel, the greedy/heuristic one), the
+compile cost of a first call in a fresh process with an empty numba cache, as CPU seconds (user +
+system of that process: the figure to compare on a shared machine) and wall seconds, then the first
+call of a second fresh process on that cache (what every later run pays; skipped with --no-compile);
+the first call's time here (loading the cache `cache=True` wrote), then the 4-player random and
+greedy/heuristic rates (best of 3 rounds), and each rate as a multiple of OpenSpiel's hearts steps/s
+measured in the same run, interleaved (target: >= 20x). The build is the environment's
+(BALANCELAB_KERNEL_INLINE, `simcore.kernel_cache.INLINE`; the shipped one when unset).
+
+Measured on a shared 2-core machine (load ~10), fresh compile in CPU seconds, "never" vs "always"
+build (BALANCELAB_KERNEL_INLINE): nightsim random 20 vs 33, greedy 20 vs 35 (ships "always");
+dreamsim random 46 vs 95, heuristic 126 vs 200 (ships "never"); a second process on the cache
+1-2 CPU s (wall seconds there were 3-5 times the CPU seconds).
 """
 from __future__ import annotations
 
 import importlib
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -76,15 +86,24 @@ def kernel_arrays_rate(module, policy: str, seconds: float) -> float | None:
     return best
 
 
-def fresh_compile_seconds(game: str, policies: tuple) -> float:
-    """Seconds of a first batch in a new process whose numba cache is empty (pure compile cost)."""
-    code = (f"import time, {game}; t = time.perf_counter(); r = {game}.Rules(players=4); "
-            f"[{game}.KERNEL.play_batch(r, [(p,) * 4], [1]) for p in {policies!r} "
-            f"if {game}.KERNEL.supports(r, [p] * 4)]; print(time.perf_counter() - t)")
+def _child_run(code: str, env: dict) -> tuple[float, float]:
+    """(CPU s, wall s) of `python -c code` in a new process: user + system time of the child."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
+
+
+def fresh_compile_seconds(game: str, policy: str) -> tuple[float, float, float, float]:
+    """(CPU s, wall s) of a first 4-player batch of `policy` in a new process whose numba cache is
+    empty (the compile cost), then (CPU s, wall s) of the same in a second new process on that cache."""
+    code = (f"import {game}; r = {game}.Rules(players=4); "
+            f"{game}.KERNEL.play_batch(r, [({policy!r},) * 4], [1])")
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+        return _child_run(code, env) + _child_run(code, env)
 
 
 def main(seconds: float = 3.0, compile_time: bool = True) -> None:
@@ -99,8 +118,12 @@ def main(seconds: float = 3.0, compile_time: bool = True) -> None:
     print(f"{'workload':36} {'decisions/s':>12} {'games/s':>9} {'x hearts':>9}  target")
     for module in games:
         if compile_time:
-            fresh = fresh_compile_seconds(module.__name__, WORKLOADS[module.__name__])
-            print(f"{module.__name__} kernel compile (first call, empty cache, new process): {fresh:.1f} s")
+            for policy in WORKLOADS[module.__name__]:
+                if not module.KERNEL.supports(module.Rules(players=4), [policy] * 4):
+                    continue
+                cpu, wall, cached_cpu, cached_wall = fresh_compile_seconds(module.__name__, policy)
+                print(f"{module.__name__} 4p {policy} first call, new process: empty cache {cpu:.1f} CPU s "
+                      f"({wall:.1f} s wall), cached {cached_cpu:.1f} CPU s ({cached_wall:.1f} s wall)")
         t0 = time.perf_counter()
         for policy in WORKLOADS[module.__name__]:
             if module.KERNEL.supports(module.Rules(players=4), [policy] * 4):

@@ -19,6 +19,7 @@ import sys
 import time
 
 import dreamsim
+from dreamsim import kernel_cache
 from dreamsim.kernel import KERNEL
 from dreamsim.kernel_bridge import first_divergence
 from simcore.equality import compare
@@ -55,7 +56,7 @@ def main(argv=None) -> int:
     t = time.perf_counter()
     KERNEL.warm_up(("heuristic", "random"))
     print(f"kernel compiled or loaded in {time.perf_counter() - t:.1f} s "
-          f"(BALANCELAB_KERNEL_INLINE={os.environ.get('BALANCELAB_KERNEL_INLINE', 'always')})", flush=True)
+          f"(BALANCELAB_KERNEL_INLINE={kernel_cache.INLINE})", flush=True)
     seeds = list(range(args.first, args.first + args.seeds))
     total = bad = 0
     for i, (name, rules, lineup) in enumerate(cases()):

@@ -1,119 +1,22 @@
-"""numba's on-disk cache of the Nerath battle kernel, kept fresh across ALL its source files.
-
-numba (0.68 here) keeps a ``cache=True`` function's compiled code in ``__pycache__/*.nbi/nbc``
-and reuses it while its *own* source file is unchanged (a hash of that one file plus the
-function's bytecode). `kernel_play.play_games` has the `kernel_core` functions it calls compiled
-into it, so an edit of `kernel_core.py` alone (or an in-place upgrade of the package) left the
-stale compiled loop in place and batches silently played the old rules.
-
-Importing this module (the kernel modules do, before their first ``@njit``) puts a locator
-class at the front of numba's ``CacheImpl._locator_classes``. It claims only functions defined
-in KERNEL_FILES; where the cache lives it leaves to numba's own locators (so NUMBA_CACHE_DIR,
-``__pycache__`` and the user-wide fallback work as before), and as the source stamp numba stores
-in the index it returns `source_stamp()`, a sha256 of the contents of all KERNEL_FILES: any edit
-of any of them invalidates every cached function of the kernel (one recompilation). This was
-chosen over a cache directory per content hash, which would leave a stale directory behind on
-every edit. KERNEL_FILES lists every file whose code or module-level constants are compiled
-into the kernel (tests/nightsim/test_nightsim_kernel_cache.py checks the globals the compiled
-functions read come from these files).
-
-If numba's private API is not as expected (another numba version), nothing is registered and
-``cache=True`` is numba's default; the test above then fails. Setting the environment variable
-NUMBA_CACHE_LOCATOR_CLASSES replaces numba's locator list, and with it this one.
-(The same few lines are in nightsim/kernel_cache.py and dreamsim/kernel_cache.py: the
-simulators share no code.)
-"""
+"""The Nerath battle kernel's files, registered with the shared numba cache locator
+(`simcore.kernel_cache`: an edit of either recompiles the kernel). `kernel.py` imports this module
+before its first ``@njit``. The kernel inlines nothing: it has one build."""
 from __future__ import annotations
 
-import hashlib
 import os
 
-try:
-    from numba.core import caching as _caching
-except ImportError:  # pragma: no cover - numba is a dependency; keep the kernels importable anyway
-    _caching = None
+from simcore.kernel_cache import register
+from simcore.kernel_cache import source_stamp as _source_stamp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+#: the compiled functions (kernel.py) and the outcome codes they read (outcomes.py)
 KERNEL_FILES = tuple(os.path.join(HERE, name) for name in ("kernel.py", "outcomes.py"))
+__all__ = ("KERNEL_FILES", "LOCATOR", "source_stamp")
 
 
 def source_stamp(files: tuple[str, ...] = KERNEL_FILES) -> str:
-    """sha256 of the names and contents of `files`: changes when any of them changes."""
-    digest = hashlib.sha256()
-    for path in files:
-        with open(path, "rb") as f:
-            data = f.read()
-        digest.update(f"{os.path.basename(path)}\0{len(data)}\0".encode())
-        digest.update(data)
-    return digest.hexdigest()
+    """sha256 of the kernel's files (`simcore.kernel_cache.source_stamp`)."""
+    return _source_stamp(files)
 
 
-def _real(path: str) -> str:
-    return os.path.normcase(os.path.realpath(os.path.abspath(path)))
-
-
-def _impl_class():
-    """numba's CacheImpl (named _CacheImpl before numba 0.58), or None if not as expected."""
-    impl = getattr(_caching, "CacheImpl", None) or getattr(_caching, "_CacheImpl", None)
-    ok = (isinstance(getattr(impl, "_locator_classes", None), list)
-          and isinstance(getattr(_caching, "_CacheLocator", None), type))
-    return impl if ok else None
-
-
-def _make_locator(impl, base):
-    class KernelCacheLocator(base):
-        """numba's own locator for where the cache lives; `source_stamp()` for its freshness."""
-
-        kernel_package = HERE          # marks this package's locator (re-registration, recursion)
-        files = KERNEL_FILES
-
-        def __init__(self, inner):
-            self._inner = inner
-
-        def ensure_cache_path(self):
-            self._inner.ensure_cache_path()
-
-        def get_cache_path(self):
-            return self._inner.get_cache_path()
-
-        def get_disambiguator(self):
-            return self._inner.get_disambiguator()
-
-        @property
-        def _py_file(self):
-            """The source file, as numba's own locators have it: numba's "cannot cache" warning
-            (e.g. with NUMBA_OPT=0, whose code keeps its large arrays as dynamic globals) names it."""
-            return getattr(self._inner, "_py_file", self.files[0])
-
-        def get_source_stamp(self):
-            return source_stamp(self.files)
-
-        @classmethod
-        def from_function(cls, py_func, py_file):
-            if _real(py_file) not in {_real(f) for f in cls.files}:
-                return None
-            if not all(os.path.isfile(f) for f in cls.files):
-                return None                # e.g. installed in a zip: numba's default
-            for other in impl._locator_classes:
-                if getattr(other, "kernel_package", None) is None:
-                    inner = other.from_function(py_func, py_file)
-                    if inner is not None:
-                        return cls(inner)
-            return None
-
-    return KernelCacheLocator
-
-
-def register():
-    """Put this package's locator first in numba's list (once); return it, or None if unsupported."""
-    impl = _impl_class()
-    if impl is None:
-        return None
-    impl._locator_classes[:] = [c for c in impl._locator_classes
-                                if getattr(c, "kernel_package", None) != HERE]
-    locator = _make_locator(impl, _caching._CacheLocator)
-    impl._locator_classes.insert(0, locator)
-    return locator
-
-
-LOCATOR = register()
+LOCATOR = register(HERE, KERNEL_FILES)

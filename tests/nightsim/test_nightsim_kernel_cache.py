@@ -2,9 +2,10 @@
 
 numba validates a ``cache=True`` function only against its own file, so `kernel_play.play_games`
 kept its stale compiled `kernel_core` code after an edit of `kernel_core.py` alone. Each kernel
-package's `kernel_cache` module registers a numba cache locator whose source stamp is a hash of
-all its KERNEL_FILES (see nightsim/kernel_cache.py). Covers the three simulators' kernels
-(nightsim, dreamsim, nerathsim.battle); the real kernels are never compiled here.
+package's `kernel_cache` module registers its files with the shared locator of
+simcore/kernel_cache.py, whose source stamp is a hash of all the kernel's KERNEL_FILES. Covers the
+three simulators' kernels (nightsim, dreamsim, nerathsim.battle); the real kernels are never
+compiled here, except Nightmarium's in the comparison of its two inlining builds.
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ import nightsim.kernel_cache
 import nightsim.kernel_core
 import nightsim.kernel_draw
 import nightsim.kernel_play
+import simcore.kernel_cache
 import simcore.stream_kernel
 
 KERNELS = {   # the kernel_cache module of a package -> the modules holding its compiled functions
@@ -72,10 +74,10 @@ def test_the_locator_claims_every_compiled_function_of_the_kernel(name):
         assert locator.get_source_stamp() == stamp
         # where the cache lives is numba's own choice (here the package's __pycache__)
         default = caching.InTreeCacheLocator.from_function(d.py_func, d.py_func.__code__.co_filename)
-        # (the "never"-inlined build of the test suite in a folder of its own inside it)
+        # (a build other than the shipped one in a folder of its own inside it)
         expected = default.get_cache_path()
-        inline = getattr(cache, "INLINE", "always")   # (Nerath's battle kernel inlines nothing)
-        if inline != "always":
+        inline = getattr(cache, "INLINE", None)   # (Nerath's battle kernel inlines nothing)
+        if inline != getattr(cache, "DEFAULT_INLINE", None):
             expected = os.path.join(expected, f"inline-{inline}")
         assert locator.get_cache_path() == expected
         assert locator.get_disambiguator() == default.get_disambiguator()
@@ -90,11 +92,12 @@ def test_the_locator_claims_no_other_file(name):
     assert cache.LOCATOR.from_function(real, __file__) is None
 
 
-def test_the_shared_random_streams_are_stamped_but_not_claimed():
-    """simcore/stream_kernel.py is compiled into nightsim's kernel: an edit of it must recompile the
-    kernel (it is in KERNEL_FILES), while its own functions keep numba's locator (another game's
-    kernel calls them too, and a claim by each would make them trade stamps)."""
-    cache = nightsim.kernel_cache
+@pytest.mark.parametrize("name", ["nightsim", "dreamsim"])
+def test_the_shared_random_streams_are_stamped_but_not_claimed(name):
+    """simcore/stream_kernel.py is compiled into the card games' kernels: an edit of it must recompile
+    each (it is in KERNEL_FILES), while its own functions keep numba's locator (both kernels call
+    them, and a claim by each would make them trade stamps)."""
+    cache = KERNELS[name][0]
     assert real(simcore.stream_kernel.__file__) in {real(f) for f in cache.KERNEL_FILES}
     below = simcore.stream_kernel.below
     assert cache.LOCATOR.from_function(below.py_func, simcore.stream_kernel.__file__) is None
@@ -162,6 +165,9 @@ def test_compiled_functions_read_globals_only_from_the_kernel_files(name):
                                                    f"from {origins[g]}, not in {name}.kernel_cache.KERNEL_FILES")
 
 
+TINY_CACHE = ("import os\nfrom simcore.kernel_cache import register\n\n"
+              "HERE = os.path.dirname(os.path.abspath(__file__))\n"
+              "LOCATOR = register(HERE, tuple(os.path.join(HERE, n) for n in ('core.py', 'play.py')))\n")
 TINY_CORE = "from numba import njit\nfrom . import kernel_cache\n\n\n@njit(cache=True)\ndef rule():\n    return {}\n"
 TINY_PLAY = ("from numba import njit\nfrom . import kernel_cache\nfrom .core import rule\n\n\n"
              "@njit(cache=True)\ndef play():\n    return rule() + 10\n")
@@ -171,11 +177,8 @@ def test_an_edit_of_the_core_file_alone_reaches_the_cached_caller(tmp_path):
     """End to end in fresh interpreters: a tiny kernel package whose `play` calls `core.rule`."""
     pkg = tmp_path / "tinykernel"
     pkg.mkdir()
-    source = Path(nightsim.kernel_cache.__file__).read_text()
-    files_line = next(line for line in source.splitlines() if line.startswith("KERNEL_FILES = "))
     (pkg / "__init__.py").write_text("")
-    (pkg / "kernel_cache.py").write_text(source.replace(
-        files_line, 'KERNEL_FILES = tuple(os.path.join(HERE, n) for n in ("core.py", "play.py"))'))
+    (pkg / "kernel_cache.py").write_text(TINY_CACHE)
     (pkg / "play.py").write_text(TINY_PLAY)
 
     def run(rule_value: int) -> int:
@@ -186,8 +189,7 @@ def test_an_edit_of_the_core_file_alone_reaches_the_cached_caller(tmp_path):
         return int(done.stdout.split()[-1])
 
     assert run(1) == 11
-    build = "" if nightsim.kernel_cache.INLINE == "always" else f"inline-{nightsim.kernel_cache.INLINE}"
-    assert list((pkg / "__pycache__" / build).glob("play.play-*.nbi"))       # play's compiled code is cached
+    assert list((pkg / "__pycache__").glob("play.play-*.nbi"))       # play's compiled code is cached
     assert run(2) == 12
     assert run(2) == 12
     assert run(1) == 11
@@ -209,9 +211,9 @@ print(nightsim.kernel_cache.INLINE, digest.hexdigest())
 
 
 def test_the_inlined_and_the_not_inlined_builds_play_the_same_games():
-    """The suite's kernels are compiled with BALANCELAB_KERNEL_INLINE=never (tests/conftest.py), the
-    shipped ones with "always": numba's inlining moves code and changes no operation, so both builds
-    give the same arrays for the same games (random and greedy seats, 120 games)."""
+    """Nightmarium ships its "always"-inlined build, Midnighters its "never" one (the environment's
+    BALANCELAB_KERNEL_INLINE picks the other): numba's inlining moves code and changes no operation,
+    so both builds give the same arrays for the same games (random and greedy seats, 120 games)."""
     out = {}
     for inline in ("always", "never"):
         done = subprocess.run([sys.executable, "-c", ARRAYS_HASH], capture_output=True, text=True, check=True,
@@ -226,3 +228,34 @@ def test_an_unknown_inlining_setting_is_refused_by_name():
     done = subprocess.run([sys.executable, "-c", "import nightsim.kernel_cache"], capture_output=True, text=True,
                           env={**os.environ, "BALANCELAB_KERNEL_INLINE": "sometimes"})
     assert done.returncode != 0 and "BALANCELAB_KERNEL_INLINE must be 'always' or 'never'" in done.stderr
+
+
+def test_a_claimed_file_outside_the_kernel_files_is_refused(tmp_path):
+    """The locator serves only functions whose file the stamp covers: a claim beyond it is an error."""
+    stamped, other = str(tmp_path / "play.py"), str(tmp_path / "core.py")
+    with pytest.raises(ValueError, match="claimed files must be some of kernel_files"):
+        simcore.kernel_cache.register(str(tmp_path), (stamped,), (stamped, other))
+
+
+def test_the_games_ship_their_named_build_and_the_environment_picks_the_other(monkeypatch):
+    monkeypatch.delenv(simcore.kernel_cache.INLINE_ENV, raising=False)
+    assert simcore.kernel_cache.inline_setting("always") == "always"
+    assert simcore.kernel_cache.inline_setting("never") == "never"
+    monkeypatch.setenv(simcore.kernel_cache.INLINE_ENV, "never")
+    assert simcore.kernel_cache.inline_setting("always") == "never"
+    assert (nightsim.kernel_cache.DEFAULT_INLINE, dreamsim.kernel_cache.DEFAULT_INLINE) == ("always", "never")
+
+
+def test_each_game_registers_one_locator_and_re_registering_replaces_it():
+    before = list(caching.CacheImpl._locator_classes)
+    for name, (cache, _) in KERNELS.items():
+        mine = [c for c in before if getattr(c, "kernel_package", None) == cache.HERE]
+        assert mine == [cache.LOCATOR], name
+    try:
+        again = simcore.kernel_cache.register(nightsim.kernel_cache.HERE, nightsim.kernel_cache.KERNEL_FILES,
+                                              nightsim.kernel_cache.OWN_FILES)
+        now = caching.CacheImpl._locator_classes
+        assert again in now and nightsim.kernel_cache.LOCATOR not in now
+        assert len(now) == len(before)
+    finally:
+        caching.CacheImpl._locator_classes[:] = before
