@@ -47,8 +47,8 @@ def prepare_run(game, rules=None, policies=None, seed=0, seat_order="rotate", en
     module = load_game(game)
     rules = make_rules(module, rules)
     lineup = tuple(resolve_policies(module, policies, rules.players))
-    chosen = resolve_engine(module, rules, lineup, engine)
-    return module, RunSpec(module.__name__, rules, lineup, seed, seat_order, chosen)
+    chosen, fallback = engine_choice(module, rules, lineup, engine)
+    return module, RunSpec(module.__name__, rules, lineup, seed, seat_order, chosen, fallback)
 
 
 def resolve_engine(module, rules, lineup: tuple, engine: str = "python") -> str:
@@ -57,22 +57,29 @@ def resolve_engine(module, rules, lineup: tuple, engine: str = "python") -> str:
     'auto' takes the game's batch kernel when it has one that supports the rules and every
     policy of the lineup, else the Python engine; 'kernel' insists (ValueError saying why not).
     """
+    return engine_choice(module, rules, lineup, engine)[0]
+
+
+def engine_choice(module, rules, lineup: tuple, engine: str = "python") -> tuple[str, str | None]:
+    """(`resolve_engine`'s answer, why 'auto' fell back to Python or None): the reason is the kernel's
+    own refusal (or that the game has none), kept in the run's metadata (``engine_fallback``) so a run
+    that asked for a kernel and played Python says so."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "python":
-        return "python"
+        return "python", None
     kernel = getattr(module, "KERNEL", None)
     if kernel is None:
         if engine == "auto":
-            return "python"
+            return "python", f"game {module.__name__!r} has no batch kernel"
         raise ValueError(f"engine='kernel': game {module.__name__!r} has no batch kernel (no KERNEL); "
                          "use engine='python' or 'auto'")
     if kernel.supports(rules, lineup):
-        return "kernel"
-    if engine == "auto":
-        return "python"
+        return "kernel", None
     refusal = getattr(kernel, "refusal", None)
     reason = refusal(rules, lineup) if callable(refusal) else None
+    if engine == "auto":
+        return "python", f"the {module.__name__} kernel cannot play this run: {reason or 'supports() is False'}"
     raise ValueError(f"engine='kernel': the {module.__name__} kernel cannot play this run"
                      f"{': ' + reason if reason else ''}; use engine='python' or 'auto'")
 
@@ -133,7 +140,7 @@ def warn_run(attrs: dict) -> None:
 def simulate_runs(game, runs: dict, n_jobs: int = 1, backend: str | None = None, progress=True,
                   scheduler: str | None = None) -> dict:
     """Several runs in one pool of workers, one game per task: `runs` maps a key to a dict of
-    `simulate`'s arguments (n_games, rules, policies, seed, seat_order; engine 'python'); returns key ->
+    `simulate`'s arguments (n_games, rules, policies, seed, seat_order, engine: 'python' when not given); returns key ->
     the DataFrame `simulate` returns for those arguments (same rows, columns and metadata). For runs of
     a few slow games each (the skill ladder's search pairings: 2 games a run, 20-55 s each), where
     `simulate` run by run leaves a worker idle while the other finishes its run's slowest game.

@@ -18,22 +18,24 @@ import os
 import threading
 import time
 
+import numpy as np
+
 from .games import load_game
-from .plan import RunSpec, deal_seed
+from .plan import RunSpec, deal_seeds
 
 INDEX_COLUMNS = ("game", "deal", "game_seed")
 
 
 def play_chunk(spec: RunSpec, start: int, stop: int) -> dict[str, list]:
     """Play games `start` .. `stop - 1` of a run and return their rows as columns: the index
-    columns (game, deal, game_seed) then the games' `to_record()` fields, one list per column
-    (a kernel's `play_columns` may give numpy arrays). `spec.engine` says who plays them."""
+    columns (game, deal, game_seed: int64 arrays) then the games' `to_record()` fields, one list per
+    column (a kernel's `play_columns` may give numpy arrays). `spec.engine` says who plays them."""
     module = load_game(spec.game)
     games = range(start, stop)
-    deals = [spec.deal(i) for i in games]
-    seeds_by_deal = {deal: deal_seed(int(spec.seed), deal) for deal in dict.fromkeys(deals)}
-    seeds = [seeds_by_deal[deal] for deal in deals]
-    index = {"game": list(games), "deal": deals, "game_seed": seeds}
+    deals = np.arange(start, stop, dtype=np.int64) // spec.rotations
+    seed_array = deal_seeds(int(spec.seed), deals)   # the seeds of `spec.game_seed`, computed for all at once
+    seeds = seed_array.tolist()
+    index = {"game": np.arange(start, stop, dtype=np.int64), "deal": deals, "game_seed": seed_array}
     if spec.engine == "kernel":  # the game's batch kernel (docs/GAME_PROTOCOL.md, KERNEL)
         kernel, lineups = module.KERNEL, [spec.seats(i) for i in games]
         if hasattr(kernel, "play_columns"):  # optional: columns (lists or numpy arrays) straight from its arrays
