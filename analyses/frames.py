@@ -75,11 +75,11 @@ def _seat_winners(values) -> pd.api.extensions.ExtensionArray | None:
 def _names_categorical(values: list) -> pd.Categorical | None:
     """`pd.Categorical(values)` for a list of names (str, None for an empty seat), built from codes: a
     results chunk repeats a few policy names, and pandas' own inference over the strings cost more
-    than a kernel game. None when a value is not a str or None (then pandas decides)."""
+    than a kernel game. None when a value is not a str or None, or none is a name (then pandas decides)."""
     distinct = set(values)
     missing = None in distinct
     distinct.discard(None)
-    if not all(type(v) is str for v in distinct):
+    if not distinct or not all(type(v) is str for v in distinct):   # (no name at all: pandas' float categories)
         return None
     categories = sorted(distinct)
     code = {c: i for i, c in enumerate(categories)}
@@ -125,8 +125,8 @@ def concat_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
         return pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in FIXED_DTYPES.items()})
     united = _united_categories(frames)
     result = pd.concat([_recode(f, united) for f in frames], ignore_index=True)
-    for name in result.columns:  # a column typed differently in some chunk
-        if result[name].dtype == object:
+    for name, dtype in result.dtypes.items():  # a column typed differently in some chunk
+        if dtype == object:
             result[name] = winner_column(result[name]) if name == "winner" else result[name].astype("category")
     return result
 

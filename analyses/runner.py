@@ -39,6 +39,7 @@ from .worker import (  # the light module a worker imports (no pandas, scipy, py
 
 SCHEDULER_ENV = "BALANCELAB_DASK_SCHEDULER"
 MAX_CHUNK = 1000
+KERNEL_MIN_CHUNK = 500   # games: a kernel chunk's frame costs about as much as 100 kernel games
 TASKS_PER_WORKER = 8
 
 
@@ -259,14 +260,19 @@ def chunk_ranges(start: int, stop: int, chunk_size: int) -> Iterator[tuple[int, 
         yield a, min(a + chunk_size, stop)
 
 
-def auto_chunk_size(n_games: int, workers: int, progress: bool = True) -> int:
+def auto_chunk_size(n_games: int, workers: int, progress: bool = True, engine: str = "python") -> int:
     """Enough tasks to balance the workers, few enough that per-task overhead is negligible.
 
     With one worker and no progress bar there is nothing to balance or to report, so the games
     are one chunk (up to MAX_CHUNK): each chunk's frame costs ~3.5 ms to build, which is more than
-    a small run's games (80 nightsim greedy games: 0.11 s CPU in 8 chunks, 0.077 s in one)."""
+    a small run's games (80 nightsim greedy games: 0.11 s CPU in 8 chunks, 0.077 s in one).
+    A batch kernel plays a game in tens of microseconds, so its chunks are at least
+    KERNEL_MIN_CHUNK games (or the whole run): a chunk's frame would otherwise cost more than its games."""
     tasks = TASKS_PER_WORKER if workers > 1 or progress else 1
-    return max(1, min(MAX_CHUNK, math.ceil(n_games / (tasks * max(workers, 1)))))
+    size = max(1, min(MAX_CHUNK, math.ceil(n_games / (tasks * max(workers, 1)))))
+    if engine == "kernel":
+        size = max(size, min(KERNEL_MIN_CHUNK, math.ceil(n_games / max(workers, 1))))
+    return size
 
 
 class Executor:
@@ -334,7 +340,7 @@ class Executor:
     def collect(self, spec: RunSpec, start: int, stop: int, chunk_size: int | None = None,
                 progress: bool = True) -> pd.DataFrame:
         """Games start..stop-1 as one DataFrame in game order."""
-        size = chunk_size or auto_chunk_size(stop - start, self.workers, bool(progress))
+        size = chunk_size or auto_chunk_size(stop - start, self.workers, bool(progress), spec.engine)
         with progress_bar(stop - start, progress) as bar:
             parts = []
             for frame in self.run(spec, chunk_ranges(start, stop, size)):
