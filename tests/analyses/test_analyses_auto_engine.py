@@ -25,6 +25,7 @@ import nightsim
 from analyses import frames, ladder, replication, study
 from analyses.plan import deal_seed, deal_seeds
 from analyses.rebalance_search import rebalance
+from analyses.replay import example_replays, record_from_results
 from analyses.runner import KERNEL_MIN_CHUNK, auto_chunk_size
 from analyses.sensitivity import sensitivity
 from balancelab.parser import build_parser
@@ -44,7 +45,7 @@ def _same_run(python: pd.DataFrame, auto: pd.DataFrame) -> None:
 
 
 @pytest.mark.parametrize("setup", [
-    dict(policies="greedy,random,purist,aggressor", seat_order="rotate", n=300),
+    dict(policies="greedy,random,purist,aggressor", seat_order="rotate", n=160),
     dict(policies="greedy", seat_order="fixed", rules={"players": 3, "last_seat_extra_cards": 1}, n=200),
 ])
 def test_nightsim_auto_gives_the_python_engines_frame(setup):
@@ -85,6 +86,20 @@ def test_a_sensitivity_group_the_kernel_refuses_lists_the_refused_arms():
     assert sealed["engine"] == "python"
     assert [t.split(":")[0] for t in sealed["engine_fallback"]] == ["the baseline", "D-seal-target='any'"]
     assert all("Legions of Horrors" in t for t in sealed["engine_fallback"])
+
+
+def test_a_kernel_run_replays_like_a_python_run():
+    """The report's "Watch a game" page replays game 0 of each main run, now a kernel run: the Python engine
+    plays the row's seed again and must end as the row says; a row it does not match is refused, naming the kernel."""
+    df = analyses.simulate("nightsim", 4, policies="greedy,random,random,random", engine="auto", progress=False)
+    assert df.attrs["engine"] == "kernel"
+    records, missing = example_replays({"nightsim": {"main": df}})
+    assert not missing and records["nightsim"].result["row"]["turns"] == int(df["turns"][0])
+    tampered = df.copy()
+    tampered.attrs = dict(df.attrs)
+    tampered.loc[1, "turns"] = tampered.loc[1, "turns"] + 1
+    with pytest.raises(ValueError, match="replays differently .*batch kernel"):
+        record_from_results(tampered, 1)
 
 
 # --- the entry points ask for engine='auto' ------------------------------------------------------
