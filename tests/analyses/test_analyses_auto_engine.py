@@ -145,6 +145,14 @@ def test_sweeps_and_the_ladder_play_auto(engines_asked):
     assert all(e.startswith("python (game 'toygame' has no batch kernel") for e in result.metadata["engines"].values())
 
 
+def test_a_rebalance_says_which_engine_played_and_why_not_the_kernel(toy):
+    result = rebalance(toy, "seat_balance", knobs="bias=0:0.5:0.5", rules={"bias": 0.5}, policies="random",
+                       budget=2, first_games=20, rungs=1, confirm_games=20, seed=2)
+    assert result.timing["engine"] == "python"
+    assert result.timing["engine_fallback"] == ["game 'toygame' has no batch kernel"]
+    assert "Python instead of the kernel: game 'toygame' has no batch kernel" in str(result)
+
+
 def test_the_commands_default_to_auto():
     parser = build_parser()
     assert parser.parse_args(["report"]).engine == "auto"
