@@ -37,7 +37,7 @@ def play_chunk(spec: RunSpec, start: int, stop: int) -> dict[str, list]:
     seeds = seed_array.tolist()
     index = {"game": np.arange(start, stop, dtype=np.int64), "deal": deals, "game_seed": seed_array}
     if spec.engine == "kernel":  # the game's batch kernel (docs/GAME_PROTOCOL.md, KERNEL)
-        kernel, lineups = module.KERNEL, [spec.seats(i) for i in games]
+        kernel, lineups = module.KERNEL, chunk_lineups(spec, games)
         if hasattr(kernel, "play_columns"):  # optional: columns (lists or numpy arrays) straight from its arrays
             return {**index, **kernel.play_columns(spec.rules, lineups, seeds)}
         records = kernel.play_batch(spec.rules, lineups, seeds)
@@ -45,6 +45,16 @@ def play_chunk(spec: RunSpec, start: int, stop: int) -> dict[str, list]:
         records = [module.play_game(spec.rules, list(spec.seats(i)), seed).to_record()
                    for i, seed in zip(games, seeds)]
     return {**index, **record_columns(records)}
+
+
+def chunk_lineups(spec: RunSpec, games: range) -> list[tuple]:
+    """`spec.seats(i)` of each game, one tuple object per rotation (a kernel groups the games by lineup
+    object: a new tuple per game made it name every game's seats again)."""
+    if spec.seat_order == "random":
+        return [spec.seats(i) for i in games]
+    rotations = spec.rotations if spec.seat_order == "rotate" else 1
+    seats = {r: spec.seats(r) for r in range(rotations)}   # seats(i) is seats(i % rotations)
+    return [seats[i % rotations] for i in games]
 
 
 def play_tagged_chunk(tag, spec: RunSpec, start: int, stop: int) -> tuple:

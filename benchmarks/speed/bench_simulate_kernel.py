@@ -4,7 +4,8 @@
     PYTHONPATH=$PWD python benchmarks/speed/bench_simulate_kernel.py --games 50000 --policies greedy
     PYTHONPATH=$PWD python benchmarks/speed/bench_simulate_kernel.py --game dreamsim --games 20000
 
-Both sides play the same games (the same seeds, one lineup for every seat under seat_order='fixed'):
+Both sides play the same games (the same seeds, the lineup as given under seat_order='fixed'; with
+--seat-order rotate, simulate rotates a lineup of distinct policies and the bare loop does not):
 
 - bare: `KERNEL.play_columns(rules, lineups, seeds)` in batches of `--batch` games (default: the chunk
   `simulate` uses in one process, `runner.MAX_CHUNK`), the seeds computed beforehand and not timed;
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> None:
 
     def through_simulate():
         return analyses.simulate(module, args.games, rules=rules, policies=list(lineup), seed=args.seed,
-                                 engine="kernel", n_jobs=1, progress=False, seat_order="fixed")
+                                 engine="kernel", n_jobs=1, progress=False, seat_order=args.seat_order)
 
     bare_cpu = best_cpu(bare, args.repeat)
     simulate_cpu = best_cpu(through_simulate, args.repeat)
@@ -92,6 +93,8 @@ def parse_args(argv):
     parser.add_argument("--games", type=int, default=200_000)
     parser.add_argument("--batch", type=int, default=MAX_CHUNK, help=f"bare loop's games per call (default {MAX_CHUNK})")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seat-order", default="fixed", choices=("fixed", "rotate"),
+                        help="simulate's seat order (rotate: the bare loop plays the base lineup in every game)")
     parser.add_argument("--repeat", type=int, default=2, help="best of this many timings")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="also print cProfile's top N functions")
     return parser.parse_args(argv)
