@@ -73,6 +73,7 @@ from .rebalance_confirm import (
 from .rebalance_games import CONFIRM_CHUNK, FRAMES_DIR, _concat, _json, _Runner, _tag, fresh_seed
 from .rebalance_study import (
     CONFIRM_FILE,
+    MOVED,
     SPEC_FILE,
     STUDY_FILE,
     _optuna,
@@ -238,17 +239,22 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
                  if obj.needs_games else None)
     obj = obj.bind(reference)
     grid = small_grid(knob_list, max_knobs)
+    subsets = knob_subsets(knob_list, max_knobs)
     if not study.trials:      # the published game first, then any settings the objective knows are worth trying
         first = [published] + [v for v in parity_starts(module, base, knob_list, obj) if v != published and (
             max_knobs is None or sum(v[k.path] != k.published for k in knob_list) <= max_knobs)]
         for values in first + [v for v in grid if v not in first]:
-            study.enqueue_trial(values)
+            study.enqueue_trial({**values, MOVED: moved_label(knob_list, values)} if subsets else values)
     if grid:       # an enumerated space ends when every setting has raced (no resampling of known points)
         waiting = len(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.WAITING,)))
         trials_budget = waiting if trials_budget is None else min(trials_budget, waiting)
 
     def evaluate(trial) -> float:
-        values = {k.path: _suggest(trial, k) for k in knob_list}
+        if subsets:    # which knobs may move, then their values: every candidate keeps within max_knobs
+            free = set(trial.suggest_categorical(MOVED, subsets).split(" + "))
+            values = {k.path: _suggest(trial, k) if k.path in free else k.published for k in knob_list}
+        else:
+            values = {k.path: _suggest(trial, k) for k in knob_list}
         moved = sum(1 for k in knob_list if values[k.path] != k.published)
         cost = change_cost(knob_list, values)
         trial.set_user_attr("cost", cost)
@@ -337,6 +343,21 @@ def small_grid(knob_list, max_knobs=None, limit: int = GRID_LIMIT) -> list[dict]
         if max_knobs is None or moved <= max_knobs:
             points.append((change_cost(knob_list, values), len(points), values))
     return [values for _, _, values in sorted(points, key=lambda p: p[:2])]
+
+
+def knob_subsets(knob_list, max_knobs) -> list[str] | None:
+    """The choices of which knobs a candidate may move when `max_knobs` is below the number of knobs (each
+    a label `moved_label` gives: "none", or the knobs' paths joined by " + "); None when every knob may move.
+    Sampled first, so the sampler spends no candidate on a setting `max_knobs` forbids."""
+    if max_knobs is None or max_knobs >= len(knob_list):
+        return None
+    return ["none"] + [" + ".join(k.path for k in combo) for r in range(1, max_knobs + 1)
+                       for combo in itertools.combinations(knob_list, r)]
+
+
+def moved_label(knob_list, values: dict) -> str:
+    """The knobs `values` moves from the published game, as a choice of `knob_subsets`."""
+    return " + ".join(k.path for k in knob_list if values[k.path] != k.published) or "none"
 
 
 def _suggest(trial, k: Knob):

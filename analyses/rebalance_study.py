@@ -26,13 +26,18 @@ def _optuna():
     return optuna
 
 
+#: the search's first choice when `max_knobs` is below the number of knobs: which knobs move
+MOVED = "knobs moved"
+
+
 def trials_frame(study, knob_list) -> pd.DataFrame:
     rows = []
     for t in study.trials:
         if t.state.name == "WAITING":        # queued settings not played yet (a resumed search plays them)
             continue
         row = {"candidate": t.number, "state": t.state.name.lower()}
-        row.update({k.path: t.params.get(k.path) for k in knob_list})
+        fixed = MOVED in t.params       # knobs outside the candidate's chosen few stay published
+        row.update({k.path: t.params.get(k.path, k.published if fixed else None) for k in knob_list})
         row.update({"games": t.user_attrs.get("games", 0), "score": t.user_attrs.get("score"),
                     "cost": t.user_attrs.get("cost"), "value": t.value, "invalid": t.user_attrs.get("invalid", "")})
         rows.append(row)

@@ -99,8 +99,10 @@ class Arena:
     """Plays a candidate against opponents, one candidate seat, rotated over every seat, on the
     deals of one seed (every rotation and opponent meets the same deals)."""
 
-    def __init__(self, module, rules, players: int, n_jobs: int = 1, engine: str = "python"):
+    def __init__(self, module, rules, players: int, n_jobs: int = 1, engine: str = "python", seats=None):
         self.module, self.rules, self.players, self.n_jobs, self.engine = module, rules, players, n_jobs, engine
+        #: the candidate's seats (0-based), each once per deal: every seat by default
+        self.seats = tuple(range(players)) if seats is None else tuple(seats)
 
     def scores(self, candidate, opponents, deals: int, seed: int, engine: str | None = None) -> pd.DataFrame:
         """One row per game: opponent, seat (the candidate's), deal, won, lost, score.
@@ -112,7 +114,7 @@ class Arena:
         for opponent in opponents:
             same = policy_key(self._policy(opponent)) == policy_key(self._policy(candidate))
             df = None
-            for seat in range(self.players):
+            for seat in self.seats:
                 if df is None or not same:
                     lineup = [opponent] * self.players
                     lineup[seat] = candidate
@@ -124,6 +126,13 @@ class Arena:
 
     def _policy(self, entry):
         return self.module.POLICIES.get(entry, entry) if isinstance(entry, str) else entry
+
+
+def differs(a, b) -> bool:
+    """Does a tuned value differ from the start's? Numbers within rounding of each other do not."""
+    if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, numbers.Real) or not isinstance(b, numbers.Real):
+        return a != b
+    return not math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
 
 
 def _seat_scores(df: pd.DataFrame, seat: int, players: int, opponent: str) -> pd.DataFrame:
@@ -153,7 +162,7 @@ def confirm(arena: Arena, tuned, opponent, label: str, games: int, seed: int) ->
     fresh deals (`seed`: a stream no search rung uses), one tuned seat rotated over every seat of
     each deal, with the Python engine; its win rate with the 95% interval, the deal as the unit
     (`summary`). Returns (the summary row with the verdict, the one-row confirmation table)."""
-    deals = max(1, math.ceil(games / arena.players))
+    deals = max(1, math.ceil(games / len(arena.seats)))
     scores = arena.scores(tuned, [opponent], deals, seed, engine="python")
     row = summary(scores)
     row.update({"opponent": label, "target": TARGET,
@@ -164,6 +173,18 @@ def confirm(arena: Arena, tuned, opponent, label: str, games: int, seed: int) ->
 
 
 # --- the search ------------------------------------------------------------------------------
+
+def parse_seats(seats, players: int) -> tuple:
+    """The candidate's seats as 0-based indices: every seat for None; else distinct seats in range."""
+    if seats is None:
+        return tuple(range(players))
+    out = tuple(seats)
+    if not out or any(isinstance(q, bool) or not isinstance(q, numbers.Integral) or not 0 <= q < players for q in out) \
+            or len(set(out)) != len(out):
+        raise ValueError(f"seats: distinct seat indices from 0 to {players - 1} (--seats counts from 1: 1 to "
+                         f"{players}), got {seats!r}")
+    return tuple(int(q) for q in out)
+
 
 @dataclasses.dataclass(frozen=True)
 class Tuned:
@@ -200,7 +221,7 @@ class Tuned:
     def to_text(self) -> str:
         search = self.provenance["search"]
         rows = [{"parameter": k, "start": self.start_params.get(k), "tuned": v,
-                 "changed": v != self.start_params.get(k)} for k, v in self.params.items()]
+                 "changed": differs(v, self.start_params.get(k))} for k, v in self.params.items()]
         conf = self.confirmation
         verdict = "MEETS" if self.meets else "does NOT meet"
         return "\n".join([
@@ -221,7 +242,7 @@ class Tuned:
 def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 200, seed: int = 0,
                 n_jobs: int = 1, space=None, players: int | None = None, rules=None, reduction_factor: int = 3,
                 rungs: int = 2, confirm_games: int | None = None, radius: float | None = None,
-                storage: str | None = None, warm_start=None,
+                storage: str | None = None, warm_start=None, seats=None,
                 engine: str = "python", progress: bool = False, command: str | None = None) -> Tuned:
     """Search the weights of the heuristic `start` against `pool`; confirm the best on fresh seeds.
 
@@ -237,6 +258,8 @@ def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 2
     `params`, or a list of such files or {parameter: value} dicts); each is put on the space's grid,
     parameters it lacks keep the start's values. A previous result seeds a search of a wider space.
     engine: the engine of the search games ('auto' takes a batch kernel); the confirmation plays Python.
+    seats: the candidate's seats (0-based; default every seat, rotated): (1,) tunes the second seat's
+    own weights, e.g. one Nerath realm's (`nerathsim.with_realm_params`); search and confirmation alike.
     """
     module = load_game(game)
     tuning = getattr(module, "TUNING", {}) or {}
@@ -269,13 +292,16 @@ def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 2
             raise ValueError(f"{label} must be a positive integer, got {value!r}")
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    per_deal = len(pool) * players
+    seats = parse_seats(seats, players)
+    per_deal = len(pool) * len(seats)
     first = max(1, math.ceil(games_per_trial / per_deal))
     deals = [first * reduction_factor ** k for k in range(rungs)]     # cumulative deals per rung
-    arena = Arena(module, base_rules, players, n_jobs, engine)
+    arena = Arena(module, base_rules, players, n_jobs, engine, seats)
     warm, warm_sources = warm_points(warm_start, dims, start_params)
     spec = {"game": module.__name__, "start": start_label, "pool": [_label(p) for p in pool], "players": players,
             "space": [d.spec() for d in dims], "deals": deals, "seed": seed, "radius": radius, "rules": repr(base_rules)}
+    if len(seats) != players:
+        spec["seats"] = list(seats)
     if warm:
         spec["warm_start"] = warm
     optuna = _optuna()
@@ -312,17 +338,20 @@ def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 2
     if not complete:
         raise ValueError("no trial finished the last rung; raise the budget")
     best = max(complete, key=lambda t: (t.value, -t.number))
-    params = {d.name: best.params[d.name] for d in dims}
+    params = {d.name: d.snap(best.params[d.name]) for d in dims}    # on the grid: 0.9, not 0.8999999999999999
     tuned = apply_params(module, start_policy, params, name="tuned")
     confirm_seed = fresh_seed(seed)
-    confirm_games = confirm_games or 4 * deals[-1] * players
+    confirm_games = confirm_games or 4 * deals[-1] * len(seats)
     row, confirmation = confirm(arena, tuned, start_label if start_label in module.POLICIES else start_policy,
                                 start_label, confirm_games, confirm_seed)
     first_trial = min(study.trials, key=lambda t: t.number)
     design = (f"{players} players: the candidate in one seat, the opponent in the other {players - 1}, seats rotated "
-              f"(every seat once per deal)")
+              f"(every seat once per deal)") if len(seats) == players else (
+        f"{players} players: the candidate in seat {', '.join(str(q + 1) for q in seats)} only (once per deal), the "
+        f"opponent in the other {players - 1}")
     provenance = {
         "start": start_label, "pool": [_label(p) for p in pool], "players": players, "design": design,
+        "seats": list(seats),
         "rules": {k: v for k, v in _rules_changes(module, base_rules).items()},
         "rules_version": module.RULES_VERSION,
         "search": {"sampler": f"optuna TPESampler(seed={seed}, multivariate=True)",

@@ -45,3 +45,11 @@ def comma_list(text: str) -> list[str]:
     if not values:
         raise argparse.ArgumentTypeError("give at least one value")
     return values
+
+
+def seat_numbers(text: str) -> tuple[int, ...]:
+    """Seats counted from 1, comma-separated ("2" or "1,3") -> 0-based indices."""
+    seats = tuple(positive_int(v) - 1 for v in comma_list(text))
+    if len(set(seats)) != len(seats):
+        raise argparse.ArgumentTypeError(f"seats must differ, got {text!r}")
+    return seats

@@ -38,6 +38,7 @@ from .argtypes import comma_list as _comma_list
 from .argtypes import jobs as _jobs
 from .argtypes import non_negative_int as _non_negative_int
 from .argtypes import positive_int as _positive_int
+from .argtypes import seat_numbers as _seat_numbers
 from .cli import DESCRIPTION, EXAMPLES, PROG, Parser
 
 #: command -> (module, function) that runs it; imported when the command runs, never for its --help
@@ -404,6 +405,8 @@ def add_tune(commands) -> None:
     sub.add_argument("--radius", type=float, help="search only start ± RADIUS × each numeric range (a trust "
                                                   "region around the start, e.g. 0.15; default: the whole space)")
     sub.add_argument("--players", type=int, help="seats per game (default: the game's TUNING, else 2)")
+    sub.add_argument("--seats", type=_seat_numbers, help="the candidate's seats, counted from 1 (e.g. 2: Vailin in "
+                     "Nerath's four-player game): tune that seat's own weights (default: every seat, rotated)")
     sub.add_argument("--seed", type=int, default=0, help="search seed (the confirmation uses fresh seeds from it)")
     sub.add_argument("--jobs", type=int, default=1, help="parallel workers (-1 = all cores; default 1)")
     sub.add_argument("--engine", choices=ENGINES, default="python",

@@ -20,7 +20,7 @@ def run_tune(args) -> int:
                          games_per_trial=args.games_per_trial, seed=args.seed, n_jobs=args.jobs,
                          players=args.players, reduction_factor=args.reduction_factor, rungs=args.rungs,
                          confirm_games=args.confirm_games, radius=args.radius, storage=args.storage, warm_start=args.warm_start,
-                         engine=args.engine,
+                         seats=args.seats, engine=args.engine,
                          progress=args.progress, command=command_text(args))
     print(result.to_text())
     if args.out is not None:
@@ -34,7 +34,8 @@ def command_text(args) -> str:
     for flag, value in (("--start", args.start), ("--pool", args.pool), ("--trials", args.trials),
                         ("--budget", args.budget), ("--games-per-trial", args.games_per_trial),
                         ("--rungs", args.rungs), ("--reduction-factor", args.reduction_factor),
-                        ("--confirm-games", args.confirm_games), ("--radius", args.radius), ("--players", args.players), ("--seed", args.seed),
+                        ("--confirm-games", args.confirm_games), ("--radius", args.radius), ("--players", args.players),
+                        ("--seats", None if args.seats is None else ",".join(str(q + 1) for q in args.seats)), ("--seed", args.seed),
                         ("--jobs", args.jobs), ("--engine", args.engine), *(("--warm-start", w) for w in args.warm_start or ()),
                         ("--storage", args.storage),
                         ("--out", args.out)):

@@ -81,6 +81,7 @@ from .policies import (
     WarPolicy,
     param_value,
     with_params,
+    with_realm_params,
 )
 from .rules import SEATING, TEAMS, TURN_ORDERS, Rules
 
@@ -113,7 +114,7 @@ __all__ = [
     "REALMS", "SEATING", "TEAMS", "TURN_ORDERS", "Board", "MapError", "load_map", "parse_map", "describe_map",
     "WarPolicy", "Purchase", "RandomPolicy", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "CASUALTY_ORDERS", "TUNING",
     "SEARCH_DEFAULT",
-    "with_params", "param_value",
+    "with_params", "with_realm_params", "param_value",
     "EndPhase", "Move", "Embark", "Sail", "Unload", "Fight", "Casualties", "PressOn", "RetreatTo", "Amok", "Pass",
     "Buy", "PlayCard",
     # search: determinisation and macro decisions

@@ -233,6 +233,8 @@ def run(s: E.State, pols: list, chance, prngs: list, until_round: int | None = N
         p = s.current_player
         pol = pols[p]
         if type(pol) is WarPolicy:
+            if pol.by_realm:
+                pol = pol.for_realm(s.decider)
             ph = PHASES[s.phase]
             a = _planned(pol, s, p) if ph in PLANNED else _answered(pol, s, ph)
             if a is not None:           # the engine's own check found it legal, or it is one the engine listed

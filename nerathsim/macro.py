@@ -93,6 +93,7 @@ def macro_candidates(policy, obs: Observation, legal, rng) -> list:
     are merged (the first label kept)."""
     if not isinstance(policy, WarPolicy) or len(legal) < 1:
         return []
+    policy = policy.for_realm(obs.realm)
     ph = obs.phase
     if ph == Phase.PRESS:
         return _press_candidates(policy, obs, legal)

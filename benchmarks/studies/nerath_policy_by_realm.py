@@ -3,8 +3,8 @@
 For each realm, the candidate plays that realm's seat and the reference the other three, on seeds
 `--seed` .. `--seed + games - 1`; the same seeds with the reference in every seat give the baseline.
 Prints per realm: the candidate's win rate in that seat, the reference's on the same seeds and the gain
-(points, with a 95% paired interval over the seeds); then the evil alliance's win rate when the candidate
-plays every seat. `--params` changes the candidate's parameters (`nerathsim.with_params`), e.g.
+(points, with a 95% paired interval over the seeds) and a Wald test that every realm gains the same; then
+the evil alliance's win rate when the candidate plays every seat. `--params` changes the candidate's parameters (`nerathsim.with_params`), e.g.
 `naval=true,purchase.ships=1,purchase.warship=0.5` for `tuned` with its fleets.
 
     nice -n 5 env PYTHONPATH=$PWD python benchmarks/studies/nerath_policy_by_realm.py --games 80 --seed 1000
@@ -20,6 +20,8 @@ import sys
 import time
 
 import numpy as np
+from joblib import Parallel, delayed
+from scipy.stats import chi2
 
 from nerathsim import Rules, play_game
 from nerathsim.maps import REALMS
@@ -31,6 +33,23 @@ EVIL = (0, 2)   # Karkoth and Iron Circle sit in seats 1 and 3 of the published 
 def _won(result, seat: int) -> bool:
     w = result.winner
     return w is not None and seat in (w if isinstance(w, tuple) else (w,))
+
+
+def _games(lineup: list, seeds, jobs: int) -> list:
+    """Each seed's game result with `lineup` (in order), on `jobs` worker processes."""
+    return Parallel(n_jobs=jobs)(delayed(play_game)(Rules(), lineup, seed=x) for x in seeds)
+
+
+def equal_gains_test(gains: np.ndarray) -> tuple[float, int, float]:
+    """Wald test that the columns of `gains` (one row per seed, one column per realm) have equal means:
+    the realms' contrasts with the first, their covariance estimated over the seeds (rows share luck).
+    Returns (chi2, degrees of freedom, p)."""
+    contrasts = gains[:, 1:] - gains[:, :1]
+    mean = contrasts.mean(axis=0)
+    cov = np.atleast_2d(np.cov(contrasts, rowvar=False)) / len(contrasts)
+    stat = float(mean @ np.linalg.pinv(cov) @ mean)
+    df = contrasts.shape[1]
+    return stat, df, float(chi2.sf(stat, df))
 
 
 def _params(text: str) -> dict:
@@ -49,12 +68,15 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=80, help="seeds per realm (default 80)")
     ap.add_argument("--seed", type=int, default=1000, help="first seed (default 1000)")
     ap.add_argument("--only-selfplay", action="store_true", help="only the candidate in every seat")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     args = ap.parse_args(argv)
     for name in (args.policy, args.reference):
         if name not in POLICIES:
             ap.error(f"unknown policy {name!r}; known: {', '.join(POLICIES)}")
     if args.games < 2:
         ap.error("--games must be at least 2")
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
     try:
         changes = _params(args.params)
         candidate = with_params(POLICIES[args.policy], changes, name="candidate") if changes else POLICIES[args.policy]
@@ -67,17 +89,20 @@ def main(argv=None) -> None:
     if not args.only_selfplay:
         print(f"{args.policy}{' with ' + args.params if args.params else ''} in one seat, {args.reference} in the "
               f"others, {args.games} seeds a realm")
-        base = {s: np.array([_won(play_game(Rules(), [reference] * 4, seed=x), s) for x in seeds], float)
-                for s in range(4)}
+        base = np.array([[_won(r, q) for q in range(4)] for r in _games([reference] * 4, seeds, args.jobs)], float)
+        gains = np.empty_like(base)
         for seat, realm in enumerate(REALMS):
             lineup = [reference] * 4
             lineup[seat] = candidate
-            won = np.array([_won(play_game(Rules(), lineup, seed=x), seat) for x in seeds], float)
-            d = won - base[seat]
+            won = np.array([_won(r, seat) for r in _games(lineup, seeds, args.jobs)], float)
+            d = gains[:, seat] = won - base[:, seat]
             half = 1.959964 * d.std(ddof=1) / math.sqrt(len(d)) if d.std(ddof=1) > 0 else 0.0
-            print(f"  {realm:<12} {100 * won.mean():5.1f}%  ({args.reference} {100 * base[seat].mean():5.1f}%)  gain "
+            print(f"  {realm:<12} {100 * won.mean():5.1f}%  ({args.reference} {100 * base[:, seat].mean():5.1f}%)  gain "
                   f"{100 * d.mean():+5.1f} points [{100 * (d.mean() - half):+.1f}, {100 * (d.mean() + half):+.1f}]")
-    evil = [_won(play_game(Rules(), [candidate] * 4, seed=x), EVIL[0]) for x in seeds]
+        stat, df, p = equal_gains_test(gains)
+        print(f"  every realm the same gain? Wald chi2 = {stat:.2f} on {df} df, p = {p:.3g} (the seed as the unit: "
+              f"the four gains of a seed share its baseline game)")
+    evil = [_won(r, EVIL[0]) for r in _games([candidate] * 4, seeds, args.jobs)]
     k, n = sum(evil), len(evil)
     print(f"4 x {args.policy}{' with ' + args.params if args.params else ''}: the evil alliance wins {100 * k / n:.1f}% "
           f"({k} of {n})")

@@ -12,6 +12,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from types import MappingProxyType
 
+from ..maps import REALMS
 from .war import WarPolicy
 
 UNITS = ("footsoldier", "siege_engine", "fighter", "wizard", "monster", "storm_elemental", "dragon", "warship")
@@ -37,7 +38,7 @@ TUNING = MappingProxyType({   # read-only: the policy modules hold no mutable mo
     ),
 })
 TUNED_FILE = Path(__file__).resolve().parent.parent / "data" / "tuned.json"
-_FIELDS = tuple(f.name for f in fields(WarPolicy) if f.name not in ("name", "purchase"))
+_FIELDS = tuple(f.name for f in fields(WarPolicy) if f.name not in ("name", "purchase", "by_realm"))
 _PURCHASE = ("ships", "castles", "save")
 
 
@@ -54,9 +55,13 @@ def _typed(current, value, key: str):
 
 
 def with_params(policy, params: dict, name: str | None = None) -> WarPolicy:
-    """A copy of the WarPolicy `policy` with `params` ({"attack_threshold": 0.5, "purchase.dragon": 2.0})."""
+    """A copy of the WarPolicy `policy` with `params` ({"attack_threshold": 0.5, "purchase.dragon": 2.0}).
+    A policy with realms of their own (`by_realm`) gets `params` in every realm's policy too."""
     if not isinstance(policy, WarPolicy):
         raise ValueError(f"only a nerathsim WarPolicy has tunable parameters, got {policy!r}")
+    if policy.by_realm:
+        realms = tuple(None if p is None else with_params(p, params) for p in policy.by_realm)
+        return replace(with_params(replace(policy, by_realm=()), params, name), by_realm=realms)
     top, purchase = {}, policy.purchase
     for key, value in params.items():
         head, _, rest = key.partition(".")
@@ -84,10 +89,25 @@ def param_value(policy, key: str):
     raise ValueError(f"unknown nerathsim policy parameter {key!r}")
 
 
+def with_realm_params(policy: WarPolicy, by_realm: dict) -> WarPolicy:
+    """`policy` with a realm's own parameters on top of its own ({"vailin": {"naval": True}, ...}): the
+    realms named play `with_params(policy, theirs)`, the others `policy` itself."""
+    unknown = sorted(set(by_realm) - set(REALMS))
+    if unknown:
+        raise ValueError(f"unknown realm(s) {', '.join(map(repr, unknown))}; realms: {', '.join(REALMS)}")
+    base = replace(policy, by_realm=())
+    if not by_realm:
+        return base
+    return replace(base, by_realm=tuple(
+        with_params(base, by_realm[r], name=f"{base.name}:{r}") if r in by_realm else None for r in REALMS))
+
+
 def load_tuned(policies: dict, path=TUNED_FILE) -> WarPolicy:
-    """The `tuned` policy stored in `path`: its start policy (from `policies`) with the stored parameters."""
+    """The `tuned` policy stored in `path`: its start policy (from `policies`) with the stored parameters,
+    and each realm's own parameters ("by_realm", where one set of weights does not suit every realm)."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return with_params(policies[data["start"]], data["params"], name=data.get("name", "tuned"))
+    tuned = with_params(policies[data["start"]], data["params"], name=data.get("name", "tuned"))
+    return with_realm_params(tuned, data.get("by_realm", {}))
 
 
-__all__ = ["TUNING", "TUNED_FILE", "UNITS", "with_params", "param_value", "load_tuned"]
+__all__ = ["TUNING", "TUNED_FILE", "UNITS", "with_params", "with_realm_params", "param_value", "load_tuned"]

@@ -60,13 +60,28 @@ class WarPolicy:
     explore_threshold: float = 0.55   # P(heroes beat the guardians) needed to explore (face down: averaged)
     flee_below: float = 0.3           # in a dungeon, flee when P(win from here on) drops below this
     purchase: Purchase = field(default_factory=Purchase)
+    #: one policy per realm that plays differently (realm order of `maps.REALMS`; None: this one), or ():
+    #: every realm alike. A realm's own weights, where one set does not suit every realm (`data/tuned.json`'s
+    #: "by_realm"); the realm deciding (the observation's `realm`) picks the policy that answers.
+    by_realm: tuple = ()
 
     def __post_init__(self):
+        if self.by_realm and (len(self.by_realm) != 4 or any(
+                p is not None and (type(p) is not WarPolicy or p.by_realm) for p in self.by_realm)):
+            raise ValueError("WarPolicy.by_realm: four entries (one per realm), each None or a WarPolicy "
+                             f"without by_realm of its own; got {self.by_realm!r}")
         # not a field: no part of the policy's identity (==, hash, repr, analyses' parameters);
         # `dataclasses.replace` and unpickling give a fresh, empty one
         object.__setattr__(self, "odds_cache", OddsCache())
 
+    def for_realm(self, realm: int) -> WarPolicy:
+        """The policy that answers for `realm` (its entry of `by_realm`, else this one)."""
+        return (self.by_realm[realm] or self) if self.by_realm else self
+
     def __call__(self, obs, legal, rng):
+        own = self.by_realm[obs.realm] if self.by_realm else None
+        if own is not None:
+            return own(obs, legal, rng)
         ph = obs.phase
         if ph == Phase.CASUALTY:
             return Casualties(gb.CASUALTY_ORDERS[0])
@@ -87,7 +102,8 @@ class WarPolicy:
     def __repr__(self):
         fields_ = ", ".join(f"{k}={getattr(self, k)!r}" for k in ("name", "attack_threshold", "retreat_below",
                                                                    "garrison", "defend", "amphibious", "naval"))
-        return f"WarPolicy({fields_}, purchase={self.purchase!r})"
+        realms = f", by_realm={self.by_realm!r}" if self.by_realm else ""
+        return f"WarPolicy({fields_}, purchase={self.purchase!r}{realms})"
 
     # --- plans --------------------------------------------------------------------------------
     def plan_key(self, obs) -> tuple:
@@ -103,7 +119,7 @@ class WarPolicy:
 
     def phase_plan(self, obs, rng) -> list:
         """The plan this policy would make for the current planned phase (the actions, in order)."""
-        return self._make_plan(obs, rng)
+        return self.for_realm(obs.realm)._make_plan(obs, rng)
 
     def adopt_plan(self, obs, actions) -> None:
         """Follow `actions` for the rest of this phase (a plan chosen elsewhere, e.g. by a search)."""

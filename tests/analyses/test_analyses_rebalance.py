@@ -205,3 +205,16 @@ def test_the_report_from_a_stored_study_shows_the_suggested_fixes(tmp_path):
     assert main(["report", "--from", str(runs), "--out", str(tmp_path / "again.html"), "--no-stored"]) == 0
     html = (tmp_path / "again.html").read_text(encoding="utf-8")
     assert "Suggested fixes" in html and "last seat extra cards: 0 → 1" in html   # the report writes words
+
+
+def test_with_max_knobs_the_sampler_chooses_which_knobs_move_and_wastes_no_candidate(toy):
+    knobs = K.resolve_knobs(toy, toy.Rules(), "bias=0:1:0.0001,edge=0:1:0.5")
+    assert analyses.rebalance_search.knob_subsets(knobs, 1) == ["none", "bias", "edge"]
+    assert analyses.rebalance_search.knob_subsets(knobs, 2) is None      # every knob may move anyway
+    result = rebalance(toy, "seat_balance", knobs=knobs, rules={"bias": 0.5, "edge": 0.5}, policies="random",
+                       budget=10, first_games=40, rungs=1, confirm_games=40, seed=3, max_knobs=1)
+    trials = result.trials
+    moved = (trials["bias"] != 0.5).astype(int) + (trials["edge"] != 0.5).astype(int)
+    assert len(trials) == 10 and (moved <= 1).all() and (moved == 1).sum() >= 5
+    assert (trials["invalid"] == "").all() and (trials["state"] == "complete").all()
+    assert int(result.proposal["changed"].sum()) <= 1

@@ -234,3 +234,51 @@ def test_an_opponent_that_plays_like_the_candidate_is_played_once_per_deal(monke
     assert skipped[columns].equals(played[columns])                           # the same rows
     assert skipped.groupby("deal")["score"].sum().eq(1.0).all()               # one winner per deal: 1/players
     assert skipped["score"].mean() == pytest.approx(1 / players)
+
+
+# --- one seat's own weights -------------------------------------------------------------------
+
+def test_seats_tune_one_seat_only_in_the_search_and_the_confirmation(toy):
+    result = tune_policy(toy, start=AimPolicy(aim=0.2), space=AIM_SPACE, rules=TOY_RULES, budget=2,
+                         games_per_trial=40, rungs=1, confirm_games=30, seed=4, seats=(1,))
+    prov = result.provenance
+    assert prov["seats"] == [1] and "seat 2 only" in prov["design"]
+    assert result.confirmation.iloc[0]["games"] == 30 == result.confirmation.iloc[0]["deals"]   # one game a deal
+    assert prov["search"]["games_per_trial"] == 40                        # one pool member x one seat per deal
+    every = tune_policy(toy, start=AimPolicy(aim=0.2), space=AIM_SPACE, rules=TOY_RULES, budget=1,
+                        games_per_trial=40, rungs=1, confirm_games=30, seed=4)
+    assert every.provenance["seats"] == [0, 1] and every.confirmation.iloc[0]["games"] == 30
+
+
+def test_an_arena_with_seats_plays_the_candidate_only_there():
+    arena = tune.Arena(nightsim, nightsim.Rules(players=3), 3, seats=(2,))
+    rows = arena.scores(PlainGreedy(), ["greedy"], deals=12, seed=8)
+    assert set(rows["seat"]) == {2} and len(rows) == 12
+    full = tune.Arena(nightsim, nightsim.Rules(players=3), 3).scores(PlainGreedy(), ["greedy"], deals=12, seed=8)
+    assert rows["score"].tolist() == full.loc[full["seat"] == 2, "score"].tolist()   # the same games
+
+
+@pytest.mark.parametrize("seats", [(), (2,), (0, 0), (-1,), (True,), (0.5,)])
+def test_bad_seats_are_a_clear_value_error(seats):
+    with pytest.raises(ValueError, match="seats: distinct seat indices from 0 to 1"):
+        tune.parse_seats(seats, 2)
+
+
+def test_a_value_within_rounding_of_the_start_is_not_a_change():
+    assert not tune.differs(0.8999999999999999, 0.9) and not tune.differs(3, 3.0)
+    assert tune.differs(0.85, 0.9) and tune.differs(True, False) and tune.differs(1, 2)
+    assert not tune.differs("a", "a") and tune.differs(None, 0.5)
+
+
+def test_the_cli_tunes_one_seat_counted_from_one_and_refuses_a_bad_seat(run, capsys, tmp_path):
+    out = tmp_path / "seat.json"
+    code, stdout, err = run(capsys, "tune-policy", "nightsim", "--players", "3", "--seats", "3", "--pool", "greedy",
+                            "--trials", "1", "--games-per-trial", "4", "--rungs", "1", "--confirm-games", "3",
+                            "--out", str(out))
+    assert code == 0, err
+    data = json.loads(out.read_text())
+    assert data["provenance"]["seats"] == [2] and "--seats 3" in data["provenance"]["command"]
+    code, _, err = run(capsys, "tune-policy", "nightsim", "--players", "3", "--seats", "4", "--trials", "1")
+    assert code == 2 and "1 to 3" in err and "Traceback" not in err
+    code, _, err = run(capsys, "tune-policy", "nightsim", "--seats", "0", "--trials", "1")
+    assert code == 2 and "positive integer" in err
