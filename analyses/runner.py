@@ -40,6 +40,7 @@ from .worker import (  # the light module a worker imports (no pandas, scipy, py
 SCHEDULER_ENV = "BALANCELAB_DASK_SCHEDULER"
 MAX_CHUNK = 1000
 KERNEL_MIN_CHUNK = 500   # games: a kernel chunk's frame costs about as much as 100 kernel games
+KERNEL_MAX_CHUNK = 10_000   # games: a kernel chunk of this many plays in well under a second
 TASKS_PER_WORKER = 8
 
 
@@ -267,12 +268,13 @@ def auto_chunk_size(n_games: int, workers: int, progress: bool = True, engine: s
     are one chunk (up to MAX_CHUNK): each chunk's frame costs ~3.5 ms to build, which is more than
     a small run's games (80 nightsim greedy games: 0.11 s CPU in 8 chunks, 0.077 s in one).
     A batch kernel plays a game in tens of microseconds, so its chunks are at least
-    KERNEL_MIN_CHUNK games (or the whole run): a chunk's frame would otherwise cost more than its games."""
+    KERNEL_MIN_CHUNK games (or a worker's share of the run) and up to KERNEL_MAX_CHUNK: a chunk's frame
+    (and, writing to a file, its part file) would otherwise cost more than its games."""
     tasks = TASKS_PER_WORKER if workers > 1 or progress else 1
-    size = max(1, min(MAX_CHUNK, math.ceil(n_games / (tasks * max(workers, 1)))))
+    share = math.ceil(n_games / (tasks * max(workers, 1)))
     if engine == "kernel":
-        size = max(size, min(KERNEL_MIN_CHUNK, math.ceil(n_games / max(workers, 1))))
-    return size
+        return max(1, min(max(share, KERNEL_MIN_CHUNK), KERNEL_MAX_CHUNK, math.ceil(n_games / max(workers, 1))))
+    return max(1, min(MAX_CHUNK, share))
 
 
 class Executor:

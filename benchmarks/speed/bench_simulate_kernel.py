@@ -8,7 +8,7 @@ Both sides play the same games (the same seeds, the lineup as given under seat_o
 --seat-order rotate, simulate rotates a lineup of distinct policies and the bare loop does not):
 
 - bare: `KERNEL.play_columns(rules, lineups, seeds)` in batches of `--batch` games (default: the chunk
-  `simulate` uses in one process, `runner.MAX_CHUNK`), the seeds computed beforehand and not timed;
+  `simulate` plays in one process, `runner.auto_chunk_size`), the seeds computed beforehand and not timed;
 - simulate: `analyses.simulate(game, n, engine='kernel', n_jobs=1, progress=False, seat_order='fixed')`,
   everything included (seeds, chunks, the compact frame, the run's metadata).
 
@@ -29,7 +29,7 @@ import time
 import analyses
 from analyses.games import load_game, make_rules, resolve_policies
 from analyses.plan import deal_seed
-from analyses.runner import MAX_CHUNK
+from analyses.runner import auto_chunk_size
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> None:
     rules = make_rules(module, dict(r.split("=", 1) for r in args.rule) or {"players": args.players})
     lineup = tuple(resolve_policies(module, args.policies, rules.players))
     seeds = [deal_seed(args.seed, i) for i in range(args.games)]
-    batch = args.batch
+    batch = args.batch or auto_chunk_size(args.games, 1, progress=False, engine="kernel")
     kernel = module.KERNEL
     print(f"command: {' '.join([sys.executable.rsplit('/', 1)[-1], *sys.argv])}")
     print(f"{module.__name__} kernel, {rules.players} seats, policies {','.join(map(str, lineup))}, "
@@ -91,7 +91,8 @@ def parse_args(argv):
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE")
     parser.add_argument("--games", type=int, default=200_000)
-    parser.add_argument("--batch", type=int, default=MAX_CHUNK, help=f"bare loop's games per call (default {MAX_CHUNK})")
+    parser.add_argument("--batch", type=int, default=0,
+                        help="bare loop's games per call (default: the chunk simulate plays in one process)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seat-order", default="fixed", choices=("fixed", "rotate"),
                         help="simulate's seat order (rotate: the bare loop plays the base lineup in every game)")

@@ -26,7 +26,7 @@ from analyses import frames, ladder, replication, study
 from analyses.plan import deal_seed, deal_seeds
 from analyses.rebalance_search import rebalance
 from analyses.replay import example_replays, record_from_results
-from analyses.runner import KERNEL_MIN_CHUNK, auto_chunk_size
+from analyses.runner import KERNEL_MAX_CHUNK, KERNEL_MIN_CHUNK, auto_chunk_size
 from analyses.sensitivity import sensitivity
 from balancelab.parser import build_parser
 from reports.build import engine_text
@@ -206,6 +206,8 @@ def test_seat_winners_make_the_column_winner_column_makes(values):
 def test_kernel_chunks_are_large_enough_to_pay_for_their_frame():
     assert auto_chunk_size(3000, 2, progress=True, engine="kernel") == KERNEL_MIN_CHUNK
     assert auto_chunk_size(300, 2, progress=True, engine="kernel") == 150    # one chunk per worker
+    assert auto_chunk_size(10 ** 6, 2, progress=True, engine="kernel") == KERNEL_MAX_CHUNK
+    assert auto_chunk_size(10 ** 6, 1, progress=False, engine="kernel") == KERNEL_MAX_CHUNK
     assert auto_chunk_size(3000, 2, progress=True) == 188                    # the Python engine's as before
     df = analyses.simulate("nightsim", 40, policies="random", engine="auto", chunk_size=7, progress=False)
     one = analyses.simulate("nightsim", 40, policies="random", engine="auto", progress=False)
