@@ -29,6 +29,7 @@ from analyses.replay import example_replays, record_from_results
 from analyses.runner import KERNEL_MAX_CHUNK, KERNEL_MIN_CHUNK, auto_chunk_size
 from analyses.sensitivity import sensitivity
 from balancelab.parser import build_parser
+from balancelab.sensitivity import render as render_sensitivity
 from reports.build import engine_text
 
 import toygame
@@ -86,6 +87,8 @@ def test_a_sensitivity_group_the_kernel_refuses_lists_the_refused_arms():
     assert sealed["engine"] == "python"
     assert [t.split(":")[0] for t in sealed["engine_fallback"]] == ["the baseline", "D-seal-target='any'"]
     assert all("Legions of Horrors" in t for t in sealed["engine_fallback"])
+    text = render_sensitivity(table)
+    assert text.count("Python, not the kernel:") == 2 and "D-seal-target='any': the nightsim kernel" in text
 
 
 def test_a_kernel_run_replays_like_a_python_run():
