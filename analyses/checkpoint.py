@@ -95,7 +95,7 @@ def _simulate_to_file(out: Path, module, spec, metadata: dict, n_games: int, n_j
     _open_folder(folder, metadata, resume)
     with Executor(n_jobs, backend, scheduler) as executor:
         todo = missing_ranges(done_ranges(folder), n_games)
-        size = chunk_size or auto_chunk_size(sum(b - a for a, b in todo), executor.workers)
+        size = chunk_size or auto_chunk_size(sum(b - a for a, b in todo), executor.workers, engine=spec.engine)
         ranges = [r for a, b in todo for r in chunk_ranges(a, b, size)]
         with progress_bar(n_games, progress) as bar:
             bar.update(n_games - sum(b - a for a, b in todo))

@@ -10,6 +10,7 @@ does not depend on chunking.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -40,9 +41,14 @@ def columns_frame(index_columns: dict, columns: dict) -> pd.DataFrame:
 def _compact(name: str, values: list):
     """The column `name` as a compact array (see the module docstring for the dtype rules)."""
     if name == "winner":
-        return winner_column(pd.Series(values, dtype=object)).array
+        seats = _seat_winners(values)
+        return seats if seats is not None else winner_column(pd.Series(values, dtype=object)).array
     if name in FIXED_DTYPES:
         return np.asarray(values, dtype=FIXED_DTYPES[name])
+    if _POLICY_COLUMN.match(name) and isinstance(values, list):
+        names = _names_categorical(values)
+        if names is not None:
+            return names
     array = np.asarray(values)
     if _POLICY_COLUMN.match(name) or array.dtype.kind in "OUS":
         if array.dtype.kind == "O" and all(v is None or isinstance(v, (int, float)) for v in values):
@@ -51,6 +57,42 @@ def _compact(name: str, values: list):
     if array.dtype.kind == "i":
         return array.astype(_small_int(array), copy=False)
     return array
+
+
+def _seat_winners(values) -> pd.api.extensions.ExtensionArray | None:
+    """`winner_column`'s Int8 array for a list of winning seats (int, None for no winner), built from a
+    mask: the common case, without a pandas Series of objects. None for anything else (team winners,
+    numpy values, a seat beyond Int8), which `winner_column` handles."""
+    if not isinstance(values, list) or not all(type(v) is int or v is None for v in values):
+        return None
+    missing = np.fromiter((v is None for v in values), bool, len(values))
+    seats = np.fromiter((0 if v is None else v for v in values), np.int64, len(values))
+    if len(seats) and (seats.min() < -128 or seats.max() > 127):
+        return None
+    return pd.arrays.IntegerArray(seats.astype(np.int8), missing)
+
+
+def _names_categorical(values: list) -> pd.Categorical | None:
+    """`pd.Categorical(values)` for a list of names (str, None for an empty seat), built from codes: a
+    results chunk repeats a few policy names, and pandas' own inference over the strings cost more
+    than a kernel game. None when a value is not a str or None, or none is a name (then pandas decides)."""
+    distinct = set(values)
+    missing = None in distinct
+    distinct.discard(None)
+    if not distinct or not all(type(v) is str for v in distinct):   # (no name at all: pandas' float categories)
+        return None
+    categories = sorted(distinct)
+    code = {c: i for i, c in enumerate(categories)}
+    if missing:
+        code[None] = -1
+    codes = np.fromiter(map(code.__getitem__, values), np.int32, len(values))
+    return pd.Categorical.from_codes(codes, dtype=_names_dtype(tuple(categories)))
+
+
+@functools.lru_cache(maxsize=256)
+def _names_dtype(categories: tuple) -> pd.CategoricalDtype:
+    # one dtype per set of names: pandas checks a new dtype's categories, which costs more than the codes
+    return pd.CategoricalDtype(list(categories))
 
 
 def _small_int(array: np.ndarray) -> str:
@@ -83,18 +125,23 @@ def concat_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
         return pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in FIXED_DTYPES.items()})
     united = _united_categories(frames)
     result = pd.concat([_recode(f, united) for f in frames], ignore_index=True)
-    for name in result.columns:  # a column typed differently in some chunk
-        if result[name].dtype == object:
+    for name, dtype in result.dtypes.items():  # a column typed differently in some chunk
+        if dtype == object:
             result[name] = winner_column(result[name]) if name == "winner" else result[name].astype("category")
     return result
 
 
 def _recode(frame: pd.DataFrame, categories: dict[str, list]) -> pd.DataFrame:
     """`frame` with its categorical columns re-coded to the given (shared) categories."""
+    dtypes = frame.dtypes
+    stale = [name for name, values in categories.items()   # (most chunks of a run have the run's names already)
+             if name in dtypes.index and isinstance(dtypes[name], pd.CategoricalDtype)
+             and list(dtypes[name].categories) != values]
+    if not stale:
+        return frame
     frame = frame.copy(deep=False)
-    for name, values in categories.items():
-        if name in frame.columns and isinstance(frame[name].dtype, pd.CategoricalDtype):
-            frame[name] = frame[name].cat.set_categories(values)
+    for name in stale:
+        frame[name] = frame[name].cat.set_categories(categories[name])
     return frame
 
 

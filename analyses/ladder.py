@@ -175,7 +175,8 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
                  players: int = 2, findings_games: int | None = None, findings_players: int | None = None,
                  bootstrap: int = ls.BOOTSTRAP, confidence: float = 0.95, impact: bool | None = None,
                  progress: bool = True, backend: str | None = None, search_games: int | None = None,
-                 search_findings_games: int | None = None, search_rungs=None, scheduler: str | None = None) -> Ladder:
+                 search_findings_games: int | None = None, search_rungs=None, scheduler: str | None = None,
+                 engine: str = "auto") -> Ladder:
     """Round-robin ratings of the `ladder`'s rungs and the game's balance findings at every rung.
 
     ladder: rung names / `ismcts:N` specs / policy objects (None: `default_ladder(game)`), or a
@@ -188,6 +189,8 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
         (None: the rungs that are search policies, `is_search_rung`).
     n_jobs, backend, scheduler: where the games run, as for `simulate` (scheduler: a dask scheduler's
         address for backend 'dask').
+    engine: `simulate`'s for every run ('auto': a game's batch kernel for the pairings and self-play it can
+        play, else Python; `metadata["engines"]` says which engine played each pairing and rung).
     rules: None or a dict of Rules fields (the published game); `players` seats for the ratings,
         `findings_players` (default `players`) for the findings. impact: measure the largest
         card effect (None: when the game's study measures card impact).
@@ -225,17 +228,17 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
         for i, j in pairs:
             if not {labels[i], labels[j]} & searching:
                 runs[(i, j)] = play_pairing(module, entries[i], entries[j], pair_games[(i, j)] // 2, rating_rules,
-                                            seed, n_jobs, backend, bar, scheduler)
+                                            seed, n_jobs, backend, bar, scheduler, engine)
         selfplay = {}
         for i, entry in enumerate(entries):
             if rung_findings[i] and labels[i] not in searching:
                 selfplay[labels[i]] = simulate(module, rung_findings[i], rules=finding_rules, policies=entry,
                                                seed=seed, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
-                                               progress=bar)
+                                               progress=bar, engine=engine)
         searched_runs, searched_selfplay = play_search_games(
             module, [(i, j) for i, j in pairs if {labels[i], labels[j]} & searching], entries, pair_games,
             {i for i in range(len(entries)) if labels[i] in searching}, rung_findings,
-            rating_rules, finding_rules, seed, n_jobs, backend, bar, scheduler)
+            rating_rules, finding_rules, seed, n_jobs, backend, bar, scheduler, engine)
         runs = {pair: runs[pair] if pair in runs else searched_runs[pair] for pair in pairs}
         selfplay = {labels[i]: selfplay[labels[i]] if labels[i] in selfplay else searched_selfplay[i]
                     for i in range(len(entries)) if rung_findings[i]}
@@ -267,6 +270,7 @@ def skill_ladder(game, ladder=None, games: int | None = None, seed: int = 0, n_j
         "pseudo_wins": ls.PSEUDO_WINS, "span": depth["span"], "span_low": depth["span_low"],
         "span_high": depth["span_high"], "levels": depth["levels"], "chain": [labels[i] for i in depth["chain"]],
         "top": top, "impact_reference": reference if impact else None, "n_jobs": n_jobs,
+        "engine": engine, "engines": ladder_engines(runs, selfplay, labels),
         "seconds": time.perf_counter() - started, "balancelab_version": package_version(),
     }
     return Ladder(ratings=ratings, pairwise=pairwise, findings=findings, metadata=jsonable(metadata))
@@ -313,14 +317,27 @@ def _reprs(runs: dict, selfplay: dict) -> dict:
     return out
 
 
+def ladder_engines(runs: dict, selfplay: dict, labels: list) -> dict:
+    """{pairing 'a vs b' or 'self-play a': the engine that played it} from the runs' metadata, with
+    the kernel's refusal when engine='auto' fell back to Python ('python (why)')."""
+    def said(df):
+        engine = str(df.attrs.get("engine", "python"))
+        fallback = df.attrs.get("engine_fallback")
+        return f"{engine} ({fallback})" if fallback else engine
+    out = {f"{labels[i]} vs {labels[j]}": said(df) for (i, j), df in runs.items()}
+    out.update({f"self-play {label}": said(df) for label, df in selfplay.items()})
+    return out
+
+
 def play_pairing(module, a, b, deals: int, rules: dict, seed: int, n_jobs: int, backend, bar,
-                 scheduler: str | None = None) -> pd.DataFrame:
+                 scheduler: str | None = None, engine: str = "auto") -> pd.DataFrame:
     """Deals 0..deals-1 played twice, `a` in seat 0 then `b` in seat 0 (seat order 'fixed', so game d of
     each order is deal d with the seed of deal d: the same deals in every pairing and in the self-play
     runs). Rotation is not left to `simulate`: two rungs with equal parameters (Nightmarium's
     `heuristic` and `greedy`) would be merged into one seat order."""
     parts = [simulate(module, deals, rules=rules, policies=lineup, seed=seed, n_jobs=n_jobs, backend=backend,
-                      scheduler=scheduler, seat_order="fixed", progress=bar) for lineup in ([a, b], [b, a])]
+                      scheduler=scheduler, seat_order="fixed", progress=bar, engine=engine)
+             for lineup in ([a, b], [b, a])]
     df = pd.concat(parts, ignore_index=True)
     df.attrs = parts[0].attrs
     return df
@@ -328,7 +345,7 @@ def play_pairing(module, a, b, deals: int, rules: dict, seed: int, n_jobs: int, 
 
 def play_search_games(module, pairs: list, entries: list, pair_games: dict, search: set, rung_findings: list,
                       rating_rules: dict, finding_rules: dict, seed: int, n_jobs: int, backend, bar,
-                      scheduler: str | None = None) -> tuple[dict, dict]:
+                      scheduler: str | None = None, engine: str = "auto") -> tuple[dict, dict]:
     """The search rungs' games (`search`: their indices; the pairings with a search rung, the search
     rungs' self-play) in one pool,
     one game per task (`runner.simulate_runs`): the same frames as `play_pairing` and `simulate` run by
@@ -338,12 +355,13 @@ def play_search_games(module, pairs: list, entries: list, pair_games: dict, sear
     runs = {}
     rungs = [i for i in sorted(search) if rung_findings[i]]
     for i in rungs:
-        runs[("self", i)] = {"n_games": rung_findings[i], "rules": finding_rules, "policies": entries[i], "seed": seed}
+        runs[("self", i)] = {"n_games": rung_findings[i], "rules": finding_rules, "policies": entries[i], "seed": seed,
+                             "engine": engine}
     both = [p for p in pairs if set(p) <= search]
     for i, j in both + [p for p in pairs if p not in both]:
         for order, lineup in enumerate(([entries[i], entries[j]], [entries[j], entries[i]])):
             runs[(i, j, order)] = {"n_games": pair_games[(i, j)] // 2, "rules": rating_rules, "policies": lineup,
-                                   "seed": seed, "seat_order": "fixed"}
+                                   "seed": seed, "seat_order": "fixed", "engine": engine}
     played = simulate_runs(module, runs, n_jobs=n_jobs, backend=backend, progress=bar, scheduler=scheduler)
     pairings = {}
     for i, j in pairs:

@@ -71,7 +71,8 @@ def partial_deal(spec, n_games: int) -> str | None:
 def run_metadata(module, spec, n_games: int) -> dict:
     """The attrs of a run: game, RULES_VERSION, rules, policies, seed, n_games, versions, and
     ``warnings`` (a list of one-line texts) when there is something to warn about: a rotated run
-    that ends inside a deal (`partial_deal`)."""
+    that ends inside a deal (`partial_deal`); ``engine_fallback`` (why) when engine='auto' could not
+    take the game's batch kernel and the Python engine played."""
     warning = partial_deal(spec, n_games)
     return jsonable({
         "format": FORMAT,
@@ -86,6 +87,7 @@ def run_metadata(module, spec, n_games: int) -> dict:
         "seat_order": spec.seat_order,
         "rotations": spec.rotations,
         "engine": spec.engine,
+        **({"engine_fallback": spec.engine_fallback} if getattr(spec, "engine_fallback", None) else {}),
         "balancelab_version": package_version(),
         "versions": {module.__name__: _module_version(module), **library_versions()},
         **({"warnings": [warning]} if warning else {}),

@@ -39,6 +39,7 @@ class RunSpec:
     seed: int
     seat_order: str = "rotate"
     engine: str = "python"   # which engine plays the games: "python" (play_game) or "kernel" (game.KERNEL)
+    engine_fallback: str | None = None   # why engine='auto' plays Python (the kernel's refusal), else None
 
     def __post_init__(self):
         if self.engine not in ("python", "kernel"):
@@ -79,6 +80,63 @@ def deal_seed(seed: int, deal: int) -> int:
     """Seed of deal `deal`: derived from (seed, deal) alone with numpy's SeedSequence."""
     sequence = np.random.SeedSequence(seed, spawn_key=(deal, _SEED_STREAM))
     return int(sequence.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+# numpy's SeedSequence constants (numpy/random/bit_generator.pyx): its hash of the entropy words into a
+# pool of 4 words, and the hash of the pool into the state words
+_POOL = 4
+_INIT_A, _MULT_A = np.uint32(0x43B0D7E5), np.uint32(0x931E8875)
+_INIT_B, _MULT_B = np.uint32(0x8B51F9DD), np.uint32(0x58F38DED)
+_MIX_L, _MIX_R = np.uint32(0xCA01F9DD), np.uint32(0x4973F715)
+_SHIFT = np.uint32(16)
+_WORD = 0xFFFFFFFF
+
+
+def deal_seeds(seed: int, deals) -> np.ndarray:
+    """`deal_seed(seed, d)` for every deal `d` of `deals`, as an int64 array: numpy's SeedSequence
+    computed on whole arrays of deals (one SeedSequence object per deal costs ~10 us, more than a
+    kernel game). Deals of 2**32 and beyond (a spawn key of two words) take `deal_seed` one by one;
+    tests/analyses/test_analyses_engine.py checks both against SeedSequence itself."""
+    deals = np.asarray(deals, dtype=np.int64)
+    if len(deals) and (int(deals.min()) < 0 or int(deals.max()) > _WORD):
+        return np.array([deal_seed(int(seed), int(d)) for d in deals], dtype=np.int64)
+    run, rest = [], int(seed)
+    while True:   # the seed's 32-bit words, least significant first, padded to the pool (a spawn key follows)
+        run.append(rest & _WORD)
+        rest >>= 32
+        if not rest:
+            break
+    run += [0] * (_POOL - len(run))
+    n = len(deals)
+    entropy = [np.full(n, w, np.uint32) for w in run] + [deals.astype(np.uint32), np.full(n, _SEED_STREAM, np.uint32)]
+    hash_const = [_INIT_A]
+
+    def hashmix(value):
+        value = value ^ hash_const[0]
+        hash_const[0] = hash_const[0] * _MULT_A
+        value = value * hash_const[0]
+        return value ^ (value >> _SHIFT)
+
+    def mix(x, y):
+        result = _MIX_L * x - _MIX_R * y
+        return result ^ (result >> _SHIFT)
+
+    with np.errstate(over="ignore"):   # uint32 arithmetic wraps, as in SeedSequence
+        pool = [hashmix(entropy[i]) for i in range(_POOL)]
+        for src in range(_POOL):
+            for dst in range(_POOL):
+                if src != dst:
+                    pool[dst] = mix(pool[dst], hashmix(pool[src]))
+        for src in range(_POOL, len(entropy)):
+            for dst in range(_POOL):
+                pool[dst] = mix(pool[dst], hashmix(entropy[src]))
+        state, const = [], _INIT_B
+        for i in range(2):   # generate_state(1, uint64): two 32-bit words, low word first
+            value = pool[i] ^ const
+            const = const * _MULT_B
+            value = value * const
+            state.append((value ^ (value >> _SHIFT)).astype(np.uint64))
+    return ((state[0] | (state[1] << np.uint64(32))) >> np.uint64(1)).astype(np.int64)
 
 
 def policy_objects(game: str, lineup: tuple) -> tuple:

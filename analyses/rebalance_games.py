@@ -55,7 +55,7 @@ class _Runner:
         distinct = len({repr(p) for p in lineup})
         self.per_deal = len(lineup) if seat_order == "rotate" and distinct > 1 else 1
         self.cache: dict = {}
-        self.played, self.engines = 0, set()
+        self.played, self.engines, self.fallbacks = 0, set(), set()   # fallbacks: why 'auto' played Python
         self.folder: Path | None = None     # with a store: the search's games are saved there (a resume replays none)
 
     def _key(self, rules, seed: int, tag: str) -> str:
@@ -70,8 +70,14 @@ class _Runner:
         if not found:
             return None
         df = read_results(found[-1])
-        self.engines.add(str(df.attrs.get("engine", "python")))
+        self._engine_of(df)
         return df
+
+    def _engine_of(self, df: pd.DataFrame) -> None:
+        """Keep the engine that played `df`, and why 'auto' played Python when its metadata says so."""
+        self.engines.add(str(df.attrs.get("engine", "python")))
+        if df.attrs.get("engine_fallback"):
+            self.fallbacks.add(str(df.attrs["engine_fallback"]))
 
     def _simulate(self, rules, n: int, seed: int) -> pd.DataFrame:
         # in process (n_jobs=1, no scheduler): one chunk, as tune.Arena does (the frame is the same for any
@@ -80,7 +86,7 @@ class _Runner:
         df = simulate(self.module, n, rules=rules, policies=list(self.lineup), seed=seed,
                       chunk_size=n if one else None, **self.options)
         self.played += len(df)
-        self.engines.add(str(df.attrs.get("engine", "python")))
+        self._engine_of(df)
         return df
 
     def confirm_frame(self, rules, n: int, seed: int, folder: Path | None, tag: str = "") -> pd.DataFrame:
@@ -97,7 +103,7 @@ class _Runner:
             path = folder / f"{key}-{k:04d}-{size}.parquet"
             if path.exists():
                 df = read_results(path)
-                self.engines.add(str(df.attrs.get("engine", "python")))
+                self._engine_of(df)
             else:
                 chunk_seed = int(np.random.SeedSequence([int(seed), k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
                 df = self._simulate(rules, size, chunk_seed)

@@ -135,6 +135,7 @@ class Rebalance:
         timing = self.timing
         spent = (f"time: {timing['wall_seconds']:.0f} s wall, {timing['cpu_seconds']:.0f} s CPU in this process "
                  f"(budget {timing['budget']}, engine {timing['engine']}, {timing['games']:,} games played)"
+                 + "".join(f"\n  Python instead of the kernel: {why}" for why in timing.get("engine_fallback", ()))
                  if timing else "")
         note = self.note if self.confirm_seed is not None else "exact: no sampling, so no selection bias"
         return "\n".join([head, diff, "", f"search score of the proposal: {self.search_score:.4f} ({note})",
@@ -316,6 +317,9 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
     timing = {"wall_seconds": time.perf_counter() - wall0, "cpu_seconds": time.process_time() - cpu0,
               "budget": str(budget), "engine": ",".join(sorted(engines)) or "none", "n_jobs": n_jobs,
               "games": sum(r.played for r in runs.values())}
+    fallbacks = sorted(set().union(*(r.fallbacks for r in runs.values())))
+    if fallbacks:   # loud: the candidates engine='auto' played with Python, and why
+        timing["engine_fallback"] = fallbacks
     if store is not None:
         save_confirmation(store, proposal, meets, confirm_seed, confirm_games, confirm_sizes, table, side, timing,
                           notes)

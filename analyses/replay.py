@@ -73,8 +73,10 @@ def record_game(game, seed: int = 0, policies=None, rules=None, source: str | No
 def record_from_results(results, index: int) -> GameRecord:
     """Replay game `index` of a results file (or table read by `read_results`): its rules from the
     run's metadata, its seats' policies and its seed from the row. ValueError when the run cannot be
-    replayed (another rules version, a kernel run, rules the metadata cannot restore) or when the
-    replayed game does not end as the stored row says."""
+    replayed (another rules version, rules the metadata cannot restore) or when the replayed game does
+    not end as the stored row says. A run of a batch kernel replays like any other: the game is played
+    again by the Python engine from the row's seed (the card games' kernels play the same games), and
+    the same check says when a kernel's game is not the Python engine's."""
     df = results if isinstance(results, pd.DataFrame) else read_results(results)
     where = "the results" if isinstance(results, pd.DataFrame) else repr(str(results))
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(df):
@@ -84,9 +86,6 @@ def record_from_results(results, index: int) -> GameRecord:
     if attrs.get("rules_version") != module.RULES_VERSION:
         raise ValueError(f"{where} was played under {attrs.get('rules_version')}, this {module.__name__} is "
                          f"{module.RULES_VERSION}: its games cannot be replayed")
-    if attrs.get("engine", "python") != "python":
-        raise ValueError(f"{where} was played by the {module.__name__} batch kernel: "
-                         "only runs of the Python engine can be replayed")
     row = df.iloc[index]
     seats = [row[f"seat{i}_policy"] for i in range(len(attrs.get("policies", []))) if pd.notna(row[f"seat{i}_policy"])]
     rules = restore_rules(module, attrs.get("rules", {}))
@@ -99,8 +98,9 @@ def record_from_results(results, index: int) -> GameRecord:
     played = record.result["row"]
     same = all(str(v) == str(played[k]) for k, v in stored.items())
     if not same:
-        raise ValueError(f"game {index} of {where} replays differently (stored {stored}, replayed {played}): "
-                         "the game's code has changed since the run")
+        cause = (f"the {module.__name__} batch kernel that played the run does not play the Python engine's game for "
+                 "this seed" if attrs.get("engine", "python") != "python" else "the game's code has changed since the run")
+        raise ValueError(f"game {index} of {where} replays differently (stored {stored}, replayed {played}): {cause}")
     return record
 
 
@@ -133,8 +133,8 @@ def _tupled(value):
 
 def example_replays(runs: dict) -> tuple[dict, dict]:
     """({game: GameRecord} of the first game of each game's main run, {game: why there is none}): the
-    report's "Watch a game" links. A main run that cannot be replayed (another rules version, a kernel
-    run) is left out with its reason, never failing the report."""
+    report's "Watch a game" links. A main run that cannot be replayed (another rules version, a game
+    that replays differently) is left out with its reason, never failing the report."""
     out, missing = {}, {}
     for name, game_runs in runs.items():
         main = game_runs.get("main")

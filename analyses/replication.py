@@ -108,9 +108,10 @@ def _fix_run(g, row) -> str | None:
 
 
 def simulate_confirmation(study, seed: int = 0, n_jobs: int = 1, scale: float = 1.0, out_dir=None,
-                          progress: bool = True) -> dict:
+                          progress: bool = True, engine: str = "auto") -> dict:
     """Play the confirmation runs of every game of `study` ({game: {run: df}}; games whose claims need
-    none are left out). `scale` multiplies each run's size (1: as large as the discovery run)."""
+    none are left out). `scale` multiplies each run's size (1: as large as the discovery run).
+    engine: `simulate`'s for every run (as `study.simulate_study`)."""
     if not scale > 0:
         raise ValueError(f"scale must be positive, got {scale!r}")
     fresh = confirmation_seed(seed)
@@ -126,7 +127,8 @@ def simulate_confirmation(study, seed: int = 0, n_jobs: int = 1, scale: float = 
         with _stage_bar(progress, stage, len(needs), label, sizes) as bar:
             for run, size in sizes.items():
                 rules, policies = _run_setup(plan, run, module.Rules().players)
-                df = simulate(name, size, rules=rules, policies=policies, seed=fresh, n_jobs=n_jobs, progress=bar)
+                df = simulate(name, size, rules=rules, policies=policies, seed=fresh, n_jobs=n_jobs, progress=bar,
+                              engine=engine)
                 df.attrs["study_run"] = run
                 runs[run] = df
                 if out_dir is not None:

@@ -39,6 +39,8 @@ from .worker import (  # the light module a worker imports (no pandas, scipy, py
 
 SCHEDULER_ENV = "BALANCELAB_DASK_SCHEDULER"
 MAX_CHUNK = 1000
+KERNEL_MIN_CHUNK = 500   # games: a kernel chunk's frame costs about as much as 100 kernel games
+KERNEL_MAX_CHUNK = 10_000   # games: a kernel chunk of this many plays in well under a second
 TASKS_PER_WORKER = 8
 
 
@@ -47,8 +49,8 @@ def prepare_run(game, rules=None, policies=None, seed=0, seat_order="rotate", en
     module = load_game(game)
     rules = make_rules(module, rules)
     lineup = tuple(resolve_policies(module, policies, rules.players))
-    chosen = resolve_engine(module, rules, lineup, engine)
-    return module, RunSpec(module.__name__, rules, lineup, seed, seat_order, chosen)
+    chosen, fallback = engine_choice(module, rules, lineup, engine)
+    return module, RunSpec(module.__name__, rules, lineup, seed, seat_order, chosen, fallback)
 
 
 def resolve_engine(module, rules, lineup: tuple, engine: str = "python") -> str:
@@ -57,22 +59,29 @@ def resolve_engine(module, rules, lineup: tuple, engine: str = "python") -> str:
     'auto' takes the game's batch kernel when it has one that supports the rules and every
     policy of the lineup, else the Python engine; 'kernel' insists (ValueError saying why not).
     """
+    return engine_choice(module, rules, lineup, engine)[0]
+
+
+def engine_choice(module, rules, lineup: tuple, engine: str = "python") -> tuple[str, str | None]:
+    """(`resolve_engine`'s answer, why 'auto' fell back to Python or None): the reason is the kernel's
+    own refusal (or that the game has none), kept in the run's metadata (``engine_fallback``) so a run
+    that asked for a kernel and played Python says so."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "python":
-        return "python"
+        return "python", None
     kernel = getattr(module, "KERNEL", None)
     if kernel is None:
         if engine == "auto":
-            return "python"
+            return "python", f"game {module.__name__!r} has no batch kernel"
         raise ValueError(f"engine='kernel': game {module.__name__!r} has no batch kernel (no KERNEL); "
                          "use engine='python' or 'auto'")
     if kernel.supports(rules, lineup):
-        return "kernel"
-    if engine == "auto":
-        return "python"
+        return "kernel", None
     refusal = getattr(kernel, "refusal", None)
     reason = refusal(rules, lineup) if callable(refusal) else None
+    if engine == "auto":
+        return "python", f"the {module.__name__} kernel cannot play this run: {reason or 'supports() is False'}"
     raise ValueError(f"engine='kernel': the {module.__name__} kernel cannot play this run"
                      f"{': ' + reason if reason else ''}; use engine='python' or 'auto'")
 
@@ -133,7 +142,7 @@ def warn_run(attrs: dict) -> None:
 def simulate_runs(game, runs: dict, n_jobs: int = 1, backend: str | None = None, progress=True,
                   scheduler: str | None = None) -> dict:
     """Several runs in one pool of workers, one game per task: `runs` maps a key to a dict of
-    `simulate`'s arguments (n_games, rules, policies, seed, seat_order; engine 'python'); returns key ->
+    `simulate`'s arguments (n_games, rules, policies, seed, seat_order, engine: 'python' when not given); returns key ->
     the DataFrame `simulate` returns for those arguments (same rows, columns and metadata). For runs of
     a few slow games each (the skill ladder's search pairings: 2 games a run, 20-55 s each), where
     `simulate` run by run leaves a worker idle while the other finishes its run's slowest game.
@@ -252,14 +261,20 @@ def chunk_ranges(start: int, stop: int, chunk_size: int) -> Iterator[tuple[int, 
         yield a, min(a + chunk_size, stop)
 
 
-def auto_chunk_size(n_games: int, workers: int, progress: bool = True) -> int:
+def auto_chunk_size(n_games: int, workers: int, progress: bool = True, engine: str = "python") -> int:
     """Enough tasks to balance the workers, few enough that per-task overhead is negligible.
 
     With one worker and no progress bar there is nothing to balance or to report, so the games
     are one chunk (up to MAX_CHUNK): each chunk's frame costs ~3.5 ms to build, which is more than
-    a small run's games (80 nightsim greedy games: 0.11 s CPU in 8 chunks, 0.077 s in one)."""
+    a small run's games (80 nightsim greedy games: 0.11 s CPU in 8 chunks, 0.077 s in one).
+    A batch kernel plays a game in tens of microseconds, so its chunks are at least
+    KERNEL_MIN_CHUNK games (or a worker's share of the run) and up to KERNEL_MAX_CHUNK: a chunk's frame
+    (and, writing to a file, its part file) would otherwise cost more than its games."""
     tasks = TASKS_PER_WORKER if workers > 1 or progress else 1
-    return max(1, min(MAX_CHUNK, math.ceil(n_games / (tasks * max(workers, 1)))))
+    share = math.ceil(n_games / (tasks * max(workers, 1)))
+    if engine == "kernel":
+        return max(1, min(max(share, KERNEL_MIN_CHUNK), KERNEL_MAX_CHUNK, math.ceil(n_games / max(workers, 1))))
+    return max(1, min(MAX_CHUNK, share))
 
 
 class Executor:
@@ -327,7 +342,7 @@ class Executor:
     def collect(self, spec: RunSpec, start: int, stop: int, chunk_size: int | None = None,
                 progress: bool = True) -> pd.DataFrame:
         """Games start..stop-1 as one DataFrame in game order."""
-        size = chunk_size or auto_chunk_size(stop - start, self.workers, bool(progress))
+        size = chunk_size or auto_chunk_size(stop - start, self.workers, bool(progress), spec.engine)
         with progress_bar(stop - start, progress) as bar:
             parts = []
             for frame in self.run(spec, chunk_ranges(start, stop, size)):

@@ -17,8 +17,10 @@ under ``seat_order="rotate"`` each deal, is one paired unit, and measures for ev
 A decision with ``requires`` (nightsim's seal decisions: ``seals=True``) is compared on rules
 with those fields set in both arms; the default arm of each distinct baseline is played once.
 Both arms of a comparison always use the same engine (``engine="auto"`` takes the batch kernel
-only when it plays the baseline and every alternative of that baseline), since the kernel and
-the Python engine draw different random streams for the same seed.
+only when it plays the baseline and every alternative of that baseline), so a comparison never
+rests on the claim that the two engines play the same games. A baseline some arm of which the
+kernel refuses is played by Python, and says so: ``attrs["baselines"][i]["engine_fallback"]``
+lists each refused arm with the kernel's reason.
 """
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ from .clusters import holm, ratio_difference
 from .games import load_game, make_rules, policy_repr
 from .metadata import rules_dict
 from .options import SENSITIVITY_SEAT_ORDERS as SEAT_ORDERS
-from .runner import ENGINES, positive_int, prepare_run, resolve_engine, simulate
+from .runner import ENGINES, engine_choice, positive_int, prepare_run, simulate
 
 TIMEOUTS = "timeouts"
 TURNS = "turns"
@@ -161,8 +163,11 @@ def sensitivity(game, decisions=None, n_games: int = 2000, policies=None, seed: 
     for group in groups.values():
         _, spec = prepare_run(module, group["rules"], policies, seed, seat_order, "python")
         lineup = spec.lineup
-        engines = {resolve_engine(module, r, lineup, engine) for r in [group["rules"]] + [a[2] for a in group["arms"]]}
-        group["engine"] = "kernel" if engines == {"kernel"} else "python"
+        choices = [engine_choice(module, r, lineup, engine) for r in [group["rules"]] + [a[2] for a in group["arms"]]]
+        group["engine"] = "kernel" if all(e == "kernel" for e, _ in choices) else "python"
+        # loud, not silent: each arm the kernel refused, with its reason (one refused arm puts the group on Python)
+        labels = ["the baseline"] + [f"{d.id}={_alternative_text(alt)}" for d, alt, _ in group["arms"]]
+        group["fallback"] = [f"{label}: {why}" for label, (_, why) in zip(labels, choices) if why]
         group["games"] = math.ceil(n_games / spec.rotations) * spec.rotations
         group["players"] = group["rules"].players
 
@@ -197,7 +202,9 @@ def sensitivity(game, decisions=None, n_games: int = 2000, policies=None, seed: 
                    "baselines": [{"rules": {k: v for k, v in rules_dict(g["rules"]).items()
                                             if v != rules_dict(base_rules).get(k)},
                                   "decisions": list(dict.fromkeys(a[0].id for a in g["arms"])),
-                                  "engine": g["engine"], "default": defaults[key]} for key, g in groups.items()]}
+                                  "engine": g["engine"], **({"engine_fallback": list(dict.fromkeys(g["fallback"]))}
+                                                            if g["fallback"] else {}),
+                                  "default": defaults[key]} for key, g in groups.items()]}
     return table
 
 

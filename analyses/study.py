@@ -132,6 +132,10 @@ class GameStudy:
     opening_impact: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
     #: policy -> `analyses.sensitivity` table (shipped or given): each claim's quantity under every other reading
     sensitivity: dict = dataclasses.field(default_factory=dict)
+    #: run name -> the engine that played it ('kernel' or 'python'; `run_engines`)
+    engines: dict = dataclasses.field(default_factory=dict)
+    #: run name -> why engine='auto' played it with Python (the kernel's refusal), for the runs that fell back
+    engine_fallbacks: dict = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -220,8 +224,12 @@ def describe_sizes(sizes: dict) -> str:
 
 
 def simulate_study(n_games: int = 4000, games=None, seed: int = 0, n_jobs: int = 1, out_dir=None,
-                   progress: bool = True) -> tuple[dict, dict]:
-    """Play the standard runs of each installed game. Returns ({game: {run: df}}, skipped)."""
+                   progress: bool = True, engine: str = "auto") -> tuple[dict, dict]:
+    """Play the standard runs of each installed game. Returns ({game: {run: df}}, skipped).
+
+    engine: `simulate`'s, for every run ('auto': the game's batch kernel where it plays the run's rules
+    and line-up, else Python; each run's ``attrs["engine"]`` and ``engine_fallback`` say which and why).
+    The card games' kernels play the Python engine's games, so the tables are the same either way."""
     plans, skipped = available_games(games)
     runs = {}
     for stage, (name, plan) in enumerate(plans.items(), 1):
@@ -233,7 +241,8 @@ def simulate_study(n_games: int = 4000, games=None, seed: int = 0, n_jobs: int =
             for run, size in sizes.items():
                 rules, policies = _run_setup(plan, run, base_players)
                 bar.set_postfix_str(_run_label(run, policies), refresh=True)
-                df = simulate(name, size, rules=rules, policies=policies, seed=seed, n_jobs=n_jobs, progress=bar)
+                df = simulate(name, size, rules=rules, policies=policies, seed=seed, n_jobs=n_jobs, progress=bar,
+                              engine=engine)
                 df.attrs["study_run"] = run
                 game_runs[run] = df
                 if out_dir is not None:
@@ -343,6 +352,7 @@ def analyse_game(name: str, game_runs: dict) -> GameStudy:
         rules=main.attrs.get("rules", {}), policy_reprs=policy_reprs,
         games_played=sum(len(df) for df in game_runs.values()),
         runs={run: len(df) for run, df in game_runs.items()},
+        engines=run_engines(game_runs), engine_fallbacks=run_engine_fallbacks(game_runs),
         fpa_summary=fpa.summary, fpa_seats=fpa.seats, outcomes=main_rates.outcomes,
         by_policy=mixed.by_policy if mixed else pd.DataFrame(),
         by_faction=main_rates.by_faction,
@@ -359,6 +369,17 @@ def analyse_game(name: str, game_runs: dict) -> GameStudy:
     )
     g = with_family(g)
     return dataclasses.replace(g, findings=game_findings(g), warnings=game_warnings(g))
+
+
+def run_engines(game_runs: dict) -> dict:
+    """{run: the engine that played it} from each run's metadata (runs stored before engines were
+    recorded were all played by the Python engine)."""
+    return {run: str(df.attrs.get("engine", "python")) for run, df in game_runs.items()}
+
+
+def run_engine_fallbacks(game_runs: dict) -> dict:
+    """{run: why engine='auto' played it with Python} for the runs whose metadata says so."""
+    return {run: str(df.attrs["engine_fallback"]) for run, df in game_runs.items() if df.attrs.get("engine_fallback")}
 
 
 def game_extras(name: str, main: pd.DataFrame, events: pd.DataFrame) -> dict:

@@ -43,13 +43,14 @@ class Sweep(Tables):
 def sweep(game, field: str, values, n_games: int, rules=None, policies=None, seed: int = 0,
           n_jobs: int = 1, backend: str | None = None, seat_order: str = "rotate",
           policy_param: str | None = None, progress: bool = True, scheduler: str | None = None,
-          chunk_size: int | None = None, confidence: float = 0.95, engine: str = "python") -> Sweep:
+          chunk_size: int | None = None, confidence: float = 0.95, engine: str = "auto") -> Sweep:
     """Simulate `n_games` for each value of `field` with the same seeds and tabulate the effects.
 
     field: a Rules field, or with `policy_param="greedy"` a parameter of that registered
     policy (dotted for nested dataclasses, e.g. "weights.pure"); string values are converted
     to the field's type. `Sweep.runs` maps each value to its results DataFrame. `engine` is
-    simulate's ('python', 'kernel' or 'auto', resolved for each value).
+    simulate's ('auto' by default: the game's batch kernel for each value it can play, else Python;
+    each run's ``attrs["engine"]`` says which, ``attrs["engine_fallback"]`` why not the kernel).
     """
     module = load_game(game)
     values = list(values)

@@ -32,6 +32,7 @@ METADATA_TYPES = {
     "seat_order": (str, "a name"),
     "rotations": (int, "a whole number"),
     "engine": (str, "a name"),
+    "engine_fallback": (str, "a text"),
     "rules_version": (str, "a version text"),
 }
 #: column -> the dtype kinds it may have ('i' int, 'b' bool) and its least value

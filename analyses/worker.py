@@ -18,24 +18,26 @@ import os
 import threading
 import time
 
+import numpy as np
+
 from .games import load_game
-from .plan import RunSpec, deal_seed
+from .plan import RunSpec, deal_seeds
 
 INDEX_COLUMNS = ("game", "deal", "game_seed")
 
 
 def play_chunk(spec: RunSpec, start: int, stop: int) -> dict[str, list]:
     """Play games `start` .. `stop - 1` of a run and return their rows as columns: the index
-    columns (game, deal, game_seed) then the games' `to_record()` fields, one list per column
-    (a kernel's `play_columns` may give numpy arrays). `spec.engine` says who plays them."""
+    columns (game, deal, game_seed: int64 arrays) then the games' `to_record()` fields, one list per
+    column (a kernel's `play_columns` may give numpy arrays). `spec.engine` says who plays them."""
     module = load_game(spec.game)
     games = range(start, stop)
-    deals = [spec.deal(i) for i in games]
-    seeds_by_deal = {deal: deal_seed(int(spec.seed), deal) for deal in dict.fromkeys(deals)}
-    seeds = [seeds_by_deal[deal] for deal in deals]
-    index = {"game": list(games), "deal": deals, "game_seed": seeds}
+    deals = np.arange(start, stop, dtype=np.int64) // spec.rotations
+    seed_array = deal_seeds(int(spec.seed), deals)   # the seeds of `spec.game_seed`, computed for all at once
+    seeds = seed_array.tolist()
+    index = {"game": np.arange(start, stop, dtype=np.int64), "deal": deals, "game_seed": seed_array}
     if spec.engine == "kernel":  # the game's batch kernel (docs/GAME_PROTOCOL.md, KERNEL)
-        kernel, lineups = module.KERNEL, [spec.seats(i) for i in games]
+        kernel, lineups = module.KERNEL, chunk_lineups(spec, games)
         if hasattr(kernel, "play_columns"):  # optional: columns (lists or numpy arrays) straight from its arrays
             return {**index, **kernel.play_columns(spec.rules, lineups, seeds)}
         records = kernel.play_batch(spec.rules, lineups, seeds)
@@ -43,6 +45,16 @@ def play_chunk(spec: RunSpec, start: int, stop: int) -> dict[str, list]:
         records = [module.play_game(spec.rules, list(spec.seats(i)), seed).to_record()
                    for i, seed in zip(games, seeds)]
     return {**index, **record_columns(records)}
+
+
+def chunk_lineups(spec: RunSpec, games: range) -> list[tuple]:
+    """`spec.seats(i)` of each game, one tuple object per rotation (a kernel groups the games by lineup
+    object: a new tuple per game made it name every game's seats again)."""
+    if spec.seat_order == "random":
+        return [spec.seats(i) for i in games]
+    rotations = spec.rotations if spec.seat_order == "rotate" else 1
+    seats = {r: spec.seats(r) for r in range(rotations)}   # seats(i) is seats(i % rotations)
+    return [seats[i % rotations] for i in games]
 
 
 def play_tagged_chunk(tag, spec: RunSpec, start: int, stop: int) -> tuple:

@@ -111,7 +111,7 @@ def build_parser() -> Parser:
                              help="only these tables: outcomes, seat, policy, faction, matrix, ratings")
 
     sw = _command(commands, "sweep", "vary one rules field (or policy parameter) with common random numbers")
-    _simulation_options(sw, game_required=True)
+    _simulation_options(sw, game_required=True, engine="auto")
     sw.add_argument("--field", required=True, help="Rules field (or policy parameter with --policy-param)")
     sw.add_argument("--values", required=True, type=_comma_list, help="comma-separated values, e.g. 2,3,4")
     sw.add_argument("--policy-param", metavar="POLICY", help="vary parameter FIELD of this registered policy")
@@ -147,7 +147,7 @@ def _format_options(sub: Parser) -> None:
                      help="with --format csv|json|parquet: write the tables here instead of printing them")
 
 
-def _simulation_options(sub: Parser, game_required: bool) -> None:
+def _simulation_options(sub: Parser, game_required: bool, engine: str = "python") -> None:
     sub.add_argument("game", nargs=None if game_required else "?",
                      help="nightsim (nightmarium), dreamsim (midnighters), nerathsim (nerath) or a module path")
     sub.add_argument("--games", type=_positive_int, default=1000, help="number of games (default 1000)")
@@ -165,10 +165,10 @@ def _simulation_options(sub: Parser, game_required: bool) -> None:
     sub.add_argument("--seat-order", choices=SEAT_ORDERS, default="rotate",
                      help="rotate (paired games, default), random or fixed")
     sub.add_argument("--chunk-size", type=_positive_int, help="games per joblib task (default: automatic)")
-    sub.add_argument("--engine", choices=ENGINES, default="python",
-                     help="python (the reference engine, default), kernel (the game's compiled batch kernel: "
-                          "same rules; nightsim's plays the same games) or auto (the kernel when it plays these rules and "
-                          "policies)")
+    sub.add_argument("--engine", choices=ENGINES, default=engine,
+                     help=f"python (the reference engine), kernel (the game's compiled batch kernel: same rules, "
+                          f"the same games) or auto (the kernel when it plays these rules and policies, else python); "
+                          f"default {engine}")
     sub.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
 
 
@@ -258,6 +258,10 @@ def add_report(subparsers) -> None:
                           "selected) as a multiple of the run it confirms (default 1: the same size)")
     rep.add_argument("--force", action="store_true",
                      help="replace an existing --out report; with --save: replace stored results")
+    rep.add_argument("--engine", choices=ENGINES, default="auto",
+                     help="engine that plays the games (default auto: a game's batch kernel when it plays the run's "
+                          "rules and line-up, else Python; the card games' kernels play the Python engine's games, "
+                          "so the report is the same either way, only faster)")
     rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
     rep.set_defaults(func=handler("report"), command=handler("report"))
 

@@ -58,6 +58,7 @@ def run_report(args) -> int:
     command = "balancelab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "balancelab report"
     t0 = time.perf_counter()
     stored = getattr(args, "stored", True)
+    engine = getattr(args, "engine", "auto")
     ladders = shipped_ladders(games) if stored else {}
     if getattr(args, "ladder", None) is not None:
         if _no_ladders_yet(args.ladder):     # the README's folder before any `balancelab ladder --out` run
@@ -74,7 +75,7 @@ def run_report(args) -> int:
         if args.save is not None and args.force:
             _clear_saved(args.save, games)
         runs, skipped = simulate_study(args.games, games=games, seed=args.seed, n_jobs=args.jobs,
-                                       out_dir=args.save, progress=args.progress)
+                                       out_dir=args.save, progress=args.progress, engine=engine)
     if not runs:
         raise ValueError("no game could be simulated: " + "; ".join(f"{g}: {w}" for g, w in skipped.items()))
     study = analyse_study(runs, skipped, command=command, seed=args.seed, n_games=args.games)
@@ -83,7 +84,7 @@ def run_report(args) -> int:
         confirmation = load_confirmation_runs(args.source)
     else:
         confirmation = simulate_confirmation(study, seed=args.seed, n_jobs=args.jobs, scale=scale,
-                                             out_dir=args.save, progress=args.progress)
+                                             out_dir=args.save, progress=args.progress, engine=engine)
     if args.source is None or confirmation:
         study = confirm_study(study, confirmation)
     stores = add_suggested_fixes(study, args.source) if args.source is not None else {}

@@ -76,6 +76,9 @@ def render(table, width: int = WIDTH) -> str:
         head = f"default{' with ' + changed if changed else ''} ({base['engine']} engine): "
         cells = [f"{_label(q)} {_value(q, v)}" for q, v in base["default"].items()]
         lines.extend(textwrap.wrap(head + " · ".join(cells), width, subsequent_indent="  "))
+        for why in base.get("engine_fallback", ()):   # the arms the kernel refused: why this baseline played Python
+            lines.extend(textwrap.wrap(f"Python, not the kernel: {why}", width, initial_indent="  ",
+                                       subsequent_indent="    "))
     labels = table["decision"].astype(str).str.len()
     decision_width = int(labels.max()) if len(labels) else 8
     alt_width = max(6, min(int(table["alternative"].astype(str).str.len().max()) if len(table) else 6,

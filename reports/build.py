@@ -178,11 +178,31 @@ def _game_view(g, ladder=None) -> _GameView:
                      family_words=g.family.words() if getattr(g, "family", None) is not None else "",
                      confirm_games=(g.confirmation.games_played if getattr(g, "confirmation", None) is not None
                                     else None),
-                     warning_list=_warning_list(warnings),
+                     warning_list=_warning_list(warnings), engine_text=engine_text(g),
                      policy_params={name: policy_parameters(r) for name, r in g.policy_reprs.items()},
                      ladder=ladder_view(ladder, lambda df: _html(df, max_rows=None), _ladder_findings(g))
                      if ladder is not None else None,
                      readings=sensitivity_view(g, lambda df: _html(df, max_rows=None)))
+
+
+def engine_text(g) -> str:
+    """Which engine played the game's runs, in words: the compiled batch kernel (the same games as the
+    Python engine for the same seeds) or the Python engine, and for a run where the kernel was asked for
+    and could not play, why ("" for a study that recorded no engines)."""
+    engines = dict(getattr(g, "engines", None) or {})
+    fallbacks = dict(getattr(g, "engine_fallbacks", None) or {})
+    if not engines:
+        return ""
+    kernel = [run for run, e in engines.items() if e == "kernel"]
+    python = [run for run, e in engines.items() if e != "kernel"]
+    reasons = list(dict.fromkeys(fallbacks[run] for run in python if run in fallbacks))
+    why = f" ({'; '.join(reasons)})" if reasons else ""
+    if not python:
+        return "Engine: the compiled batch kernel (it plays the Python engine's games for the same seeds)."
+    if not kernel:
+        return f"Engine: Python{why}."
+    return (f"Engine: the compiled batch kernel for {', '.join(kernel)} (the Python engine's games for the same seeds); "
+            f"Python for {', '.join(python)}{why}.")
 
 
 def _ladder_findings(g):

@@ -40,7 +40,7 @@ def test_a_worker_playing_a_chunk_imports_no_statistics_or_table_stack():
     played = ("import pickle\nfrom analyses.plan import RunSpec\nfrom nightsim import Rules\n"
               "spec = RunSpec('nightsim', Rules(), ('random',) * 4, 0)\n"
               "columns = pickle.loads(pickle.dumps(__import__('analyses.worker').worker.play_chunk))(spec, 0, 3)\n"
-              "assert columns['game'] == [0, 1, 2] and len(columns['winner']) == 3")
+              "assert list(columns['game']) == [0, 1, 2] and len(columns['winner']) == 3")
     assert imported_in_a_fresh_process(played) == []
 
 
