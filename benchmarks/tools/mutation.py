@@ -64,6 +64,17 @@ EQUIVALENT_FILE = ROOT / "benchmarks" / "tools" / "mutation_equivalent.txt"
 
 #: file -> its tests, most specific first (globs; a file is run once, at its first match).
 TARGETS: dict[str, list[str]] = {
+    # the shared core: its own tests first, then the games that build on it
+    "simcore/result.py": ["tests/simcore/test_simcore_result.py", "tests/test_protocol.py"],
+    "simcore/policies.py": ["tests/simcore/test_simcore_policies.py", "tests/analyses/test_analyses_tune.py"],
+    "simcore/equality.py": ["tests/simcore/test_simcore_equality.py"],
+    "simcore/rules.py": ["tests/simcore/test_simcore_rules.py", "tests/test_protocol.py"],
+    "simcore/stream.py": ["tests/simcore/test_simcore_stream.py", "tests/simcore/test_simcore_chance_stream.py"],
+    "simcore/deal.py": ["tests/simcore/test_simcore_deal.py"],
+    "nerathsim/policies/war.py": ["tests/nerathsim/test_nerath_realm_policy.py", "tests/nerathsim/test_nerath_policy_boundary.py",
+                                  "tests/nerathsim/test_nerath_defence.py"],
+    "analyses/search/macro.py": ["tests/analyses/test_analyses_macro_skip.py", "tests/analyses/test_analyses_macro_search.py",
+                                 "tests/analyses/test_analyses_macro_default.py"],
     "nightsim/engine.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
     "nightsim/state.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
     "nightsim/turn.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
@@ -104,7 +115,8 @@ TARGETS: dict[str, list[str]] = {
                                    "tests/nerathsim/test_*.py"],
     # the battle maths: the files that exercise it (the full nerathsim suite takes 2 minutes under load, these
     # 25 s; a shorter list can only under-count kills); test_nerath_limits.py holds the size check's boundary
-    "nerathsim/battle/exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_limits.py",
+    "nerathsim/battle/exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_exact_plan_chain.py",
+                                  "tests/nerathsim/test_nerath_limits.py",
                                   "tests/nerathsim/test_nerath_odds.py",
                                   "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_nerath_mc.py",
                                   "tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_game_combat.py"],
