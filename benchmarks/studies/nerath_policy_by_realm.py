@@ -21,10 +21,10 @@ import time
 
 import numpy as np
 from joblib import Parallel, delayed
-from scipy.stats import chi2
 
 from nerathsim import Rules, play_game
 from nerathsim.maps import REALMS
+from nerathsim.parity import equality_tests
 from nerathsim.policies import POLICIES, with_params
 
 EVIL = (0, 2)   # Karkoth and Iron Circle sit in seats 1 and 3 of the published order
@@ -38,18 +38,6 @@ def _won(result, seat: int) -> bool:
 def _games(lineup: list, seeds, jobs: int) -> list:
     """Each seed's game result with `lineup` (in order), on `jobs` worker processes."""
     return Parallel(n_jobs=jobs)(delayed(play_game)(Rules(), lineup, seed=x) for x in seeds)
-
-
-def equal_gains_test(gains: np.ndarray) -> tuple[float, int, float]:
-    """Wald test that the columns of `gains` (one row per seed, one column per realm) have equal means:
-    the realms' contrasts with the first, their covariance estimated over the seeds (rows share luck).
-    Returns (chi2, degrees of freedom, p)."""
-    contrasts = gains[:, 1:] - gains[:, :1]
-    mean = contrasts.mean(axis=0)
-    cov = np.atleast_2d(np.cov(contrasts, rowvar=False)) / len(contrasts)
-    stat = float(mean @ np.linalg.pinv(cov) @ mean)
-    df = contrasts.shape[1]
-    return stat, df, float(chi2.sf(stat, df))
 
 
 def _params(text: str) -> dict:
@@ -99,9 +87,11 @@ def main(argv=None) -> None:
             half = 1.959964 * d.std(ddof=1) / math.sqrt(len(d)) if d.std(ddof=1) > 0 else 0.0
             print(f"  {realm:<12} {100 * won.mean():5.1f}%  ({args.reference} {100 * base[:, seat].mean():5.1f}%)  gain "
                   f"{100 * d.mean():+5.1f} points [{100 * (d.mean() - half):+.1f}, {100 * (d.mean() + half):+.1f}]")
-        stat, df, p = equal_gains_test(gains)
-        print(f"  every realm the same gain? Wald chi2 = {stat:.2f} on {df} df, p = {p:.3g} (the seed as the unit: "
-              f"the four gains of a seed share its baseline game)")
+        test = equality_tests(gains, np.ones_like(gains))      # one game a realm per seed: ratios are means
+        holm = ", ".join(f"{r} p={q:.3g}" for r, q in zip(REALMS, test["vs_rest_holm"]))
+        print(f"  every realm the same gain? Wald chi2 = {test['chi2']:.2f} on {test['df']} df, p = {test['p']:.3g}; "
+              f"each against the rest (Holm): {holm} (clustered by seed: the four gains of a seed share its "
+              f"baseline game)")
     evil = [_won(r, EVIL[0]) for r in _games([candidate] * 4, seeds, args.jobs)]
     k, n = sum(evil), len(evil)
     print(f"4 x {args.policy}{' with ' + args.params if args.params else ''}: the evil alliance wins {100 * k / n:.1f}% "
