@@ -15,13 +15,14 @@ OWN_FILES = tuple(os.path.join(HERE, name) for name in (
     "kernel_heur.py", "kernel_heur_score.py", "kernel_heur_play.py", "cards.py"))
 #: what the source stamp hashes: the kernel's own files and the random streams compiled into them
 KERNEL_FILES = OWN_FILES + (STREAM_KERNEL,)
-#: numba's inlining (`simcore.kernel_cache.inline_setting`): Midnighters ships "never", which compiles
-#: in half the CPU time of "always" (random 46 s vs 95 s, heuristic line-ups 126 s vs 200 s) and plays
-#: heuristic line-ups as fast (5.0k games per CPU s either way) but random ones at 0.74x (9.2k vs
-#: 12.4k games per CPU s; benchmarks/speed/bench_kernels.py). In both
-#: builds the heuristic's functions called from one place only are `inline="always"`: that copies no
-#: code, and numba links and optimises each compiled function's callees again into it, so each
-#: function fewer between the game loop and the plan costs saves that work (136 s -> 126 s).
+#: numba's inlining (`simcore.kernel_cache.inline_setting`): Midnighters ships "never". With every
+#: function compiled once per argument types (`simcore.kernel_cache.njit`) a first heuristic batch
+#: compiles in 60-65 CPU s and a random one in 36-41 s on a quiet 2-core machine; the "always" build
+#: took over 135 s for the heuristic (benchmarks/speed/bench_kernels.py). "never" plays heuristic
+#: line-ups as fast as "always" and random ones at about 0.74x. In both builds the heuristic's
+#: functions called from one place only are `inline="always"`: that copies no code, and numba links
+#: and optimises each compiled function's callees again into it, so each function fewer between the
+#: game loop and the plan saves that work.
 DEFAULT_INLINE = "never"
 INLINE = inline_setting(DEFAULT_INLINE)
 __all__ = ("DEFAULT_INLINE", "INLINE", "KERNEL_FILES", "LOCATOR", "OWN_FILES", "source_stamp")

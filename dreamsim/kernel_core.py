@@ -4,8 +4,7 @@ its counterpart in `engine.py`; the state is the int64 array `M` laid out in `ke
 """
 from __future__ import annotations
 
-from numba import njit
-
+from simcore.kernel_cache import njit
 from simcore.stream_kernel import below
 from simcore.stream_kernel import shuffle as stream_shuffle
 

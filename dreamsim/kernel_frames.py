@@ -5,7 +5,8 @@ action, like the engine's legal list), its `apply` and its `finish` (no legal ac
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simcore.kernel_cache import njit
 
 from . import cards as C
 from . import kernel_layout as K

@@ -12,7 +12,7 @@ Functions called from one place only are `inline="always"` (compile time: kernel
 """
 from __future__ import annotations
 
-from numba import njit
+from simcore.kernel_cache import njit
 
 from . import cards as C
 from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)

@@ -11,8 +11,8 @@ Functions called from one place only are `inline="always"` (compile time: kernel
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simcore.kernel_cache import njit
 from simcore.stream_kernel import below, seed_streams
 
 from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)

@@ -4,8 +4,8 @@ tables), the game loop with the built-in random policy, the deal, and many games
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simcore.kernel_cache import njit
 from simcore.stream_kernel import below, seed_streams
 
 from . import cards as C

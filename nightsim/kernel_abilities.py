@@ -5,7 +5,7 @@ decision it needs (engine:_activation_step, creatures.py), and the opponents' pe
 """
 from __future__ import annotations
 
-from numba import njit
+from simcore.kernel_cache import njit
 
 from .kernel_cache import INLINE  # (also registers the numba cache locator before any @njit)
 from .kernel_draw import (

@@ -24,7 +24,7 @@ sees the kernel as one namespace.
 """
 from __future__ import annotations
 
-from numba import njit
+from simcore.kernel_cache import njit
 
 from . import (
     kernel_abilities,  # with kernel_draw and kernel_layout: what __getattr__ (at the end) forwards to

@@ -6,8 +6,7 @@ layout of the arrays is `kernel_layout.py`; the rules built on these, `kernel_co
 """
 from __future__ import annotations
 
-from numba import njit
-
+from simcore.kernel_cache import njit
 from simcore.stream_kernel import seed_streams, shuffle  # noqa: F401  (seed_streams: kernel_core.seed_streams)
 
 from .kernel_cache import INLINE  # (also registers the numba cache locator before any @njit)

@@ -7,8 +7,8 @@ loop that plays whole games of a batch. `nightsim/kernel.py` is the Python side.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simcore.kernel_cache import njit
 from simcore.stream_kernel import below, shuffle
 
 from .kernel_cache import INLINE  # (also registers the numba cache locator before any @njit)

@@ -5,7 +5,8 @@ an edit here recompiles it."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simcore.kernel_cache import njit
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -12,10 +12,11 @@ greedy/heuristic rates (best of 3 rounds), and each rate as a multiple of OpenSp
 measured in the same run, interleaved (target: >= 20x). The build is the environment's
 (BALANCELAB_KERNEL_INLINE, `simcore.kernel_cache.INLINE`; the shipped one when unset).
 
-Measured on a shared 2-core machine (load ~10), fresh compile in CPU seconds, "never" vs "always"
-build (BALANCELAB_KERNEL_INLINE): nightsim random 20 vs 33, greedy 20 vs 35 (ships "always");
-dreamsim random 46 vs 95, heuristic 126 vs 200 (ships "never"); a second process on the cache
-1-2 CPU s (wall seconds there were 3-5 times the CPU seconds).
+Measured on a quiet 2-core machine, fresh compile in CPU seconds of the shipped builds (every kernel
+function compiled once per argument types, `simcore.kernel_cache.njit`): dreamsim heuristic 60-65,
+random 36-41; nightsim random 40, greedy 45 (numba's versions per constant took the dreamsim
+heuristic to 157). "never" vs "always" build (BALANCELAB_KERNEL_INLINE): dreamsim heuristic over 135
+with "always"; nightsim ships "always". A second process on the cache: 1-2 CPU s.
 """
 from __future__ import annotations
 

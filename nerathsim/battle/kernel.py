@@ -30,9 +30,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numba
 import numpy as np
 from scipy import stats
+
+from simcore.kernel_cache import njit
 
 from . import kernel_cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from .army import Army, BattleState, Situation, health
@@ -115,7 +116,7 @@ def flat_pmfs(pools: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 # ----------------------------------------------------------------------------------------
 # Alias tables (Vose), built in compiled code
 # ----------------------------------------------------------------------------------------
-@numba.njit(cache=True)
+@njit(cache=True)
 def _vose(pmf, K, prob, alias, o):
     """Vose's alias table of pmf[0:K] into prob[o:o+K], alias[o:o+K] (alias as local indices)."""
     total = 0.0
@@ -152,7 +153,7 @@ def _vose(pmf, K, prob, alias, o):
             nl += 1
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _side_tables(pmf, offset, width, prob, alias):
     """Per-state alias tables of one side's hits (the general kernel)."""
     for s in range(len(offset)):
@@ -170,7 +171,7 @@ def round_bound(A: SideChain, D: SideChain) -> int:
     return int(k.sum())
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _capped(pmf, off, w, cap):
     """The pmf of a side's hits, capped at `cap` hits (the mass beyond folded into the cap)."""
     k = min(w, cap + 1)
@@ -180,7 +181,7 @@ def _capped(pmf, off, w, cap):
     return out
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _round_dist(a, d, SA, SD, alive_a, alive_d, a_fs, a_fs_off, a_fs_w, a_m, a_m_off, a_m_w,
                 d_fs, d_fs_off, d_fs_w, d_m, d_m_off, d_m_w):
     """P(pair state after one round | a, d) on the rectangle [a, SA) x [d, SD), flattened row by row:
@@ -210,7 +211,7 @@ def _round_dist(a, d, SA, SD, alive_a, alive_d, a_fs, a_fs_off, a_fs_w, a_m, a_m
     return R
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _round_tables(SA, SD, alive_a, alive_d, a_fs, a_fs_off, a_fs_w, a_m, a_m_off, a_m_w,
                   d_fs, d_fs_off, d_fs_w, d_m, d_m_off, d_m_w, count_only, offsets, prob, keep_next, alias_next):
     """Per pair state, the alias table of the pair state after one whole round (count_only: fill `offsets`
@@ -249,7 +250,7 @@ def _round_tables(SA, SD, alive_a, alive_d, a_fs, a_fs_off, a_fs_w, a_m, a_m_off
 # ----------------------------------------------------------------------------------------
 # The compiled battle loops
 # ----------------------------------------------------------------------------------------
-@numba.njit(cache=True)
+@njit(cache=True)
 def _play_pairs(seeds, n, chunk, round0, prob, keep, alias, off, width,
                 end, stay, after_rounds, dense, hist, codes, rounds_hist, max_rounds):
     """n battles on pair states, one draw per round from the pair's round table. end[p]: the outcome if
@@ -288,7 +289,7 @@ def _play_pairs(seeds, n, chunk, round0, prob, keep, alias, off, width,
     return 0
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _draw(prob, alias, o, K):
     """One draw from the alias table at prob[o:o+K], alias[o:o+K] (alias: local indices)."""
     if K == 1:
@@ -300,7 +301,7 @@ def _draw(prob, alias, o, K):
     return alias[o + j]
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _play_sides(seeds, n, chunk, round0, has_fs,
                 a_fs_p, a_fs_al, a_fs_o, a_fs_k, a_p, a_al, a_o, a_k,
                 d_fs_p, d_fs_al, d_fs_o, d_fs_k, d_p, d_al, d_o, d_k,
