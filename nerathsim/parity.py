@@ -121,15 +121,75 @@ def can_take(s: E.State, counts) -> bool:
 
 def possible_captures(s: E.State, realm: int) -> list:
     """The enemy regions `realm` could take this turn (module docstring), in region order."""
-    br = s.rules.battle
-    out = []
-    for r, att in reach_forces(s, realm).items():
-        if not can_take(s, att):
-            continue
-        dfd = defenders(s, r, realm)
-        if not any(dfd) or win_odds(br, att, dfd, False, 0.5, band=ODDS_BAND, max_units=ODDS_MAX_UNITS) >= 0.5:
-            out.append(r)
-    return out
+    return [r for r, att in reach_forces(s, realm).items() if _takes(s, att, defenders(s, r, realm))]
+
+
+def _takes(s: E.State, att, dfd) -> bool:
+    """The army can take the region: a unit able to take it, and P(attacker wins) >= 0.5 (as `possible_captures`)."""
+    if not can_take(s, att):
+        return False
+    return not any(dfd) or win_odds(s.rules.battle, att, dfd, False, 0.5, band=ODDS_BAND,
+                                     max_units=ODDS_MAX_UNITS) >= 0.5
+
+
+def capture_capacity(s: E.State, realm: int) -> int:
+    """How many enemy regions `realm` could take together this turn, each unit attacking once (module
+    docstring): a greedy lower bound of that maximum. Targets go in ascending order of their defenders' cost
+    (empty regions first). An empty one takes the cheapest free unit able to take it; a defended one the free
+    units that could reach it, dearest first, until the army takes it (`_takes`); those units are then spent,
+    and a unit boarding a warship takes one of its free places. A target no free army takes spends nothing."""
+    t = s.tab
+    by_land, landings = E.turn_reach(s, realm, {})
+    free: dict = {}
+    room: dict = {}
+    for entries in by_land.values():
+        for src, u, c in entries:
+            free[(src, u)] = c
+    for entries in landings.values():
+        for sid, places, cargo, boarders in entries:
+            room[sid] = places
+            for u in cargo:
+                free[("ship", sid, u)] = cargo.count(u)
+            for src, u, c in boarders:
+                free[(src, u)] = c
+    targets = []
+    for r in set(by_land) | set(landings):
+        if enemy_region(s, r, realm):
+            dfd = defenders(s, r, realm)
+            targets.append((sum(c * t.cost[u] for u, c in enumerate(dfd)), r, dfd))
+    taken = 0
+    for _cost, r, dfd in sorted(targets):
+        options = {(src, u): (u, None) for src, u, _c in by_land.get(r, ())}
+        for sid, _places, cargo, boarders in landings.get(r, ()):
+            options.update({("ship", sid, u): (u, None) for u in cargo})
+            for src, u, _c in boarders:
+                options.setdefault((src, u), (u, sid))
+        pool = [(key, u, sid) for key, (u, sid) in options.items()]
+        pool.sort(key=lambda x: (t.cost[x[1]], str(x[0])), reverse=bool(any(dfd)))
+        att = [0] * t.U
+        spent: dict = {}
+        rooms: dict = {}
+        done = False
+        for key, u, sid in pool:
+            if not any(dfd) and not can_take(s, [int(v == u) for v in range(t.U)]):
+                continue
+            while free.get(key, 0) - spent.get(key, 0) > 0 and (sid is None or room[sid] - rooms.get(sid, 0) > 0):
+                att[u] += 1
+                spent[key] = spent.get(key, 0) + 1
+                if sid is not None:
+                    rooms[sid] = rooms.get(sid, 0) + 1
+                if _takes(s, att, dfd):
+                    done = True
+                    break
+            if done:
+                break
+        if done:
+            taken += 1
+            for key, n in spent.items():
+                free[key] -= n
+            for sid, n in rooms.items():
+                room[sid] -= n
+    return taken
 
 
 def pre_battle_odds(brules, att, dfd, at_sea: bool) -> tuple[float, bool]:
@@ -146,14 +206,15 @@ class ParityStats:
     """One game's figures per realm (karkoth, vailin, iron_circle, nerath).
 
     turns: turns played; measured: turns whose start was seen (a turn with no decision at all is not);
-    possible / captured: possible captures and those taken (module docstring); captures: enemy regions taken on
-    its turns; turn_log: (realm, turn number, possible regions, captured regions) per measured turn;
+    possible / captured: possible captures and those taken (module docstring); capacity: how many of them it
+    could take together (`capture_capacity`, summed over its turns); captures: enemy regions taken on its turns; turn_log: (realm, turn number, possible regions, captured regions) per measured turn;
     battles: (realm, P(attacker wins) at the start, won, exact, at sea) per battle a realm started."""
 
     turns: list = field(default_factory=lambda: [0] * 4)
     measured: list = field(default_factory=lambda: [0] * 4)
     possible: list = field(default_factory=lambda: [0] * 4)
     captured: list = field(default_factory=lambda: [0] * 4)
+    capacity: list = field(default_factory=lambda: [0] * 4)
     captures: list = field(default_factory=lambda: [0] * 4)
     turn_log: list = field(default_factory=list)
     battles: list = field(default_factory=list)
@@ -173,7 +234,7 @@ class ParityWatch:
     def __init__(self, order):
         self.stats = ParityStats()
         self.order = list(order)
-        self.turn = None            # (s.turns, realm, owners at the start, possible regions) of the open turn
+        self.turn = None            # (s.turns, realm, owners at the start, possible regions, capacity) of the open turn
         self.own_log = False
         self.pending = None         # (realm, region, odds, exact, at sea) of the battle under way
 
@@ -182,7 +243,7 @@ class ParityWatch:
             s.log, self.own_log = [], True
         seen = len(s.log)
         if self.turn is None or self.turn[0] != s.turns:
-            self.turn = (s.turns, s.realm, s.owner[:], possible_captures(s, s.realm))
+            self.turn = (s.turns, s.realm, s.owner[:], possible_captures(s, s.realm), capture_capacity(s, s.realm))
         turns = s.turns
         apply()
         self._read(s, s.log[seen:])
@@ -209,7 +270,7 @@ class ParityWatch:
 
     def _close(self, s: E.State, turns: int) -> None:
         st = self.stats
-        n0, realm, owner0, possible = self.turn
+        n0, realm, owner0, possible, capacity = self.turn
         i = self.order.index(realm)
         for k in range(s.turns - turns):
             st.turns[self.order[(i + k) % len(self.order)]] += 1
@@ -219,6 +280,7 @@ class ParityWatch:
         st.measured[realm] += 1
         st.possible[realm] += len(possible)
         st.captured[realm] += len(got)
+        st.capacity[realm] += capacity
         st.captures[realm] += len(taken)
         st.turn_log.append((realm, n0 + 1, tuple(possible), tuple(got)))
         self.turn = None
@@ -310,6 +372,7 @@ def parity_table(games, confidence: float = 0.95) -> dict:
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     poss = np.array([g.possible for g in games], dtype=float)
     capt = np.array([g.captured for g in games], dtype=float)
+    cap = np.array([g.capacity for g in games], dtype=float)
     nb = np.zeros((G, 4))
     wins = np.zeros((G, 4))
     odds = np.zeros((G, 4))
@@ -327,6 +390,7 @@ def parity_table(games, confidence: float = 0.95) -> dict:
     realms = []
     for q in range(4):
         share, se_s, _u = _ratio(capt[:, q], poss[:, q])
+        of_capacity, se_c, _u = _ratio(capt[:, q], cap[:, q])
         rate, se_w, _u = _ratio(wins[:, q], nb[:, q])
         mean_odds, _se, _u = _ratio(odds[:, q], nb[:, q])
         diff, se_d, _u = _ratio(wins[:, q] - odds[:, q], nb[:, q])
@@ -336,10 +400,13 @@ def parity_table(games, confidence: float = 0.95) -> dict:
             "possible": int(poss[:, q].sum()), "possible_per_game": float(poss[:, q].sum()) / G,
             "captured": int(capt[:, q].sum()), "captures": int(sum(g.captures[q] for g in games)),
             "share": share, "share_ci": interval(share, se_s),
+            "capacity": int(cap[:, q].sum()), "capacity_per_game": float(cap[:, q].sum()) / G,
+            "capacity_share": of_capacity, "capacity_share_ci": interval(of_capacity, se_c),
             "battles": int(nb[:, q].sum()), "battles_per_game": float(nb[:, q].sum()) / G,
             "inexact_odds": inexact[q], "mean_odds": mean_odds, "wins": int(wins[:, q].sum()),
             "win_rate": rate, "win_rate_ci": interval(rate, se_w),
             "obs_minus_exp": diff, "obs_minus_exp_ci": interval(diff, se_d),
         })
     return {"games": G, "confidence": confidence, "realms": realms,
-            "share_test": equality_tests(capt, poss), "battle_test": equality_tests(wins - odds, nb)}
+            "share_test": equality_tests(capt, poss), "capacity_test": equality_tests(capt, cap),
+            "battle_test": equality_tests(wins - odds, nb)}

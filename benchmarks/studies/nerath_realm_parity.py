@@ -3,7 +3,8 @@
 Plays the published alliance game with one policy in every seat (seeds `--seed` .. `--seed + games - 1`) and
 prints per realm (`nerathsim.parity`): possible captures per game (enemy regions its reachable force could
 take with P >= 0.5 at the start of its turn) and the share of them it took, with a 95% interval clustered by
-game, and every enemy region it took per game (possible or not); battles it started as attacker per game, their mean exact pre-battle odds, the observed win rate and
+game, and every enemy region it took per game (possible or not); how many possible captures it could take together per
+game, each unit attacking once (`capture_capacity`), and the share of that it took; battles it started as attacker per game, their mean exact pre-battle odds, the observed win rate and
 observed minus expected in points with a 95% interval clustered by game; then for each of the two figures the
 joint Wald chi-square of equality across the four realms (clustered by game) and each realm against the other
 three pooled (Holm-adjusted p). `--out FILE` also writes the table as JSON.
@@ -48,14 +49,17 @@ def _p(p: float) -> str:
 
 def show(tb: dict) -> str:
     lines = []
-    head = (f"{'realm':12s} {'possible/game':>13s} {'captured share % [95%]':>24s} {'taken/game':>10s} {'attacks/game':>12s} "
+    head = (f"{'realm':12s} {'possible/game':>13s} {'captured share % [95%]':>24s} {'capacity/game':>12s} "
+            f"{'share of capacity % [95%]':>24s} {'taken/game':>10s} {'attacks/game':>12s} "
             f"{'mean odds %':>11s} {'won %':>6s} {'obs-exp pts [95%]':>22s}")
     lines.append(head)
     for r in tb["realms"]:
         lines.append(f"{r['realm']:12s} {r['possible_per_game']:13.1f} {_pct(r['share']):>6s} {_ci(r['share_ci']):>17s} "
+                     f"{r['capacity_per_game']:12.1f} {_pct(r['capacity_share']):>6s} {_ci(r['capacity_share_ci']):>17s} "
                      f"{r['captures'] / tb['games']:10.1f} {r['battles_per_game']:12.1f} {_pct(r['mean_odds']):>11s} {_pct(r['win_rate']):>6s} "
                      f"{100 * r['obs_minus_exp']:+6.1f} {_ci(r['obs_minus_exp_ci']):>15s}")
-    for key, label in (("share_test", "captured share"), ("battle_test", "battle obs - exp")):
+    for key, label in (("share_test", "captured share"), ("capacity_test", "share of capacity"),
+                       ("battle_test", "battle obs - exp")):
         t = tb[key]
         per = ", ".join(f"{r['realm']} {100 * d:+.1f} pts p={_p(p)}"
                         for r, d, p in zip(tb["realms"], t["vs_rest"], t["vs_rest_holm"]))

@@ -17,6 +17,7 @@ from nerathsim.observation import observe
 from nerathsim.parity import (
     ParityStats,
     ParityWatch,
+    capture_capacity,
     equality_tests,
     holm,
     parity_table,
@@ -73,6 +74,32 @@ def test_cargo_a_warship_can_land_counts_toward_a_possible_capture():
     got = _names(s, possible_captures(s, K))
     assert "Isle" in got                                        # only by sea
     assert _names(s, possible_captures(_state({}), K)) == []
+
+
+def test_capacity_counts_the_captures_open_together_each_unit_attacking_once():
+    # 3 footsoldiers at Kmarch reach only Vmarch: one capture; the coast's lone footsoldier takes Ncoast
+    # (empty) as a second; defended 3 to 1 the coast cannot take it
+    s = _state({"Kmarch": {"karkoth": "3 footsoldier"}, "Kcoast": {"karkoth": "footsoldier"},
+                "Vmarch": {"vailin": "footsoldier"}})
+    assert _names(s, possible_captures(s, K)) == ["Ncoast", "Vmarch"]
+    assert capture_capacity(s, K) == 2
+    s2 = _state({"Kmarch": {"karkoth": "3 footsoldier"}, "Kcoast": {"karkoth": "footsoldier"},
+                 "Vmarch": {"vailin": "footsoldier"}, "Ncoast": {"nerath": "3 footsoldier"}})
+    assert capture_capacity(s2, K) == 1
+    # one dragon reaches five empty regions but takes one of them
+    s3 = _state({"Kmarch": {"karkoth": "dragon"}})
+    assert len(possible_captures(s3, K)) >= 5
+    assert capture_capacity(s3, K) == 1
+    # the cheapest unit takes an empty region, so the dragon stays free for another
+    s4 = _state({"Kmarch": {"karkoth": "dragon"}, "Kcoast": {"karkoth": "footsoldier"}})
+    assert capture_capacity(s4, K) == 2
+
+
+def test_a_warships_cargo_lands_once():
+    s = _state({}, ships=[("karkoth", "Inner Sea", ["footsoldier"])])
+    assert "Isle" in _names(s, possible_captures(s, K))
+    assert capture_capacity(s, K) == 1
+    assert capture_capacity(_state({}), K) == 0
 
 
 def _drive(s, scripted, rng):
