@@ -59,7 +59,7 @@ def record_game(game, seed: int = 0, policies=None, rules=None, source: str | No
     lineup = resolve_policies(module, policies, rules.players)
     result = module.play_game(rules, list(lineup), seed, record=True)
     log = list(result.log)
-    lines = module.log.event_lines(log, result.rules, result.seats)
+    lines = importlib.import_module(LOG_MODULES[module.__name__]).event_lines(log, result.rules, result.seats)
     return GameRecord(
         game=module.__name__, title=TITLES[module.__name__], rules_version=str(module.RULES_VERSION),
         rules=rules_dict(rules), seats=[str(s) for s in result.seats], seed=int(seed),
@@ -150,7 +150,7 @@ def example_replays(runs: dict) -> tuple[dict, dict]:
 # --- the static tables each game's board is drawn from -------------------------------------
 
 def _nightsim_context(rules, result) -> dict:
-    cards = importlib.import_module("nightsim.cards")
+    cards = importlib.import_module("nightsim.engine.cards")
     return {"cards": [{"name": repr(c), "number": c.number, "legion": cards.LEGIONS[c.legion],
                        "slots": list(c.slots), "seal": bool(c.seal),
                        "ability": cards.ABILITIES[c.ability] if c.ability >= 0 else None}
@@ -159,7 +159,7 @@ def _nightsim_context(rules, result) -> dict:
 
 
 def _dreamsim_context(rules, result) -> dict:
-    cards = importlib.import_module("dreamsim.cards")
+    cards = importlib.import_module("dreamsim.engine.cards")
     rows, cols = rules.board[0], rules.board[1]
     return {"kinds": list(cards.KIND_NAMES), "locations": list(cards.LOCATION_NAMES), "rows": rows, "cols": cols,
             "neighbours": [list(n) for n in rules.board[5]],
@@ -201,3 +201,5 @@ def _map_layout(maps, board) -> list | None:
 
 
 CONTEXT = {"nightsim": _nightsim_context, "dreamsim": _dreamsim_context, "nerathsim": _nerathsim_context}
+#: each game's event-log module (`event_lines`)
+LOG_MODULES = {"nightsim": "nightsim.engine.log", "dreamsim": "dreamsim.engine.log", "nerathsim": "nerathsim.log"}

@@ -4,7 +4,8 @@
     result = dreamsim.play_game(dreamsim.Rules(players=4), ["runner", "random", "random", "random"], seed=1)
     result.winner, result.stats["horror_won"]
 """
-from .actions import (
+from .decisions import DECISIONS, Decision
+from .engine.actions import (
     Allow,
     Cancel,
     Count,
@@ -29,14 +30,13 @@ from .actions import (
     VertigoOp,
     Walk,
 )
-from .cards import COMPOSITION, KIND_NAMES, LOCATION_NAMES, N_CARDS
-from .decisions import DECISIONS, Decision
-from .determinize import sample_state
-from .engine import IllegalActionError, State, apply_action, apply_legal, legal_actions, new_game
+from .engine.cards import COMPOSITION, KIND_NAMES, LOCATION_NAMES, N_CARDS
+from .engine.determinize import sample_state
+from .engine.engine import IllegalActionError, State, apply_action, apply_legal, legal_actions, new_game
+from .engine.observation import Observation, observe
 from .game import RULES_VERSION, GameResult, play_game
 from .knobs import KNOBS
-from .observation import Observation, observe
-from .policies import (
+from .policies.policies import (
     BALANCED,
     HORROR,
     POLICIES,
@@ -68,10 +68,10 @@ __all__ = [
 
 
 def __getattr__(name):
-    """`dreamsim.KERNEL`: the numba batch kernel (dreamsim/kernel.py), imported on first use —
+    """`dreamsim.KERNEL`: the numba batch kernel (dreamsim/kernel/play_batch.py), imported on first use —
     importing numba takes about a second, which every `import dreamsim` (and every joblib
     worker playing Python games) would otherwise pay."""
     if name == "KERNEL":
-        from .kernel import KERNEL  # noqa: PLC0415 - numba is heavy; load it only when the kernel is used
+        from .kernel.play_batch import KERNEL  # noqa: PLC0415 - numba is heavy; load it only when the kernel is used
         return KERNEL
     raise AttributeError(f"module 'dreamsim' has no attribute {name!r}")

@@ -9,12 +9,12 @@ from simcore.policies import policy_name
 from simcore.result import seed_repr
 from simcore.stream import streams
 
-from .board import distances_to
-from .cards import BRIDGE, RED
-from .engine import IllegalActionError, apply_legal, has_nightmare, new_game
-from .log import format_events
-from .observation import observe
-from .policies import POLICIES
+from .engine.board import distances_to
+from .engine.cards import BRIDGE, RED
+from .engine.engine import IllegalActionError, apply_legal, has_nightmare, new_game
+from .engine.log import format_events
+from .engine.observation import observe
+from .policies.policies import POLICIES
 from .rules import Rules
 
 RULES_VERSION = "dreamsim-1.6"
@@ -53,7 +53,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     The seed (an int in 0..2**64-1 or a SeedSequence, read by `simcore.stream.seed_int`) gives
     `1 + players` SplitMix64 streams (`simcore.stream.streams`): stream 0 for chance (shuffles,
     draws, blind picks), stream 1 + i for seat i's policy, so changing one seat's policy never
-    changes the cards the others are dealt. The batch kernel (`dreamsim.kernel`) draws the same
+    changes the cards the others are dealt. The batch kernel (`dreamsim.kernel.play_batch`) draws the same
     numbers from the same streams and plays the very same game.
 
     A policy gets the legal actions as a tuple of its own: nothing it does to them reaches the

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from simcore.deal import dealt_hands
 
-from .cards import IS_NIGHTMARE, IS_SUSPENSE, KIND_NAMES
-from .engine import new_game
+from .engine.cards import IS_NIGHTMARE, IS_SUSPENSE, KIND_NAMES
+from .engine.engine import new_game
 from .rules import Rules
 
 #: whether results played by the game's batch kernel (``engine="kernel"``) were dealt these hands: the kernel

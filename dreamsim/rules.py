@@ -12,7 +12,7 @@ from functools import cached_property
 
 from simcore.rules import bool_fields, choice_fields, int_field
 
-from .board import neighbours, parse_layout
+from .engine.board import neighbours, parse_layout
 
 #: the default board, top row first (see RULES.md, "Board"): the Bridge at the top, the
 #: Corridors at the bottom, every Midnighter starts in the Corridor marked '*'.

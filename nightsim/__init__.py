@@ -3,7 +3,8 @@
     import nightsim
     result = nightsim.play_game(nightsim.Rules(players=4), ["greedy", "random", "random", "random"], seed=1)
 """
-from .actions import (
+from .decisions import DECISIONS, Decision
+from .engine.actions import (
     Decline,
     Devour,
     DiscardCard,
@@ -17,15 +18,14 @@ from .actions import (
     StopDiscard,
     Take,
 )
-from .cards import ABILITIES, BODY_PARTS, LEGIONS, Card, load_cards, parse_cards
-from .decisions import DECISIONS, Decision
-from .determinize import sample_state
-from .engine import Creature, IllegalActionError, State, apply_action, legal_actions, new_game
+from .engine.cards import ABILITIES, BODY_PARTS, LEGIONS, Card, load_cards, parse_cards
+from .engine.determinize import sample_state
+from .engine.engine import Creature, IllegalActionError, State, apply_action, legal_actions, new_game
+from .engine.observation import Observation, observe
 from .game import RULES_VERSION, GameResult, play_game
-from .kernel import KERNEL  # the optional batch-kernel hook of docs/GAME_PROTOCOL.md (numba loads lazily)
+from .kernel.play_batch import KERNEL  # the optional batch-kernel hook of docs/GAME_PROTOCOL.md (numba loads lazily)
 from .knobs import KNOBS
-from .observation import Observation, observe
-from .policies import (
+from .policies.heuristic import (
     AGGRESSOR,
     GREEDY,
     POLICIES,

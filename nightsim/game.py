@@ -9,11 +9,11 @@ from simcore.policies import policy_name
 from simcore.result import seed_repr
 from simcore.stream import streams
 
-from .cards import ABILITIES, LEGIONS
-from .engine import IllegalActionError, apply_legal, legal_actions, new_game
-from .log import format_events
-from .observation import observe
-from .policies import POLICIES
+from .engine.cards import ABILITIES, LEGIONS
+from .engine.engine import IllegalActionError, apply_legal, legal_actions, new_game
+from .engine.log import format_events
+from .engine.observation import observe
+from .policies.heuristic import POLICIES
 from .rules import Rules
 
 RULES_VERSION = "nightsim-1.5"  # 1.5: the random streams of simcore.stream, shared with the kernel (the same
@@ -47,7 +47,7 @@ def play_game(rules: Rules, policies, seed, record: bool = False) -> GameResult:
     The seed (an int in 0..2**64-1, or a SeedSequence) gives `1 + players` random streams
     (`simcore.stream.streams`): stream 0 for chance (the deal, every reshuffle) and stream 1 + i for
     seat i's policy, so changing one seat's policy never changes the cards the others are dealt. The
-    batch kernel (`nightsim.kernel`) draws the same numbers in the same order: the same records, seed
+    batch kernel (`nightsim.kernel.play_batch`) draws the same numbers in the same order: the same records, seed
     for seed.
 
     At each decision the deciding seat's policy gets its observation, the legal actions (a tuple of its

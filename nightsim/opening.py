@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from simcore.deal import dealt_hands
 
-from .cards import ABILITIES, LEGIONS
-from .engine import new_game
+from .engine.cards import ABILITIES, LEGIONS
+from .engine.engine import new_game
 from .rules import Rules
 
 #: whether results played by the game's batch kernel (``engine="kernel"``) were dealt these hands: the kernel

@@ -11,7 +11,7 @@ from functools import cached_property
 
 from simcore.rules import bool_fields, choice_fields, int_field
 
-from .cards import Card, CardTable, load_cards, make_seals
+from .engine.cards import Card, CardTable, load_cards, make_seals
 
 _CHOICES = {
     "penalty_timing": ("before_abilities", "after_abilities"),

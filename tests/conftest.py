@@ -5,7 +5,7 @@ plain module, not a package: its folder goes on sys.path here so `import toygame
 test (test_protocol.py, the analyses tests), and so `load_game("toygame")` works in joblib
 workers, which inherit sys.path.
 
-The numba kernels are each game's shipped build (BALANCELAB_KERNEL_INLINE unset: its `kernel_cache`
+The numba kernels are each game's shipped build (BALANCELAB_KERNEL_INLINE unset: its kernel cache
 module's DEFAULT_INLINE); tests/nightsim/test_nightsim_kernel_cache.py compares Nightmarium's two.
 """
 from __future__ import annotations

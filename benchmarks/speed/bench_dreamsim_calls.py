@@ -18,7 +18,7 @@ from time import perf_counter
 
 import dreamsim
 import dreamsim.game as game_module
-import dreamsim.policies as policies_module
+import dreamsim.policies.policies as policies_module
 
 LONG = 5e-4  # seconds: a call this long was preempted
 

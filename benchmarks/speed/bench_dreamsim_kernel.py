@@ -1,4 +1,4 @@
-"""Throughput of the dreamsim numba batch kernel (dreamsim/kernel.py) on one
+"""Throughput of the dreamsim numba batch kernel (dreamsim/kernel/play_batch.py) on one
 core: decisions/s and games/s of `random` in every seat, its compile (or cache-load) time, and
 the ratio to OpenSpiel's hearts measured in the same run (target: >= 20x hearts steps/s).
 
@@ -17,8 +17,8 @@ import argparse
 import time
 
 import dreamsim
-from dreamsim.kernel import KERNEL, warm_up
-from dreamsim.kernel_play import GAME_FIELDS
+from dreamsim.kernel.play import GAME_FIELDS
+from dreamsim.kernel.play_batch import KERNEL, warm_up
 
 from hearts_ref import hearts_steps_per_second
 

@@ -65,7 +65,7 @@ def _arrays_decisions(module, kernel, rules, policy: str, seeds) -> int:
     game and returns named columns, dreamsim's takes one lineup for all and returns (per game, per seat)."""
     if module.__name__ == "dreamsim":
         per_game, _ = kernel.play_arrays(rules, [policy] * 4, seeds)
-        decisions = importlib.import_module("dreamsim.kernel_play").GAME_FIELDS.index("decisions")
+        decisions = importlib.import_module("dreamsim.kernel.play").GAME_FIELDS.index("decisions")
         return int(per_game[:, decisions].sum())
     return int(np.sum(kernel.play_arrays(rules, [(policy,) * 4] * len(seeds), seeds)["decisions"]))
 

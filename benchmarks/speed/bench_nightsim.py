@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 import nightsim
-from nightsim.engine import apply_legal
+from nightsim.engine.engine import apply_legal
 
 from _throughput import measure
 

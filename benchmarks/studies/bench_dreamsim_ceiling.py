@@ -34,9 +34,9 @@ from scipy.stats import binomtest
 
 import dreamsim
 from analyses.search.ismcts import parse_ismcts
-from dreamsim.engine import apply_legal, new_game
+from dreamsim.engine.engine import apply_legal, new_game
+from dreamsim.engine.observation import observe
 from dreamsim.game import _seat_chooser
-from dreamsim.observation import observe
 from simcore.stream import streams
 
 CHEAT = "_dreamsim_true_state_cheat"   # a module name of its own: never a registered policy

@@ -1,10 +1,10 @@
-"""Fit and check `dreamsim.policy_value.PlanValue` (the search's rollout cut-off value).
+"""Fit and check `dreamsim.policies.value.PlanValue` (the search's rollout cut-off value).
 
 Plays 2-player games of --policy against itself (seeds --seed..), takes every --every-th decision
 of each game (state, whose turn, each seat's plan cost) and the game's winner, and fits the
 softmax model P(seat wins) ~ exp(-beta * cost + tempo * [its turn]) by maximum likelihood.
 Prints beta and tempo, the log-loss and Brier score of the fit, of the shipped constants
-(policy_value.BETA / TEMPO) and of the constant 1/2, on the games and on --holdout games more,
+(dreamsim.policies.value.BETA / TEMPO) and of the constant 1/2, on the games and on --holdout games more,
 and the number of decisions per game (to choose a rollout cut-off).
 
     PYTHONPATH=$PWD python benchmarks/studies/bench_dreamsim_value.py --games 200 --holdout 100
@@ -19,7 +19,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 import dreamsim
-from dreamsim.policy_value import BETA, TEMPO, PlanValue
+from dreamsim.policies.value import BETA, TEMPO, PlanValue
 
 
 def positions(policy: str, seeds, every: int, value: PlanValue):

@@ -5,7 +5,7 @@ size, creatures of the deciding seat and how often the turn's legion is already 
     PYTHONPATH=$PWD python benchmarks/studies/kernel_decision_mix.py [--policy greedy] [--games 2000]
 
 A profile aid for the kernel (where a decision's time can go), not a speed figure: it replays the
-kernel's own loop (`kernel_play.play_out`) with counters, so the games are the kernel's games.
+kernel's own loop (`nightsim.kernel.play.play_out`) with counters, so the games are the kernel's games.
 Compiles its loop on each run (~1 min; not cached).
 """
 from __future__ import annotations
@@ -16,9 +16,9 @@ import numpy as np
 from numba import njit
 
 import nightsim
-from nightsim import kernel as nk
-from nightsim import kernel_core as kc
-from nightsim import kernel_play as kp
+from nightsim.kernel import core as kc
+from nightsim.kernel import play as kp
+from nightsim.kernel import play_batch as nk
 
 KINDS = ("discard", "activation", "herald", "mocker", "executioner", "scavenger", "devourer", "penalty", "main")
 MAIN = len(KINDS) - 1   # the frame kinds F_* are 0..7; a decision with no frame pending is the main phase

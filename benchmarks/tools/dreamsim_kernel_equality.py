@@ -2,7 +2,7 @@
 of tests/dreamsim/test_dreamsim_kernel_equality.py, `KERNEL.play_batch(rules, lineup, seeds)` must equal
 `[play_game(rules, lineup, seed).to_record() for seed in seeds]` for every seed. Prints, per case, the
 seeds checked, the seeds that differ (the first one's differing fields and the decision where the two
-part: `simcore.equality.compare`, `dreamsim.kernel_bridge.first_divergence`), and the engine's and the kernel's games/s.
+part: `simcore.equality.compare`, `dreamsim.kernel.bridge.first_divergence`), and the engine's and the kernel's games/s.
 
     python benchmarks/tools/dreamsim_kernel_equality.py                   # 5000 seeds per case
     python benchmarks/tools/dreamsim_kernel_equality.py --seeds 500 --first 10000
@@ -19,9 +19,9 @@ import sys
 import time
 
 import dreamsim
-from dreamsim import kernel_cache
-from dreamsim.kernel import KERNEL
-from dreamsim.kernel_bridge import first_divergence
+from dreamsim.kernel import cache as kernel_cache
+from dreamsim.kernel.bridge import first_divergence
+from dreamsim.kernel.play_batch import KERNEL
 from simcore.equality import compare
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "dreamsim"))

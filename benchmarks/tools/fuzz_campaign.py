@@ -102,8 +102,7 @@ def fuzz_api(rng: np.random.Generator) -> tuple[int, int]:
     tried = bad = 0
     for game in ("nightsim", "dreamsim", "nerathsim"):
         module = __import__(game)
-        engine = __import__(f"{game}.engine", fromlist=["x"])
-        observation = __import__(f"{game}.observation", fromlist=["x"])
+        engine = observation = module     # the protocol's names, at each package's top level
         s = engine.new_game(module.Rules(), int(rng.integers(1000)))
         legal = engine.legal_actions(s)
         for _ in range(20):

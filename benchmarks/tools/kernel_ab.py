@@ -22,10 +22,10 @@ import sys
 import time
 
 import dreamsim
-import dreamsim.kernel as dk  # a worker imports the checkout on its PYTHONPATH
-import dreamsim.kernel_play as dkp
+import dreamsim.kernel.play as dkp
+import dreamsim.kernel.play_batch as dk  # a worker imports the checkout on its PYTHONPATH
 import nightsim
-import nightsim.kernel as nk
+import nightsim.kernel.play_batch as nk
 from dreamsim import Rules as DRules
 from nightsim import Rules as NRules
 

@@ -9,7 +9,7 @@ context-feature weights (published rules); and a mixed line-up under every rules
 (each `nightsim.KNOBS` knob at both ends of its range, each `nightsim.DECISIONS` alternative without
 seals, a small deck for reshuffles, a tight turn cap for timeouts; the test plays every knob value). Prints per case the games, the differing
 games, the first differing seed with what differs and where the games part
-(`simcore.equality.compare`, `kernel_bridge.first_divergence`), the
+(`simcore.equality.compare`, `nightsim.kernel.bridge.first_divergence`), the
 engines' games/s, and the totals. The fast test of the same property:
 tests/nightsim/test_nightsim_kernel_equality.py. Exit status 1 if any record differs.
 """
@@ -22,8 +22,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import nightsim
 from nightsim import DECISIONS, GREEDY, KNOBS, HeuristicPolicy, Rules, play_game
-from nightsim.kernel import play_batch
-from nightsim.kernel_bridge import first_divergence
+from nightsim.kernel.bridge import first_divergence
+from nightsim.kernel.play_batch import play_batch
 from simcore.equality import compare
 
 CONTEXT = HeuristicPolicy(dataclasses.replace(GREEDY, win=7.0, follow=1.25, pair=2.5, crowd=-0.75, mocker_ctx=1.5,

@@ -25,8 +25,8 @@ import numpy as np
 
 import dreamsim
 import nightsim
-from dreamsim import kernel as dkernel
-from nightsim import kernel as nkernel
+from dreamsim.kernel import play_batch as dkernel
+from nightsim.kernel import play_batch as nkernel
 
 NIGHT_POLICIES = ("random", "greedy", "purist", "aggressor", "heuristic")
 
@@ -57,7 +57,7 @@ DREAMSIM = [
     ("5p layout with gaps", dreamsim.Rules(players=5, layout=DREAM_GAP_LAYOUT), 5000),
 ]
 DREAM_POLICIES = ("heuristic", "runner", "trickster", "horror", "tuned", "random")
-#: the heuristic kernel (kernel_heur*): (label, rules, line-ups cycled over the games, games)
+#: the heuristic kernel (dreamsim/kernel/heur*.py): (label, rules, line-ups cycled over the games, games)
 DREAMSIM_HEURISTIC = [
     ("4p heuristic", dreamsim.Rules(players=4), [("heuristic",) * 4], 4000),
     ("4p every policy, rotated", dreamsim.Rules(players=4),

@@ -32,9 +32,9 @@ out of the kill rate.
 Usage (from the repository root; the temporary copy is made from the current directory):
   PYTHONPATH=$PWD python benchmarks/tools/mutation.py                       # 60 per file, seed 20
   PYTHONPATH=$PWD python benchmarks/tools/mutation.py -n 10 --files analyses/stats.py
-  PYTHONPATH=$PWD python benchmarks/tools/mutation.py --list dreamsim/engine.py | grep _startrap
-  PYTHONPATH=$PWD python benchmarks/tools/mutation.py --mutant dreamsim/engine.py:123 --show
-  PYTHONPATH=$PWD python benchmarks/tools/mutation.py --mutant dreamsim/engine.py:123 \
+  PYTHONPATH=$PWD python benchmarks/tools/mutation.py --list dreamsim/engine/engine.py | grep _startrap
+  PYTHONPATH=$PWD python benchmarks/tools/mutation.py --mutant dreamsim/engine/engine.py:123 --show
+  PYTHONPATH=$PWD python benchmarks/tools/mutation.py --mutant dreamsim/engine/engine.py:123 \
       --tests tests/dreamsim/test_dreamsim_mutation_survivors.py               # does this test kill it?
 """
 from __future__ import annotations
@@ -75,16 +75,16 @@ TARGETS: dict[str, list[str]] = {
                                   "tests/nerathsim/test_nerath_defence.py"],
     "analyses/search/macro.py": ["tests/analyses/test_analyses_macro_skip.py", "tests/analyses/test_analyses_macro_search.py",
                                  "tests/analyses/test_analyses_macro_default.py"],
-    "nightsim/engine.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
-    "nightsim/state.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
-    "nightsim/turn.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
-    "nightsim/creatures.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
-    "nightsim/penalty.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
-    "dreamsim/engine.py": ["tests/dreamsim/test_dreamsim_rules.py", "tests/dreamsim/test_*mutation*.py",
-                           "tests/dreamsim/test_*.py"],
+    "nightsim/engine/engine.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/engine/state.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/engine/turn.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/engine/creatures.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "nightsim/engine/penalty.py": ["tests/nightsim/test_nightsim_rules.py", "tests/nightsim/test_*.py"],
+    "dreamsim/engine/engine.py": ["tests/dreamsim/test_dreamsim_rules.py", "tests/dreamsim/test_*mutation*.py",
+                                  "tests/dreamsim/test_*.py"],
     # the Midnighters rules core: the turn, a card play to its resolution, the hand topped up
-    "dreamsim/turn.py": ["tests/dreamsim/test_dreamsim_rules.py", "tests/dreamsim/test_*mutation*.py",
-                         "tests/dreamsim/test_*.py"],
+    "dreamsim/engine/turn.py": ["tests/dreamsim/test_dreamsim_rules.py", "tests/dreamsim/test_*mutation*.py",
+                                "tests/dreamsim/test_*.py"],
     # the engine package, module by module: the full-game tests, cards and dungeons (the battle-maths files never
     # import it; the slow hypothesis file test_nerath_cards_properties.py is left out: a shorter list can only
     # under-count kills)
@@ -117,7 +117,7 @@ TARGETS: dict[str, list[str]] = {
     # 25 s; a shorter list can only under-count kills); test_nerath_limits.py holds the size check's boundary
     "nerathsim/battle/exact.py": ["tests/nerathsim/test_nerath_exact.py", "tests/nerathsim/test_nerath_exact_plan_chain.py",
                                   "tests/nerathsim/test_nerath_limits.py",
-                                  "tests/nerathsim/test_nerath_odds.py",
+                                  "tests/nerathsim/test_nerath_odds.py", "tests/nerathsim/test_nerath_shortcuts_odds_sum_reachers.py",
                                   "tests/nerathsim/test_*mutation*.py", "tests/nerathsim/test_nerath_mc.py",
                                   "tests/nerathsim/test_nerath_combat.py", "tests/nerathsim/test_nerath_game_combat.py"],
     # the search: tiny hand-built games with exact visit counts first, then the searches of real positions

@@ -11,9 +11,9 @@ import nightsim
 from analyses.games import resolve_policies
 from analyses.search import ISMCTSPolicy, parse_ismcts
 from analyses.search.ismcts import CappedChooser
-from dreamsim.scenario import build_state as dream_position
-from nightsim.scenario import build_state as night_position
-from nightsim.scenario import find_cards
+from dreamsim.engine.scenario import build_state as dream_position
+from nightsim.engine.scenario import build_state as night_position
+from nightsim.engine.scenario import find_cards
 
 
 def _night_one_winning_move():

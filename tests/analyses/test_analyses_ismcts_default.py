@@ -14,8 +14,8 @@ import nightsim
 from analyses.games import resolve_policies
 from analyses.search import ISMCTSPolicy, parse_ismcts
 from analyses.search.ismcts import DEFAULT_ITERATIONS, default_spec
-from dreamsim.policy_value import PlanValue
-from dreamsim.scenario import build_state as dream_position
+from dreamsim.engine.scenario import build_state as dream_position
+from dreamsim.policies.value import PlanValue
 
 
 def test_dreamsim_declares_a_paired_top3_search_with_cut_off_tuned_rollouts():

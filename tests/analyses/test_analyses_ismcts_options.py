@@ -10,7 +10,7 @@ import analyses
 import dreamsim
 from analyses.games import resolve_policies
 from analyses.search import ISMCTSPolicy, parse_ismcts
-from dreamsim.scenario import build_state as dream_position
+from dreamsim.engine.scenario import build_state as dream_position
 
 
 def _dream_one_winning_move():

@@ -26,7 +26,7 @@ from analyses.card_impact import (
     seat_hands,
 )
 from dreamsim import Rules as DreamRules
-from dreamsim.cards import KIND_NAMES
+from dreamsim.engine.cards import KIND_NAMES
 from dreamsim.opening import opening_hands as dream_hands
 from nightsim import Rules
 from nightsim.opening import card_families, card_name, opening_hands

@@ -13,7 +13,7 @@ import dreamsim
 import nightsim
 from analyses.plan import policy_key, policy_objects
 from analyses.runner import prepare_run
-from nightsim.policies import AGGRESSOR, GREEDY, PURIST, HeuristicPolicy
+from nightsim.policies.heuristic import AGGRESSOR, GREEDY, PURIST, HeuristicPolicy
 
 
 def rotations(game, policies, players=4):

@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 
 import dreamsim
+import dreamsim.policies.policies
 import nerathsim
 import nightsim
+import nightsim.policies.heuristic
 from analyses import games, tune
 from analyses.tune import Param, check_provenance, param_value, parse_space, tune_policy
 
@@ -127,7 +129,7 @@ def test_the_cli_tunes_with_a_tiny_budget_and_writes_a_file_the_game_loads(run, 
     assert check_provenance(data) == []
     assert data["start"] == "greedy" and data["provenance"]["pool"] == ["greedy", "purist", "aggressor"]
     assert data["provenance"]["command"].startswith("balancelab tune-policy nightsim --trials 2")
-    policy = nightsim.policies.load_tuned(out)
+    policy = nightsim.policies.heuristic.load_tuned(out)
     for key, value in data["params"].items():
         assert param_value(nightsim, policy, key) == value
     code, _, err = run(capsys, "tune-policy", "nightsim", "--start", "random", "--trials", "1")
@@ -137,11 +139,14 @@ def test_the_cli_tunes_with_a_tiny_budget_and_writes_a_file_the_game_loads(run, 
 # --- the shipped `tuned` policies ---------------------------------------------------------------
 
 GAMES = [(nightsim, "greedy"), (dreamsim, "heuristic"), (nerathsim, "balanced")]
+#: the module holding each game's `tuned` file
+TUNED_MODULES = {"nightsim": nightsim.policies.heuristic, "dreamsim": dreamsim.policies.policies,
+                 "nerathsim": nerathsim.policies}
 
 
 @pytest.mark.parametrize("module, start", GAMES, ids=lambda v: getattr(v, "__name__", v))
 def test_each_game_ships_a_tuned_policy_with_the_stored_parameters_usable_by_name(module, start):
-    data = json.loads(module.policies.TUNED_FILE.read_text(encoding="utf-8"))
+    data = json.loads(TUNED_MODULES[module.__name__].TUNED_FILE.read_text(encoding="utf-8"))
     assert data["name"] == "tuned" and data["game"] == module.__name__ and data["start"] == start
     tuned = module.POLICIES["tuned"]
     assert tuned.name == "tuned" and type(tuned) is type(module.POLICIES[start])
@@ -160,7 +165,7 @@ def test_each_game_ships_a_tuned_policy_with_the_stored_parameters_usable_by_nam
 
 @pytest.mark.parametrize("module", [m for m, _ in GAMES], ids=lambda m: m.__name__)
 def test_each_tuned_policys_provenance_is_complete_and_consistent(module):
-    data = json.loads(module.policies.TUNED_FILE.read_text(encoding="utf-8"))
+    data = json.loads(TUNED_MODULES[module.__name__].TUNED_FILE.read_text(encoding="utf-8"))
     assert check_provenance(data) == []
     prov = data["provenance"]
     conf = prov["confirmation"]

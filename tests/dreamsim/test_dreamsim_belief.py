@@ -1,4 +1,4 @@
-"""dreamsim.belief: the facts a seat infers from whom a reaction window asks, the sampler
+"""dreamsim.policies.belief: the facts a seat infers from whom a reaction window asks, the sampler
 that conditions the determinisation on them, the `belief=` option of the search and the `watch` hook
 of `play_game` that feeds it."""
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 import dreamsim
 from analyses.search.ismcts import BeliefChooser, ISMCTSPolicy, parse_ismcts
 from dreamsim import Allow, Walk, apply_action, legal_actions, observe, sample_state
-from dreamsim.belief import REACTION_KINDS, Fact, ReactionBelief, fact_weight
-from dreamsim.cards import CATCHER, DUTCH
-from dreamsim.determinize import check_consistent, unseen_cards
-from dreamsim.scenario import build_state
+from dreamsim.engine.cards import CATCHER, DUTCH
+from dreamsim.engine.determinize import check_consistent, unseen_cards
+from dreamsim.engine.scenario import build_state
+from dreamsim.policies.belief import REACTION_KINDS, Fact, ReactionBelief, fact_weight
 
 
 def _reactions(hand) -> int:

@@ -8,9 +8,9 @@ from scipy import stats
 
 import dreamsim
 from dreamsim import apply_action, legal_actions, observe, sample_state
-from dreamsim.cards import BLACK, KIND_NAMES, LOCATION_OF_SUSPENSE
-from dreamsim.determinize import PARTNER_KINDS, SUSPENSE_KINDS, unseen_cards
-from dreamsim.scenario import build_state
+from dreamsim.engine.cards import BLACK, KIND_NAMES, LOCATION_OF_SUSPENSE
+from dreamsim.engine.determinize import PARTNER_KINDS, SUSPENSE_KINDS, unseen_cards
+from dreamsim.engine.scenario import build_state
 
 
 def _positions(seed: int, policy: str):

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import dreamsim
-from dreamsim import cards as C
-from dreamsim.actions import ALLOW, CANCEL, WALK, Walk
-from dreamsim.engine import (
+from dreamsim.engine import cards as C
+from dreamsim.engine.actions import ALLOW, CANCEL, WALK, Walk
+from dreamsim.engine.engine import (
     DECISION_NAMES,
     FRAME_CODES,
     FRAME_TYPES,
@@ -26,8 +26,8 @@ from dreamsim.engine import (
     frame_as_list,
     new_game,
 )
-from dreamsim.policies import HeuristicPolicy
-from dreamsim.scenario import build_state, step
+from dreamsim.engine.scenario import build_state, step
+from dreamsim.policies.policies import HeuristicPolicy
 
 R2 = dreamsim.Rules(players=2)
 W4 = ["walk"] * 4

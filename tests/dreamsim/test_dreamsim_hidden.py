@@ -6,11 +6,11 @@ import dataclasses
 import numpy as np
 
 import dreamsim
-from dreamsim import cards as C
-from dreamsim.actions import SET_TRAP
-from dreamsim.engine import MotelTake, apply_legal
-from dreamsim.observation import _acting_for
-from dreamsim.scenario import build_state, step
+from dreamsim.engine import cards as C
+from dreamsim.engine.actions import SET_TRAP
+from dreamsim.engine.engine import MotelTake, apply_legal
+from dreamsim.engine.observation import _acting_for
+from dreamsim.engine.scenario import build_state, step
 
 
 def redeal(s, p, rng):

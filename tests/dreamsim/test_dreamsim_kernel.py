@@ -9,10 +9,8 @@ from collections import Counter
 import pytest
 
 import dreamsim
-from dreamsim import cards as C
-from dreamsim import kernel_bridge as KB
-from dreamsim import kernel_layout as K
-from dreamsim.actions import (
+from dreamsim.engine import cards as C
+from dreamsim.engine.actions import (
     ALLOW,
     CANCEL,
     DISCARD,
@@ -27,10 +25,12 @@ from dreamsim.actions import (
     VOP,
     WALK,
 )
-from dreamsim.engine import apply_legal, new_game
-from dreamsim.kernel import KERNEL
-from dreamsim.kernel_play import deal, legal_top, run
-from dreamsim.scenario import build_state
+from dreamsim.engine.engine import apply_legal, new_game
+from dreamsim.engine.scenario import build_state
+from dreamsim.kernel import bridge as KB
+from dreamsim.kernel import layout as K
+from dreamsim.kernel.play import deal, legal_top, run
+from dreamsim.kernel.play_batch import KERNEL
 from simcore.stream import Stream
 
 R2 = dreamsim.Rules(players=2)

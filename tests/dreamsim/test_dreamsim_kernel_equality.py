@@ -15,10 +15,10 @@ import pytest
 import analyses
 import dreamsim
 from dreamsim.decisions import DECISIONS
-from dreamsim.kernel import KERNEL, PARAMETERS
-from dreamsim.kernel_bridge import first_divergence
+from dreamsim.kernel.bridge import first_divergence
+from dreamsim.kernel.play_batch import KERNEL, PARAMETERS
 from dreamsim.knobs import KNOBS
-from dreamsim.policies import POLICIES
+from dreamsim.policies.policies import POLICIES
 from dreamsim.rules import Rules
 from simcore.equality import check_equal
 from simcore.stream import streams
@@ -52,7 +52,7 @@ RULE_SETS = [
 
 def assert_same_games(rules, lineup, seeds):
     """The kernel's records are play_game's, seed for seed (the first that differs is named, with
-    what differs and the decision where the two part, from dreamsim.kernel_bridge)."""
+    what differs and the decision where the two part, from dreamsim.kernel.bridge)."""
     check_equal(dreamsim.play_game, batch, rules, lineup, seeds, divergence=first_divergence)
 
 
@@ -112,7 +112,7 @@ def test_hands_and_traps_stay_in_the_order_the_kernel_lists_them():
             assert all(h == sorted(h) for h in s.hands) and all(t == sorted(t) for t in s.traps)
             checked += 1
             a = POLICIES["random"](None, tuple(s.legal), seats[s.current_player])
-            dreamsim.engine.apply_legal(s, a, chance)
+            dreamsim.engine.engine.apply_legal(s, a, chance)
     assert checked > 1000
 
 

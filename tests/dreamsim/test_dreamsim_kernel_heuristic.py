@@ -10,15 +10,15 @@ import pytest
 
 import analyses
 import dreamsim
-from dreamsim import kernel_bridge as KB
-from dreamsim import kernel_layout as K
-from dreamsim.actions import ALLOW, CANCEL, STAR, Allow
-from dreamsim.kernel import KERNEL, weights_row
-from dreamsim.kernel_heur_play import heur_scores_top
-from dreamsim.observation import observe
-from dreamsim.policies import POLICIES, HeuristicPolicy, Weights
-from dreamsim.policy_scoring import _SCORE, _Context
-from dreamsim.scenario import build_state, step
+from dreamsim.engine.actions import ALLOW, CANCEL, STAR, Allow
+from dreamsim.engine.observation import observe
+from dreamsim.engine.scenario import build_state, step
+from dreamsim.kernel import bridge as KB
+from dreamsim.kernel import layout as K
+from dreamsim.kernel.heur_play import heur_scores_top
+from dreamsim.kernel.play_batch import KERNEL, weights_row
+from dreamsim.policies.policies import POLICIES, HeuristicPolicy, Weights
+from dreamsim.policies.scoring import _SCORE, _Context
 
 R2 = dreamsim.Rules(players=2)
 R4 = dreamsim.Rules(players=4)

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from dreamsim import Rules, new_game, observe, play_game
-from dreamsim.cards import KIND_NAMES, STAR, SUSPENSE_OF, TOWN_HALL
-from dreamsim.engine import apply_action, legal_actions
-from dreamsim.policies import POLICIES
+from dreamsim.engine.cards import KIND_NAMES, STAR, SUSPENSE_OF, TOWN_HALL
+from dreamsim.engine.engine import apply_action, legal_actions
+from dreamsim.policies.policies import POLICIES
 from simcore.stream import streams
 
 STAR_NAME = KIND_NAMES[STAR]

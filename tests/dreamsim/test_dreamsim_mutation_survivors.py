@@ -10,9 +10,9 @@ import dataclasses
 import pytest
 
 import dreamsim
-from dreamsim import cards as C
-from dreamsim.actions import DISCARD, HOLD, PASS, SPRING, STAR, TO, WALK
-from dreamsim.scenario import build_state, step
+from dreamsim.engine import cards as C
+from dreamsim.engine.actions import DISCARD, HOLD, PASS, SPRING, STAR, TO, WALK
+from dreamsim.engine.scenario import build_state, step
 
 R2, R3 = dreamsim.Rules(players=2), dreamsim.Rules(players=3)
 W5 = ["walk"] * 5

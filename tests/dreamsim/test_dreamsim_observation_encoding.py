@@ -10,10 +10,10 @@ import pytest
 
 import dreamsim
 from dreamsim import apply_action, legal_actions, observe
-from dreamsim.activations import MotelTake, SquareTake
-from dreamsim.cards import SUSPENSE_OF
-from dreamsim.engine import FRAME_CODES
-from dreamsim.observation import (
+from dreamsim.engine.activations import MotelTake, SquareTake
+from dreamsim.engine.cards import SUSPENSE_OF
+from dreamsim.engine.engine import FRAME_CODES
+from dreamsim.engine.observation import (
     _PLAIN,
     SECRET_FIELDS,
     Observation,
@@ -23,8 +23,8 @@ from dreamsim.observation import (
     public_frames,
     public_limbo,
 )
-from dreamsim.state import RESOLVES, Frame, State
-from dreamsim.turn import PartnerChoice
+from dreamsim.engine.state import RESOLVES, Frame, State
+from dreamsim.engine.turn import PartnerChoice
 
 pytestmark = pytest.mark.filterwarnings("error")
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dreamsim import Rules, play_game
-from dreamsim.cards import COMPOSITION, KIND_NAMES
+from dreamsim.engine.cards import COMPOSITION, KIND_NAMES
 from dreamsim.opening import card_family, card_name, opening_hands
 
 

@@ -1,4 +1,4 @@
-"""`dreamsim.policy_value.PlanValue`, the plan-cost value estimate a search may cut its rollouts off
+"""`dreamsim.policies.value.PlanValue`, the plan-cost value estimate a search may cut its rollouts off
 with (`ismcts:N:cutoff=K:value=plan`): exact costs and rewards of hand-built positions,
 a finished game's true rewards, and its use by name from a policy list."""
 from __future__ import annotations
@@ -13,8 +13,8 @@ import analyses
 import dreamsim
 import nightsim
 from analyses.games import resolve_policies
-from dreamsim.policy_value import BETA, TEMPO, PlanValue
-from dreamsim.scenario import build_state
+from dreamsim.engine.scenario import build_state
+from dreamsim.policies.value import BETA, TEMPO, PlanValue
 
 
 def _softmax(logits):

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 import dreamsim
-from dreamsim import cards as C
-from dreamsim import engine as E
-from dreamsim.actions import DISCARD, PASS, STAR, TO, WALK
-from dreamsim.board import WalkGraph, _forget_older_half, distances_to, walk_graph
-from dreamsim.policies import POLICIES, HeuristicPolicy, clear_caches
-from dreamsim.scenario import build_state, step
+from dreamsim.engine import cards as C
+from dreamsim.engine import engine as E
+from dreamsim.engine.actions import DISCARD, PASS, STAR, TO, WALK
+from dreamsim.engine.board import WalkGraph, _forget_older_half, distances_to, walk_graph
+from dreamsim.engine.scenario import build_state, step
+from dreamsim.policies.policies import POLICIES, HeuristicPolicy, clear_caches
 
 R2 = dreamsim.Rules(players=2)
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3

@@ -4,15 +4,15 @@ who leads worked out without a whole decision's facts) give what the plain compu
 import numpy as np
 
 import dreamsim
-from dreamsim.actions import Allow
-from dreamsim.board import Boards
-from dreamsim.cards import BRIDGE, FOREST, RED, TOWN_HALL
-from dreamsim.engine import apply_legal, new_game
-from dreamsim.observation import observe
-from dreamsim.policies import BALANCED, TRICKSTER, HeuristicPolicy
-from dreamsim.policy_context import _Public
-from dreamsim.policy_plan import Memo
-from dreamsim.policy_scoring import _SCORE, _Context
+from dreamsim.engine.actions import Allow
+from dreamsim.engine.board import Boards
+from dreamsim.engine.cards import BRIDGE, FOREST, RED, TOWN_HALL
+from dreamsim.engine.engine import apply_legal, new_game
+from dreamsim.engine.observation import observe
+from dreamsim.policies.context import _Public
+from dreamsim.policies.plan import Memo
+from dreamsim.policies.policies import BALANCED, TRICKSTER, HeuristicPolicy
+from dreamsim.policies.scoring import _SCORE, _Context
 
 
 def _decisions(seeds, players=4, weights=BALANCED):

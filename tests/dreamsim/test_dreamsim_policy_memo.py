@@ -4,9 +4,9 @@ policy travels without its caches."""
 import pickle
 
 import dreamsim
-from dreamsim import policy_context, policy_plan
-from dreamsim.policies import BALANCED, POLICIES, RUNNER, HeuristicPolicy, clear_caches
-from dreamsim.policy_plan import Memo
+from dreamsim.policies import context, plan
+from dreamsim.policies.plan import Memo
+from dreamsim.policies.policies import BALANCED, POLICIES, RUNNER, HeuristicPolicy, clear_caches
 
 RULES = dreamsim.Rules()
 SEEDS = range(4)
@@ -32,7 +32,7 @@ def test_each_policy_object_owns_its_memo():
 
 
 def test_policy_modules_hold_no_cache():
-    for mod in (policy_context, policy_plan):
+    for mod in (context, plan):
         for name in ("_TOKENS", "_PROFILES", "_KEY_IDS", "_NEXT_ID", "_ADDED", "_STRICT", "_FREE"):
             assert not hasattr(mod, name), f"{mod.__name__}.{name}"
 
@@ -79,14 +79,14 @@ def test_a_pickled_policy_travels_without_its_memo_and_plays_the_same():
 
 
 def test_tables_filled_and_emptied_mid_game_never_change_a_choice_and_stay_bounded(monkeypatch):
-    """The bounds (board.GRAPH_CACHE_SIZE, policy_plan.TABLE_LIMIT) set memory, never a decision:
+    """The bounds (board.GRAPH_CACHE_SIZE, plan.TABLE_LIMIT) set memory, never a decision:
     with a few entries per table, every table fills and empties many times a game."""
     lineup = [HeuristicPolicy(RUNNER, "runner"), HeuristicPolicy(BALANCED, "heuristic"), "random", "random"]
     roomy = [dreamsim.play_game(RULES, lineup, seed) for seed in SEEDS]
     tight = [HeuristicPolicy(RUNNER, "runner"), HeuristicPolicy(BALANCED, "heuristic"), "random", "random"]
-    monkeypatch.setattr(dreamsim.board, "GRAPH_CACHE_SIZE", 6)
-    monkeypatch.setattr(policy_plan, "TABLE_LIMIT", 5)
-    monkeypatch.setattr(policy_context, "TABLE_LIMIT", 5)
+    monkeypatch.setattr(dreamsim.engine.board, "GRAPH_CACHE_SIZE", 6)
+    monkeypatch.setattr(plan, "TABLE_LIMIT", 5)
+    monkeypatch.setattr(context, "TABLE_LIMIT", 5)
     assert [dreamsim.play_game(RULES, tight, seed) for seed in SEEDS] == roomy
     for policy in tight[:2]:
         memo = policy.memo

@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dreamsim
-from dreamsim import cards as C
-from dreamsim.engine import _moves_from, apply_legal
+from dreamsim.engine import cards as C
+from dreamsim.engine.engine import _moves_from, apply_legal
 
 ALL = Counter(C.director_cards() + list(C.NIGHTMARES))
 

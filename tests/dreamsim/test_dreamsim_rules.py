@@ -11,8 +11,8 @@ from collections import Counter
 import numpy as np
 
 import dreamsim
-from dreamsim import cards as C
-from dreamsim.actions import (
+from dreamsim.engine import cards as C
+from dreamsim.engine.actions import (
     ALLOW,
     CANCEL,
     COUNT,
@@ -39,8 +39,8 @@ from dreamsim.actions import (
     VOP,
     WALK,
 )
+from dreamsim.engine.scenario import build_state, step
 from dreamsim.game import timeout_cause
-from dreamsim.scenario import build_state, step
 
 R2 = dreamsim.Rules(players=2)
 R3 = dreamsim.Rules(players=3)

@@ -21,15 +21,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dreamsim
-import dreamsim.refill
-import dreamsim.turn
-from dreamsim.actions import DISCARD, DUTCH_EXTRA, DUTCH_REDUCE, PASS, SET_TRAP, STAR, STEAL
-from dreamsim.cards import BLACK, RED, director_cards
-from dreamsim.engine import apply_legal, new_game
-from dreamsim.policies import POLICIES
-from dreamsim.state import _moves_from, shuffled
-from dreamsim.traps import TrapWindow, window_opens
-from dreamsim.turn import Turn, _can_activate
+import dreamsim.engine.refill
+import dreamsim.engine.turn
+from dreamsim.engine.actions import DISCARD, DUTCH_EXTRA, DUTCH_REDUCE, PASS, SET_TRAP, STAR, STEAL
+from dreamsim.engine.cards import BLACK, RED, director_cards
+from dreamsim.engine.engine import apply_legal, new_game
+from dreamsim.engine.state import _moves_from, shuffled
+from dreamsim.engine.traps import TrapWindow, window_opens
+from dreamsim.engine.turn import Turn, _can_activate
+from dreamsim.policies.policies import POLICIES
 from simcore.stream import Stream, seed_int, streams
 
 
@@ -184,8 +184,8 @@ def test_skipping_trap_windows_nobody_can_spring_in_plays_the_same_games(kwargs,
                     assert window_opens(s, turn_start) == bool(TrapWindow(turn_start).legal(s))
                 checked += 1
             apply_legal(s, choose[s.current_player](tuple(s.legal)), chance)
-    monkeypatch.setattr(dreamsim.refill, "window_opens", _always_open)
-    monkeypatch.setattr(dreamsim.turn, "window_opens", _always_open)
+    monkeypatch.setattr(dreamsim.engine.refill, "window_opens", _always_open)
+    monkeypatch.setattr(dreamsim.engine.turn, "window_opens", _always_open)
     for seed, game in enumerate(fast):
         plain = dreamsim.play_game(rules, ["random"] * n, seed, record=True)
         assert game.to_record() == plain.to_record(), seed

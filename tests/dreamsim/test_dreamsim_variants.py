@@ -9,10 +9,10 @@ import pytest
 
 import analyses
 import dreamsim
-from dreamsim import cards as C
-from dreamsim.actions import DUTCH_REDUCE, PASS, WALK
-from dreamsim.kernel import KERNEL
-from dreamsim.scenario import build_state, step
+from dreamsim.engine import cards as C
+from dreamsim.engine.actions import DUTCH_REDUCE, PASS, WALK
+from dreamsim.engine.scenario import build_state, step
+from dreamsim.kernel.play_batch import KERNEL
 
 QUIET = dreamsim.Rules(nightmares="none")   # no nightmare can change a turn's actions
 UP = 0

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 import nightsim
-from nightsim.cards import parse_cards
+from nightsim.engine.cards import parse_cards
 
 
 def test_published_deck_matches_the_data_file():

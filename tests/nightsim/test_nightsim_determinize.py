@@ -8,7 +8,7 @@ from scipy import stats
 
 import nightsim
 from nightsim import apply_action, legal_actions, observe, sample_state
-from nightsim.determinize import unseen_cards
+from nightsim.engine.determinize import unseen_cards
 
 
 def _positions(seed: int, policy: str, players: int | None = None, seals: bool = False):

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import nightsim
-from nightsim.creatures import _can_place, _card_placements
-from nightsim.policies import _Context, _pick
+from nightsim.engine.creatures import _can_place, _card_placements
+from nightsim.policies.heuristic import _Context, _pick
 
 
 def _positions(rules, seeds, policy):

@@ -1,6 +1,6 @@
-"""The numba batch kernel (nightsim/kernel.py) against the Python engine, the reference.
+"""The numba batch kernel (nightsim/kernel/play_batch.py) against the Python engine, the reference.
 
-On hand-built positions (loaded into the kernel with nightsim.kernel_bridge) the kernel lists the
+On hand-built positions (loaded into the kernel with nightsim.kernel.bridge) the kernel lists the
 same legal actions in the same order and reaches the same state after the same action; its
 policies pick what the engine's may pick; the batch API's records, refusals and columns. Whole
 games, seed for seed: tests/nightsim/test_nightsim_kernel_equality.py.
@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 import nightsim
-from nightsim import POLICIES, Devour, PenaltyDiscard, Play, Rules, kernel, legal_actions, new_game, observe, play_game
-from nightsim import kernel_bridge as kb
-from nightsim.engine import apply_legal
-from nightsim.kernel import KERNEL, STAT_COLUMNS, play_arrays, play_batch, refusal, supports
-from nightsim.policies import HeuristicPolicy, _Context
-from nightsim.scenario import build_state, card_id
+from nightsim import POLICIES, Devour, PenaltyDiscard, Play, Rules, legal_actions, new_game, observe, play_game
+from nightsim.engine.engine import apply_legal
+from nightsim.engine.scenario import build_state, card_id
+from nightsim.kernel import bridge as kb
+from nightsim.kernel import play_batch as kernel
+from nightsim.kernel.play_batch import KERNEL, STAT_COLUMNS, play_arrays, play_batch, refusal, supports
+from nightsim.policies.heuristic import HeuristicPolicy, _Context
 
 BASE = Rules()
 R2 = Rules(players=2)

@@ -1,8 +1,8 @@
 """numba's on-disk cache of the batch kernels is keyed on ALL of a kernel's source files.
 
 numba validates a ``cache=True`` function only against its own file, so `kernel_play.play_games`
-kept its stale compiled `kernel_core` code after an edit of `kernel_core.py` alone. Each kernel
-package's `kernel_cache` module registers its files with the shared locator of
+kept its stale compiled `kernel.core` code after an edit of `nightsim/kernel/core.py` alone. Each kernel
+package's `kernel.cache` module registers its files with the shared locator of
 simcore/kernel_cache.py, whose source stamp is a hash of all the kernel's KERNEL_FILES. Covers the
 three simulators' kernels (nightsim, dreamsim, nerathsim.battle); the real kernels are never
 compiled here, except Nightmarium's in the comparison of its two inlining builds.
@@ -22,30 +22,31 @@ import pytest
 from numba.core import caching
 from numba.core.registry import CPUDispatcher
 
-import dreamsim.kernel_cache
-import dreamsim.kernel_core
-import dreamsim.kernel_frames
-import dreamsim.kernel_heur
-import dreamsim.kernel_heur_board
-import dreamsim.kernel_heur_play
-import dreamsim.kernel_heur_score
-import dreamsim.kernel_play
+import dreamsim.kernel.cache
+import dreamsim.kernel.core
+import dreamsim.kernel.frames
+import dreamsim.kernel.heur
+import dreamsim.kernel.heur_board
+import dreamsim.kernel.heur_play
+import dreamsim.kernel.heur_score
+import dreamsim.kernel.play
+import dreamsim.kernel.turn
 import nerathsim.battle.kernel
 import nerathsim.battle.kernel_cache
-import nightsim.kernel_abilities
-import nightsim.kernel_cache
-import nightsim.kernel_core
-import nightsim.kernel_draw
-import nightsim.kernel_play
+import nightsim.kernel.abilities
+import nightsim.kernel.cache
+import nightsim.kernel.core
+import nightsim.kernel.draw
+import nightsim.kernel.play
 import simcore.kernel_cache
 import simcore.stream_kernel
 
 KERNELS = {   # the kernel_cache module of a package -> the modules holding its compiled functions
-    "nightsim": (nightsim.kernel_cache, (nightsim.kernel_draw, nightsim.kernel_abilities, nightsim.kernel_core,
-                                         nightsim.kernel_play)),
-    "dreamsim": (dreamsim.kernel_cache, (dreamsim.kernel_core, dreamsim.kernel_frames, dreamsim.kernel_play,
-                                         dreamsim.kernel_heur_board, dreamsim.kernel_heur, dreamsim.kernel_heur_score,
-                                         dreamsim.kernel_heur_play)),
+    "nightsim": (nightsim.kernel.cache, (nightsim.kernel.draw, nightsim.kernel.abilities, nightsim.kernel.core,
+                                         nightsim.kernel.play)),
+    "dreamsim": (dreamsim.kernel.cache, (dreamsim.kernel.core, dreamsim.kernel.turn, dreamsim.kernel.frames,
+                                         dreamsim.kernel.play, dreamsim.kernel.heur_board, dreamsim.kernel.heur,
+                                         dreamsim.kernel.heur_score, dreamsim.kernel.heur_play)),
     "nerathsim.battle": (nerathsim.battle.kernel_cache, (nerathsim.battle.kernel,)),
 }
 FILE_CASES = [(name, i) for name, (cache, _) in KERNELS.items() for i in range(len(cache.KERNEL_FILES))]
@@ -159,7 +160,7 @@ def test_compiled_functions_read_globals_only_from_the_kernel_files(name):
         for d in dispatchers(module):
             for g in global_names(d.py_func.__code__) & set(origins):
                 value = d.py_func.__globals__[g]
-                if g == "kernel_cache" or isinstance(value, type):
+                if g in ("cache", "kernel_cache") or isinstance(value, type):
                     continue      # the registration import; classes are Python-side only
                 assert real(origins[g]) in files, (f"{module.__name__}.{d.py_func.__name__} reads {g} "
                                                    f"from {origins[g]}, not in {name}.kernel_cache.KERNEL_FILES")
@@ -199,14 +200,14 @@ ARRAYS_HASH = """
 import hashlib, sys
 import numpy as np
 import nightsim
-from nightsim import kernel
+from nightsim.kernel import play_batch as kernel
 lineups = [("random", "greedy", "random", "greedy"), ("greedy",) * 4, ("random",) * 4] * 40
 arrays = kernel.play_arrays(nightsim.Rules(players=4), lineups, range(500, 500 + len(lineups)))
 digest = hashlib.sha256()
 for key in sorted(arrays):
     digest.update(key.encode())
     digest.update(np.ascontiguousarray(arrays[key]).tobytes())
-print(nightsim.kernel_cache.INLINE, digest.hexdigest())
+print(nightsim.kernel.cache.INLINE, digest.hexdigest())
 """
 
 
@@ -225,7 +226,7 @@ def test_the_inlined_and_the_not_inlined_builds_play_the_same_games():
 
 
 def test_an_unknown_inlining_setting_is_refused_by_name():
-    done = subprocess.run([sys.executable, "-c", "import nightsim.kernel_cache"], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", "import nightsim.kernel.cache"], capture_output=True, text=True,
                           env={**os.environ, "BALANCELAB_KERNEL_INLINE": "sometimes"})
     assert done.returncode != 0 and "BALANCELAB_KERNEL_INLINE must be 'always' or 'never'" in done.stderr
 
@@ -243,7 +244,7 @@ def test_the_games_ship_their_named_build_and_the_environment_picks_the_other(mo
     assert simcore.kernel_cache.inline_setting("never") == "never"
     monkeypatch.setenv(simcore.kernel_cache.INLINE_ENV, "never")
     assert simcore.kernel_cache.inline_setting("always") == "never"
-    assert (nightsim.kernel_cache.DEFAULT_INLINE, dreamsim.kernel_cache.DEFAULT_INLINE) == ("always", "never")
+    assert (nightsim.kernel.cache.DEFAULT_INLINE, dreamsim.kernel.cache.DEFAULT_INLINE) == ("always", "never")
 
 
 def test_each_game_registers_one_locator_and_re_registering_replaces_it():
@@ -252,10 +253,10 @@ def test_each_game_registers_one_locator_and_re_registering_replaces_it():
         mine = [c for c in before if getattr(c, "kernel_package", None) == cache.HERE]
         assert mine == [cache.LOCATOR], name
     try:
-        again = simcore.kernel_cache.register(nightsim.kernel_cache.HERE, nightsim.kernel_cache.KERNEL_FILES,
-                                              nightsim.kernel_cache.OWN_FILES)
+        again = simcore.kernel_cache.register(nightsim.kernel.cache.HERE, nightsim.kernel.cache.KERNEL_FILES,
+                                              nightsim.kernel.cache.OWN_FILES)
         now = caching.CacheImpl._locator_classes
-        assert again in now and nightsim.kernel_cache.LOCATOR not in now
+        assert again in now and nightsim.kernel.cache.LOCATOR not in now
         assert len(now) == len(before)
     finally:
         caching.CacheImpl._locator_classes[:] = before

@@ -1,5 +1,5 @@
 """The batch kernel plays exactly `play_game`'s games: for the same int seed, line-up and rules,
-`nightsim.kernel.play_batch` gives record for record what `play_game(...).to_record()` gives
+`nightsim.kernel.play_batch.play_batch` gives record for record what `play_game(...).to_record()` gives
 (winner, turns, decisions, timeouts, scores and every per-seat statistic).
 
 Both draw from the streams of `simcore.stream` (chance: stream 0; seat i: stream 1 + i), the kernel
@@ -7,7 +7,7 @@ through their compiled twin, with the same draws in the same order. Covered: ran
 players, every built-in heuristic the kernel plays, mixed line-ups, context-feature weights, and every
 rules field the lab varies (`nightsim.KNOBS`, `nightsim.DECISIONS` without seals), plus a small deck
 (reshuffles), a tight turn cap (timeouts) and seeds near 2**64. A mismatch names the first decision
-where the games part (`kernel_bridge.first_divergence`). `benchmarks/tools/kernel_equality.py` checks many
+where the games part (`kernel.bridge.first_divergence`). `benchmarks/tools/kernel_equality.py` checks many
 more seeds per case.
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ import pytest
 
 import nightsim
 from nightsim import DECISIONS, GREEDY, KNOBS, HeuristicPolicy, Rules, play_game
-from nightsim.kernel import play_batch, refusal
-from nightsim.kernel_bridge import first_divergence
+from nightsim.kernel.bridge import first_divergence
+from nightsim.kernel.play_batch import play_batch, refusal
 from simcore.equality import check_equal
 
 CONTEXT = HeuristicPolicy(dataclasses.replace(GREEDY, win=7.0, follow=1.25, pair=2.5, crowd=-0.75, mocker_ctx=1.5,

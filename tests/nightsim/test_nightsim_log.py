@@ -15,9 +15,9 @@ import pytest
 
 import nightsim
 from nightsim import Rules, apply_action, legal_actions, observe
+from nightsim.engine.log import format_events
+from nightsim.engine.scenario import build_state, card_id, find_cards
 from nightsim.game import turns_played
-from nightsim.log import format_events
-from nightsim.scenario import build_state, card_id, find_cards
 
 
 class Referee:

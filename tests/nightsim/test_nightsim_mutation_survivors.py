@@ -1,5 +1,5 @@
 """Behaviours that planted bugs (mutants, see benchmarks/tools/mutation.py) slipped past: one exact
-check each. Positions are hand-built with nightsim.scenario.build_state."""
+check each. Positions are hand-built with nightsim.engine.scenario.build_state."""
 from __future__ import annotations
 
 import nightsim
@@ -18,8 +18,8 @@ from nightsim import (
     StopDiscard,
     Take,
 )
-from nightsim.engine import describe_action
-from nightsim.scenario import build_state, card_id, find_cards
+from nightsim.engine.engine import describe_action
+from nightsim.engine.scenario import build_state, card_id, find_cards
 
 RS = Rules(players=2, seals=True)
 SEAL_N = find_cards(RS, legion=0, seal=True)[0]
@@ -53,4 +53,4 @@ def test_every_action_is_described_as_a_rulebook_sentence():
     assert describe_action(s, Draw()) == "draw a card"
     assert describe_action(s, StartDiscard()) == "start discarding cards"
     assert describe_action(s, StopDiscard()) == "stop choosing: discard them and draw half"
-    assert nightsim.engine.describe_action is describe_action
+    assert nightsim.engine.engine.describe_action is describe_action

@@ -13,8 +13,8 @@ import pytest
 
 import nightsim
 from nightsim import Rules, legal_actions, observe
-from nightsim.engine import apply_legal
-from nightsim.scenario import build_state, card_id
+from nightsim.engine.engine import apply_legal
+from nightsim.engine.scenario import build_state, card_id
 
 
 def redeal(s: nightsim.State, seat: int, rng) -> nightsim.State:
@@ -77,7 +77,7 @@ def test_every_decision_kind_is_checked_against_a_re_deal():
     discard choice, Executioner, Scavenger and Devourer targets."""
     rs = Rules(players=3, seals=True)
     c = lambda n: card_id(rs, n)  # noqa: E731
-    seal_h = nightsim.scenario.find_cards(rs, legion="Homunculi", seal=True)[0]
+    seal_h = nightsim.engine.scenario.find_cards(rs, legion="Homunculi", seal=True)[0]
     positions = [
         # Herald: head Herald completes [C legs, C torso]; two cards turned over
         (dict(hands=[[c(55)], [c(3)], [c(6)]], creatures=[[[c(87), c(86)]], [], []], deck=[c(30), c(66), c(69)]),

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from nightsim import Rules, play_game
-from nightsim.cards import ABILITIES, LEGIONS
+from nightsim.engine.cards import ABILITIES, LEGIONS
 from nightsim.opening import card_families, card_family, card_name, opening_hands
 
 

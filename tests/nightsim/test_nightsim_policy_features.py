@@ -1,4 +1,4 @@
-"""The heuristic's context features (`Weights.win` ... `threat`, nightsim/policies.py).
+"""The heuristic's context features (`Weights.win` ... `threat`, nightsim/policies/heuristic.py).
 
 1. At their defaults they add nothing: `Weights()` reports them off, and scoring every action
    through `_Context` with the features forced on plays exactly greedy's games (records and logs).
@@ -15,11 +15,11 @@ import pytest
 
 import nightsim
 from nightsim import GREEDY, POLICIES, Play, Rules, StartDiscard, Take, legal_actions, new_game, observe, play_game
-from nightsim import kernel_bridge as kb
-from nightsim.engine import apply_legal
-from nightsim.kernel import KERNEL, policy_row
-from nightsim.policies import EXTRA_FIELDS, TUNING, HeuristicPolicy, Weights, _Context, _pick
-from nightsim.scenario import build_state, card_id
+from nightsim.engine.engine import apply_legal
+from nightsim.engine.scenario import build_state, card_id
+from nightsim.kernel import bridge as kb
+from nightsim.kernel.play_batch import KERNEL, policy_row
+from nightsim.policies.heuristic import EXTRA_FIELDS, TUNING, HeuristicPolicy, Weights, _Context, _pick
 
 R2 = Rules(players=2)
 

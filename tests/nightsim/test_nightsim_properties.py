@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nightsim
-from nightsim.engine import apply_legal
+from nightsim.engine.engine import apply_legal
 
 rules_strategy = st.builds(
     nightsim.Rules,

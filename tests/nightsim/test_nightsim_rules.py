@@ -1,7 +1,7 @@
 """Every rule of the seed (shared/seeds/nightmarium.da.txt) and every decided gap (the `Rules`
 fields), each shown on a hand-built position with the EXACT state after the action(s).
 
-Positions are built with `nightsim.scenario.build_state(..., unused="remove")`, so the deck and
+Positions are built with `nightsim.engine.scenario.build_state(..., unused="remove")`, so the deck and
 the discard pile are exactly the cards a test lists (top of the deck = LAST item). Card names
 below say legion, slot(s) and ability; `test_card_constants_are_what_their_names_say` checks
 them against the deck. nightsim/RULES.md maps each rule sentence to these tests.
@@ -32,7 +32,7 @@ from nightsim import (
     apply_action,
     legal_actions,
 )
-from nightsim.scenario import build_state, card_id, find_cards
+from nightsim.engine.scenario import build_state, card_id, find_cards
 
 BASE = Rules()
 
@@ -1160,7 +1160,8 @@ def test_custom_deck_variant():
 def test_every_event_kind_is_documented_in_rules_md():
     root = pathlib.Path(nightsim.__file__).parent
     emitted = set()
-    for module in ("engine.py", "game.py", "state.py", "turn.py", "creatures.py", "penalty.py"):
+    for module in ("engine/engine.py", "game.py", "engine/state.py", "engine/turn.py", "engine/creatures.py",
+                   "engine/penalty.py"):
         text = (root / module).read_text()
         emitted |= set(re.findall(r'_event\(s, "(\w+)"', text)) | set(re.findall(r'"event": "(\w+)"', text))
     assert {"deal", "decision", "complete", "ability", "penalty_discard", "seal"} <= emitted

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import nightsim
-from nightsim.observation import creatures_view, seat_views
+from nightsim.engine.observation import creatures_view, seat_views
 
 RULES = [
     dict(players=4),

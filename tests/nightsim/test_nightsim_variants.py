@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 import nightsim
-from nightsim import Rules, kernel, kernel_bridge
+from nightsim import Rules
+from nightsim.kernel import bridge as kb
+from nightsim.kernel import play_batch as kernel
 
 
 @pytest.mark.parametrize("players, extra", [(2, 1), (4, 1), (5, 3)])
@@ -77,13 +79,13 @@ def test_the_reduced_first_turn_reaches_the_first_seats_in_engine_and_kernel(fie
     engine = _first_round_actions(lambda: {"turn_player": s.turn_player, "actions_left": s.actions_left},
                                   lambda: nightsim.apply_action(s, nightsim.Draw(), rng))
     assert engine == expected
-    # the kernel: its own deal (new_game) and its own turn ends (kernel_core._end_turn)
+    # the kernel: its own deal (new_game) and its own turn ends (kernel.core._end_turn)
     play = kernel._play()
     st, rs, acts, ties = play.new_buffers()
     tb = kernel.tables(rules)
     play.new_game(st, tb, rs, np.uint64(7))
-    ks = kernel_bridge.KernelState(st, tb, rs, acts, ties, rules.players)
-    assert _first_round_actions(lambda: kernel_bridge.view(ks), lambda: kernel_bridge.apply(ks, nightsim.Draw())) \
+    ks = kb.KernelState(st, tb, rs, acts, ties, rules.players)
+    assert _first_round_actions(lambda: kb.view(ks), lambda: kb.apply(ks, nightsim.Draw())) \
         == expected
     assert kernel.refusal(rules, ["greedy"] * 4) is None                    # analyses plays it with the kernel
 

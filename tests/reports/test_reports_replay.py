@@ -19,7 +19,7 @@ from analyses.replay import example_replays, record_from_results, record_game, r
 from analyses.runner import simulate
 from analyses.study import analyse_study
 from balancelab.cli import main
-from dreamsim.cards import KIND_NAMES
+from dreamsim.engine.cards import KIND_NAMES
 from nerathsim import engine as nerath_engine
 from nerathsim.game import LegalActions
 from nerathsim.maps import REALMS
@@ -71,7 +71,7 @@ def _dream_final(s):
 def test_midnighters_board_after_the_last_event_is_the_engines_final_state(players, policies, seed):
     rules = dreamsim.Rules(players=players)
     lineup = [policies] * players
-    s = _loop(dreamsim, dreamsim.new_game, dreamsim.engine.apply_action, dreamsim.engine.legal_actions, rules,
+    s = _loop(dreamsim, dreamsim.new_game, dreamsim.engine.engine.apply_action, dreamsim.engine.engine.legal_actions, rules,
               lineup, seed)
     record = record_game("dreamsim", seed, lineup, rules)
     board = final_board(record).state()

@@ -79,12 +79,12 @@ def test_nightmarium_replay_steps_and_ends_with_the_engines_final_state(tmp_path
 @needs_browser
 def test_midnighters_replay_ends_with_the_engines_positions_and_hands(tmp_path):
     rules, lineup, seed = dreamsim.Rules(players=4), ["random"] * 4, 512
-    s = _loop(dreamsim, dreamsim.new_game, dreamsim.engine.apply_action, dreamsim.engine.legal_actions, rules,
+    s = _loop(dreamsim, dreamsim.new_game, dreamsim.engine.engine.apply_action, dreamsim.engine.engine.legal_actions, rules,
               lineup, seed)
     path = Replay(record_game("dreamsim", seed, lineup, rules)).write(tmp_path / "d.html")
     problems, first, (second, _), last, _ = _walk(path)
     assert problems == [] and second != first
-    names = dreamsim.cards.KIND_NAMES
+    names = dreamsim.engine.cards.KIND_NAMES
     assert [(int(seat), hand, int(loc)) for seat, _, hand, loc in last["seats"]] == \
         [(i, "|".join(sorted(names[k] for k in s.hands[i])), s.where[i]) for i in range(4)]
     assert_seats_from_one(last, 4)

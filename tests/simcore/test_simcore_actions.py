@@ -60,6 +60,6 @@ def test_actions_of_different_kinds_never_compare_equal():
 
 
 def test_the_games_actions_are_kept_apart_by_kind():
-    assert nightsim.actions.Draw() != nightsim.actions.StopDiscard()
-    assert dreamsim.actions.Star() != dreamsim.actions.Pass()
+    assert nightsim.engine.actions.Draw() != nightsim.engine.actions.StopDiscard()
+    assert dreamsim.engine.actions.Star() != dreamsim.engine.actions.Pass()
     assert nerathsim.game_actions.Fight(3) != nerathsim.game_actions.Amok(3)

@@ -47,7 +47,7 @@ def test_every_kernel_function_holds_one_compiled_version_after_each_line_up():
     for module, policies in ((dreamsim, ("random", "heuristic")), (nightsim, ("random", "greedy"))):
         for policy in policies:
             module.KERNEL.play_batch(module.Rules(players=4), [(policy,) * 4] * 2, [1, 2])
-    found = dict(_kernel_dispatchers(("dreamsim.kernel", "nightsim.kernel", "simcore.stream_kernel")))
+    found = dict(_kernel_dispatchers(("dreamsim.kernel.", "nightsim.kernel.", "simcore.stream_kernel")))
     assert len(found) > 100
     many = {name: [str(s) for s in d.overloads] for name, d in found.items() if len(d.overloads) > 1}
     assert many == {}

@@ -1,0 +1,1 @@
+"""The Nightmarium engine: cards, state, legal actions and the rules of a turn (engine.py the entry points)."""

@@ -1,0 +1,1 @@
+"""The Nightmarium policies: heuristic.py the registry, the random and heuristic policies and their weights."""
