@@ -51,8 +51,6 @@ MAX_TRIALS = options.MAX_TRIALS
 MAX_SWEEP_VALUES = options.MAX_SWEEP_VALUES
 MAX_PLAYERS = options.MAX_PLAYERS
 MAX_BUDGET_SECONDS = options.MAX_BUDGET_SECONDS
-#: the line shown under each command's --help
-HELP = options.LIMITS_HELP
 
 
 class LimitError(ValueError):

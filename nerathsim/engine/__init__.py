@@ -91,12 +91,12 @@ from .state import (
 )
 from .terrain import destinations, friendly_sea, ship_reach, turn_reach
 from .turn import Income, group_vp, income, turn_plan
-from .windows import CardWindow, Pending, PendingCard
+from .windows import CardWindow, PendingCard
 
 __all__ = [
     "new_game", "deal", "legal_actions", "legal_by_kind", "is_legal", "apply_action", "apply_legal",
     "describe_action", "current_frame", "State", "IllegalActionError", "Tables", "tables", "Ship", "ArmyChain", "Battle",
-    "Frame", "CardWindow", "PendingCard", "Pending", "CombatWindow", "CasualtyChoice", "HitsToPlace",
+    "Frame", "CardWindow", "PendingCard", "CombatWindow", "CasualtyChoice", "HitsToPlace",
     "LuckBase", "AmokFrame", "WindowView", "Movement", "BattleOrder", "PressOrRetreat", "Regroup", "BuyUnits",
     "Reinforcements", "Income", "turn_plan", "copy_frames", "FRAMES", "FRAME_TYPES", "DECISION_NAMES", "REALM_STATS", "MoveList",
     "as_generator", "destinations", "friendly_sea", "ship_reach", "turn_reach", "income", "group_vp", "placement_spots", "retreat_options",
