@@ -266,13 +266,16 @@ def ratio_difference(y1, n1, y0, n0, clusters=None, confidence: float = 0.95) ->
 
 def holm(p_values) -> np.ndarray:
     """Holm's step-down adjusted p-values (NaN stays NaN and does not count in the family)."""
-    p = np.asarray(p_values, dtype=float)
-    out = np.full(p.shape, np.nan)
-    valid = np.flatnonzero(~np.isnan(p))
-    m = len(valid)
-    if not m:
-        return out
-    order = valid[np.argsort(p[valid], kind="stable")]
-    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out[order] = adjusted
+    p, out, order = ranked(p_values)
+    m = len(order)
+    if m:
+        out[order] = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
     return out
+
+
+def ranked(p_values) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(p, out, order): the p-values as floats, an all-NaN result to fill, and the positions of the
+    non-NaN ones from the smallest p up (ties in their order)."""
+    p = np.asarray(p_values, dtype=float)
+    valid = np.flatnonzero(~np.isnan(p))
+    return p, np.full(p.shape, np.nan), valid[np.argsort(p[valid], kind="stable")]

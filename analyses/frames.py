@@ -33,11 +33,6 @@ def chunk_frame(columns: dict[str, list]) -> pd.DataFrame:
     return pd.DataFrame({name: _compact(name, values) for name, values in columns.items()}, copy=False)
 
 
-def columns_frame(index_columns: dict, columns: dict) -> pd.DataFrame:
-    """The same compact DataFrame as `records_frame`, from columns (lists or arrays, in record order)."""
-    return chunk_frame({**index_columns, **columns})
-
-
 def _compact(name: str, values: list):
     """The column `name` as a compact array (see the module docstring for the dtype rules)."""
     if name == "winner":

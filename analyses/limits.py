@@ -51,8 +51,6 @@ MAX_TRIALS = options.MAX_TRIALS
 MAX_SWEEP_VALUES = options.MAX_SWEEP_VALUES
 MAX_PLAYERS = options.MAX_PLAYERS
 MAX_BUDGET_SECONDS = options.MAX_BUDGET_SECONDS
-#: the line shown under each command's --help
-HELP = options.LIMITS_HELP
 
 
 class LimitError(ValueError):
@@ -61,14 +59,18 @@ class LimitError(ValueError):
 
 def count(value, flag: str, limit: int, least: int = 1, what: str = "") -> int:
     """`value` as an int in least..limit, else LimitError naming `flag` and the limit."""
-    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
-        raise LimitError(f"{flag} must be a whole number, got {value!r}")
-    value = int(value)
+    value = _whole(value, flag)
     if value < least:
         raise LimitError(f"{flag} must be at least {least}, got {value}")
     if value > limit:
         raise LimitError(f"{flag} {_short(value)} is above the limit of {limit:,}{' ' + what if what else ''}")
     return value
+
+
+def _whole(value, flag: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise LimitError(f"{flag} must be a whole number, got {value!r}")
+    return int(value)
 
 
 def games(value, flag: str = "--games", least: int = 1) -> int:
@@ -77,9 +79,7 @@ def games(value, flag: str = "--games", least: int = 1) -> int:
 
 def jobs(value, flag: str = "--jobs") -> int:
     """A worker count: 1..MAX_JOBS, or -1 .. -MAX_JOBS (joblib: all cores, all but one, ...)."""
-    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
-        raise LimitError(f"{flag} must be a whole number, got {value!r}")
-    value = int(value)
+    value = _whole(value, flag)
     if value == 0:
         raise LimitError(f"{flag} must be a positive number of workers or -1 (all cores), got 0")
     if abs(value) > MAX_JOBS:

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .card_impact import OPENING_METHOD
-from .clusters import CLUSTERED, INDEPENDENT, holm
+from .clusters import CLUSTERED, INDEPENDENT, holm, ranked
 
 METHODS = {"holm": "Holm-adjusted", "bh": "Benjamini–Hochberg-adjusted"}
 DEFAULT_METHOD = "holm"
@@ -54,15 +54,11 @@ LADDER_TESTS = {"seat": "two-sided exact binomial test", "alliance": "two-sided 
 
 def bh(p_values) -> np.ndarray:
     """Benjamini–Hochberg step-up adjusted p-values (NaN stays NaN and does not count)."""
-    p = np.asarray(p_values, dtype=float)
-    out = np.full(p.shape, np.nan)
-    valid = np.flatnonzero(~np.isnan(p))
-    m = len(valid)
-    if not m:
-        return out
-    order = valid[np.argsort(p[valid], kind="stable")]
-    scaled = p[order] * m / np.arange(1, m + 1)
-    out[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+    p, out, order = ranked(p_values)
+    m = len(order)
+    if m:
+        scaled = p[order] * m / np.arange(1, m + 1)
+        out[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
     return out
 
 

@@ -481,7 +481,6 @@ def _term(text: str) -> Objective:
 
 #: objective -> {parameter: (check, what it must be)}
 _SHARE = (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 1, "a number in (0, 1]")
-_NUMBER = (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v), "a finite number")
 _POSITIVE = (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v < math.inf,
              "a positive number")
 PARAMETERS = {

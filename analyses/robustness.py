@@ -87,12 +87,6 @@ def skill_text(finding: pd.Series, ladder: pd.DataFrame | None, family=None) -> 
                   f"{'; '.join(parts)} — {rows['verdict'].iloc[0]}.")
 
 
-def robustness_line(finding: pd.Series, ladder: pd.DataFrame | None, family=None) -> str:
-    """The skill part alone, as a line: 'Robustness — checked in self-play ...' (`skill_text`)."""
-    checked, text = skill_text(finding, ladder, family)
-    return ("Robustness — " if checked else "Robustness: ") + text
-
-
 def _quantity(finding: pd.Series, g) -> str | None:
     """The sensitivity table's quantity that a claim states: a seat's win rate, or an alliance's (the win
     rate of its first seat: partners win together); None for any other claim."""

@@ -51,14 +51,9 @@ def _dice(unit, role: str, at_sea: bool) -> int:
 
 
 def _fights(unit, role: str, at_sea: bool) -> bool:
-    """Can this unit be bought to fight on its own in that role and place?"""
-    if at_sea and unit.domain == "land":
-        return False                      # land units at sea are cargo (heroes need a warship)
-    if not at_sea and unit.domain == "sea":
-        return False
-    if role == "attack" and unit.captured:
-        return False                      # castles only defend
-    return unit.dice("attacker" if role == "attack" else "defender", at_sea) > 0
+    """Can this unit be bought to fight on its own in that role and place? (Land units at sea are
+    cargo: heroes need a warship.)"""
+    return not (at_sea and unit.domain == "land") and _dice(unit, role, at_sea) > 0
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,7 +27,6 @@ WINDOWS = {
     "reinforcements": "reinforcements",   # start of the reinforcements phase (seed phase 5), before buying
     "reaction": "reaction",       # an enemy is playing a card
 }
-PLACE_TARGETS = ("capital", "castle", "held_region", "front_region", "coast_sea")
 
 
 # ---------------------------------------------------------------------------------------

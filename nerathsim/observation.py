@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from . import engine as E
 from .battle import ingame as gb
+from .engine.common import _army_counts
 from .maps import REALMS
 from .phases import PHASES, Phase
 from .public_copy import SeatCaches, public_state
@@ -161,15 +162,7 @@ class Observation:
 
     def army(self, region: int, realm: int) -> list:
         """Counts per unit type of `realm` at `region`, at sea with its warships and their cargo."""
-        s = self._s
-        counts = list(s.units[region][realm])
-        if s.board.is_sea[region]:
-            for sh in s.ships:
-                if sh.region == region and sh.owner == realm:
-                    counts[sh.utype] += 1
-                    for u in sh.cargo:
-                        counts[u] += 1
-        return counts
+        return _army_counts(self._s, region, realm)
 
     @property
     def ships(self) -> list:

@@ -46,7 +46,7 @@ from .engine.dispatch import _advance
 from .engine.movement import _start_regroup, _turn_windows
 from .engine.reinforce import _start_buy
 from .engine.setup import _blank_state
-from .engine.terrain import _mob_add, _refresh_terrain
+from .engine.turn import _ready_to_move, _turn_start_marks
 from .maps import REALMS
 from .rules import Rules
 
@@ -191,49 +191,34 @@ def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp
 def _start_movement(s: E.State) -> None:
     """_start_turn without the card draw."""
     p = s.realm
-    b, t = s.board, s.tab
-    s.turn_castles = {r for r in range(b.n) if s.owner[r] == p and s.units[r][p][t.castle_u] > 0}
-    s.n_castles_start = len(s.turn_castles)
-    s.capital_held_start = s.owner[b.capitals[p]] == p
-    s.owner_start = s.owner[:]
-    s.placed, s.spots, s.explored = {}, None, set()
+    _turn_start_marks(s, p)
     s.current_player, s.decider = s.seat_of[p], p
     s.phase, s.mode = E.PH_MOVE, E.M_MOVE
     s.sites, s.battle = [], None
     s.frames = E.turn_plan(p)
-    _refresh_terrain(s)
-    s.mob = {}
-    for r in range(b.n):
-        row = s.units[r][p]
-        for u in range(t.U):
-            if row[u] and t.mobile[u]:
-                _mob_add(s, r, u, row[u], t.move[u])
-    for sh in s.ships:
-        if sh.owner == p:
-            sh.moves, sh.unloaded, sh.landing, sh.new = t.move[sh.utype], False, -1, False
+    _ready_to_move(s, p)
 
 
 def card_id(state: E.State, key) -> int:
     """The id of a card given by key (or id)."""
-    cs = state.cards
-    if cs is None:
-        raise ValueError("this game has no cards (Rules.events and Rules.dungeons are off)")
-    if isinstance(key, int) and not isinstance(key, bool):
+    if isinstance(key, int) and not isinstance(key, bool) and state.cards is not None:
         return key
-    for i, c in enumerate(cs.cards):
-        if c.key == key:
-            return i
-    raise ValueError(f"unknown card {key!r}; cards: {', '.join(c.key for c in cs.cards)}")
+    return _key_id(state, key, "cards", "Rules.events and Rules.dungeons are off")
 
 
 def guardian_id(state: E.State, key) -> int:
-    cs = state.cards
-    if cs is None:
-        raise ValueError("this game has no guardians (Rules.dungeons is off)")
-    for i, g in enumerate(cs.guardians):
-        if g.key == key:
+    return _key_id(state, key, "guardians", "Rules.dungeons is off")
+
+
+def _key_id(state: E.State, key, what: str, off: str) -> int:
+    """The index of the card or guardian (`what`: the CardSet's list) with this key."""
+    if state.cards is None:
+        raise ValueError(f"this game has no {what} ({off})")
+    items = getattr(state.cards, what)
+    for i, c in enumerate(items):
+        if c.key == key:
             return i
-    raise ValueError(f"unknown guardian {key!r}; guardians: {', '.join(g.key for g in cs.guardians)}")
+    raise ValueError(f"unknown {what[:-1]} {key!r}; {what}: {', '.join(c.key for c in items)}")
 
 
 _KINDS = {cls.__name__: cls for cls in A.ACTION_TYPES}

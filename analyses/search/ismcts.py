@@ -468,17 +468,7 @@ def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
         raise ValueError(f"policy {spec!r}: the iterations N in 'ismcts:N' must be a positive integer, "
                          f"got {count!r}")
     limits.ismcts_iterations(int(count), f"policy {spec.strip()!r}")
-    kwargs = {}
-    for part in rest[1:]:
-        key, eq, text = part.partition("=")
-        key = key.strip()
-        if not eq or key not in _KEYS:
-            raise ValueError(f"policy {spec!r}: bad option {part!r}; options: "
-                             f"{', '.join(k + '=...' for k in _KEYS)}")
-        try:
-            kwargs[key] = _KEYS[key](text.strip())
-        except ValueError:
-            raise ValueError(f"policy {spec!r}: option {key} expects {_KEYS[key].__name__}, got {text!r}") from None
+    kwargs = spec_options(spec, rest[1:], _KEYS)
     if "paired" in kwargs:
         if kwargs["paired"] not in (0, 1):
             raise ValueError(f"policy {spec!r}: option paired expects 0 or 1, got {kwargs['paired']!r}")
@@ -496,3 +486,19 @@ def parse_ismcts(module, spec: str) -> ISMCTSPolicy:
                              f"known: {', '.join(beliefs) or 'none'}")
         kwargs["belief"] = beliefs[kwargs["belief"]]   # the factory: every game gets a fresh belief
     return ISMCTSPolicy(module.__name__, iterations=int(count), name=spec.strip(), **kwargs)
+
+
+def spec_options(spec: str, parts: list, keys: dict, options: str = "options") -> dict:
+    """The 'key=value' parts of a search spec, each converted by its type in `keys`."""
+    kwargs = {}
+    for part in parts:
+        key, eq, text = part.partition("=")
+        key = key.strip()
+        if not eq or key not in keys:
+            raise ValueError(f"policy {spec!r}: bad option {part!r}; {options}: "
+                             f"{', '.join(k + '=...' for k in keys)}")
+        try:
+            kwargs[key] = keys[key](text.strip())
+        except ValueError:
+            raise ValueError(f"policy {spec!r}: option {key} expects {keys[key].__name__}, got {text!r}") from None
+    return kwargs

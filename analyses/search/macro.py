@@ -38,6 +38,8 @@ from typing import Any
 
 import numpy as np
 
+from .ismcts import spec_options
+
 __all__ = ["MacroSearchPolicy", "parse_macro", "MACRO_HOOKS", "DEFAULT_ROLLOUTS"]
 
 #: rollouts per macro decision when none is given (`MacroSearchPolicy`, and `macro:default` for a game
@@ -323,16 +325,6 @@ def parse_macro(module, spec: str) -> MacroSearchPolicy:
     count = rest[0].strip()
     if not count.isdigit() or int(count) < 1:
         raise ValueError(f"policy {spec!r}: the rollouts N in '{head}:N' must be a positive integer, got {count!r}")
-    kwargs = {}
-    for part in rest[1:]:
-        key, eq, text = part.partition("=")
-        key = key.strip()
-        if not eq or key not in _KEYS:
-            raise ValueError(f"policy {spec!r}: bad option {part!r}; options of the macro search"
-                             f"{' (Nerath: ismcts is the macro search)' if head == 'ismcts' else ''}: "
-                             f"{', '.join(k + '=...' for k in _KEYS)}")
-        try:
-            kwargs[key] = _KEYS[key](text.strip())
-        except ValueError:
-            raise ValueError(f"policy {spec!r}: option {key} expects {_KEYS[key].__name__}, got {text!r}") from None
+    kwargs = spec_options(spec, rest[1:], _KEYS, "options of the macro search"
+                          f"{' (Nerath: ismcts is the macro search)' if head == 'ismcts' else ''}")
     return MacroSearchPolicy(module.__name__, rollouts=int(count), name=spec.strip(), **kwargs)

@@ -15,7 +15,6 @@ from .rules import BattleRules
 from .units import Unit, UnitTable
 
 ROLES = ("attacker", "defender")
-OUTCOMES = ("attacker_wins", "defender_wins", "draw")
 
 
 # ----------------------------------------------------------------------------------------
@@ -142,10 +141,6 @@ class Situation:
         if not self.fights(unit):
             return False
         return not (unit.captured and self.rules.castle_mode == "never_hit")
-
-    def is_cargo(self, unit: Unit) -> bool:
-        """At sea every land unit is aboard a warship (heroes fight from the deck)."""
-        return self.at_sea and unit.domain == "land"
 
     def strength(self, unit: Unit) -> float:
         """Expected hits per round of one such unit in this role and battlefield ('weaker dice')."""

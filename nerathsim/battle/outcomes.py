@@ -11,7 +11,6 @@ from dataclasses import dataclass
 import numpy as np
 
 ATTACKER_WINS, DEFENDER_HOLDS, DRAW, RETREAT = 0, 1, 2, 3
-OUTCOME_NAMES = ("attacker_wins", "defender_holds", "draw", "attacker_retreats")
 
 
 @dataclass(frozen=True)

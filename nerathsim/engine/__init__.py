@@ -33,37 +33,11 @@ dispatch < setup):
   dispatch   current_frame, legal_actions, is_legal, apply_legal / apply_action, _advance, describe_action
   setup      new_game, deal
 """
-from ..game_actions import (
-    Amok,
-    Buy,
-    Casualties,
-    Embark,
-    EndPhase,
-    Fight,
-    Hit,
-    Move,
-    Pass,
-    PlayCard,
-    PressOn,
-    RetreatTo,
-    Sail,
-    Unload,
-)
-from .combat import (
-    AmokFrame,
-    BattleOrder,
-    PressOrRetreat,
-    _capture,
-    _start_dungeon,
-    _start_land_stage,
-    amok_targets,
-    retreat_options,
-)
-from .common import _army_counts, _enemies_at, _event, _named, _new_ship, ships_view
+from .combat import AmokFrame, BattleOrder, PressOrRetreat, amok_targets, retreat_options
+from .common import ships_view
 from .dispatch import (
     FRAME_TYPES,
     FRAMES,
-    _advance,
     apply_action,
     apply_legal,
     current_frame,
@@ -72,20 +46,10 @@ from .dispatch import (
     legal_actions,
     legal_by_kind,
 )
-from .dungeons import _place_guardians
 from .fight import CasualtyChoice, HitsToPlace, hit_actions
-from .movement import (
-    MoveList,
-    Movement,
-    Regroup,
-    Reinforcements,
-    _end_regroup,
-    _start_regroup,
-    _start_reinforce,
-    _turn_windows,
-)
-from .reinforce import BuyUnits, _start_buy, placement_spots
-from .setup import _blank_state, deal, new_game
+from .movement import MoveList, Movement, Regroup, Reinforcements
+from .reinforce import BuyUnits, placement_spots
+from .setup import deal, new_game
 from .state import (
     C_FLY,
     C_FLY_SEA,
@@ -121,19 +85,18 @@ from .state import (
     State,
     Tables,
     WindowView,
-    _copy_battle,
     as_generator,
     copy_frames,
     tables,
 )
-from .terrain import _mob_add, _reach, _refresh_terrain, destinations, friendly_sea, ship_reach, turn_reach
-from .turn import Income, _end_turn, _start_turn, group_vp, income, turn_plan
-from .windows import CardWindow, Pending, PendingCard, _draw_event, _draw_treasure
+from .terrain import destinations, friendly_sea, ship_reach, turn_reach
+from .turn import Income, group_vp, income, turn_plan
+from .windows import CardWindow, PendingCard
 
 __all__ = [
     "new_game", "deal", "legal_actions", "legal_by_kind", "is_legal", "apply_action", "apply_legal",
     "describe_action", "current_frame", "State", "IllegalActionError", "Tables", "tables", "Ship", "ArmyChain", "Battle",
-    "Frame", "CardWindow", "PendingCard", "Pending", "CombatWindow", "CasualtyChoice", "HitsToPlace",
+    "Frame", "CardWindow", "PendingCard", "CombatWindow", "CasualtyChoice", "HitsToPlace",
     "LuckBase", "AmokFrame", "WindowView", "Movement", "BattleOrder", "PressOrRetreat", "Regroup", "BuyUnits",
     "Reinforcements", "Income", "turn_plan", "copy_frames", "FRAMES", "FRAME_TYPES", "DECISION_NAMES", "REALM_STATS", "MoveList",
     "as_generator", "destinations", "friendly_sea", "ship_reach", "turn_reach", "income", "group_vp", "placement_spots", "retreat_options",
@@ -141,12 +104,4 @@ __all__ = [
     "PH_MOVE", "PH_COMBAT", "PH_CASUALTY", "PH_PRESS", "PH_AMOK", "PH_REGROUP", "PH_BUY", "PH_REINFORCE",
     "PH_OVER", "PH_EVENT", "PH_HIT", "M_MOVE", "M_REGROUP", "M_REINFORCE",
     "C_LAND", "C_HERO", "C_FLY", "C_FLY_SEA", "C_SHIP", "END_PHASE", "PRESS_ON", "PASS",
-    # the action types (tests reach them as engine.Buy etc.)
-    "Amok", "Buy", "Casualties", "Embark", "EndPhase", "Fight", "Hit", "Move", "Pass", "PlayCard", "PressOn",
-    "RetreatTo", "Sail", "Unload",
-    # private helpers observation.py, scenario.py and tests call
-    "_advance", "_army_counts", "_blank_state", "_capture", "_copy_battle", "_draw_event", "_draw_treasure",
-    "_end_regroup", "_end_turn", "_enemies_at", "_event", "_mob_add", "_named", "_new_ship", "_place_guardians",
-    "_reach", "_refresh_terrain", "_start_buy", "_start_dungeon", "_start_land_stage", "_start_regroup",
-    "_start_reinforce", "_start_turn", "_turn_windows",
 ]

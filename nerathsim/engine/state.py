@@ -315,11 +315,6 @@ class Battle:
     __slots__ = ("region", "at_sea", "attacker", "att", "defs", "round", "retreated", "luck", "owner0",
                  "windows", "dungeon", "step", "luck_base", "stack")
 
-    @property
-    def next_window(self) -> "CombatWindow":
-        """The combat card window to offer next (the head of `windows`)."""
-        return self.windows[0]
-
     def _pending(self, phase: int) -> list:
         """The frames of decision kind `phase` on the stack, the next (the top-most) first."""
         return [f for f in reversed(self.stack) if f.phase == phase]
@@ -434,9 +429,6 @@ class State:
 
     def regions_held(self, realm: int) -> int:
         return sum(1 for o in self.owner if o == realm)
-
-    def ships_at(self, region: int, realm: int | None = None) -> list:
-        return [s for s in self.ships if s.region == region and (realm is None or s.owner == realm)]
 
     def ship(self, ship_id: int) -> Ship | None:
         for s in self.ships:

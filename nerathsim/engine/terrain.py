@@ -257,27 +257,16 @@ def _mob_add(s: State, r: int, u: int, n: int, m: int) -> None:
 
 def _mob_remove(s: State, r: int, u: int, n: int) -> None:
     """Take n units of type u out of mob[r]: fewest moves left first (they are the ones lost)."""
-    g = s.mob.get(r)
-    if not g:
-        return
-    for m in sorted(m for uu, m in g if uu == u):
-        if n <= 0:
-            break
-        key = (u, m)
-        k = min(g[key], n)
-        g[key] -= k
-        n -= k
-        if not g[key]:
-            del g[key]
+    _mob_take_best(s, r, u, n, most_first=False)
 
 
-def _mob_take_best(s: State, r: int, u: int, n: int) -> list:
-    """Take n units of type u out of mob[r], most moves left first; returns [(m, count)]."""
+def _mob_take_best(s: State, r: int, u: int, n: int, most_first: bool = True) -> list:
+    """Take n units of type u out of mob[r], most moves left first (else fewest); returns [(m, count)]."""
     g = s.mob.get(r)
     out = []
     if not g:
         return out
-    for m in sorted((m for uu, m in g if uu == u), reverse=True):
+    for m in sorted((m for uu, m in g if uu == u), reverse=most_first):
         if n <= 0:
             break
         key = (u, m)

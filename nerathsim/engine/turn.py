@@ -33,12 +33,7 @@ def turn_plan(p: int) -> list:
 def _start_turn(s: State, rng) -> None:
     """Phase 1 (draw an event card) and the set-up of phase 2 for the next realm."""
     p = s.realm
-    b, t = s.board, s.tab
-    s.turn_castles = {r for r in range(b.n) if s.owner[r] == p and s.units[r][p][t.castle_u] > 0}
-    s.n_castles_start = len(s.turn_castles)
-    s.capital_held_start = s.owner[b.capitals[p]] == p
-    s.owner_start = s.owner[:]
-    s.placed, s.spots, s.explored = {}, None, set()
+    _turn_start_marks(s, p)
     s.win_done = set()
     s.current_player, s.decider = s.seat_of[p], p
     _event(s, "turn", realm=REALMS[p], gold=s.gold[p], vp=s.vp[p], turn=s.turns + 1)
@@ -48,6 +43,23 @@ def _start_turn(s: State, rng) -> None:
     # phase 2
     s.frames = turn_plan(p)
     s.phase, s.mode = PH_MOVE, M_MOVE
+    _ready_to_move(s, p)
+    _turn_windows(s)
+
+
+def _turn_start_marks(s: State, p: int) -> None:
+    """What the turn remembers of its start: realm p's castles, capital and the owners; nothing placed yet."""
+    b, t = s.board, s.tab
+    s.turn_castles = {r for r in range(b.n) if s.owner[r] == p and s.units[r][p][t.castle_u] > 0}
+    s.n_castles_start = len(s.turn_castles)
+    s.capital_held_start = s.owner[b.capitals[p]] == p
+    s.owner_start = s.owner[:]
+    s.placed, s.spots, s.explored = {}, None, set()
+
+
+def _ready_to_move(s: State, p: int) -> None:
+    """The terrain, and the full moves of realm p's mobile units and warships, for its movement phase."""
+    b, t = s.board, s.tab
     _refresh_terrain(s)
     s.mob = {}
     nobody = [0] * t.U                      # a row of counts with no unit
@@ -61,7 +73,6 @@ def _start_turn(s: State, rng) -> None:
     for sh in s.ships:
         if sh.owner == p:
             sh.moves, sh.unloaded, sh.landing, sh.new = t.move[sh.utype], False, -1, False
-    _turn_windows(s)
 
 
 def _end_turn(s: State, rng) -> None:

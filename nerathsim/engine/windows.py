@@ -109,10 +109,6 @@ class PendingCard(ChangingFrame):
         return f"PendingCard(realm={self.realm}, play={self.play!r}, reactors={self.reactors}, weaken={self.weaken})"
 
 
-#: the older name of PendingCard, kept for callers that still use it
-Pending = PendingCard
-
-
 def _has_cards(s: State) -> bool:
     return s.cards is not None
 

@@ -41,16 +41,6 @@ _ENV = jinja2.Environment(
 )
 
 
-def board_states(record) -> list[dict]:
-    """The flat board state after each event of the record's log (one per event)."""
-    board = _board(record)
-    out = []
-    for e in record.log:
-        board.apply(e)
-        out.append(board.state())
-    return out
-
-
 def final_board(record):
     """The game's `Board` after the last event (what the tests compare with the engine's state)."""
     board = _board(record)

@@ -140,7 +140,7 @@ def test_kernel_columns_make_the_frame_records_would():
     seeds = list(range(100, 106))
     index = {"game": list(range(6)), "deal": [0, 0, 1, 1, 2, 2], "game_seed": seeds}
     rules = nightsim.Rules(players=2)
-    by_columns = frames.columns_frame(index, nightsim.KERNEL.play_columns(rules, lineups, seeds))
+    by_columns = frames.chunk_frame({**index, **nightsim.KERNEL.play_columns(rules, lineups, seeds)})
     by_records = frames.records_frame(index, nightsim.KERNEL.play_batch(rules, lineups, seeds))
     pd.testing.assert_frame_equal(by_columns, by_records)
     assert (by_columns.dtypes == by_records.dtypes).all()
@@ -154,7 +154,7 @@ def test_dreamsim_kernel_columns_make_the_frame_records_would():
         columns = dreamsim.KERNEL.play_columns(rules, lineups, seeds)
         records = dreamsim.KERNEL.play_batch(rules, lineups, seeds)
         assert list(columns) == list(records[0])
-        by_columns = frames.columns_frame(index, columns)
+        by_columns = frames.chunk_frame({**index, **columns})
         by_records = frames.records_frame(index, records)
         pd.testing.assert_frame_equal(by_columns, by_records)
         assert (by_columns.dtypes == by_records.dtypes).all()

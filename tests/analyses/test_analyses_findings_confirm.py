@@ -13,7 +13,7 @@ from analyses.ladder_stats import mark_robust
 from analyses.multiplicity import Family, bh, holm, named_test, p_label
 from analyses.plan import deal_seed
 from analyses.replication import confirmation_seed, confirmed_findings, needed_runs
-from analyses.robustness import robustness_line
+from analyses.robustness import skill_text
 from analyses.study import analyse_game
 from reports.build import headline
 
@@ -186,11 +186,12 @@ def test_each_claim_gets_a_robustness_line_naming_the_rungs_their_games_and_labe
                           columns=["finding", "kind", "rung", "elo", "games", "estimate", "p_family", "test"])
     ladder["verdict"] = "significantly below 0 at big (2,000 games); too few games at tiny (4) to tell"
     claim = pd.Series({"source": "fpa_seats", "key": '{"lineup": "g", "seat": 3}'})
-    line = robustness_line(claim, ladder, Family(7))
+    checked, line = skill_text(claim, ladder, Family(7))
+    assert checked
     assert ("big (2,000 games) -4.0 points, p < 0.001, Holm-adjusted over the 7 tests of this game, two-sided exact "
             "binomial test") in line
     assert "tiny (4 games): too few games to tell" in line and line.index("big") < line.index("tiny")   # by rating
     assert line.endswith("too few games at tiny (4) to tell.")
     other = pd.Series({"source": "fpa_seats", "key": '{"lineup": "g", "seat": 0}'})
-    assert "does not measure this finding" in robustness_line(other, ladder, Family(7))
-    assert "no skill ladder" in robustness_line(claim, None)
+    assert "does not measure this finding" in skill_text(other, ladder, Family(7))[1]
+    assert "no skill ladder" in skill_text(claim, None)[1]

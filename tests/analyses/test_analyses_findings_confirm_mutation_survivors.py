@@ -19,8 +19,14 @@ from analyses.findings import (
 )
 from analyses.findings_confirm import _confirmed_first
 from analyses.ladder_stats import MIN_RUNG_GAMES
-from analyses.robustness import assumptions_line, luck_line, robustness, robustness_line, with_ladders
+from analyses.robustness import assumptions_line, luck_line, robustness, skill_text, with_ladders
 from analyses.study import GameStudy, Study
+
+
+def robustness_line(finding, ladder):
+    """The skill part alone, as a line: 'Robustness — checked in self-play ...' (`skill_text`)."""
+    checked, text = skill_text(finding, ladder)
+    return ("Robustness — " if checked else "Robustness: ") + text
 
 
 def _claims(*rows):

@@ -11,6 +11,7 @@ from nerathsim.battle.casualties import resolve_casualties
 from nerathsim.battle.exact import attacker_win_chance, exact_battle
 from nerathsim.battle.outcomes import ATTACKER_WINS
 from nerathsim.battle.rules import BattleRules
+from nerathsim.game_actions import Buy
 from nerathsim.maps import load_map, parse_map
 from nerathsim.observation import observe
 from nerathsim.rules import Rules
@@ -73,8 +74,8 @@ def test_a_sea_the_defender_holds_stays_hostile_no_warship_may_be_placed_there(d
     act(s, "Move", "Kar", "North Sea", "dragon", 1)
     drive(s, until=lambda s: s.phase == E.PH_BUY)
     assert s.realm == K and not [sh for sh in s.ships if sh.owner == K]
-    assert not E.is_legal(s, E.Buy("warship", region(s, "North Sea")))   # the defender held the sea
-    assert E.is_legal(s, E.Buy("warship", region(s, "Inner Sea")))       # a free sea next to a castle
+    assert not E.is_legal(s, Buy("warship", region(s, "North Sea")))   # the defender held the sea
+    assert E.is_legal(s, Buy("warship", region(s, "Inner Sea")))       # a free sea next to a castle
 
 
 # ------------------------------------------------------------------ exact battle maths edge cases
