@@ -72,7 +72,7 @@ def _arrays_decisions(module, kernel, rules, policy: str, seeds) -> int:
 
 def kernel_arrays_rate(module, policy: str, seconds: float) -> float | None:
     """decisions/s of the array API without building records (`kernel.play_arrays`), if any."""
-    kernel = importlib.import_module(module.__name__ + ".kernel")
+    kernel = importlib.import_module(module.__name__ + ".kernel.play_batch")
     if getattr(kernel, "play_arrays", None) is None:
         return None
     rules = module.Rules(players=4)
