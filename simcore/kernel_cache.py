@@ -73,6 +73,9 @@ def njit(*args, **options):
     kernel equality tests play them record for record). No C function wrapper is built
     (``no_cfunc_wrapper``): it serves only a function passed as a first-class value, which no kernel
     does, and cost about 3 s of the heuristic kernel's compilation."""
+    if len(args) > 1 or (args and not callable(args[0])):
+        raise TypeError("simcore.kernel_cache.njit takes the function alone (@njit) or options only "
+                        "(@njit(cache=True, ...)); no signatures")
     options.setdefault("no_cfunc_wrapper", True)
 
     def decorate(func):
@@ -86,9 +89,7 @@ def njit(*args, **options):
         dispatcher.get_call_template = get_call_template
         return dispatcher
 
-    if args and callable(args[0]) and not options:
-        return decorate(args[0])
-    return decorate
+    return decorate(args[0]) if args else decorate
 
 
 def source_stamp(files: tuple[str, ...]) -> str:

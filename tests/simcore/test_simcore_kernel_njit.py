@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 import numpy as np
+import pytest
 from numba.core.registry import CPUDispatcher
 
 import dreamsim
@@ -31,6 +32,18 @@ def test_constants_passed_by_a_compiled_caller_share_one_compiled_version():
 def test_a_decorated_function_still_runs_from_python_with_its_own_types():
     assert _scale(1.5, 2, True) == 3.0
     assert _scale(np.int64(7), 2, False) == 5
+
+
+@njit
+def _bare(x):
+    return x + 1
+
+
+def test_the_bare_decorator_and_bad_arguments():
+    assert _bare(1) == 2
+    assert isinstance(_bare, CPUDispatcher)
+    with pytest.raises(TypeError, match="no signatures"):
+        njit("int64(int64)")
 
 
 def _kernel_dispatchers(prefixes):
