@@ -17,7 +17,9 @@ owner neither the realm nor its ally) that
   is off by 3 points on average, so it decides only where it is far from 0.5).
 
 It is the count of regions each attackable with better-than-even odds if the realm sent everything there; the
-realm cannot take all of them at once (a unit attacks once), so the share taken is below 1 by design. What a
+realm cannot take all of them at once (a unit attacks once), so the share taken is below 1 by design. **Capacity**
+(`capture_capacity`): how many of them it could take together, each unit attacking once; the share of that
+taken compares realms of different reach. What a
 realm **captured**: the possible regions it (or, in its ally's start area, its ally by the hand-over) owns at
 the end of that turn; `captures` also counts every enemy region taken on the turn, possible or not.
 
@@ -133,8 +135,8 @@ def _takes(s: E.State, att, dfd) -> bool:
 
 
 def capture_capacity(s: E.State, realm: int) -> int:
-    """How many enemy regions `realm` could take together this turn, each unit attacking once (module
-    docstring): a greedy lower bound of that maximum. Targets go in ascending order of their defenders' cost
+    """How many enemy regions `realm` could take together this turn, each unit attacking once (the
+    denominator of the share of capacity taken): a greedy lower bound of that maximum. Targets go in ascending order of their defenders' cost
     (empty regions first). An empty one takes the cheapest free unit able to take it; a defended one the free
     units that could reach it, dearest first, until the army takes it (`_takes`); those units are then spent,
     and a unit boarding a warship takes one of its free places. A target no free army takes spends nothing."""
