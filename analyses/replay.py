@@ -59,7 +59,7 @@ def record_game(game, seed: int = 0, policies=None, rules=None, source: str | No
     lineup = resolve_policies(module, policies, rules.players)
     result = module.play_game(rules, list(lineup), seed, record=True)
     log = list(result.log)
-    lines = importlib.import_module(LOG_MODULES[module.__name__]).event_lines(log, result.rules, result.seats)
+    lines = module.event_lines(log, result.rules, result.seats)
     return GameRecord(
         game=module.__name__, title=TITLES[module.__name__], rules_version=str(module.RULES_VERSION),
         rules=rules_dict(rules), seats=[str(s) for s in result.seats], seed=int(seed),
@@ -201,5 +201,3 @@ def _map_layout(maps, board) -> list | None:
 
 
 CONTEXT = {"nightsim": _nightsim_context, "dreamsim": _dreamsim_context, "nerathsim": _nerathsim_context}
-#: each game's event-log module (`event_lines`)
-LOG_MODULES = {"nightsim": "nightsim.engine.log", "dreamsim": "dreamsim.engine.log", "nerathsim": "nerathsim.log"}

@@ -33,6 +33,7 @@ from .engine.actions import (
 from .engine.cards import COMPOSITION, KIND_NAMES, LOCATION_NAMES, N_CARDS
 from .engine.determinize import sample_state
 from .engine.engine import IllegalActionError, State, apply_action, apply_legal, legal_actions, new_game
+from .engine.log import event_lines
 from .engine.observation import Observation, observe
 from .game import RULES_VERSION, GameResult, play_game
 from .knobs import KNOBS
@@ -57,7 +58,7 @@ __all__ = [
     "KNOBS", "DECISIONS", "Decision",
     "Rules", "DEFAULT_LAYOUT", "State", "new_game", "sample_state", "legal_actions", "apply_action", "apply_legal",
     "observe",
-    "Observation", "play_game", "GameResult", "IllegalActionError", "RULES_VERSION",
+    "Observation", "play_game", "GameResult", "event_lines", "IllegalActionError", "RULES_VERSION",
     "POLICIES", "RandomPolicy", "HeuristicPolicy", "Weights", "RUNNER", "TRICKSTER", "HORROR", "BALANCED",
     "TUNING", "with_params", "SEARCH_DEFAULT", "SEARCH_VALUES", "SEARCH_BELIEFS",
     "COMPOSITION", "KIND_NAMES", "LOCATION_NAMES", "N_CARDS",

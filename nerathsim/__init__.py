@@ -66,6 +66,7 @@ from .game_actions import (
     Unload,
 )
 from .knobs import KNOBS
+from .log import event_lines
 from .macro import MacroChoice, commit_in_state, commit_macro, macro_candidates, playout, standing
 from .maps import REALMS, Board, MapError, describe_map, load_map, parse_map
 from .observation import Observation, observe
@@ -109,7 +110,7 @@ __all__ = [
     "default_plan", "battle_odds", "BattleOdds", "EndTable", "exact_battle", "monte_carlo_battle",
     "attacker_win_chance",
     # the full game
-    "Rules", "new_game", "legal_actions", "apply_action", "observe", "sample_state", "play_game", "POLICIES", "GameResult",
+    "Rules", "new_game", "legal_actions", "apply_action", "observe", "sample_state", "play_game", "POLICIES", "GameResult", "event_lines",
     "IllegalActionError", "FACTIONS", "State", "Observation", "LegalActions", "seat_factions",
     "REALMS", "SEATING", "TEAMS", "TURN_ORDERS", "Board", "MapError", "load_map", "parse_map", "describe_map",
     "WarPolicy", "Purchase", "RandomPolicy", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "CASUALTY_ORDERS", "TUNING",

@@ -21,6 +21,7 @@ from .engine.actions import (
 from .engine.cards import ABILITIES, BODY_PARTS, LEGIONS, Card, load_cards, parse_cards
 from .engine.determinize import sample_state
 from .engine.engine import Creature, IllegalActionError, State, apply_action, legal_actions, new_game
+from .engine.log import event_lines
 from .engine.observation import Observation, observe
 from .game import RULES_VERSION, GameResult, play_game
 from .kernel.play_batch import KERNEL  # the optional batch-kernel hook of docs/GAME_PROTOCOL.md (numba loads lazily)
@@ -42,7 +43,7 @@ __all__ = [
     "KNOBS", "DECISIONS", "Decision",
     "Rules", "Card", "load_cards", "parse_cards", "LEGIONS", "BODY_PARTS", "ABILITIES",
     "State", "Creature", "new_game", "sample_state", "legal_actions", "apply_action", "observe", "Observation",
-    "play_game", "GameResult", "IllegalActionError", "RULES_VERSION", "KERNEL",
+    "play_game", "GameResult", "event_lines", "IllegalActionError", "RULES_VERSION", "KERNEL",
     "POLICIES", "RandomPolicy", "HeuristicPolicy", "Weights", "GREEDY", "PURIST", "AGGRESSOR", "TUNING", "with_params",
     "Draw", "StartDiscard", "DiscardCard", "StopDiscard", "Play", "PlaySeal", "Take", "Scavenge",
     "Devour", "Decline", "PenaltyDiscard", "Reactivate",
