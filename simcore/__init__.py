@@ -12,6 +12,8 @@ imports none of them.
 - `rules`: the field checks of a game's `Rules` (`int_field`, `choice_fields`, `bool_fields`);
 - `deal`: the opening hands of a card game's deal, read from the engine's own setup;
 - `decisions`: `Decision`, a reading the lab chose where a rulebook is silent;
+- `frames`: the frame protocol of every engine's stack (`Frame`: `seat`, `decision`, `legal`,
+  `apply`, `step`) and its one driver (`drive`);
 - `kernel_cache`: the numba cache locator that keeps a kernel's cache fresh across all its files
   (each game registers its file list) and the kernels' inlining setting (`inline_setting`).
 """
