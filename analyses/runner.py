@@ -42,14 +42,19 @@ MAX_CHUNK = 1000
 KERNEL_MIN_CHUNK = 500   # games: a kernel chunk's frame costs about as much as 100 kernel games
 KERNEL_MAX_CHUNK = 10_000   # games: a kernel chunk of this many plays in well under a second
 TASKS_PER_WORKER = 8
+#: "always": engine='auto' compiles an uncompiled kernel whatever the run's size (the tests set it, so
+#: which engine plays a run does not depend on what an earlier test compiled); unset: weigh it
+AUTO_COMPILE_ENV = "BALANCELAB_AUTO_COMPILE"
 
 
-def prepare_run(game, rules=None, policies=None, seed=0, seat_order="rotate", engine="python"):
-    """Check a setup and return (game module, RunSpec). Bad input raises ValueError."""
+def prepare_run(game, rules=None, policies=None, seed=0, seat_order="rotate", engine="python",
+                n_games: int | None = None, workers: int = 1):
+    """Check a setup and return (game module, RunSpec). Bad input raises ValueError. `n_games` and
+    `workers` (when known) let engine='auto' weigh compiling an uncompiled kernel (`engine_choice`)."""
     module = load_game(game)
     rules = make_rules(module, rules)
     lineup = tuple(resolve_policies(module, policies, rules.players))
-    chosen, fallback = engine_choice(module, rules, lineup, engine)
+    chosen, fallback = engine_choice(module, rules, lineup, engine, n_games, workers)
     return module, RunSpec(module.__name__, rules, lineup, seed, seat_order, chosen, fallback)
 
 
@@ -62,10 +67,16 @@ def resolve_engine(module, rules, lineup: tuple, engine: str = "python") -> str:
     return engine_choice(module, rules, lineup, engine)[0]
 
 
-def engine_choice(module, rules, lineup: tuple, engine: str = "python") -> tuple[str, str | None]:
+def engine_choice(module, rules, lineup: tuple, engine: str = "python", n_games: int | None = None,
+                  workers: int = 1) -> tuple[str, str | None]:
     """(`resolve_engine`'s answer, why 'auto' fell back to Python or None): the reason is the kernel's
     own refusal (or that the game has none), kept in the run's metadata (``engine_fallback``) so a run
-    that asked for a kernel and played Python says so."""
+    that asked for a kernel and played Python says so.
+
+    With `n_games` given, 'auto' also plays Python when the kernel's compiled code is not in numba's
+    cache yet and the run is shorter than compiling it (fewer games than the kernel's
+    ``compile_cost_games`` on each of `workers`, which all compile at once): both engines play the
+    same games, so only the time differs, and `balancelab compile` compiles the kernels once."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "python":
@@ -77,6 +88,9 @@ def engine_choice(module, rules, lineup: tuple, engine: str = "python") -> tuple
         raise ValueError(f"engine='kernel': game {module.__name__!r} has no batch kernel (no KERNEL); "
                          "use engine='python' or 'auto'")
     if kernel.supports(rules, lineup):
+        if engine == "auto" and n_games is not None and not _worth_compiling(kernel, rules, lineup, n_games, workers):
+            return "python", (f"the {module.__name__} kernel is not compiled yet and this run of {n_games:,} games "
+                              "is shorter than compiling it (`balancelab compile` compiles it once)")
         return "kernel", None
     refusal = getattr(kernel, "refusal", None)
     reason = refusal(rules, lineup) if callable(refusal) else None
@@ -84,6 +98,22 @@ def engine_choice(module, rules, lineup: tuple, engine: str = "python") -> tuple
         return "python", f"the {module.__name__} kernel cannot play this run: {reason or 'supports() is False'}"
     raise ValueError(f"engine='kernel': the {module.__name__} kernel cannot play this run"
                      f"{': ' + reason if reason else ''}; use engine='python' or 'auto'")
+
+
+def _worth_compiling(kernel, rules, lineup: tuple, n_games: int, workers: int) -> bool:
+    """True when the kernel's code is compiled already, or the run is long enough to repay compiling it."""
+    compiled = getattr(kernel, "compiled", None)
+    if compiled is None or os.environ.get(AUTO_COMPILE_ENV) == "always" or compiled(rules, lineup):
+        return True
+    return n_games >= kernel.compile_cost_games(rules, lineup) * max(1, workers)
+
+
+def planned_workers(n_jobs, backend=None, scheduler=None) -> int:
+    """The local joblib workers a run of `n_jobs` will use (1 for a dask cluster, whose size is not known
+    before it is reached: there, compiling is weighed for one worker)."""
+    if backend == "dask" or scheduler is not None or not isinstance(n_jobs, numbers.Integral) or isinstance(n_jobs, bool):
+        return 1
+    return int(n_jobs) if n_jobs > 0 else max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
 
 
 def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_jobs: int = 1,
@@ -112,13 +142,16 @@ def simulate(game, n_games: int, rules=None, policies=None, seed: int = 0, n_job
     on stderr).
     engine: 'python' (default: `play_game`, the reference), 'kernel' (the game's compiled batch
         kernel, `KERNEL`; ValueError if it cannot play these rules and policies) or 'auto' (the
-        kernel when it can, else Python). `df.attrs["engine"]` says which ran. A kernel that draws
+        kernel when it can and it is compiled or the run repays compiling it, else Python;
+        `engine_choice`). `df.attrs["engine"]` says which ran. A kernel that draws
         its game's random streams (nightsim's) plays the same games: the same frame either way.
     """
-    module, spec = prepare_run(game, rules, policies, seed, seat_order, engine)
     n_games = limits.games(positive_int(n_games, "n_games"), "n_games")
-    chunk_size = None if chunk_size is None else positive_int(chunk_size, "chunk_size")
     rule = None if until is None else stopping_rule(until)
+    planned = max(n_games, getattr(rule, "max_games", None) or 0)
+    module, spec = prepare_run(game, rules, policies, seed, seat_order, engine, planned,
+                               planned_workers(n_jobs, backend, scheduler))
+    chunk_size = None if chunk_size is None else positive_int(chunk_size, "chunk_size")
     with Executor(n_jobs, backend, scheduler) as executor:
         if rule is None:
             df = executor.collect(spec, 0, n_games, chunk_size, progress)

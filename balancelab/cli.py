@@ -62,6 +62,7 @@ COMMANDS = (
     ("games", "list the games, their players, rules versions and the policies runs use"),
     ("policies", "list a game's policies and their parameters (names for --policies, --policy-param)"),
     ("rules", "list a game's Rules fields: default, allowed values, meaning (for --rule FIELD=VALUE)"),
+    ("compile", "compile the card games' batch kernels once, so later runs play them"),
 )
 
 

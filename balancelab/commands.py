@@ -16,7 +16,7 @@ from analyses.game_length import game_length
 from analyses.games import load_game
 from analyses.io import read_results
 from analyses.metadata import rules_dict
-from analyses.runner import prepare_run, simulate
+from analyses.runner import planned_workers, prepare_run, simulate
 from analyses.sweep import sweep
 from analyses.win_rates import win_rates
 
@@ -122,8 +122,8 @@ def announce_duration(args, n_games: int, out=None, clock=time.perf_counter) -> 
         return None
     out = out or sys.stderr
     options = {**_run_options(args), "n_jobs": 1, "progress": False, "backend": None, "scheduler": None}
-    if run_engine(args) == "kernel":
-        per_game, played, compiled = _time_kernel(args.game, options, n_games, clock, out)
+    if run_engine(args, n_games) == "kernel":
+        per_game, played, compiled = _time_kernel(args.game, {**options, "engine": "kernel"}, n_games, clock, out)
     else:
         per_game, played, compiled = *_time_python(args.game, options, clock), None
     workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
@@ -137,10 +137,12 @@ def announce_duration(args, n_games: int, out=None, clock=time.perf_counter) -> 
     return estimate
 
 
-def run_engine(args) -> str:
-    """'python' or 'kernel': the engine that plays this run (--engine auto resolved as the run will)."""
+def run_engine(args, n_games: int) -> str:
+    """'python' or 'kernel': the engine that plays this run of `n_games` (--engine auto resolved as the
+    run will)."""
     o = _run_options(args)
-    _, spec = prepare_run(args.game, o["rules"], o["policies"], o["seed"], o["seat_order"], o["engine"])
+    _, spec = prepare_run(args.game, o["rules"], o["policies"], o["seed"], o["seat_order"], o["engine"],
+                          n_games, planned_workers(o["n_jobs"], o["backend"], o["scheduler"]))
     return spec.engine
 
 

@@ -39,7 +39,18 @@ from .argtypes import jobs as _jobs
 from .argtypes import non_negative_int as _non_negative_int
 from .argtypes import positive_int as _positive_int
 from .argtypes import seat_numbers as _seat_numbers
-from .cli import DESCRIPTION, EXAMPLES, PROG, Parser
+from .cli import COMMANDS, DESCRIPTION, EXAMPLES, PROG, Parser
+from .examples import (
+    BATTLE_EXAMPLES,
+    COMMAND_EXAMPLES,
+    LADDER_EXAMPLES,
+    REBALANCE_DESCRIPTION,
+    REBALANCE_EXAMPLES,
+    REPLAY_EXAMPLES,
+    SENSITIVITY_EXAMPLES,
+    TUNE_DESCRIPTION,
+    TUNE_EXAMPLES,
+)
 
 #: command -> (module, function) that runs it; imported when the command runs, never for its --help
 HANDLERS = {
@@ -59,6 +70,7 @@ HANDLERS = {
     "games": ("balancelab.info", "run_games"),
     "policies": ("balancelab.info", "run_policies"),
     "rules": ("balancelab.info", "run_rules"),
+    "compile": ("balancelab.compile", "run_compile"),
 }
 
 
@@ -125,6 +137,7 @@ def build_parser() -> Parser:
     add_ladder(commands)
     add_sensitivity(commands)
     add_info(commands)
+    add_compile(commands)
     set_examples(commands)      # each subcommand's --help shows its own examples
     for sub in commands.choices.values():  # and the limits every size is checked against
         sub.epilog = (sub.epilog or "") + "\n" + textwrap.fill(LIMITS_HELP, 100) + "\n"
@@ -173,21 +186,6 @@ def _simulation_options(sub: Parser, game_required: bool, engine: str = "python"
 
 
 # --- battle, units ---
-BATTLE_EXAMPLES = """\
-examples:
-  balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier"
-  balancelab battle "2 warship, 2 fighter" vs "1 warship, 1 storm_elemental" --sea
-  balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier" --method monte_carlo --n 1000000
-  balancelab battle "6 footsoldier, 2 siege_engine" vs "8 footsoldier" --method monte_carlo --engine kernel --n 100000000
-  balancelab battle "4 footsoldier, 1 dragon" vs "5 footsoldier, 1 castle" --retreat below:0.3
-  balancelab battle "3 footsoldier, 1 dragon" vs "4 footsoldier" --order "dragon, footsoldier"
-
-retreat rules: after:N (rounds), below:P (attacker's win chance), units:K (attacker units left);
-combine with commas, e.g. after:3,units:1. LIMITS (checked before any work): exact takes at most
-6000 pairs of casualty states ((hits side A can take + 1) x (same for B), e.g. 76 v 76 footsoldiers)
-and 1000 per side; Monte Carlo at most 1000 units per side. Units: footsoldier, siege_engine, fighter, wizard,
-monster, castle (defence only), storm_elemental, dragon, warship (sea only).
-"""
 UNITS_TABLES = ("efficiency", "duels", "best", "break_even", "lanchester")
 
 
@@ -266,21 +264,12 @@ def add_report(subparsers) -> None:
     rep.set_defaults(func=handler("report"), command=handler("report"))
 
 
-
 def games_shares() -> str:
     """'Nightmarium 1, Midnighters 0.5, ...' from the study plans' weights."""
     return ", ".join(f"{title.split(' (')[0]} {weight:g}" for title, _, weight in STUDY_PLANS.values())
 
 
 # --- replay ---
-REPLAY_EXAMPLES = """\
-examples:
-  balancelab replay nerath --seed 3 --out game.html
-  balancelab replay dreamsim --seed 5 --players 4 --policies heuristic,runner,trickster,random --out game.html
-  balancelab replay nightsim --seed 7 --rule seals=true --out game.html
-  balancelab replay --from runs/study/nightsim/main.parquet --game-index 12 --out game.html
-keys in the page: Right/Left one step, Down/Up one turn, Home/End the first/last step
-"""
 
 
 def add_replay(commands) -> None:
@@ -306,32 +295,6 @@ def add_replay(commands) -> None:
 
 
 # --- rebalance ---
-REBALANCE_DESCRIPTION = """`balancelab rebalance GAME`: search knobs for the smallest fix of an imbalance, then confirm it.
-
-Prints the proposal as a diff against the published game, the before/after table from the
-confirmation run on fresh seeds (95% intervals) and the side effects on the other objectives.
-"""
-TUNE_DESCRIPTION = """`balancelab tune-policy GAME`: search a heuristic's weights against a pool of opponents (optuna,
-common random numbers, successive halving), then confirm the best on fresh seeds.
-
-Prints the best parameters and the confirmation table (tuned vs the start policy, win rate with
-its 95% interval, the deal as the unit). `--out FILE` writes the data file a game package loads
-as its `tuned` policy (e.g. nightsim/data/tuned.json), with its provenance.
-"""
-REBALANCE_EXAMPLES = """\
-examples:
-  balancelab rebalance nightsim --policies greedy --objective seat_balance --max-knobs 2 --budget 30m \\
-      --jobs 2 --store runs/rebalance-night
-  balancelab rebalance nightsim ... --store runs/rebalance-night --resume      # continue a stopped search
-  balancelab rebalance nightsim --knobs last_seat_extra_cards,hand_size=4:6:1 --budget 40
-  balancelab rebalance nerath --objective unit_value_parity --knobs-file prices.toml --budget 200
-  balancelab rebalance midnighters --policies heuristic --objective "seat_balance(tolerance=0.02)"
-  balancelab rebalance nerath --policies tuned --objective "alliance_balance+faction_balance@mode=free_for_all" \
-      --knobs map.realm_gold.karkoth,map.realm_gold.iron_circle --max-knobs 2 --store runs/rebalance-nerath
-objectives: """ + ", ".join(OBJECTIVES) + """; weighted sums: "seat_balance+0.5*game_length";
-conditions: a term after '@' is measured in games with those Rules fields set (its own frame):
-"alliance_balance+faction_balance@mode=free_for_all" balances the alliances AND the realms in free-for-all
-"""
 
 
 def add_rebalance(commands) -> None:
@@ -377,13 +340,6 @@ def add_rebalance(commands) -> None:
 
 
 # --- tune-policy ---
-TUNE_EXAMPLES = """\
-examples:
-  balancelab tune-policy nightsim --start greedy --budget 12m --games-per-trial 600 --rungs 3 --engine auto \\
-      --out nightsim/data/tuned.json
-  balancelab tune-policy midnighters --trials 30 --games-per-trial 64 --storage sqlite:///runs/tune-dream.db
-  balancelab tune-policy nerath --start balanced --pool balanced --trials 20 --games-per-trial 48 --jobs 2
-"""
 
 
 def add_tune(commands) -> None:
@@ -423,17 +379,6 @@ def add_tune(commands) -> None:
 
 
 # --- ladder ---
-LADDER_EXAMPLES = """\
-examples:
-  balancelab ladder nightsim --jobs 2 --out runs/ladders/nightsim.json
-  balancelab ladder dreamsim --jobs 2 --out runs/ladders/dreamsim.json
-  balancelab ladder nerath --jobs 2 --out runs/ladders/nerathsim.json      # search rungs: 4 games per pairing
-  balancelab ladder nerath --jobs 2 --search-games 20 --search-findings-games 20  # ~3.5 h of CPU: tighter search rungs
-  balancelab ladder nightsim --games 40 --findings-games 40 --ladder random,greedy,ismcts:10
-  balancelab ladder nightsim --findings-players 4 --findings-games 100     # the 4-player seats
-  balancelab ladder nightsim --backend dask --scheduler tcp://host:8786    # on a dask cluster
-then: balancelab report --from runs/study --ladder runs/ladders
-"""
 
 
 def add_ladder(commands) -> None:
@@ -478,14 +423,6 @@ def _defaults(table: dict) -> str:
 
 
 # --- sensitivity ---
-SENSITIVITY_EXAMPLES = """\
-examples:
-  balancelab sensitivity dreamsim --games 1000 --policies heuristic --jobs 2
-  balancelab sensitivity nightsim --games 2000 --policies greedy --only D-scavenger,D-win-timing
-  balancelab sensitivity nightsim --games 500 --format csv > sensitivity.csv
-  balancelab sensitivity nerath --games 200 --policies balanced --only D-flyer-capture,D-starting-gold
-  balancelab sensitivity nerath --games 100 --policies tuned --out runs/sensitivity/nerathsim-tuned.json
-"""
 
 
 def add_sensitivity(commands) -> None:
@@ -522,49 +459,6 @@ def add_sensitivity(commands) -> None:
 
 # --- games, policies, rules; every command's examples ---
 #: the examples under each `balancelab COMMAND --help` (commands with their own text: below)
-COMMAND_EXAMPLES = {
-    "simulate": """\
-  balancelab simulate nightsim --games 100000 --jobs 2 --out runs/night.parquet
-  balancelab simulate nightsim --games 100000 --jobs 2 --out runs/night.parquet --resume   # after Ctrl-C
-  balancelab simulate dreamsim --games 20000 --players 3 --policies heuristic,random,random --out runs/d3.parquet
-  balancelab simulate nerath --games 2000 --rule mode=free_for_all --csv --out runs/nerath.csv""",
-    "fpa": """\
-  balancelab fpa nightsim --games 20000 --jobs 2 --policies greedy
-  balancelab fpa dreamsim --games 4000 --players 3 --policies heuristic
-  balancelab fpa --in runs/night.parquet""",
-    "winrates": """\
-  balancelab winrates --in runs/night.parquet
-  balancelab winrates nightsim --games 4000 --policies greedy,purist,aggressor,random --by policy,seat
-  balancelab winrates nerath --games 400 --jobs 2 --by faction""",
-    "length": """\
-  balancelab length nightsim --games 2000 --policies greedy --rule creatures_to_win=6
-  balancelab length dreamsim --games 2000 --policies heuristic
-  balancelab length --in runs/night.parquet""",
-    "sweep": """\
-  balancelab sweep nightsim --field players --values 2,3,4,5 --games 4000 --jobs 2 --policies greedy
-  balancelab sweep nightsim --policy-param greedy --field weights.pure --values 0,2,5 \\
-      --policies greedy,random,random,random --games 4000
-  balancelab sweep nerath --field events --values on,off --games 2000 --jobs 2 --rule mode=free_for_all""",
-    "battle": BATTLE_EXAMPLES.removeprefix("examples:\n").rstrip("\n"),   # one text with `battle`'s own help
-    "units": """\
-  balancelab units
-  balancelab units --table duels --budgets 6,12
-  balancelab units --table best --best-budgets 12 --top 3""",
-    "report": """\
-  balancelab report
-  balancelab report --games 8000 --jobs 2 --out balance-report.html --save runs/study
-  balancelab report --games 500 --only nightsim,dreamsim
-  balancelab report --from runs/study --out again.html
-  balancelab report --from runs/study --out balance-report.html --force   # replace the old report""",
-    "games": """\
-  balancelab games""",
-    "policies": """\
-  balancelab policies nightsim
-  balancelab policies nerath""",
-    "rules": """\
-  balancelab rules nightsim
-  balancelab rules midnighters""",
-}
 
 
 def epilog(command: str) -> str:
@@ -580,6 +474,15 @@ def set_examples(commands) -> None:
             parser.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
+def add_compile(commands) -> None:
+    """Register `compile` on an argparse subparsers object."""
+    help_text = dict(COMMANDS)["compile"]
+    sub = commands.add_parser("compile", help=help_text, description=help_text + " (numba keeps them on disk)",
+                              epilog=epilog("compile"), formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub.add_argument("only", nargs="*", metavar="GAME", help="only these games (default: every game with a kernel)")
+    sub.set_defaults(command=handler("compile"))
+
+
 def add_info(commands) -> None:
     """Register `games`, `policies` and `rules` on an argparse subparsers object."""
     for name, help_text, takes_game in (
@@ -593,7 +496,6 @@ def add_info(commands) -> None:
             sub.add_argument("game", help="nightsim (nightmarium), dreamsim (midnighters), nerathsim (nerath) "
                                           "or a module path")
         sub.set_defaults(command=handler(name))
-
 
 
 def default_policies_help() -> str:

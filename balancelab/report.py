@@ -28,6 +28,8 @@ from analyses.robustness import with_ladders
 from analyses.shipped import shipped_ladders, shipped_sensitivity, shipped_studies
 from analyses.study import PLANS, analyse_study, load_study_runs, simulate_study
 
+from .compile import background_compile
+
 
 def _no_ladders_yet(path: Path) -> bool:
     """A --ladder folder that does not exist yet or holds no ladder file (a file given by name must exist)."""
@@ -74,6 +76,9 @@ def run_report(args) -> int:
     else:
         if args.save is not None and args.force:
             _clear_saved(args.save, games)
+        note = background_compile(games) if engine == "auto" else None
+        if note:
+            print(note, file=sys.stderr)
         runs, skipped = simulate_study(args.games, games=games, seed=args.seed, n_jobs=args.jobs,
                                        out_dir=args.save, progress=args.progress, engine=engine)
     if not runs:

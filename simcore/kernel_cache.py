@@ -92,6 +92,20 @@ def njit(*args, **options):
     return decorate(args[0]) if args else decorate
 
 
+def is_cached(dispatcher) -> bool:
+    """True when numba's cache holds compiled code of `dispatcher` (an ``@njit(cache=True)`` function)
+    that this process can load for this machine, source and bytecode: its first call then loads the
+    code instead of compiling it. Reads the cache index only (no compilation); False when the cache
+    cannot be read (another numba version: the caller then assumes compiling is needed)."""
+    try:
+        cache = dispatcher._cache
+        index = cache._cache_file._load_index()
+        codegen = dispatcher.targetctx.codegen()
+        return any(cache._index_key(key[0], codegen) == key for key in index)
+    except (AttributeError, TypeError, IndexError, OSError, EOFError, ValueError):
+        return False
+
+
 def source_stamp(files: tuple[str, ...]) -> str:
     """sha256 of the names and contents of `files`: changes when any of them changes."""
     digest = hashlib.sha256()

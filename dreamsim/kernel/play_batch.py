@@ -37,6 +37,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from simcore.kernel_cache import is_cached
 from simcore.stream import seed_int
 
 from ..engine.engine import STAT_NAMES
@@ -275,6 +276,31 @@ def play_batch(rules: Rules, policies, seeds) -> list[dict]:
     return [dict(zip(columns, row)) for row in zip(*columns.values())]
 
 
+#: about how many 4-player games the Python engine plays while a compiled loop of the kernel compiles,
+#: quiet 2-core machine, default rules: the random loop ~38 CPU s against ~130 games a CPU second, the
+#: policies' loop (heuristic seats) ~62 CPU s against ~155. Both scale with the machine, so the ratio
+#: travels; `analyses` plays a shorter run of an uncompiled kernel in Python
+COMPILE_COST_GAMES = {"random": 5_000, "policies": 10_000}
+#: line-ups whose first batches together compile the whole kernel (its two game loops)
+WARM_LINEUPS = (("random", "random"), ("heuristic", "heuristic"))
+
+
+def _loop(policies):
+    """Which compiled game loop plays a line-up: "random" (every seat random) or "policies"."""
+    return "random" if all(type(_policy(p)) is RandomPolicy for p in policies) else "policies"
+
+
+def compiled(rules, policies) -> bool:
+    """True when numba's cache holds the game loop that plays `policies`, so a batch loads it and
+    compiles nothing."""
+    return is_cached(play_games if _loop(policies) == "random" else play_games_policies)
+
+
+def compile_cost_games(rules, policies) -> int:
+    """About how many games the Python engine plays while the loop for `policies` compiles."""
+    return COMPILE_COST_GAMES[_loop(policies)]
+
+
 def warm_up(policies=("random", "random")) -> float:
     """Compile (or load from numba's cache) and play one short game; the seconds it took."""
     t0 = time.perf_counter()
@@ -292,4 +318,5 @@ assert [_CHOICES["nightmares"].index(v) for v in ("after_deal", "after_first_rou
 #: the hook analyses looks for (docs/GAME_PROTOCOL.md): supports / refusal / play_batch / play_columns
 KERNEL = SimpleNamespace(name="dreamsim.kernel.play_batch", supports=supports, refusal=unsupported, play_batch=play_batch,
                          play_columns=play_columns, unsupported=unsupported, play_arrays=play_arrays,
-                         warm_up=warm_up)
+                         warm_up=warm_up, compiled=compiled, compile_cost_games=compile_cost_games,
+                         warm_lineups=WARM_LINEUPS)

@@ -25,6 +25,7 @@ tie), as in `play_game`, so the seats of a rotated deal get the same cards whate
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import numpy as np
 
@@ -244,10 +245,45 @@ def play_batch(rules: Rules, lineups, seeds) -> list[dict]:
     return [dict(zip(columns, row)) for row in zip(*columns.values())]
 
 
+#: about how many 4-player games the Python engine plays while the kernel compiles (~40 CPU s against
+#: ~350-400 games a CPU second, quiet 2-core machine, default rules, random or greedy seats): both scale
+#: with the machine, so the ratio travels; `analyses` plays a shorter run of an uncompiled kernel in Python
+COMPILE_COST_GAMES = 15_000
+#: line-ups whose first batches together compile the whole kernel (one compiled loop plays every policy)
+WARM_LINEUPS = (("random", "random"),)
+
+
+def compiled(rules=None, policies=None) -> bool:
+    """True when numba's cache holds the kernel's compiled game loop, so a batch loads it and compiles
+    nothing (one loop plays every rules set and line-up the kernel supports)."""
+    from simcore.kernel_cache import is_cached  # noqa: PLC0415  (numba loads with the kernel, as in _core)
+    return is_cached(_play().play_games)
+
+
+def warm_up(policies=("random", "random")) -> float:
+    """Compile (or load from numba's cache) the kernel and play one short game; the seconds it took."""
+    t0 = time.perf_counter()
+    play_arrays(Rules(players=len(policies), max_turns=2), [tuple(policies)], [0])
+    return time.perf_counter() - t0
+
+
 class Kernel:
     """The hook `analyses` looks for (`nightsim.KERNEL`; docs/GAME_PROTOCOL.md)."""
 
     name = "nightsim.kernel.play_batch"
+    warm_lineups = WARM_LINEUPS
+
+    @staticmethod
+    def compiled(rules, policies) -> bool:
+        return compiled(rules, policies)
+
+    @staticmethod
+    def compile_cost_games(rules, policies) -> int:
+        return COMPILE_COST_GAMES
+
+    @staticmethod
+    def warm_up(policies=("random", "random")) -> float:
+        return warm_up(policies)
 
     @staticmethod
     def supports(rules, policies) -> bool:

@@ -162,7 +162,7 @@ def test_a_long_kernel_run_times_batches_after_compiling(monkeypatch):
     games follow until they took 0.5 s; 1 ms a game x 100,000 games / 2 workers = 50 s, announced."""
     fake = FakeTime(lambda n, call: 40.0 if call == 1 else n * 0.001)
     monkeypatch.setattr(cli_commands, "simulate", fake.simulate)
-    monkeypatch.setattr(cli_commands, "run_engine", lambda args: "kernel")
+    monkeypatch.setattr(cli_commands, "run_engine", lambda args, n_games: "kernel")
     monkeypatch.setattr(cli_commands, "COMPILE_NOTE_AFTER", 600.0)     # no real-time note in this test
     args = build_parser().parse_args(["fpa", "nightsim", "--games", "100000", "--jobs", "2", "--engine", "kernel",
                                       "--seed", "5"])
@@ -195,7 +195,7 @@ def test_a_kernel_still_compiling_says_so(monkeypatch):
             assert said.wait(30), "no note while compiling"
 
     monkeypatch.setattr(cli_commands, "simulate", simulate)
-    monkeypatch.setattr(cli_commands, "run_engine", lambda args: "kernel")
+    monkeypatch.setattr(cli_commands, "run_engine", lambda args, n_games: "kernel")
     monkeypatch.setattr(cli_commands, "COMPILE_NOTE_AFTER", 0.0)
     args = build_parser().parse_args(["fpa", "nightsim", "--games", "400", "--engine", "kernel"])
     out = Out()
@@ -205,9 +205,9 @@ def test_a_kernel_still_compiling_says_so(monkeypatch):
 
 def test_the_engine_a_run_uses_is_resolved_as_the_run_resolves_it(toy):
     args = build_parser().parse_args(["fpa", "toygame", "--games", "100"])
-    assert cli_commands.run_engine(args) == "python"
+    assert cli_commands.run_engine(args, 100) == "python"
     args = build_parser().parse_args(["fpa", "toygame", "--games", "100", "--engine", "auto"])
-    assert cli_commands.run_engine(args) == "python"         # the toy game has no kernel: auto plays Python
+    assert cli_commands.run_engine(args, 100) == "python"         # the toy game has no kernel: auto plays Python
     args = build_parser().parse_args(["fpa", "toygame", "--games", "100", "--engine", "kernel"])
     with pytest.raises(ValueError, match="no batch kernel"):
-        cli_commands.run_engine(args)
+        cli_commands.run_engine(args, 100)
