@@ -5,7 +5,9 @@ For each realm, the candidate plays that realm's seat and the reference the othe
 Prints per realm: the candidate's win rate in that seat, the reference's on the same seeds and the gain
 (points, with a 95% paired interval over the seeds) and a Wald test that every realm gains the same; then
 the evil alliance's win rate when the candidate plays every seat. `--params` changes the candidate's parameters (`nerathsim.with_params`), e.g.
-`naval=true,purchase.ships=1,purchase.warship=0.5` for `tuned` with its fleets.
+`naval=true,purchase.ships=1,purchase.warship=0.5` for `tuned` with its fleets. The candidate may be a
+search spec (`ismcts:4:base=tuned:steps=0:margin=1e-9`, the ladder's search rung): if one realm's
+heuristic were weaker than the others', the search would gain most in that realm's seat.
 
     nice -n 5 env PYTHONPATH=$PWD python benchmarks/studies/nerath_policy_by_realm.py --games 80 --seed 1000
     nice -n 5 env PYTHONPATH=$PWD python benchmarks/studies/nerath_policy_by_realm.py --games 120 --seed 0 \\
@@ -22,6 +24,8 @@ import time
 import numpy as np
 from joblib import Parallel, delayed
 
+import nerathsim
+from analyses.games import resolve_policies
 from nerathsim import Rules, play_game
 from nerathsim.maps import REALMS
 from nerathsim.parity import equality_tests
@@ -58,19 +62,21 @@ def main(argv=None) -> None:
     ap.add_argument("--only-selfplay", action="store_true", help="only the candidate in every seat")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     args = ap.parse_args(argv)
-    for name in (args.policy, args.reference):
-        if name not in POLICIES:
-            ap.error(f"unknown policy {name!r}; known: {', '.join(POLICIES)}")
+    try:
+        candidate_spec, reference = resolve_policies(nerathsim, [args.policy, args.reference], 2)
+    except ValueError as exc:
+        ap.error(str(exc))
+    if args.params and args.policy not in POLICIES:
+        ap.error("--params changes a registered policy's parameters, not a search spec's")
     if args.games < 2:
         ap.error("--games must be at least 2")
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
     try:
         changes = _params(args.params)
-        candidate = with_params(POLICIES[args.policy], changes, name="candidate") if changes else POLICIES[args.policy]
+        candidate = with_params(POLICIES[args.policy], changes, name="candidate") if changes else candidate_spec
     except ValueError as exc:
         ap.error(f"--params: {exc}")
-    reference = POLICIES[args.reference]
     seeds = range(args.seed, args.seed + args.games)
     t0 = time.process_time()
     print("$ " + " ".join(["python", *sys.argv]))
