@@ -1,5 +1,9 @@
 """Activations (Midnight Star): the Star trap window, what each location does, and the
 surplus a hand may be left with (Square, Motel, a steal, an interception).
+
+A location's decision frame has `actor` (the seat whose activation, hand or avatar it is) and
+`seat` (the seat deciding for it: `actor`, or the Dreamcatcher trap's owner playing `actor`'s
+captured turn, `state._dec`).
 """
 from __future__ import annotations
 
@@ -42,18 +46,17 @@ from .state import (
 
 
 class Activation(Frame):
-    """Automatic: `seat` activates `location` (its Midnight Star resolved; a Star trap's owner
+    """Automatic: `actor` activates `location` (its Midnight Star resolved; a Star trap's owner
     may have taken it over). Pushes the location's decision, or wins, or neutralises."""
 
-    __slots__ = ("location", "seat", "remote")
-    auto = True
+    __slots__ = ("location", "actor", "remote")
 
-    def __init__(self, location: int, seat: int, remote: bool = False):
-        self.location, self.seat, self.remote = location, seat, remote
+    def __init__(self, location: int, actor: int, remote: bool = False):
+        self.location, self.actor, self.remote = location, actor, remote
 
-    def run(self, s: State, rng) -> None:
+    def step(self, s: State, rng) -> bool:
         s.stack.pop()
-        loc, b = self.location, self.seat
+        loc, b = self.location, self.actor
         dec = _dec(s, b)
         s.log is None or _event(s, "activate", seat=b, location=loc)
         stack = s.stack
@@ -70,7 +73,7 @@ class Activation(Frame):
             if b == s.horror:
                 if not self.remote or s.rules.horror_remote_town_hall_wins:
                     _win(s, b, horror=True)
-                    return
+                    return False
             _neutralise(s)
             if s.rules.town_hall_discards == "all":
                 hand = s.hands[b]
@@ -85,6 +88,7 @@ class Activation(Frame):
                 _win(s, b, horror=False)
             else:
                 s.log is None or _event(s, "no_wake", seat=b)
+        return False
 
 
 class StarTrapWindow(Frame):
@@ -92,12 +96,12 @@ class StarTrapWindow(Frame):
     (`ask`, clockwise after the actor; the one asked now at `pos`) may spring one and take the
     `activation` over."""
 
-    __slots__ = ("who", "location", "actor", "ask", "pos", "activation")
-    name = "Midnight Star trap"
+    __slots__ = ("seat", "location", "actor", "ask", "pos", "activation")
+    decision = "Midnight Star trap"
     out_of_turn = True
 
     def __init__(self, location: int, actor: int, ask: list, activation: Activation):
-        self.who, self.location, self.actor, self.ask, self.pos = -1, location, actor, ask, 0
+        self.seat, self.location, self.actor, self.ask, self.pos = -1, location, actor, ask, 0
         self.activation = activation
 
     def legal(self, s: State) -> list:
@@ -107,7 +111,7 @@ class StarTrapWindow(Frame):
             q = ask[self.pos]
             if (loc, STAR_CARD) in s.traps[q] and not _affected(s.red, s, q) and (
                     not needs or _benefits(s, q, loc)):
-                self.who = q
+                self.seat = q
                 return [SPRING[loc][STAR_CARD], HOLD]
             self.pos += 1
         return []
@@ -116,9 +120,9 @@ class StarTrapWindow(Frame):
         if type(a) is Hold:
             self.pos += 1
             return
-        q = self.who
+        q = self.seat
         _consume_trap(s, q, self.location, STAR_CARD)
-        self.activation.seat = q
+        self.activation.actor = q
         s.stack.pop()
         s.log is None or _event(s, "star_trap", seat=q, location=self.location, victim=self.actor)
 
@@ -133,32 +137,32 @@ def _benefits(s: State, q: int, loc: int) -> bool:
 
 
 class ForestChoice(Frame):
-    """Forest: `seat` teleports to any other location."""
+    """Forest: `actor` teleports to any other location."""
 
-    __slots__ = ("who", "seat")
-    name = "Forest destination"
+    __slots__ = ("seat", "actor")
+    decision = "Forest destination"
 
-    def __init__(self, who: int, seat: int):
-        self.who, self.seat = who, seat
+    def __init__(self, seat: int, actor: int):
+        self.seat, self.actor = seat, actor
 
     def legal(self, s: State) -> list:
-        here = s.where[self.seat]
+        here = s.where[self.actor]
         return [TO[loc] for loc in range(12) if loc != here]
 
     def apply(self, s: State, a, rng) -> None:
         s.stack.pop()
-        s.where[self.seat] = a.location
-        s.log is None or _event(s, "teleport", seat=self.seat, to=a.location)
+        s.where[self.actor] = a.location
+        s.log is None or _event(s, "teleport", seat=self.actor, to=a.location)
 
 
 class SquareTake(Frame):
-    """Square: `seat` takes up to three cards from the discard pile (`taken` so far)."""
+    """Square: `actor` takes up to three cards from the discard pile (`taken` so far)."""
 
-    __slots__ = ("who", "seat", "taken")
-    name = "Square: take from the discard pile"
+    __slots__ = ("seat", "actor", "taken")
+    decision = "Square: take from the discard pile"
 
-    def __init__(self, who: int, seat: int):
-        self.who, self.seat, self.taken = who, seat, 0
+    def __init__(self, seat: int, actor: int):
+        self.seat, self.actor, self.taken = seat, actor, 0
 
     def legal(self, s: State) -> list:
         if self.taken >= 3 or not s.discard:
@@ -170,42 +174,42 @@ class SquareTake(Frame):
             s.stack.pop()
             return
         s.discard.remove(a.kind)
-        insort(s.hands[self.seat], a.kind)
+        insort(s.hands[self.actor], a.kind)
         self.taken += 1
-        s.log is None or _event(s, "square_take", seat=self.seat, card=KIND_NAMES[a.kind])
+        s.log is None or _event(s, "square_take", seat=self.actor, card=KIND_NAMES[a.kind])
 
     def context(self, player: int) -> dict:
         return {"taken": self.taken}
 
 
 class MotelTarget(Frame):
-    """Motel: `seat` picks whose hand to look at (not the Horror's)."""
+    """Motel: `actor` picks whose hand to look at (not the Horror's)."""
 
-    __slots__ = ("who", "seat")
-    name = "Motel: whose cards"
+    __slots__ = ("seat", "actor")
+    decision = "Motel: whose cards"
 
-    def __init__(self, who: int, seat: int):
-        self.who, self.seat = who, seat
+    def __init__(self, seat: int, actor: int):
+        self.seat, self.actor = seat, actor
 
     def legal(self, s: State) -> list:
-        b = self.seat
+        b = self.actor
         return [TARGET[t] for t in range(s.n) if t != b and t != s.horror]
 
     def apply(self, s: State, a, rng) -> None:
         s.stack.pop()
-        s.log is None or _event(s, "motel_look", seat=self.seat, target=a.seat, hand=s.hands[a.seat][:])
-        s.stack.append(Surplus(self.who, self.seat, S_GIVE, a.seat))
-        s.stack.append(MotelTake(self.who, self.seat, a.seat))
+        s.log is None or _event(s, "motel_look", seat=self.actor, target=a.seat, hand=s.hands[a.seat][:])
+        s.stack.append(Surplus(self.seat, self.actor, S_GIVE, a.seat))
+        s.stack.append(MotelTake(self.seat, self.actor, a.seat))
 
 
 class MotelTake(Frame):
-    """Motel: `seat` takes up to three cards from `target`'s hand (`taken` so far)."""
+    """Motel: `actor` takes up to three cards from `target`'s hand (`taken` so far)."""
 
-    __slots__ = ("who", "seat", "target", "taken")
-    name = "Motel: take a card"
+    __slots__ = ("seat", "actor", "target", "taken")
+    decision = "Motel: take a card"
 
-    def __init__(self, who: int, seat: int, target: int):
-        self.who, self.seat, self.target, self.taken = who, seat, target, 0
+    def __init__(self, seat: int, actor: int, target: int):
+        self.seat, self.actor, self.target, self.taken = seat, actor, target, 0
 
     def legal(self, s: State) -> list:
         if self.taken >= 3:
@@ -220,9 +224,9 @@ class MotelTake(Frame):
             s.stack.pop()
             return
         s.hands[self.target].remove(a.kind)
-        insort(s.hands[self.seat], a.kind)
+        insort(s.hands[self.actor], a.kind)
         self.taken += 1
-        s.log is None or _event(s, "motel_take", seat=self.seat, target=self.target, card=KIND_NAMES[a.kind])
+        s.log is None or _event(s, "motel_take", seat=self.actor, target=self.target, card=KIND_NAMES[a.kind])
 
     def context(self, player: int) -> dict:
         return {"target": self.target, "taken": self.taken}
@@ -239,11 +243,11 @@ class RestaurantOption(Frame):
     """Restaurant: mix the hands of the Midnighters near the Bridge, or pick one of them to
     lose cards (then `RestaurantCount`)."""
 
-    __slots__ = ("who", "seat")
-    name = "Restaurant option"
+    __slots__ = ("seat", "actor")
+    decision = "Restaurant option"
 
-    def __init__(self, who: int, seat: int):
-        self.who, self.seat = who, seat
+    def __init__(self, seat: int, actor: int):
+        self.seat, self.actor = seat, actor
 
     def legal(self, s: State) -> list:
         elig = near_bridge(s)
@@ -270,19 +274,19 @@ class RestaurantOption(Frame):
             for q, c in zip(elig, counts):
                 s.hands[q] = sorted(pool[i:i + c])
                 i += c
-            s.log is None or _event(s, "mix", seat=self.seat, seats=elig, hands=[_names(s.hands[q]) for q in elig])
+            s.log is None or _event(s, "mix", seat=self.actor, seats=elig, hands=[_names(s.hands[q]) for q in elig])
         else:
-            s.stack.append(RestaurantCount(self.who, self.seat, a.seat))
+            s.stack.append(RestaurantCount(self.seat, self.actor, a.seat))
 
 
 class RestaurantCount(Frame):
     """Restaurant: how many cards (1-3) `target` discards at random."""
 
-    __slots__ = ("who", "seat", "target")
-    name = "Restaurant: how many cards"
+    __slots__ = ("seat", "actor", "target")
+    decision = "Restaurant: how many cards"
 
-    def __init__(self, who: int, seat: int, target: int):
-        self.who, self.seat, self.target = who, seat, target
+    def __init__(self, seat: int, actor: int, target: int):
+        self.seat, self.actor, self.target = seat, actor, target
 
     def legal(self, s: State) -> list:
         k = min(3, len(_takeable(s.hands[self.target])))
@@ -299,44 +303,44 @@ class RestaurantCount(Frame):
             card = hand.pop(pool[int(rng.integers(len(pool)))])
             _to_discard(s, card)
             gone.append(KIND_NAMES[card])
-        s.log is None or _event(s, "restaurant_discard", seat=self.seat, target=self.target, cards=gone)
+        s.log is None or _event(s, "restaurant_discard", seat=self.actor, target=self.target, cards=gone)
 
     def context(self, player: int) -> dict:
         return {"target": self.target}
 
 
 class TownHallDiscard(Frame):
-    """Town Hall (Rules.town_hall_discards == "one"): the nightmare `seat` gets rid of."""
+    """Town Hall (Rules.town_hall_discards == "one"): the nightmare `actor` gets rid of."""
 
-    __slots__ = ("who", "seat")
-    name = "Town Hall: nightmare to get rid of"
+    __slots__ = ("seat", "actor")
+    decision = "Town Hall: nightmare to get rid of"
 
-    def __init__(self, who: int, seat: int):
-        self.who, self.seat = who, seat
+    def __init__(self, seat: int, actor: int):
+        self.seat, self.actor = seat, actor
 
     def legal(self, s: State) -> list:
-        return [DISCARD[k] for k in _distinct(k for k in s.hands[self.seat] if k >= RED and k != BLACK)]
+        return [DISCARD[k] for k in _distinct(k for k in s.hands[self.actor] if k >= RED and k != BLACK)]
 
     def apply(self, s: State, a, rng) -> None:
         s.stack.pop()
-        s.hands[self.seat].remove(a.kind)
+        s.hands[self.actor].remove(a.kind)
         _to_discard(s, a.kind)
-        s.log is None or _event(s, "th_discard", seat=self.seat, card=KIND_NAMES[a.kind])
+        s.log is None or _event(s, "th_discard", seat=self.actor, card=KIND_NAMES[a.kind])
 
 
 class Surplus(Frame):
-    """`seat` holds more than its hand limit allows: one card at a time goes, per `mode`
+    """`actor` holds more than its hand limit allows: one card at a time goes, per `mode`
     (S_ANY any card but the Black; S_GIVE given to `other` or a director card discarded;
     S_PLAIN a director card discarded), until the hand fits."""
 
-    __slots__ = ("who", "seat", "mode", "other")
-    name = "surplus card"
+    __slots__ = ("seat", "actor", "mode", "other")
+    decision = "surplus card"
 
-    def __init__(self, who: int, seat: int, mode: int, other: int):
-        self.who, self.seat, self.mode, self.other = who, seat, mode, other
+    def __init__(self, seat: int, actor: int, mode: int, other: int):
+        self.seat, self.actor, self.mode, self.other = seat, actor, mode, other
 
     def legal(self, s: State) -> list:
-        p, mode = self.seat, self.mode
+        p, mode = self.actor, self.mode
         hand = s.hands[p]
         if len(hand) <= hand_limit(s, p) - s.owed[p]:
             return []
@@ -348,17 +352,17 @@ class Surplus(Frame):
         return [DISCARD[k] for k in kinds if k < RED]
 
     def apply(self, s: State, a, rng) -> None:
-        hand = s.hands[self.seat]
+        hand = s.hands[self.actor]
         hand.remove(a.kind)
         if type(a) is Give:
             insort(s.hands[self.other], a.kind)
-            s.log is None or _event(s, "give", seat=self.seat, target=self.other, card=KIND_NAMES[a.kind])
+            s.log is None or _event(s, "give", seat=self.actor, target=self.other, card=KIND_NAMES[a.kind])
         else:
             _to_discard(s, a.kind)
-            s.log is None or _event(s, "surplus_discard", seat=self.seat, card=KIND_NAMES[a.kind])
+            s.log is None or _event(s, "surplus_discard", seat=self.actor, card=KIND_NAMES[a.kind])
 
     def context(self, player: int) -> dict:
-        return {"mode": self.mode, "other": self.other, "seat": self.seat}
+        return {"mode": self.mode, "other": self.other, "seat": self.actor}
 
     def acting_for(self, s: State) -> int:
-        return self.seat
+        return self.actor

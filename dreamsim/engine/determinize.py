@@ -131,7 +131,7 @@ def sample_state(observation: Observation, rng) -> State:
         s = _deal(obs, rng)
         top = s.stack[-1]
         legal = top.legal(s)
-        if legal and getattr(top, "who", obs.current_player) == obs.current_player:
+        if legal and getattr(top, "seat", obs.current_player) == obs.current_player:
             s.legal = legal
             s.current_player = obs.current_player
             return s

@@ -5,11 +5,12 @@ drawing, a nightmare's effect, resolving a card) runs inside `apply_action`; the
 rests at the next decision, whose owner is `state.current_player` — which may be a player
 reacting out of turn (Dutch Angle, Dreamcatcher), a trap owner, or the Stager.
 
-Pending work lives on `state.stack`, a list of frames (`state.Frame`: one small slotted class
-per kind of pending work, with named fields). `_advance` is the one loop that drives them:
-it runs automatic frames, rests at the first decision frame with a legal action, and
-finishes decision frames with nothing left to choose. The bottom of the stack is always the
-turn frame (`turn.Turn`) or the frame that starts the next turn (`turn.NextTurn`).
+Pending work lives on `state.stack`, a list of frames (`state.Frame`, on the shared protocol of
+`simcore.frames`: one small slotted class per kind of pending work, with named fields).
+`simcore.frames.drive` is the one loop that drives them: each top frame's `step` runs an
+automatic frame, rests at a decision frame with a legal action, or finishes a decision frame
+with nothing left to choose. The bottom of the stack is always the turn frame (`turn.Turn`) or the frame
+that starts the next turn (`turn.NextTurn`).
 
 Where each rule lives: `state.py` (the state, shared helpers, the board's moves), `turn.py`
 (turn start and end, turn actions, card plays and their resolution), `reactions.py` (Dutch
@@ -20,6 +21,7 @@ window, sprung traps), `activations.py` (Midnight Star: Star traps and each loca
 from __future__ import annotations
 
 from simcore.actions import shown
+from simcore.frames import drive
 
 from ..rules import Rules
 from .actions import DutchReduce, SetTrap, Star, Steal, Target, Vertigo, Walk
@@ -135,17 +137,17 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
     s.log is None or _event(s, "deal", hands=[h[:] for h in s.hands], where=s.where[:], grid=s.grid[:], rot=s.rot[:],
                             deck=_names(s.deck), reserve=_names(s.reserve))
     s.stack = [NextTurn()]
-    _advance(s, rng)
+    drive(s, rng)
     return s
 
 
-#: every kind of frame, decisions first (their `name` is State.decision)
+#: every kind of frame, decisions first (their `decision` is State.decision)
 FRAME_TYPES = (Turn, VertigoChoice, PartnerChoice, ReactionWindow, StarTrapWindow, ForestChoice, SquareTake,
                MotelTarget, MotelTake, Surplus, RestaurantOption, RestaurantCount, TownHallDiscard, TrapWindow,
                WalkTrapTarget, WalkTrapDestination, VertigoTrap, DutchTrap, NightmareWindow, Placement,
                NextTurn, Play, PlayDone, Activation, Refill)
 #: decision frame type -> the decision in the rulebook's words
-DECISION_NAMES = {t: t.name for t in FRAME_TYPES if not t.auto}
+DECISION_NAMES = {t: t.decision for t in FRAME_TYPES if t.decision is not None}
 #: frame type -> its kind code in the positional frame lists of dreamsim-1.4's engine (F_TURN = 0 ...
 #: F_REFILL = 24, the order of FRAME_TYPES)
 FRAME_CODES = {t: i for i, t in enumerate(FRAME_TYPES)}
@@ -160,23 +162,6 @@ def frame_as_list(f: Frame) -> list:
         x = getattr(f, name)
         out.append(frame_as_list(x) if isinstance(x, Frame) else x)
     return out
-
-
-def _advance(s: State, rng) -> None:
-    """Run everything that needs no decision; stop at the next decision or the game's end."""
-    stack = s.stack
-    while not s.is_terminal:
-        f = stack[-1]
-        if f.auto:
-            f.run(s, rng)
-            continue
-        legal = f.legal(s)
-        if legal:
-            s.legal = legal
-            s.current_player = f.who
-            return
-        f.finish(s, rng)
-    s.legal = []
 
 
 def legal_actions(s: State) -> list:
@@ -222,14 +207,14 @@ def apply_action(s: State, action, rng) -> None:
 
 def apply_legal(s: State, a, rng) -> None:
     """The engine's step for an action already validated (`find_legal`): apply it to the
-    decision on top of the stack and advance to the next decision. With a log the decision
-    is logged first (event `decision`)."""
+    decision on top of the stack and drive the stack to the next decision (`simcore.frames.drive`).
+    With a log the decision is logged first (event `decision`)."""
     if s.log is not None:
         log_decision(s, a)
     s.decisions += 1
+    s.legal = None  # the legal list of the next decision (`Frame.step`; [] once the game is over)
     s.stack[-1].apply(s, a, rng)
-    s.legal = None
-    _advance(s, rng)
+    drive(s, rng)
 
 
 def log_decision(s: State, a) -> None:

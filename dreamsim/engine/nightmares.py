@@ -41,19 +41,19 @@ class NightmareWindow(Frame):
     from the drawer (`ask`, the one asked now at `pos`), may spring one to neutralise it.
     When every owner holds, the nightmare takes effect on the seats of the bit mask `affected`."""
 
-    __slots__ = ("who", "drawer", "kind", "ask", "pos", "affected")
-    name = "Town Hall trap against a nightmare"
+    __slots__ = ("seat", "drawer", "kind", "ask", "pos", "affected")
+    decision = "Town Hall trap against a nightmare"
     out_of_turn = True
 
     def __init__(self, drawer: int, kind: int, ask: list, affected: int):
-        self.who, self.drawer, self.kind, self.ask, self.pos, self.affected = -1, drawer, kind, ask, 0, affected
+        self.seat, self.drawer, self.kind, self.ask, self.pos, self.affected = -1, drawer, kind, ask, 0, affected
 
     def legal(self, s: State) -> list:
         ask = self.ask
         while self.pos < len(ask):
             q = ask[self.pos]
             if _TH_STAR in s.traps[q]:
-                self.who = q
+                self.seat = q
                 return [SPRING[TOWN_HALL][STAR_CARD], HOLD]
             self.pos += 1
         return []
@@ -62,7 +62,7 @@ class NightmareWindow(Frame):
         if type(a) is Hold:
             self.pos += 1
             return
-        q, p, kind = self.who, self.drawer, self.kind
+        q, p, kind = self.seat, self.drawer, self.kind
         s.stack.pop()
         _consume_trap(s, q, TOWN_HALL, STAR_CARD)
         s.log is None or _event(s, "remote_town_hall", seat=q, drawer=p, card=KIND_NAMES[kind])
@@ -84,14 +84,14 @@ class NightmareWindow(Frame):
 
 
 class Placement(Frame):
-    """Colourless Nightmare: `who` (the Horror or the Stager) puts each of `victims`, first
+    """Colourless Nightmare: `seat` (the Horror or the Stager) puts each of `victims`, first
     one first, in a Corridor."""
 
-    __slots__ = ("who", "victims")
-    name = "Colourless placement"
+    __slots__ = ("seat", "victims")
+    decision = "Colourless placement"
 
-    def __init__(self, who: int, victims: list):
-        self.who, self.victims = who, victims
+    def __init__(self, seat: int, victims: list):
+        self.seat, self.victims = seat, victims
 
     def legal(self, s: State) -> list:
         return [TO[c] for c in CORRIDORS]
@@ -99,7 +99,7 @@ class Placement(Frame):
     def apply(self, s: State, a, rng) -> None:
         q = self.victims.pop(0)
         s.where[q] = a.location
-        s.log is None or _event(s, "placed", seat=q, to=a.location, by=self.who)
+        s.log is None or _event(s, "placed", seat=q, to=a.location, by=self.seat)
         if not self.victims:
             s.stack.pop()
 

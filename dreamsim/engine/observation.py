@@ -115,9 +115,9 @@ def _secret_from(s: State, f: Frame, player: int) -> bool:
     """Whether frame `f` holds a face-down trap (its location, its partner) hidden from `player`."""
     t = type(f)
     if t is PartnerChoice:
-        return f.who != player
+        return f.seat != player
     if t is Play and f.kind == P_TRAP:
-        return player != f.seat and not (f.seat == s.turn_player and s.controller == player)
+        return player != f.actor and not (f.actor == s.turn_player and s.controller == player)
     return False
 
 
@@ -217,7 +217,7 @@ def observe(state: State, player: int) -> Observation:
         decision = s.decision
     else:
         top, deciding, context = type(f), s.current_player == player, f.context(player)
-        decision = f.name  # State.decision
+        decision = f.decision  # State.decision
     m, c = s.multi, s.slow
     speed = 0 if not (m | c) else (15 if m.bit_count() >= c.bit_count() else 16)
     discard, hands = s.discard, s.hands

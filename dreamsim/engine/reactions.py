@@ -33,12 +33,12 @@ class ReactionWindow(Frame):
     the chain (the one asked now at `pos`). When nobody answers any more, `finish` settles
     the chain and marks the play cancelled or intercepted (`Play.outcome`)."""
 
-    __slots__ = ("who", "chain", "ask", "pos", "play")
-    name = "reaction"
+    __slots__ = ("seat", "chain", "ask", "pos", "play")
+    decision = "reaction"
     out_of_turn = True
 
     def __init__(self, ask: tuple, play: Frame):
-        self.who, self.chain, self.ask, self.pos, self.play = -1, [], ask, 0, play
+        self.seat, self.chain, self.ask, self.pos, self.play = -1, [], ask, 0, play
 
     def legal(self, s: State) -> list:
         chain, ask, hands = self.chain, self.ask, s.hands
@@ -51,7 +51,7 @@ class ReactionWindow(Frame):
             while self.pos < len(ask):
                 q = ask[self.pos]
                 if top_kind in hands[q] and q != barred:
-                    self.who = q
+                    self.seat = q
                     return [act, ALLOW]
                 self.pos += 1
             return []
@@ -60,7 +60,7 @@ class ReactionWindow(Frame):
             h = hands[q]
             da, dc = DUTCH in h, CATCHER in h
             if da or dc:
-                self.who = q
+                self.seat = q
                 if da and dc:
                     return [CANCEL, INTERCEPT, ALLOW]
                 return [CANCEL, ALLOW] if da else [INTERCEPT, ALLOW]
@@ -71,7 +71,7 @@ class ReactionWindow(Frame):
         if type(a) is Allow:
             self.pos += 1
             return
-        q = self.who
+        q = self.seat
         kind = DUTCH if type(a) is Cancel else CATCHER
         _play_card(s, q, kind)
         if kind == DUTCH:
@@ -80,7 +80,7 @@ class ReactionWindow(Frame):
         else:
             s.debt[q] += 1
             s.stats["intercepts"][q] += 1
-        target = self.chain[-1][0] if self.chain else self.play.seat
+        target = self.chain[-1][0] if self.chain else self.play.actor
         s.log is None or _event(s, "cancel" if kind == DUTCH else "intercept", seat=q, against=target)
         self.chain.append((q, kind))
         self.ask = _ASK[s.n][q]
@@ -132,16 +132,16 @@ class ReactionWindow(Frame):
                 if s.log is not None:
                     cards[:-1] and _event(s, "cards_settled", cards=_names(cards[:-1]), to=-1)
                     _event(s, "cards_settled", cards=[KIND_NAMES[cards[-1]]], to=takes[0])
-                s.log is None or _event(s, "intercepted", seat=takes[0], victim=play.seat,
+                s.log is None or _event(s, "intercepted", seat=takes[0], victim=play.actor,
                                         card=KIND_NAMES[cards[-1]])
             else:
                 play.outcome = CANCELLED
                 for c in cards:
                     _to_discard(s, c)
                 s.log is None or _event(s, "cards_settled", cards=_names(cards), to=-1)
-                s.log is None or _event(s, "cancelled", victim=play.seat)
+                s.log is None or _event(s, "cancelled", victim=play.actor)
         elif 0 in takes:
-            victim, seat = play.seat, takes[0]
+            victim, seat = play.actor, takes[0]
             pool = _takeable(hands[victim])
             if pool:
                 card = pool[int(rng.integers(len(pool)))]
@@ -154,7 +154,7 @@ class ReactionWindow(Frame):
 
     def context(self, player: int) -> dict:
         play = self.play
-        ctx = {"actor": play.seat, "play": play.kind, "responses": tuple(self.chain)}
+        ctx = {"actor": play.actor, "play": play.kind, "responses": tuple(self.chain)}
         if play.kind != P_TRAP:
             ctx.update(arg=play.arg, arg2=play.arg2)
         return ctx

@@ -13,32 +13,32 @@ from .traps import TrapWindow, window_opens
 
 
 class Refill(Frame):
-    """Automatic: `seat` draws up to its hand limit; stays while a nightmare's decision it drew
+    """Automatic: `actor` draws up to its hand limit; stays while a nightmare's decision it drew
     is open above it, and resumes drawing after it."""
 
-    __slots__ = ("seat",)
-    auto = True
+    __slots__ = ("actor",)
 
-    def __init__(self, seat: int):
-        self.seat = seat
+    def __init__(self, actor: int):
+        self.actor = actor
 
-    def run(self, s: State, rng) -> None:
-        if _refill(s, self.seat, rng):
+    def step(self, s: State, rng) -> bool:
+        if _refill(s, self.actor, rng):
             s.stack.pop()  # else a decision was pushed above this frame; the refill resumes after it
+        return False
 
 
 class PlayDone(Frame):
-    """Automatic: `seat`'s card play is settled: refill, then the trap window (`_play_done`)."""
+    """Automatic: `actor`'s card play is settled: refill, then the trap window (`_play_done`)."""
 
-    __slots__ = ("seat",)
-    auto = True
+    __slots__ = ("actor",)
 
-    def __init__(self, seat: int):
-        self.seat = seat
+    def __init__(self, actor: int):
+        self.actor = actor
 
-    def run(self, s: State, rng) -> None:
+    def step(self, s: State, rng) -> bool:
         s.stack.pop()
-        _play_done(s, self.seat, rng)
+        _play_done(s, self.actor, rng)
+        return False
 
 
 def _play_done(s: State, p: int, rng) -> None:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcore.frames import drive
+
 from ..rules import Rules
 from . import cards as C
-from .engine import State, Turn, _advance, apply_action, new_game
+from .engine import State, Turn, apply_action, new_game
 
 _SHORT = {
     "walk": C.DREAMWALK, "dreamwalk": C.DREAMWALK, "vertigo": C.VERTIGO, "star": C.STAR, "midnight star": C.STAR,
@@ -105,7 +107,7 @@ def build_state(rules: Rules | None = None, *, where=None, hands=None, deck=(), 
     s.legal = None
     if s.log is not None:
         s.log.clear()
-    _advance(s, np.random.default_rng(seed))
+    drive(s, np.random.default_rng(seed))
     return s
 
 

@@ -1,15 +1,17 @@
-"""The game state, the frame protocol, and the small rules every part of the turn shares.
+"""The game state, the frame base class, and the small rules every part of the turn shares.
 
 `State` holds everything on the table. Pending work lives on `State.stack`, a list of
-*frames*: small slotted objects, one class per kind of pending work (`Frame`). A decision
-frame names who decides (`who`), what is legal (`legal`), how a choice applies (`apply`) and
-what happens when nothing is left to choose (`finish`, by default: the frame is done and the
-frame beneath it resumes). An automatic frame (`auto = True`) only `run`s. `engine._advance`
-is the one loop that drives them.
+*frames*: small slotted objects, one class per kind of pending work, each a `Frame` (the
+shared protocol of `simcore.frames`). A decision frame names the seat that decides (`seat`),
+the decision (`decision`), what is legal (`legal`), how a choice applies (`apply`) and what
+happens when nothing is left to choose (`finish`, by default: the frame is done and the frame
+beneath it resumes). An automatic frame (`decision` None) overrides `step`: it runs and
+returns False. `simcore.frames.drive` drives the stack (`engine.new_game`, `engine.apply_legal`).
 """
 from __future__ import annotations
 
 from simcore.actions import IllegalActionError  # noqa: F401  (the engine's error, exported here)
+from simcore.frames import Frame as _ProtocolFrame
 from simcore.stream import chance_stream as as_generator  # noqa: F401  (the engine's name for it)
 
 from .actions import VERTIGO, WALK
@@ -49,33 +51,34 @@ _PLAYED_STAT = {DREAMWALK: "played_dreamwalk", VERTIGO_CARD: "played_vertigo", S
                 DUTCH: "played_dutch", CATCHER: "played_catcher"}
 
 
-class Frame:
+class Frame(_ProtocolFrame):
     """One piece of pending work on `State.stack` (see the module docstring).
 
-    Subclasses declare their named fields in `__slots__`; decision frames have `who` (the
-    seat deciding, written by `legal` where the window asks seats in turn). Class attributes:
-    `name` (the decision in the rulebook's words, `State.decision`), `auto` (runs without a
-    decision), `out_of_turn` (a window any seat may be asked in: the observation's acting seat
-    is then the asked seat itself, never the captured turn's).
+    Subclasses declare their named fields in `__slots__`; a decision frame has `seat` (the
+    seat deciding, written by `legal` where the window asks seats in turn) and the class
+    attributes `decision` (the decision in the rulebook's words, `State.decision`) and
+    `out_of_turn` (a window any seat may be asked in: the observation's acting seat is then
+    the asked seat itself, never the captured turn's). An automatic frame leaves `decision`
+    None and overrides `step`.
     """
 
     __slots__ = ()
-    name = "automatic"
-    auto = False
     out_of_turn = False
 
-    def legal(self, s: "State") -> list:
-        return []
-
-    def apply(self, s: "State", a, rng) -> None:
-        raise AssertionError(f"{type(self).__name__} takes no action ({a!r})")
+    def step(self, s: "State", rng) -> bool:
+        """Rest at the decision if anything is legal (`s.legal` caches the list, `s.current_player`
+        is the deciding seat); with nothing left to choose, `finish` and let the stack go on."""
+        legal = self.legal(s)
+        if legal:
+            s.legal = legal
+            s.current_player = self.seat
+            return True
+        self.finish(s, rng)
+        return False
 
     def finish(self, s: "State", rng) -> None:
         """Nothing left to choose: the frame is done and the one beneath resumes."""
         s.stack.pop()
-
-    def run(self, s: "State", rng) -> None:
-        raise AssertionError(f"{type(self).__name__} is a decision frame")
 
     def context(self, player: int) -> dict:
         """The specifics of this decision that `player` may see (Observation.context)."""
@@ -155,7 +158,7 @@ class State:
         """What the current decision is about, in the rulebook's words."""
         if self.is_terminal:
             return "game over"
-        return self.stack[-1].name
+        return self.stack[-1].decision
 
     def all_cards(self) -> list[int]:
         """Every card (kind code) wherever it is: deck, discard, nightmares not yet shuffled in,
@@ -279,6 +282,7 @@ def _neutralise(s: State) -> None:
 def _win(s: State, seat: int, horror: bool) -> None:
     s.winner = seat
     s.is_terminal = True
+    s.legal = []  # the game is over: nothing is legal
     if horror:
         s.horror_won = True
         s.log is None or _event(s, "horror_wins", winner=seat)

@@ -16,12 +16,12 @@ class TrapWindow(Frame):
     clockwise from the turn player (`ask`, listed when the window opens; the one asked now at
     `pos`), may each spring traps until they hold."""
 
-    __slots__ = ("who", "ask", "pos", "turn_start")
-    name = "trap window"
+    __slots__ = ("seat", "ask", "pos", "turn_start")
+    decision = "trap window"
     out_of_turn = True
 
     def __init__(self, turn_start: bool):
-        self.who, self.ask, self.pos, self.turn_start = -1, None, 0, turn_start
+        self.seat, self.ask, self.pos, self.turn_start = -1, None, 0, turn_start
 
     def legal(self, s: State) -> list:
         ask = self.ask
@@ -32,7 +32,7 @@ class TrapWindow(Frame):
             if s.traps[q]:
                 opts = _springable(s, q, self.turn_start)
                 if opts:
-                    self.who = q
+                    self.seat = q
                     opts.append(HOLD)
                     return opts
             self.pos += 1
@@ -42,7 +42,7 @@ class TrapWindow(Frame):
         if type(a) is Hold:
             self.pos += 1
             return
-        q, loc, kind = self.who, a.location, a.kind
+        q, loc, kind = self.seat, a.location, a.kind
         _consume_trap(s, q, loc, kind)
         s.log is None or _event(s, "spring", seat=q, location=loc, kind=KIND_NAMES[kind])
         if kind == DREAMWALK:
@@ -105,17 +105,17 @@ def _trap_owners(s: State, first: int) -> list:
 
 
 class WalkTrapTarget(Frame):
-    """A sprung Dreamwalk trap: its owner `who` picks a Midnighter in the trap's `location`
+    """A sprung Dreamwalk trap: its owner `seat` picks a Midnighter in the trap's `location`
     (or itself); then `WalkTrapDestination`."""
 
-    __slots__ = ("who", "location")
-    name = "Dreamwalk trap: whom"
+    __slots__ = ("seat", "location")
+    decision = "Dreamwalk trap: whom"
 
-    def __init__(self, who: int, location: int):
-        self.who, self.location = who, location
+    def __init__(self, seat: int, location: int):
+        self.seat, self.location = seat, location
 
     def legal(self, s: State) -> list:
-        q, loc = self.who, self.location
+        q, loc = self.seat, self.location
         out = [TARGET[t] for t in range(s.n) if s.where[t] == loc]
         if TARGET[q] not in out and (s.rules.dreamwalk_trap_self == "corridor" or s.where[q] != loc):
             out.append(TARGET[q])
@@ -123,7 +123,7 @@ class WalkTrapTarget(Frame):
 
     def apply(self, s: State, a, rng) -> None:
         s.stack.pop()
-        s.stack.append(WalkTrapDestination(self.who, a.seat, self.location))
+        s.stack.append(WalkTrapDestination(self.seat, a.seat, self.location))
 
     def context(self, player: int) -> dict:
         return {"location": self.location}
@@ -133,14 +133,14 @@ class WalkTrapDestination(Frame):
     """A sprung Dreamwalk trap: where `target` goes (a Corridor; the trap owner itself goes to
     the trap's location under Rules.dreamwalk_trap_self == "trap_location")."""
 
-    __slots__ = ("who", "target", "location")
-    name = "Dreamwalk trap: where"
+    __slots__ = ("seat", "target", "location")
+    decision = "Dreamwalk trap: where"
 
-    def __init__(self, who: int, target: int, location: int):
-        self.who, self.target, self.location = who, target, location
+    def __init__(self, seat: int, target: int, location: int):
+        self.seat, self.target, self.location = seat, target, location
 
     def legal(self, s: State) -> list:
-        q, t, loc = self.who, self.target, self.location
+        q, t, loc = self.seat, self.target, self.location
         if t == q and s.rules.dreamwalk_trap_self == "trap_location" and s.where[q] != loc:
             return [TO[loc]]
         return [TO[c] for c in CORRIDORS if c != s.where[t]] or [TO[s.where[t]]]
@@ -148,7 +148,7 @@ class WalkTrapDestination(Frame):
     def apply(self, s: State, a, rng) -> None:
         s.stack.pop()
         s.where[self.target] = a.location
-        s.log is None or _event(s, "trap_move", seat=self.who, target=self.target, to=a.location)
+        s.log is None or _event(s, "trap_move", seat=self.seat, target=self.target, to=a.location)
 
     def context(self, player: int) -> dict:
         return {"target": self.target, "location": self.location}
@@ -157,11 +157,11 @@ class WalkTrapDestination(Frame):
 class VertigoTrap(Frame):
     """A sprung Vertigo trap: stage 0 moves the trap's location, stage 1 rotates it."""
 
-    __slots__ = ("who", "location", "stage")
-    name = "Vertigo trap"
+    __slots__ = ("seat", "location", "stage")
+    decision = "Vertigo trap"
 
-    def __init__(self, who: int, location: int):
-        self.who, self.location, self.stage = who, location, 0
+    def __init__(self, seat: int, location: int):
+        self.seat, self.location, self.stage = seat, location, 0
 
     def legal(self, s: State) -> list:
         loc = self.location
@@ -177,7 +177,7 @@ class VertigoTrap(Frame):
 
     def apply(self, s: State, a, rng) -> None:
         _apply_vop(s, self.location, a.op)
-        s.log is None or _event(s, "trap_vertigo", seat=self.who, location=self.location, op=a.op)
+        s.log is None or _event(s, "trap_vertigo", seat=self.seat, location=self.location, op=a.op)
         if self.stage == 0:
             self.stage = 1
         else:
@@ -190,19 +190,19 @@ class VertigoTrap(Frame):
 class DutchTrap(Frame):
     """A sprung Dutch Angle trap: its owner swaps places with a Midnighter in the trap's location."""
 
-    __slots__ = ("who", "location")
-    name = "Dutch Angle trap: whom"
+    __slots__ = ("seat", "location")
+    decision = "Dutch Angle trap: whom"
 
-    def __init__(self, who: int, location: int):
-        self.who, self.location = who, location
+    def __init__(self, seat: int, location: int):
+        self.seat, self.location = seat, location
 
     def legal(self, s: State) -> list:
-        q, loc = self.who, self.location
+        q, loc = self.seat, self.location
         return [TARGET[t] for t in range(s.n) if t != q and s.where[t] == loc]
 
     def apply(self, s: State, a, rng) -> None:
         s.stack.pop()
-        q, t = self.who, a.seat
+        q, t = self.seat, a.seat
         s.where[q], s.where[t] = s.where[t], s.where[q]
         s.log is None or _event(s, "trap_swap", seat=q, target=t)
 

@@ -113,14 +113,14 @@ def _hand_opts(key: int) -> tuple:
 
 
 class Turn(Frame):
-    """The turn player's next action (`who`: the turn player, or the Dreamcatcher trap's owner
+    """The turn player's next action (`seat`: the turn player, or the Dreamcatcher trap's owner
     playing a captured turn) while actions are left; then the turn ends (`finish`)."""
 
-    __slots__ = ("who",)
-    name = "turn action"
+    __slots__ = ("seat",)
+    decision = "turn action"
 
-    def __init__(self, who: int):
-        self.who = who
+    def __init__(self, seat: int):
+        self.seat = seat
 
     def legal(self, s: State) -> list:
         al = s.actions_left
@@ -131,7 +131,7 @@ class Turn(Frame):
             _paralysed_now(s, p)
             return []
         c = s.controller
-        self.who = c if c >= 0 else p
+        self.seat = c if c >= 0 else p
         m = 0  # the kinds in the hand, as bits
         for k in s.hands[p]:
             m |= _BIT[k]
@@ -194,7 +194,7 @@ class Turn(Frame):
         elif t is Vertigo:
             s.actions_left -= 1
             _play_card(s, p, VERTIGO_CARD)
-            s.stack.append(VertigoChoice(self.who, p, a.location))
+            s.stack.append(VertigoChoice(self.seat, p, a.location))
         elif t is Star:
             s.actions_left -= 1
             _play_card(s, p, STAR_CARD)
@@ -202,7 +202,7 @@ class Turn(Frame):
         elif t is SetTrap:
             s.actions_left -= s.rules.trap_actions
             _play_card(s, p, SUSPENSE_OF[a.location])
-            s.stack.append(PartnerChoice(self.who, p, a.location))
+            s.stack.append(PartnerChoice(self.seat, p, a.location))
         elif t is DutchExtra:
             s.actions_left -= s.rules.dutch_angle_actions
             _play_card(s, p, DUTCH)
@@ -253,13 +253,14 @@ def _can_activate(s: State, p: int, loc: int) -> bool:
 
 
 class VertigoChoice(Frame):
-    """Vertigo played by `seat` on `location`: how the location moves or turns."""
+    """Vertigo played by `actor` on `location`: how the location moves or turns (`seat` decides:
+    `actor`, or the Dreamcatcher trap's owner playing its captured turn)."""
 
-    __slots__ = ("who", "seat", "location")
-    name = "Vertigo operation"
+    __slots__ = ("seat", "actor", "location")
+    decision = "Vertigo operation"
 
-    def __init__(self, who: int, seat: int, location: int):
-        self.who, self.seat, self.location = who, seat, location
+    def __init__(self, seat: int, actor: int, location: int):
+        self.seat, self.actor, self.location = seat, actor, location
 
     def legal(self, s: State) -> list:
         loc = self.location
@@ -273,29 +274,29 @@ class VertigoChoice(Frame):
 
     def apply(self, s: State, a, rng) -> None:
         s.stack.pop()
-        _start_play(s, self.seat, [VERTIGO_CARD], P_VERT, self.location, a.op, rng)
+        _start_play(s, self.actor, [VERTIGO_CARD], P_VERT, self.location, a.op, rng)
 
     def context(self, player: int) -> dict:
         return {"location": self.location}
 
 
 class PartnerChoice(Frame):
-    """`seat` sets a trap with the Suspense card of `location`: its partner card (face down;
-    the location is the setter's secret)."""
+    """`actor` sets a trap with the Suspense card of `location`: its partner card (face down;
+    the location is the setter's secret; `seat` decides, as in `VertigoChoice`)."""
 
-    __slots__ = ("who", "seat", "location")
-    name = "trap partner card"
+    __slots__ = ("seat", "actor", "location")
+    decision = "trap partner card"
 
-    def __init__(self, who: int, seat: int, location: int):
-        self.who, self.seat, self.location = who, seat, location
+    def __init__(self, seat: int, actor: int, location: int):
+        self.seat, self.actor, self.location = seat, actor, location
 
     def legal(self, s: State) -> list:
-        hand = s.hands[self.seat]
+        hand = s.hands[self.actor]
         return [PARTNER[k] for k in (DREAMWALK, VERTIGO_CARD, STAR_CARD, DUTCH, CATCHER) if k in hand]
 
     def apply(self, s: State, a, rng) -> None:
         s.stack.pop()
-        p = self.seat
+        p = self.actor
         s.hands[p].remove(a.kind)
         s.limbo.append(a.kind)
         s.log is None or _event(s, "card_played", seat=p, card=KIND_NAMES[a.kind])
@@ -304,23 +305,23 @@ class PartnerChoice(Frame):
                     s.rules.cancel_trap_setting)
 
     def context(self, player: int) -> dict:
-        return {"location": self.location} if player == self.who else {}
+        return {"location": self.location} if player == self.seat else {}
 
 
 class Play(Frame):
-    """Automatic: a card play by `seat` resolves — `kind` (P_WALK ... P_STEAL) with its
+    """Automatic: a card play by `actor` resolves — `kind` (P_WALK ... P_STEAL) with its
     arguments `arg`, `arg2`, the `cards` played — unless its reaction window made the
     `outcome` CANCELLED or INTERCEPTED."""
 
-    __slots__ = ("seat", "kind", "arg", "arg2", "cards", "outcome")
-    auto = True
+    __slots__ = ("actor", "kind", "arg", "arg2", "cards", "outcome")
 
-    def __init__(self, seat: int, kind: int, arg: int, arg2: int, cards: list):
-        self.seat, self.kind, self.arg, self.arg2, self.cards, self.outcome = seat, kind, arg, arg2, cards, RESOLVES
+    def __init__(self, actor: int, kind: int, arg: int, arg2: int, cards: list):
+        self.actor, self.kind, self.arg, self.arg2, self.cards, self.outcome = actor, kind, arg, arg2, cards, RESOLVES
 
-    def run(self, s: State, rng) -> None:
+    def step(self, s: State, rng) -> bool:
         s.stack.pop()
         _resolve(s, self, rng)
+        return False
 
 
 def _start_play(s: State, p: int, cards: list, ptype: int, a1, a2, rng, reactable: bool = True) -> None:
@@ -352,7 +353,7 @@ def _start_play(s: State, p: int, cards: list, ptype: int, a1, a2, rng, reactabl
 def _resolve(s: State, f: Play, rng) -> None:
     """What a card play does (unless it was cancelled or intercepted)."""
     if not f.outcome:  # else cancelled or intercepted: its cards are already gone
-        _resolve_play(s, f.seat, f.kind, f.arg, f.arg2, f.cards, rng)
+        _resolve_play(s, f.actor, f.kind, f.arg, f.arg2, f.cards, rng)
 
 
 def _resolve_play(s: State, p: int, ptype: int, a1, a2, cards: list, rng) -> None:
@@ -409,17 +410,17 @@ class NextTurn(Frame):
     """Automatic: the next turn starts (the bottom frame between turns)."""
 
     __slots__ = ()
-    auto = True
 
-    def run(self, s: State, rng) -> None:
+    def step(self, s: State, rng) -> bool:
         s.stack.pop()
         _begin_turn(s, rng)
+        return False
 
 
 def _begin_turn(s: State, rng, turn: Turn | None = None) -> None:
     """Start the next turn: turn cap, nightmares entering, actions, sleep paralysis, traps.
     `turn`: the Turn frame that just ended and left the stack, reused for the new turn (a Turn
-    holds nothing but `who`; one allocation less per turn)."""
+    holds nothing but `seat`; one allocation less per turn)."""
     rules = s.rules
     n, horror = s.n, s.horror  # neither changes while turns are skipped
     p, turns = s.turn_player, s.turns
@@ -429,6 +430,7 @@ def _begin_turn(s: State, rng, turn: Turn | None = None) -> None:
         turns = s.turns = turns + 1
         if turns >= rules.max_turns:
             s.is_terminal = s.timed_out = True
+            s.legal = []  # the game is over: nothing is legal
             s.log is None or _event(s, "timeout")
             return
         if turns == n and s.reserve and rules.nightmares == "after_first_round":
@@ -460,7 +462,7 @@ def _begin_turn(s: State, rng, turn: Turn | None = None) -> None:
     if turn is None:
         turn = Turn(p)
     else:
-        turn.who = p
+        turn.seat = p
     s.stack.append(turn)
     if s.n_traps and window_opens(s, True):  # a window nobody can spring a trap in is not pushed
         s.stack.append(TrapWindow(True))  # who is asked: listed when the window opens

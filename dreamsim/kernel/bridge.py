@@ -48,37 +48,38 @@ _FROM_ENGINE = {
     A.Take: lambda x: (K.A_TAKE, x.kind, 0), A.StopTaking: lambda x: (K.A_STOP, 0, 0),
     A.Give: lambda x: (K.A_GIVE, x.kind, 0), A.Mix: lambda x: (K.A_MIX, 0, 0), A.Count: lambda x: (K.A_COUNT, x.n, 0),
 }
-#: frame kind -> {engine slot: kernel field} of the frames whose fields are plain ints (every slot)
+#: frame kind -> {engine slot: kernel field} of the frames whose fields are plain ints (every slot); the
+#: kernel keeps a frame's deciding `seat` in FR_DEC and the seat it is about (`actor`) in FR_SEAT
 _PLAIN = {
-    K.F_TURN: {"who": K.FR_DEC},
-    K.F_VOP: {"who": K.FR_DEC, "seat": K.FR_SEAT, "location": K.VOP_LOC},
-    K.F_PARTNER: {"who": K.FR_DEC, "seat": K.FR_SEAT, "location": K.PARTNER_LOC},
-    K.F_FOREST: {"who": K.FR_DEC, "seat": K.FR_SEAT},
-    K.F_SQUARE: {"who": K.FR_DEC, "seat": K.FR_SEAT, "taken": K.SQUARE_TAKEN},
-    K.F_MOTEL_T: {"who": K.FR_DEC, "seat": K.FR_SEAT},
-    K.F_MOTEL_TAKE: {"who": K.FR_DEC, "seat": K.FR_SEAT, "target": K.MTAKE_TARGET, "taken": K.MTAKE_TAKEN},
-    K.F_SURPLUS: {"who": K.FR_DEC, "seat": K.FR_SEAT, "mode": K.SUR_MODE, "other": K.SUR_OTHER},
-    K.F_REST: {"who": K.FR_DEC, "seat": K.FR_SEAT},
-    K.F_REST_N: {"who": K.FR_DEC, "seat": K.FR_SEAT, "target": K.RESTN_TARGET},
-    K.F_TH: {"who": K.FR_DEC, "seat": K.FR_SEAT},
-    K.F_WTRAP_T: {"who": K.FR_DEC, "location": K.WTRAP_LOC},
-    K.F_WTRAP_TO: {"who": K.FR_DEC, "target": K.WTO_TARGET, "location": K.WTO_LOC},
-    K.F_VTRAP: {"who": K.FR_DEC, "location": K.VTRAP_LOC, "stage": K.VTRAP_STAGE},
-    K.F_DTRAP: {"who": K.FR_DEC, "location": K.DTRAP_LOC},
+    K.F_TURN: {"seat": K.FR_DEC},
+    K.F_VOP: {"seat": K.FR_DEC, "actor": K.FR_SEAT, "location": K.VOP_LOC},
+    K.F_PARTNER: {"seat": K.FR_DEC, "actor": K.FR_SEAT, "location": K.PARTNER_LOC},
+    K.F_FOREST: {"seat": K.FR_DEC, "actor": K.FR_SEAT},
+    K.F_SQUARE: {"seat": K.FR_DEC, "actor": K.FR_SEAT, "taken": K.SQUARE_TAKEN},
+    K.F_MOTEL_T: {"seat": K.FR_DEC, "actor": K.FR_SEAT},
+    K.F_MOTEL_TAKE: {"seat": K.FR_DEC, "actor": K.FR_SEAT, "target": K.MTAKE_TARGET, "taken": K.MTAKE_TAKEN},
+    K.F_SURPLUS: {"seat": K.FR_DEC, "actor": K.FR_SEAT, "mode": K.SUR_MODE, "other": K.SUR_OTHER},
+    K.F_REST: {"seat": K.FR_DEC, "actor": K.FR_SEAT},
+    K.F_REST_N: {"seat": K.FR_DEC, "actor": K.FR_SEAT, "target": K.RESTN_TARGET},
+    K.F_TH: {"seat": K.FR_DEC, "actor": K.FR_SEAT},
+    K.F_WTRAP_T: {"seat": K.FR_DEC, "location": K.WTRAP_LOC},
+    K.F_WTRAP_TO: {"seat": K.FR_DEC, "target": K.WTO_TARGET, "location": K.WTO_LOC},
+    K.F_VTRAP: {"seat": K.FR_DEC, "location": K.VTRAP_LOC, "stage": K.VTRAP_STAGE},
+    K.F_DTRAP: {"seat": K.FR_DEC, "location": K.DTRAP_LOC},
     K.F_NEXT: {},
-    K.F_PLAYDONE: {"seat": K.PLAYDONE_P},
-    K.F_ACT: {"location": K.ACT_LOC, "seat": K.ACT_B, "remote": K.ACT_REMOTE},
-    K.F_REFILL: {"seat": K.REFILL_P},
+    K.F_PLAYDONE: {"actor": K.PLAYDONE_P},
+    K.F_ACT: {"location": K.ACT_LOC, "actor": K.ACT_B, "remote": K.ACT_REMOTE},
+    K.F_REFILL: {"actor": K.REFILL_P},
 }
 #: the other frames: engine slot -> kernel field for their plain-int slots (lists are laid out below)
 _NAMED = {
-    K.F_REACT: {"who": K.FR_DEC, "pos": K.REACT_POS},
-    K.F_STARTRAP: {"who": K.FR_DEC, "location": K.STRAP_LOC, "actor": K.STRAP_ACTOR, "pos": K.STRAP_POS},
-    K.F_TRAPS: {"who": K.FR_DEC, "pos": K.TRAPS_POS, "turn_start": K.TRAPS_TURN_START},
-    K.F_NIGHT: {"who": K.FR_DEC, "drawer": K.NIGHT_DRAWER, "kind": K.NIGHT_KIND, "pos": K.NIGHT_POS,
+    K.F_REACT: {"seat": K.FR_DEC, "pos": K.REACT_POS},
+    K.F_STARTRAP: {"seat": K.FR_DEC, "location": K.STRAP_LOC, "actor": K.STRAP_ACTOR, "pos": K.STRAP_POS},
+    K.F_TRAPS: {"seat": K.FR_DEC, "pos": K.TRAPS_POS, "turn_start": K.TRAPS_TURN_START},
+    K.F_NIGHT: {"seat": K.FR_DEC, "drawer": K.NIGHT_DRAWER, "kind": K.NIGHT_KIND, "pos": K.NIGHT_POS,
                 "affected": K.NIGHT_AFFECTED},
-    K.F_PLACE: {"who": K.FR_DEC},
-    K.F_RESOLVE: {"seat": K.RES_P, "kind": K.RES_TYPE, "arg": K.RES_A1, "arg2": K.RES_A2, "outcome": K.RES_STATUS},
+    K.F_PLACE: {"seat": K.FR_DEC},
+    K.F_RESOLVE: {"actor": K.RES_P, "kind": K.RES_TYPE, "arg": K.RES_A1, "arg2": K.RES_A2, "outcome": K.RES_STATUS},
 }
 # every slot of a plain frame is laid out, and every named field sits where the engine's positional
 # layout (engine.frame_as_list) has it, as layout says

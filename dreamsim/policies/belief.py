@@ -72,7 +72,7 @@ __all__ = ["ReactionBelief", "Fact", "REACTION_KINDS", "MAX_TRIES", "fact_weight
 REACTION_KINDS = frozenset((DUTCH, CATCHER))
 #: deals drawn for one sample before the likeliest of them is taken
 MAX_TRIES = 64
-#: decision names (Frame.name) after which a seat's gains may come from the discard pile or a third
+#: decision names (Frame.decision) after which a seat's gains may come from the discard pile or a third
 #: hand, which the bound on its lost cards cannot see: its facts are dropped
 _OPAQUE = frozenset(("Square: take from the discard pile", "Motel: take a card", "Restaurant option"))
 _REACTION = "reaction"

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import dreamsim
+import simcore.frames
 from dreamsim.engine import cards as C
 from dreamsim.engine.actions import ALLOW, CANCEL, WALK, Walk
 from dreamsim.engine.engine import (
@@ -22,10 +23,12 @@ from dreamsim.engine.engine import (
     ReactionWindow,
     Turn,
     apply_action,
+    apply_legal,
     find_legal,
     frame_as_list,
     new_game,
 )
+from dreamsim.engine.observation import observe
 from dreamsim.engine.scenario import build_state, step
 from dreamsim.policies.policies import HeuristicPolicy
 
@@ -45,19 +48,20 @@ def reaction_state():
 def test_every_frame_is_a_slotted_class_with_named_fields():
     for t in FRAME_TYPES:
         assert issubclass(t, Frame) and "__dict__" not in dir(t), t
-        assert t.auto or t.name in DECISION_NAMES.values()
+        assert issubclass(t, simcore.frames.Frame)
+        assert t.decision is None or t.decision in DECISION_NAMES.values()
     assert len(FRAME_TYPES) == 25 and len(DECISION_NAMES) == 20
 
 
 def test_a_reaction_window_names_the_play_it_answers_and_who_decides():
     s = reaction_state()
     top, below = s.stack[-1], s.stack[-2]
-    assert type(top) is ReactionWindow and top.who == 1 == s.current_player
+    assert type(top) is ReactionWindow and top.seat == 1 == s.current_player
     assert top.play is below and type(below) is Play
-    assert (below.seat, below.arg, below.cards, below.outcome) == (0, UP, [C.DREAMWALK], 0)
+    assert (below.actor, below.arg, below.cards, below.outcome) == (0, UP, [C.DREAMWALK], 0)
     assert s.decision == "reaction" and s.legal == [CANCEL, ALLOW]
     step(s, CANCEL)
-    assert top.chain == [(1, C.DUTCH)] and top.who == 0
+    assert top.chain == [(1, C.DUTCH)] and top.seat == 0
 
 
 def test_a_clone_copies_frames_and_keeps_a_window_pointing_at_its_own_play():
@@ -102,14 +106,34 @@ def test_a_game_rests_only_at_decision_frames():
         if s.is_terminal:
             break
         f = s.stack[-1]
-        assert not f.auto and f.who == s.current_player and s.legal == f.legal(s)
+        assert f.decision is not None and f.seat == s.current_player and s.legal == f.legal(s)
         apply_action(s, s.legal[int(rng.random() * len(s.legal))], rng)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_every_resting_frame_follows_the_shared_frame_protocol(players):
+    """Wherever a game rests, the top of `State.stack` is a `simcore.frames.Frame` whose `seat` is the
+    seat asked and whose `decision` is the one the state and that seat's observation name."""
+    rules = dreamsim.Rules(players=players)
+    rests = 0
+    for seed in range(4):
+        s = new_game(rules, seed)
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal:
+            f, p = s.stack[-1], s.current_player
+            assert isinstance(f, simcore.frames.Frame) and f.seat == p, (seed, f)
+            assert f.decision is not None and f.decision == s.decision == observe(s, p).decision
+            assert DECISION_NAMES[type(f)] == f.decision
+            rests += 1
+            apply_legal(s, s.legal[int(rng.integers(len(s.legal)))], rng)
+        assert s.legal == [] and s.decision == "game over"
+    assert rests > 200
 
 
 def test_frames_still_read_in_the_positional_layout_for_array_mirrors():
     s = reaction_state()
     window, play = s.stack[-1], s.stack[-2]
     assert FRAME_CODES[Turn] == 0 and FRAME_CODES[ReactionWindow] == 3 and FRAME_CODES[Play] == 21
-    assert frame_as_list(play) == [21, 0, 0, UP, 0, [C.DREAMWALK], 0]  # seat, play kind (P_WALK), args, cards, outcome
+    assert frame_as_list(play) == [21, 0, 0, UP, 0, [C.DREAMWALK], 0]  # actor, play kind (P_WALK), args, cards, outcome
     assert frame_as_list(window) == [3, 1, [], (1,), 0, frame_as_list(play)]
     assert frame_as_list(s.stack[0]) == [0, 0]

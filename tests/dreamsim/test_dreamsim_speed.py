@@ -155,7 +155,7 @@ def test_the_reused_turn_frame_is_never_on_the_stack_twice():
             assert len({id(f) for f in s.stack}) == len(s.stack)
             if type(s.stack[-1]) is Turn:
                 turns += 1
-                assert s.stack[-1].who == (s.controller if s.controller >= 0 else s.turn_player) == s.current_player
+                assert s.stack[-1].seat == (s.controller if s.controller >= 0 else s.turn_player) == s.current_player
             apply_legal(s, choose[s.current_player](tuple(s.legal)), chance)
     assert turns > 1000
 
