@@ -79,11 +79,11 @@ def public_state(s: E.State, player: int, caches: SeatCaches | None = None) -> E
         {"castles": dict(x["castles"]), "fallback": x["fallback"][:]}
     c.sites = s.sites[:]
     c.battle = _public_battle(s.battle, last)
-    c.frames = E.copy_frames(s.frames, s.battle, c.battle)
+    c.stack = E.copy_stack(s.stack, s.battle, c.battle)
     if s.pending is not None:
         # who holds an answer is hidden; the realm being asked now (the decider) knows it is asked
         asked = s.pending.reactors[:1]
-        c.frames[-1].reactors = asked if asked and s.phase == E.PH_EVENT and asked[0] == s.decider \
+        c.stack[-1].reactors = asked if asked and s.phase == E.PH_EVENT and asked[0] == s.decider \
             and s.seat_of[s.decider] == player else []
     x = s.explored
     c.explored = last.explored = last.explored if x == last.explored else set(x)
@@ -215,7 +215,7 @@ def _public_battle(b, last: LastCopy):
     c.luck, c.windows = list(b.luck), list(b.windows)
     lb = b.luck_base
     c.luck_base = None if lb is None else E.LuckBase(lb.e_def, lb.e_att, lb.lost_att, list(lb.lost_defs))
-    c.stack = None                      # bound to the copy's own stack by `copy_frames`
+    c.stack = None                      # bound to the copy's own stack by `copy_stack`
     chains = []
     tables, get = _PUBLIC_TABLES.get, armies.get
     for ch in (b.att, *b.defs):

@@ -39,10 +39,11 @@ from typing import Mapping
 
 import numpy as np
 
+from simcore.frames import drive
+
 from . import engine as E
 from . import game_actions as A
 from .engine.common import _new_ship
-from .engine.dispatch import _advance
 from .engine.movement import _start_regroup, _turn_windows
 from .engine.reinforce import _start_buy
 from .engine.setup import _blank_state
@@ -176,7 +177,7 @@ def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp
     if phase == "buy":
         _start_regroup(s)
         s.mob = {}
-        s.frames = E.turn_plan(s.realm)[:3]         # income, moving the new units, buying (on top)
+        s.stack = E.turn_plan(s.realm, s.seat_of[s.realm])[:3]     # income, moving the new units, buying (on top)
         _start_buy(s)
     elif phase == "movement":
         s.win_done = set()
@@ -184,7 +185,7 @@ def build_state(rules: Rules, *, units=None, ships=(), owner=None, gold=None, vp
     else:
         raise ValueError(f"phase must be 'movement' or 'buy', got {phase!r}")
     s._legal = None
-    _advance(s, rng)
+    drive(s, rng)
     return s
 
 
@@ -195,7 +196,7 @@ def _start_movement(s: E.State) -> None:
     s.current_player, s.decider = s.seat_of[p], p
     s.phase, s.mode = E.PH_MOVE, E.M_MOVE
     s.sites, s.battle = [], None
-    s.frames = E.turn_plan(p)
+    s.stack = E.turn_plan(p, s.seat_of[p])
     _ready_to_move(s, p)
 
 

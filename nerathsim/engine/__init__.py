@@ -14,11 +14,12 @@ A realm's turn (seed, "Runder i Conquest of Nerath"):
     PressOn / RetreatTo, Amok / Pass
 After the last realm of the turn order the round is complete and the victory check runs.
 
-Every pending decision is a frame (a small slotted class with named fields: who decides, what is
-legal, how it applies, what resumes after it) on one stack, `State.frames`; the top is the decision
-the state rests at. One module per part of the turn, each defining its frames (imports go downwards
-only: state < common < terrain < windows < fight < dungeons < movement < combat < reinforce < turn <
-dispatch < setup):
+Every pending decision is a frame in the lab's frame protocol (`simcore.frames`: a small slotted
+class with named fields: who decides, `seat` and the `realm` it plays; the `decision`; what is legal,
+how it applies, what resumes after it) on one stack, `State.stack`; the top is the decision the state
+rests at, and `simcore.frames.drive` is the one loop that steps the top frame until one rests. One
+module per part of the turn, each defining its frames (imports go downwards only: state < common <
+terrain < windows < fight < dungeons < movement < combat < reinforce < turn < dispatch < setup):
 
   state      constants, Tables, Ship, ArmyChain, Battle, the `Frame` base, State
   common     the event log, named counts, warships, who stands where
@@ -30,7 +31,7 @@ dispatch < setup):
   combat     the combat phase; BattleOrder (PH_COMBAT), PressOrRetreat (PH_PRESS), AmokFrame (PH_AMOK)
   reinforce  placement and buying; BuyUnits (PH_BUY)
   turn       turn start (phase 1, the turn's plan of frames) and Income (phase 6: next realm, victory check)
-  dispatch   current_frame, legal_actions, is_legal, apply_legal / apply_action, _advance, describe_action
+  dispatch   current_frame, legal_actions, is_legal, apply_legal / apply_action, describe_action
   setup      new_game, deal
 """
 from .combat import AmokFrame, BattleOrder, PressOrRetreat, amok_targets, retreat_options
@@ -86,7 +87,7 @@ from .state import (
     Tables,
     WindowView,
     as_generator,
-    copy_frames,
+    copy_stack,
     tables,
 )
 from .terrain import destinations, friendly_sea, ship_reach, turn_reach
@@ -98,7 +99,7 @@ __all__ = [
     "describe_action", "current_frame", "State", "IllegalActionError", "Tables", "tables", "Ship", "ArmyChain", "Battle",
     "Frame", "CardWindow", "PendingCard", "CombatWindow", "CasualtyChoice", "HitsToPlace",
     "LuckBase", "AmokFrame", "WindowView", "Movement", "BattleOrder", "PressOrRetreat", "Regroup", "BuyUnits",
-    "Reinforcements", "Income", "turn_plan", "copy_frames", "FRAMES", "FRAME_TYPES", "DECISION_NAMES", "REALM_STATS", "MoveList",
+    "Reinforcements", "Income", "turn_plan", "copy_stack", "FRAMES", "FRAME_TYPES", "DECISION_NAMES", "REALM_STATS", "MoveList",
     "as_generator", "destinations", "friendly_sea", "ship_reach", "turn_reach", "income", "group_vp", "placement_spots", "retreat_options",
     "amok_targets", "hit_actions", "ships_view",
     "PH_MOVE", "PH_COMBAT", "PH_CASUALTY", "PH_PRESS", "PH_AMOK", "PH_REGROUP", "PH_BUY", "PH_REINFORCE",

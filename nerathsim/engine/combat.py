@@ -122,13 +122,14 @@ def _offer_amok(s: State, r: int) -> bool:
     t, p = s.tab, s.realm
     monsters = sum(s.units[r][p][u] for u in range(t.U) if t.monster[u])
     if monsters:
-        s.frames.append(AmokFrame(p, r, monsters))
+        seat = s.seat_of[p]
+        s.stack.append(AmokFrame(p, seat, r, monsters))
         if amok_targets(s):
             s.phase = PH_AMOK
-            s.current_player, s.decider = s.seat_of[p], p
+            s.current_player, s.decider = seat, p
             s.battle = None
             return True
-        s.frames.pop()
+        s.stack.pop()
     return False
 
 
@@ -233,7 +234,7 @@ def _battle_continue(s: State, rng) -> bool:
                 return True
             if bt.round >= 10_000:
                 raise RuntimeError(f"dungeon fight at region {bt.region} still undecided after {bt.round} rounds")
-    top = s.frames[-1]
+    top = s.stack[-1]
     if type(top) is CasualtyChoice:         # the next casualty choice (pushed when the battle started)
         _ask(s, top)
         return True
@@ -253,7 +254,7 @@ def _battle_continue(s: State, rng) -> bool:
 
 def _rest_press(s: State) -> None:
     """Rest at the attacker's press-or-retreat decision (seed step 4)."""
-    s.frames.append(PressOrRetreat(s.realm))
+    s.stack.append(PressOrRetreat(s.realm, s.seat_of[s.realm]))
     s.phase = PH_PRESS
 
 
@@ -261,7 +262,7 @@ def _battle_by_hits(s: State, rng) -> bool:
     """Rounds of steps 1–3 where each side places its own hits (decision Hit), then step 4."""
     bt = s.battle
     while True:
-        if type(s.frames[-1]) is HitsToPlace:   # the step's hits, pushed when it was rolled
+        if type(s.stack[-1]) is HitsToPlace:   # the step's hits, pushed when it was rolled
             if _place_hits(s):
                 return True
             _step_luck(s)
@@ -477,7 +478,7 @@ def _do_amok(s: State, dst: int) -> bool:
     _terrain_at(s, dst)
     s.amok.monsters -= 1
     if s.amok.monsters <= 0 or not s.units[r][p][u] or not amok_targets(s):
-        s.frames.pop()                      # running amok is over: the AmokFrame leaves the stack
+        s.stack.pop()                       # running amok is over: the AmokFrame leaves the stack
         return True
     return False
 
@@ -534,11 +535,11 @@ class PressOrRetreat(Frame):
     def apply(self, s: State, a, rng) -> None:
         ty = type(a)
         if ty is PressOn:
-            s.frames.pop()
+            s.stack.pop()
             _event(s, "press_on", realm=REALMS[s.realm], region=s.battle.region)
             _run_battle(s, rng)
         elif ty is RetreatTo:
-            s.frames.pop()
+            s.stack.pop()
             if s.battle.dungeon:
                 _flee_dungeon(s, a.dst)
                 _next_battle(s, rng)
@@ -556,11 +557,11 @@ class AmokFrame(ChangingFrame):
     __slots__ = ("region", "monsters")
     phase, slot = PH_AMOK, "amok"
 
-    def __init__(self, realm: int, region: int, monsters: int):
-        self.realm, self.region, self.monsters = realm, region, monsters
+    def __init__(self, realm: int, seat: int, region: int, monsters: int):
+        self.realm, self.seat, self.region, self.monsters = realm, seat, region, monsters
 
     def copy(self) -> "AmokFrame":
-        return AmokFrame(self.realm, self.region, self.monsters)
+        return AmokFrame(self.realm, self.seat, self.region, self.monsters)
 
     def legal(self, s: State) -> list:
         return [Amok(r) for r in amok_targets(s)] + [PASS]
@@ -574,7 +575,7 @@ class AmokFrame(ChangingFrame):
             if _do_amok(s, a.dst):
                 _next_battle(s, rng)
         elif ty is Pass:
-            s.frames.pop()
+            s.stack.pop()
             _event(s, "amok_declined", realm=REALMS[s.realm])
             _next_battle(s, rng)
         else:

@@ -1,7 +1,8 @@
 """Dispatch: the one entry to every decision. The state rests at the frame on top of its one stack,
-`s.frames` (`current_frame(s)`), and `legal_actions`, `is_legal` and `apply_legal` only ask it; `_advance`,
-the one advance loop, then lets a frame with nothing to choose finish (a part of the turn whose only
-legal action would be EndPhase: nothing to move, buy or place).
+`s.stack` (`current_frame(s)`), and `legal_actions`, `is_legal` and `apply_legal` only ask it; after the
+frame applies a choice, `simcore.frames.drive`, the lab's one driver, steps the top frame until one rests:
+a part of the turn with nothing to choose (its only legal action would be EndPhase: nothing to move, buy
+or place) finishes in its `step`, and the part beneath begins.
 
     frame (module)                         decision kind    beneath it / after it
     turn.Income                            (none)           the bottom: income, the next realm's turn
@@ -23,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.actions import shown
+from simcore.frames import drive
 
 from ..game_actions import (
     Amok,
@@ -58,10 +60,11 @@ FRAME_TYPES = (Income, Movement, BattleOrder, CasualtyChoice, HitsToPlace, Press
 
 
 def current_frame(s: State):
-    """The frame the state rests at (the top of `s.frames`), whose `decider` is `s.decider`; None once the game is over."""
-    if s.is_terminal or not s.frames:
+    """The frame the state rests at (the top of `s.stack`), whose `decider` is `s.decider` and `seat`
+    `s.current_player`; None once the game is over."""
+    if s.is_terminal or not s.stack:
         return None
-    return s.frames[-1]
+    return s.stack[-1]
 
 
 def legal_actions(s: State) -> list:
@@ -70,7 +73,7 @@ def legal_actions(s: State) -> list:
         return []
     if s._legal is not None:
         return s._legal
-    out = s.frames[-1].legal(s)
+    out = s.stack[-1].legal(s)
     s._legal = out
     return out
 
@@ -80,7 +83,7 @@ def legal_by_kind(s: State) -> list:
     and actions within a kind in listing order (moves as a lazily decoded MoveList)."""
     if s.is_terminal:
         return []
-    got = s.frames[-1].by_kind(s)
+    got = s.stack[-1].by_kind(s)
     if got is not None:
         return got
     kinds: dict = {}
@@ -91,10 +94,10 @@ def legal_by_kind(s: State) -> list:
 
 def is_legal(s: State, a) -> bool:
     """True iff `a` is in legal_actions(s), without listing every legal action (the frame's own check)."""
-    if s.is_terminal or not s.frames:
+    if s.is_terminal or not s.stack:
         return False
     try:
-        return s.frames[-1].is_legal(s, a)
+        return s.stack[-1].is_legal(s, a)
     except (TypeError, IndexError, KeyError):
         return False
 
@@ -116,25 +119,15 @@ def apply_action(s: State, action, rng) -> None:
 
 def apply_legal(s: State, a, rng: np.random.Generator) -> None:
     """Apply an action already known to be legal (the game loop's fast path): log the decision, let the
-    frame on top apply it (EndPhase: the part of the turn finishes), then `_advance`."""
+    frame on top apply it (EndPhase: the part of the turn finishes), then `drive` to the next decision."""
     if s.log is not None:
         s.log.append({"event": "decision", "round": s.round + 1, "turn_realm": REALMS[s.realm], "seat": s.current_player,
                       "realm": REALMS[s.decider], "decision": s.decision, "action": repr(a),
                       "text": describe_action(s, a)})
     s.decisions += 1
     s._legal = None
-    s.frames[-1].apply(s, a, rng)
-    _advance(s, rng)
-
-
-def _advance(s: State, rng) -> None:
-    """Finish the frames with nothing to choose (a part of the turn whose only legal action would be
-    EndPhase) until one rests or the game is over."""
-    while not s.is_terminal:
-        f = s.frames[-1]
-        if f.rests(s):
-            return
-        f.finish(s, rng, auto=True)
+    s.stack[-1].apply(s, a, rng)
+    drive(s, rng)
 
 
 # ---------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ def _open_dungeon(s: State, r: int) -> bool:
     bt = Battle()
     bt.region, bt.at_sea, bt.attacker, bt.round, bt.retreated = r, False, p, 0, False
     bt.owner0, bt.dungeon, bt.luck = -1, True, [0.0] * 4
-    bt.step, bt.luck_base, bt.stack = 0, None, s.frames
+    bt.step, bt.luck_base, bt.stack = 0, None, s.stack
     bt.att = ArmyChain(p, ta, [heroes.get(n, 0) for n in names])
     bt.defs = [ArmyChain(-1, td, [army.get(n, 0) for n in names])]
     bt.att.set_plan("cheapest")

@@ -73,11 +73,11 @@ class HitsToPlace(ChangingFrame):
     __slots__ = ("hits",)
     phase = PH_HIT
 
-    def __init__(self, realm: int, hits: int):
-        self.realm, self.hits = realm, hits
+    def __init__(self, realm: int, seat: int, hits: int):
+        self.realm, self.seat, self.hits = realm, seat, hits
 
     def copy(self) -> "HitsToPlace":
-        return HitsToPlace(self.realm, self.hits)
+        return HitsToPlace(self.realm, self.seat, self.hits)
 
     def legal(self, s: State) -> list:
         return hit_actions(s)
@@ -91,7 +91,7 @@ class HitsToPlace(ChangingFrame):
         if _do_hit(s, self, a):
             # this realm's hits are placed: the next realm's hits, or (the last) the step's luck figure and the
             # battle goes on. (Before nerath-game-1.7 the luck of a step whose last hit was chosen was lost.)
-            s.frames.pop()
+            s.stack.pop()
             _go_on_placing(s, rng)
         else:
             _go_on_placing(s, rng)
@@ -106,7 +106,7 @@ class HitsToPlace(ChangingFrame):
 def _ask(s: State, f: Frame) -> None:
     """Rest at battle decision `f` (the top of the stack)."""
     s.phase = f.phase
-    s.current_player, s.decider = s.seat_of[f.realm], f.realm
+    s.current_player, s.decider = f.seat, f.realm
 
 
 def _offer_windows(s: State) -> bool:
@@ -133,15 +133,15 @@ def _start_battle(s: State, r: int) -> None:
     bt.defs = [ArmyChain(q, td, _army_counts(s, r, q), loads=_fleet_loads(s, r, q) if per_ship else None)
                for q in _enemies_at(s, r, p)]
     bt.luck = [0.0] * 4
-    bt.step, bt.luck_base, bt.stack = 0, None, s.frames
+    bt.step, bt.luck_base, bt.stack = 0, None, s.stack
     by_order = s.rules.casualty_choice == "order"
     choices = []
     for ch in [bt.att] + bt.defs:
         ch.set_plan("cheapest")      # each_hit: the yardstick of the luck figure and the order cargo drowns in
         kinds = sum(1 for u in ch.t.take_idx if sum(ch.states[0][u]))
         if kinds >= 2 and by_order:
-            choices.append(CasualtyChoice(ch.realm))
-    s.frames.extend(reversed(choices))       # the attacker's choice on top, then each defender's
+            choices.append(CasualtyChoice(ch.realm, s.seat_of[ch.realm]))
+    s.stack.extend(reversed(choices))       # the attacker's choice on top, then each defender's
     bt.dungeon = False
     bt.windows = [CombatWindow(p, "attack")] + [CombatWindow(d.realm, "defence") for d in bt.defs]
     s.battle = bt
@@ -191,8 +191,10 @@ def _roll_step(s: State, rng, first: bool) -> None:
     e_att = _expected_att_loss(bt, pd)
     bt.luck_base = LuckBase(e_def, e_att, att.lost[att.k], [d.lost[d.k] for d in defs])
     ha, hd = _roll_sides(s, rng, first, pools)
-    placing = [HitsToPlace(att.realm, hd)] + [HitsToPlace(d.realm, h) for d, h in zip(defs, _defender_allot(s, ha))]
-    s.frames.extend(reversed(placing))
+    seat_of = s.seat_of
+    placing = [HitsToPlace(att.realm, seat_of[att.realm], hd)] + [
+        HitsToPlace(d.realm, seat_of[d.realm], h) for d, h in zip(defs, _defender_allot(s, ha))]
+    s.stack.extend(reversed(placing))
 
 
 def _roll_sides(s: State, rng, first: bool, pools: list | None = None) -> tuple[int, int]:
@@ -240,9 +242,9 @@ def _place_hits(s: State) -> bool:
     """Place the hits of the `HitsToPlace` frames on top of the stack, the top first (each popped when its
     hits are placed); rest at one whose owner has a real choice (two or more places and fewer hits than
     it can take — otherwise every unit that can take a hit is lost anyway)."""
-    bt, frames = s.battle, s.frames
-    while type(frames[-1]) is HitsToPlace:
-        frame = frames[-1]
+    bt, stack = s.battle, s.stack
+    while type(stack[-1]) is HitsToPlace:
+        frame = stack[-1]
         realm, n = frame.realm, frame.hits
         ch = _chain_of(bt, realm)
         while n > 0 and ch.health > 0:
@@ -254,7 +256,7 @@ def _place_hits(s: State) -> bool:
             dmg, u = opts[0] if len(opts) == 1 else _plan_choice(ch)
             _hit(s, ch, dmg, u)
             n -= 1
-        frames.pop()
+        stack.pop()
     return False
 
 
@@ -264,7 +266,7 @@ def _go_on_placing(s: State, rng) -> None:
     if _place_hits(s):
         return
     _step_luck(s)
-    s.frames[-1].resume(s, rng)
+    s.stack[-1].resume(s, rng)
 
 
 def _plan_choice(ch: ArmyChain) -> tuple:
@@ -291,7 +293,7 @@ def _hit(s: State, ch: ArmyChain, dmg: bool, u: int, chosen: bool = False) -> No
 
 def hit_actions(s: State) -> list:
     """PH_HIT: one Hit per distinct place the deciding realm's next hit may go (the `HitsToPlace` on top)."""
-    ch = _chain_of(s.battle, s.frames[-1].realm)
+    ch = _chain_of(s.battle, s.stack[-1].realm)
     return [Hit(gb.hit_token(ch.t, dmg, u)) for dmg, u in gb.hit_options(ch.t, ch.army)]
 
 

@@ -2,7 +2,7 @@
 Embark, Sail and Unload actions of the realm whose turn it is, the turn-start card windows before the
 moves (`_turn_windows`), and their frames `Movement` (PH_MOVE), `Regroup` (PH_REGROUP) and
 `Reinforcements` (PH_REINFORCE): parts of the turn whose EndPhase (`finish`) hands over to the part
-beneath them on the stack."""
+beneath them on the stack, and which `finish` by themselves (`step`) when nothing is left to move."""
 from __future__ import annotations
 
 from ..game_actions import Embark, EndPhase, Move, Sail, Unload
@@ -416,7 +416,8 @@ def _always(s: State) -> bool:
 
 class _Moving(Frame):
     """A part of the turn in which the realm whose turn it is moves (the mode, `s.mode`, sets the
-    rules: seed phases 2, 4 and 5); EndPhase (`finish`) hands over to the part beneath it."""
+    rules: seed phases 2, 4 and 5); EndPhase (`finish`) hands over to the part beneath it, and so does
+    `step` when nothing is left to move (EndPhase would be the only legal action)."""
 
     __slots__ = ()
     ships = True                    # Embark, Sail and Unload exist in this decision
@@ -446,8 +447,11 @@ class _Moving(Frame):
         else:
             raise IllegalActionError(f"unknown action {a!r}")
 
-    def rests(self, s: State) -> bool:
-        return _anything_to_move(s)
+    def step(self, s: State, rng) -> bool:
+        if _anything_to_move(s):
+            return True
+        self.finish(s, rng, auto=True)
+        return False
 
     def finish(self, s: State, rng, auto: bool = False) -> None:
         next_part(s, rng)
@@ -481,8 +485,11 @@ class Regroup(_Moving):
     ships = False
     end_ok = staticmethod(_may_end_regroup)
 
-    def rests(self, s: State) -> bool:
-        return _anything_to_move(s) or not _may_end_regroup(s)
+    def step(self, s: State, rng) -> bool:
+        if _anything_to_move(s) or not _may_end_regroup(s):
+            return True
+        self.finish(s, rng, auto=True)
+        return False
 
     def enter(self, s: State, rng) -> None:
         _start_regroup(s)

@@ -232,8 +232,11 @@ class BuyUnits(Frame):
         else:
             raise IllegalActionError(f"unknown action {a!r}")
 
-    def rests(self, s: State) -> bool:
-        return _any_buy(s)
+    def step(self, s: State, rng) -> bool:
+        if _any_buy(s):
+            return True
+        self.finish(s, rng, auto=True)           # nothing to buy: EndPhase would be the only legal action
+        return False
 
     def enter(self, s: State, rng) -> None:
         _start_buy(s)

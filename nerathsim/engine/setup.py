@@ -2,10 +2,11 @@
 first hands, the guardians on the dungeons, and `deal`, the position a referee starts from."""
 from __future__ import annotations
 
+from simcore.frames import drive
+
 from ..maps import REALMS
 from ..rules import TEAMS, Rules
 from .common import _event, _named, _new_ship, ships_view
-from .dispatch import _advance
 from .dungeons import _place_guardians
 from .state import M_MOVE, PH_MOVE, REALM_STATS, State, as_generator, tables
 from .terrain import fly_reach_cache
@@ -63,7 +64,7 @@ def new_game(rules: Rules, seed, record: bool = False) -> State:
         _event(s, "setup", realm=-1, gold=list(s.gold), hands=[len(h) for h in s.hands],
                guardians={b.names[r]: len(g) for r, g in s.guardians.items()}, **deal(s))
     _start_turn(s, rng)
-    _advance(s, rng)
+    drive(s, rng)
     return s
 
 
@@ -125,7 +126,7 @@ def _blank_state(rules: Rules, record: bool) -> State:
     s.cards = rules.cards if (rules.events or rules.dungeons) else None
     s.must_play, s.kept = [[] for _ in range(4)], [[] for _ in range(4)]
     s.treasure_deck, s.supply, s.guardians, s.dungeon_given, s.revealed = [], [], {}, {}, set()
-    s.frames, s.win_done = [], set()
+    s.stack, s.win_done = [], set()
     s.card_plays = [0] * (len(s.cards.cards) if s.cards is not None else 0)
     s.is_terminal, s.winner, s.timed_out = False, None, False
     s.turns, s.decisions = 0, 0

@@ -7,16 +7,16 @@ seat's next public copy reads to copy only the regions changed since its last on
 in the cargo). During the current realm's turn `mob[region]` maps (unit, moves left) to
 counts for its units that may still move in the current mode.
 
-Decision frames (who decides, what is legal, how it applies, what resumes after it): `Frame` and
-its subclasses, defined in the module owning their rules, on one stack `s.frames` whose top is the
-decision the state rests at (`s.phase`, the public decision kind, is the top frame's `phase`). Beneath
-the decisions lie the parts of the turn still to come (`turn.turn_plan`); a part that ends pops itself
-and the part beneath begins (`next_part`); a decision pushed above a part pops itself and the frame
-beneath resumes (`resume_below`). `s.window`, `s.pending` and `s.amok` are views of the stack. A
-battle's decisions still to come (its casualty choices, the hits each realm still places) are frames on
-the stack too, pushed at once in the order they are resolved (the next on top); `Battle.queue`,
-`Battle.hits` and `Battle.due` are views of them. A `Battle` holds its `CombatWindow`s still to offer
-and the step's `LuckBase`.
+Decision frames: `Frame` (a `simcore.frames.Frame`: `seat`, `decision`, `legal`, `apply`, `step`) and
+its subclasses, defined in the module owning their rules, on one stack `s.stack` whose top is the
+decision the state rests at (`s.phase`, the public decision kind, is the top frame's `phase`; `s.decision`
+its `decision`). Beneath the decisions lie the parts of the turn still to come (`turn.turn_plan`); a part
+that ends pops itself and the part beneath begins (`next_part`); a decision pushed above a part pops
+itself and the frame beneath resumes (`resume_below`). `s.window`, `s.pending` and `s.amok` are views of
+the stack. A battle's decisions still to come (its casualty choices, the hits each realm still places)
+are frames on the stack too, pushed at once in the order they are resolved (the next on top);
+`Battle.queue`, `Battle.hits` and `Battle.due` are views of them. A `Battle` holds its `CombatWindow`s
+still to offer and the step's `LuckBase`.
 The game's fixed data a policy may see through the public copy (`Tables`, the board) is read-only.
 """
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+import simcore.frames
 from simcore.actions import IllegalActionError  # noqa: F401  (the engine's error, exported here)
 
 from ..battle import ingame as gb
@@ -135,24 +136,33 @@ class Ship:
 # ---------------------------------------------------------------------------------------
 # Frames
 # ---------------------------------------------------------------------------------------
-class Frame:
-    """A pending decision, or a part of the turn waiting beneath one, on the one stack `State.frames`
-    (top = the decision the state rests at). A frame names who decides (`realm`; `decider`), what is
-    legal (`legal(s)`, `is_legal(s, a)`: the same answer as `a in legal(s)` without listing),
-    how a choice applies (`apply(s, a, rng)`; the dispatcher then calls `_advance`) and what
-    happens around it: `enter(s, rng)` when a part of the turn begins, `rests(s)` (False: nothing to
-    choose, `_advance` calls `finish(s, rng, auto=True)`, which is also what EndPhase does) and
-    `resume(s, rng)` when the frame above it is done. `phase` is the decision kind (`DECISION_NAMES`).
-    The classes live in the module owning their rules. A frame never changes (setting a field raises:
-    a clone and a public copy share it) unless it is a `ChangingFrame`, which a clone copies."""
+class Frame(simcore.frames.Frame):
+    """A pending decision, or a part of the turn waiting beneath one, on the one stack `State.stack`
+    (top = the decision the state rests at), in the lab's frame protocol (`simcore.frames`). A frame
+    names who decides: `seat` (the seat asked, `s.current_player` when the state rests here) and
+    `realm`, the realm that seat decides for (`decider`; a seat may play two realms); what is legal
+    (`legal(s)`, `is_legal(s, a)`: the same answer as `a in legal(s)` without listing); how a choice
+    applies (`apply(s, a, rng)`; the dispatcher then calls `simcore.frames.drive`); and what happens
+    around it: `enter(s, rng)` when a part of the turn begins, `step(s, rng)` when `drive` finds it on
+    top (True: rest at its decision; a part of the turn with nothing to choose `finish`es instead,
+    `finish(s, rng, auto=True)`, which is also what EndPhase does, and returns False) and `resume(s, rng)`
+    when the frame above it is done. `phase` is the decision kind, `decision` its name
+    (`DECISION_NAMES[phase]`, set with `phase`; None for a frame that never rests). The classes live
+    in the module owning their rules. A frame never changes (setting a field raises: a clone and a
+    public copy share it) unless it is a `ChangingFrame`, which a clone copies."""
 
-    __slots__ = ("realm",)
+    __slots__ = ("realm", "seat")
     phase = None                            # the decision kind when the state rests at this frame
     slot = None                             # "window", "pending" or "amok": what State.window etc. show
     changing = False                        # True for a `ChangingFrame` (a clone copies it)
 
-    def __init__(self, realm: int):
-        object.__setattr__(self, "realm", realm)        # who decides
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.decision = None if cls.phase is None else DECISION_NAMES[cls.phase]
+
+    def __init__(self, realm: int, seat: int):
+        object.__setattr__(self, "realm", realm)        # the realm deciding
+        object.__setattr__(self, "seat", seat)          # its seat (`State.seat_of[realm]`)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} never changes (a clone shares it): cannot set {name!r}")
@@ -164,6 +174,11 @@ class Frame:
     @property
     def decider(self) -> int:
         return self.realm
+
+    def step(self, s, rng) -> bool:
+        """Rest at this decision: the rules that pushed or resumed the frame have set the state's
+        decision (`s.phase`, `s.current_player` = `seat`, `s.decider`)."""
+        return True
 
     def legal(self, s) -> list:
         raise IllegalActionError(f"no decision at {self!r}")
@@ -178,9 +193,6 @@ class Frame:
         """The legal actions grouped by kind, when the frame lists them its own way (lazily decoded
         moves); None: the dispatcher groups the listing."""
         return None
-
-    def rests(self, s) -> bool:
-        return True
 
     def enter(self, s, rng) -> None:
         """This part of the turn begins (the part before it finished)."""
@@ -219,14 +231,14 @@ def _rebuild_frame(cls, fields: dict) -> Frame:
 
 def next_part(s, rng) -> None:
     """The part of the turn on top is over: pop it, and the part beneath it begins (`enter`)."""
-    s.frames.pop()
-    s.frames[-1].enter(s, rng)
+    s.stack.pop()
+    s.stack[-1].enter(s, rng)
 
 
 def resume_below(s, rng) -> None:
     """The frame on top is done: pop it, and the frame beneath it goes on (`resume`)."""
-    s.frames.pop()
-    s.frames[-1].resume(s, rng)
+    s.stack.pop()
+    s.stack[-1].resume(s, rng)
 
 
 class WindowView(NamedTuple):
@@ -308,7 +320,7 @@ class ArmyChain:
 
 class Battle:
     """A battle (or a dungeon fight) under way: the attacker's and defenders' `ArmyChain`s. Its decisions still
-    to come are frames on the state's stack (`stack`, the state's `frames`), above the combat phase's
+    to come are frames on the state's stack (`stack`: that list, `State.stack`), above the combat phase's
     `BattleOrder`, in the order they are resolved: `queue` (the casualty choices) and `hits` (the hits each
     realm still places) are read-only views of them, the next first."""
 
@@ -358,7 +370,7 @@ class State:
         "decider", "mob", "mode", "reach", "reach_land", "reach_store", "_reach_fly", "hostile", "fr_land", "turn_castles", "n_castles_start",
         "capital_held_start", "owner_start", "placed", "spots", "stage", "sites", "battle", "explored",
         "conquered", "stats", "spent", "memo", "log", "is_terminal", "winner", "timed_out", "turns",
-        "decisions", "_legal", "frames", "_touched",
+        "decisions", "_legal", "stack", "_touched",
         # cards and dungeons (Part III)
         "cards", "must_play", "kept", "treasure_deck", "guardians", "supply", "dungeon_given", "revealed",
         "win_done", "card_plays",
@@ -390,7 +402,7 @@ class State:
         s.spots = self.spots
         s.sites = self.sites[:]
         s.battle = _copy_battle(self.battle)
-        s.frames = copy_frames(self.frames, self.battle, s.battle)
+        s.stack = copy_stack(self.stack, self.battle, s.battle)
         s.explored = set(self.explored)
         s.conquered = [set(c) for c in self.conquered]
         s.stats = {k: v[:] for k, v in self.stats.items()}
@@ -408,7 +420,7 @@ class State:
     @property
     def window(self):
         """The open card window (a `windows.CardWindow` frame: the top, or beneath the card played in it), or None."""
-        fr = self.frames
+        fr = self.stack
         if fr and fr[-1].slot == "window":
             return fr[-1]
         if len(fr) > 1 and fr[-1].slot == "pending" and fr[-2].slot == "window":
@@ -418,13 +430,13 @@ class State:
     @property
     def pending(self):
         """The card enemies may still answer (a `windows.PendingCard` frame on top), or None."""
-        fr = self.frames
+        fr = self.stack
         return fr[-1] if fr and fr[-1].slot == "pending" else None
 
     @property
     def amok(self):
         """The monsters that may still run amok (a `combat.AmokFrame` on top), or None."""
-        fr = self.frames
+        fr = self.stack
         return fr[-1] if fr and fr[-1].slot == "amok" else None
 
     def regions_held(self, realm: int) -> int:
@@ -457,11 +469,11 @@ class State:
                 f"vp={self.vp}, gold={self.gold}, terminal={self.is_terminal})")
 
 
-def copy_frames(frames: list, battle, battle_copy) -> list:
+def copy_stack(stack: list, battle, battle_copy) -> list:
     """A clone's stack: each frame's `copy()` (a `ChangingFrame` copied, the others shared). The copy of the
     battle under way (`battle_copy`, when `battle` is set) is bound to it: its queued decisions are views
     of the clone's own stack."""
-    out = [f.copy() if f.changing else f for f in frames]      # a frame that never changes is shared
+    out = [f.copy() if f.changing else f for f in stack]       # a frame that never changes is shared
     if battle is not None:
         battle_copy.stack = out
     return out
@@ -486,7 +498,7 @@ def _copy_battle(b):
     c.luck, c.windows = list(b.luck), list(b.windows)
     if b.luck_base is not None:
         c.luck_base = b.luck_base._replace(lost_defs=list(b.luck_base.lost_defs))
-    c.stack = None                      # bound to the copy's own stack by `copy_frames`
+    c.stack = None                      # bound to the copy's own stack by `copy_stack`
     return c
 
 

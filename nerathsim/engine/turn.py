@@ -24,10 +24,12 @@ class Income(Frame):
         _end_turn(s, rng)
 
 
-def turn_plan(p: int) -> list:
-    """The frame stack at the start of realm p's turn: its parts, the first on top. Each part's EndPhase
-    (or the end of the combat phase) pops it, and the part beneath it begins (`Frame.enter`)."""
-    return [Income(p), Reinforcements(p), BuyUnits(p), Regroup(p), BattleOrder(p), Movement(p)]
+def turn_plan(p: int, seat: int) -> list:
+    """The frame stack at the start of realm p's turn (played by `seat`): its parts, the first on top.
+    Each part's EndPhase (or the end of the combat phase) pops it, and the part beneath it begins
+    (`Frame.enter`)."""
+    return [Income(p, seat), Reinforcements(p, seat), BuyUnits(p, seat), Regroup(p, seat), BattleOrder(p, seat),
+            Movement(p, seat)]
 
 
 def _start_turn(s: State, rng) -> None:
@@ -41,7 +43,7 @@ def _start_turn(s: State, rng) -> None:
     if s.rules.events:
         _draw_event(s, p, rng, "turn")
     # phase 2
-    s.frames = turn_plan(p)
+    s.stack = turn_plan(p, s.seat_of[p])
     s.phase, s.mode = PH_MOVE, M_MOVE
     _ready_to_move(s, p)
     _turn_windows(s)

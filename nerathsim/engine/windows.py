@@ -20,17 +20,18 @@ from .terrain import _mob_add, _mob_take_best, _refresh_terrain
 
 
 class CardWindow(Frame):
-    """Frame (PH_EVENT): `realm` may play cards of window `kind` (effects.WINDOWS) — for a combat window
-    at `region` in `role` ("attack"/"defence"); Pass closes it (not while an immediate card waits), and
-    the frame beneath resumes. Immutable (a state's clone shares it)."""
+    """Frame (PH_EVENT): `realm` (played by `seat`) may play cards of window `kind` (effects.WINDOWS) — for
+    a combat window at `region` in `role` ("attack"/"defence"); Pass closes it (not while an immediate
+    card waits), and the frame beneath resumes. Immutable (a state's clone shares it)."""
 
     __slots__ = ("kind", "region", "role")
     phase, slot = PH_EVENT, "window"
 
-    def __init__(self, kind: str, realm: int, region: int, role: str | None):
+    def __init__(self, kind: str, realm: int, seat: int, region: int, role: str | None):
         init = object.__setattr__
         init(self, "kind", kind)
-        init(self, "realm", realm)          # who decides
+        init(self, "realm", realm)          # the realm deciding
+        init(self, "seat", seat)            # its seat
         init(self, "region", region)
         init(self, "role", role)
 
@@ -38,7 +39,7 @@ class CardWindow(Frame):
         raise AttributeError(f"CardWindow is immutable (a state's clone shares it): cannot set {name!r}")
 
     def __reduce__(self):
-        return CardWindow, (self.kind, self.realm, self.region, self.role)
+        return CardWindow, (self.kind, self.realm, self.seat, self.region, self.role)
 
     @property
     def view(self) -> WindowView:
@@ -58,7 +59,7 @@ class CardWindow(Frame):
         ty = type(a)
         if ty is PlayCard:
             _take_from_hand(s, self.realm, a.card)
-            s.frames.append(PendingCard(self.realm, a, ef.reactors(s, self.realm, a.card)))
+            s.stack.append(PendingCard(self.realm, self.seat, a, ef.reactors(s, self.realm, a.card)))
             _continue_pending(s, rng)
         elif ty is Pass:
             _event(s, "pass", realm=REALMS[self.realm], window=self.kind)
@@ -72,21 +73,23 @@ class CardWindow(Frame):
 
 class PendingCard(ChangingFrame):
     """Frame (PH_EVENT, above the window the card was played in): a card `play` by `realm` that enemies
-    may still answer (effects.reactors, in turn order: the first of `reactors` decides). Reactions
-    `weaken` it or mark it `cancelled`; then it is resolved and its window goes on."""
+    may still answer (effects.reactors, in turn order: the first of `reactors` decides, its `decider`;
+    `seat` is the seat asked, set when the state rests here). Reactions `weaken` it or mark it
+    `cancelled`; then it is resolved and its window goes on."""
 
     __slots__ = ("play", "reactors", "weaken", "cancelled")
     phase, slot = PH_EVENT, "pending"
 
-    def __init__(self, realm: int, play, reactors: list, weaken: int = 0, cancelled: bool = False):
-        self.realm, self.play, self.reactors, self.weaken, self.cancelled = realm, play, reactors, weaken, cancelled
+    def __init__(self, realm: int, seat: int, play, reactors: list, weaken: int = 0, cancelled: bool = False):
+        self.realm, self.seat, self.play, self.reactors = realm, seat, play, reactors
+        self.weaken, self.cancelled = weaken, cancelled
 
     @property
     def decider(self) -> int:
         return self.reactors[0]
 
     def copy(self) -> "PendingCard":
-        return PendingCard(self.realm, self.play, self.reactors[:], self.weaken, self.cancelled)
+        return PendingCard(self.realm, self.seat, self.play, self.reactors[:], self.weaken, self.cancelled)
 
     def legal(self, s: State) -> list:
         return ef.window_plays(s, self.decider, "reaction") + [PASS]
@@ -172,9 +175,10 @@ def _open_window(s: State, kind: str, realm: int, region: int, role) -> bool:
     window; once it closes, the frame beneath it resumes."""
     if not _has_cards(s) or not ef.window_has_plays(s, realm, kind, region, role):
         return False
-    s.frames.append(CardWindow(kind, realm, region, role))
+    seat = s.seat_of[realm]
+    s.stack.append(CardWindow(kind, realm, seat, region, role))
     s.phase = PH_EVENT
-    s.current_player, s.decider = s.seat_of[realm], realm
+    s.current_player, s.decider = seat, realm
     return True
 
 
@@ -287,10 +291,11 @@ def _continue_pending(s: State, rng) -> None:
         q = pend.decider
         if ef.window_has_plays(s, q, "reaction"):
             s.phase = PH_EVENT
-            s.current_player, s.decider = s.seat_of[q], q
+            pend.seat = s.current_player = s.seat_of[q]
+            s.decider = q
             return
         reactors.pop(0)
-    s.frames.pop()                          # the pending card (on top) is answered
+    s.stack.pop()                           # the pending card (on top) is answered
     card = s.cards.cards[play.card]
     if pend.cancelled:
         _event(s, "card_cancelled", realm=REALMS[realm], card=card.key)

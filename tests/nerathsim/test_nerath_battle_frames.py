@@ -23,7 +23,7 @@ ORDER_CARDS = dataclasses.replace(ALLY_SURE, events=True, casualty_choice="order
 
 
 def _above_the_combat_phase(s) -> list:
-    fr = s.frames
+    fr = s.stack
     i = max(i for i, f in enumerate(fr) if type(f) is E.BattleOrder)
     return fr[i + 1:]
 
@@ -51,12 +51,12 @@ def test_every_sides_casualty_choice_waits_on_the_stack_beneath_the_card_window_
     # beneath that
     assert s.window is None and _above_the_combat_phase(s) == above[:3]
     for realm, order in ((K, "weakest"), (V, "cheapest"), (N, "weakest")):
-        assert E.current_frame(s) is s.battle.next_casualty_choice is s.frames[-1]
+        assert E.current_frame(s) is s.battle.next_casualty_choice is s.stack[-1]
         assert (s.decider, s.current_player, s.decision) == (realm, s.seat_of[realm], "casualty order")
         assert observe(s, s.seat_of[realm]).battle.hits_to_place == 0
         assert E.legal_actions(s) == [Casualties("cheapest"), Casualties("weakest")]
         c = s.clone()
-        assert c.battle.queue == c.frames[len(c.frames) - len(s.battle.queue):][::-1]    # the clone's own stack
+        assert c.battle.queue == c.stack[len(c.stack) - len(s.battle.queue):][::-1]    # the clone's own stack
         act(s, "Casualties", order)
     assert [type(f) for f in _above_the_combat_phase(s)] == [E.PressOrRetreat] and s.battle.queue == []
     # round 1 (every die hits): Karkoth's 4 hits split 2 + 2 between the allies; the defenders'
@@ -89,7 +89,7 @@ def test_the_hits_of_every_side_wait_on_the_stack_attacker_first_and_each_owner_
     placed = [(K, "footsoldier", 5), (K, "damage:dragon", 4), (K, "damage:dragon", 3), (K, "footsoldier", 2),
               (V, "monster", 3), (V, "footsoldier", 2), (V, "fighter", 1)]
     for realm, unit, due in placed:
-        top = s.frames[-1]
+        top = s.stack[-1]
         assert type(top) is E.HitsToPlace and (top.realm, top.hits) == (realm, due) and top is s.battle.next_hits
         assert (s.decider, s.current_player, s.decision) == (realm, s.seat_of[realm], "take a hit")
         assert observe(s, s.seat_of[realm]).battle.hits_to_place == due
@@ -116,8 +116,8 @@ def test_a_clone_taken_while_hits_wait_places_them_on_its_own_stack():
     act(s, "Move", "Kmarch", "Vmarch", "dragon", 2)
     act(s, "EndPhase")
     c = s.clone()
-    assert [f is g for f, g in zip(s.frames, c.frames)][-3:] == [False, False, False]    # HitsToPlace change
-    assert c.battle.hits == c.frames[-1:-4:-1] and c.battle.stack is c.frames
+    assert [f is g for f, g in zip(s.stack, c.stack)][-3:] == [False, False, False]    # HitsToPlace change
+    assert c.battle.hits == c.stack[-1:-4:-1] and c.battle.stack is c.stack
     rng = np.random.default_rng(0)
     for a in ("footsoldier", "footsoldier", "damage:dragon"):   # (the other two hits: one place each, not asked)
         E.apply_action(c, Hit(a), rng)
@@ -134,13 +134,13 @@ def test_every_step_s_luck_is_taken_once_its_hits_are_placed_even_when_the_last_
     for seed in range(6):
         s = E.new_game(rules, seed)
         while not s.is_terminal:
-            top = s.frames[-1]
+            top = s.stack[-1]
             if type(top) is not E.HitsToPlace and s.battle is not None:
                 assert s.battle.luck_base is None, f"seed {seed}: a step's luck was not taken"
             legal = E.legal_actions(s)
             a = legal[int(rng.integers(len(legal)))]
-            last = type(top) is E.HitsToPlace and top.hits == 1 and len(s.frames) > 1 \
-                and type(s.frames[-2]) is not E.HitsToPlace
+            last = type(top) is E.HitsToPlace and top.hits == 1 and len(s.stack) > 1 \
+                and type(s.stack[-2]) is not E.HitsToPlace
             E.apply_action(s, a, rng)
             chosen_last += last
     assert chosen_last > 10            # the case happened: a step's last hit chosen by its owner

@@ -101,12 +101,12 @@ def test_placing_hits_one_by_one_gives_the_same_luck_as_the_whole_round():
     assert s.rules.casualty_choice == "each_hit"
     bt = s.battle
     F._roll_step(s, Dice([]), True)            # no first strikers: nothing is rolled
-    assert bt.luck_base is None and type(s.frames[-1]) is not F.HitsToPlace
+    assert bt.luck_base is None and type(s.stack[-1]) is not F.HitsToPlace
     F._roll_step(s, Dice([1, 0, 1]), False)
-    assert [(f.realm, f.hits) for f in s.frames[-3:]] == [(N, 0), (V, 1), (K, 1)]   # the attacker's on top
+    assert [(f.realm, f.hits) for f in s.stack[-3:]] == [(N, 0), (V, 1), (K, 1)]   # the attacker's on top
     assert bt.luck_base.e_def == pytest.approx(float(E_DEF)) and bt.luck_base.e_att == pytest.approx(float(E_ATT))
     assert F._place_hits(s) is False          # a single place for every hit: nobody is asked
-    assert type(s.frames[-1]) is not F.HitsToPlace
+    assert type(s.stack[-1]) is not F.HitsToPlace
     F._step_luck(s)
     assert bt.luck == pytest.approx(_luck(SWING), abs=1e-12) and bt.luck_base is None
     F._step_luck(s)                           # no roll waiting: nothing changes
@@ -120,12 +120,12 @@ def test_a_realm_with_a_real_choice_is_asked_where_its_hit_goes_and_the_luck_fol
     assert s.phase != E.PH_HIT
     F._roll_step(s, Dice([1, 0, 0]), False)        # Karkoth hits once; Vailin's footsoldier and siege engine miss
     assert F._place_hits(s) is True                # two places for one hit: Vailin is asked
-    frame = s.frames[-1]
+    frame = s.stack[-1]
     assert (frame.realm, frame.hits) == (V, 1) and (s.phase, s.decider, s.current_player) == (E.PH_HIT, V, s.seat_of[V])
     assert F._battle_over(s) is False
     assert F._do_hit(s, frame, Hit("siege_engine")) is True        # its last hit: placed
     assert frame.hits == 0 and bt.defs[0].health == 1
-    s.frames.pop()
+    s.stack.pop()
     F._step_luck(s)
     # the yardstick is the cheapest plan: the defender expected to lose 10/36 * 1 + 1/36 * 3 = 13/36 gold and
     # chose to lose 2; Karkoth expected to lose 1/6 + 3/8 = 13/24 and lost nothing
@@ -139,7 +139,7 @@ def test_a_realm_placing_two_hits_is_asked_twice_and_its_frame_checks_its_action
     bt = s.battle
     F._roll_step(s, Dice([2, 0, 0]), False)
     assert F._place_hits(s) is True and bt.att.health == 2        # Karkoth's frame of no hits placed nothing
-    frame = s.frames[-1]
+    frame = s.stack[-1]
     assert frame.legal(s) == F.hit_actions(s) == [Hit("footsoldier"), Hit("siege_engine")]
     assert frame.is_legal(s, Hit("siege_engine")) and not frame.is_legal(s, Hit("dragon"))
     assert not frame.is_legal(s, Casualties("cheapest"))
@@ -147,7 +147,7 @@ def test_a_realm_placing_two_hits_is_asked_twice_and_its_frame_checks_its_action
         frame.apply(s, Casualties("cheapest"), Dice([]))
     assert F._do_hit(s, frame, Hit("siege_engine")) is False and frame.hits == 1
     assert F._do_hit(s, frame, Hit("footsoldier")) is True and frame.hits == 0 and bt.defs[0].health == 1
-    choice = F.CasualtyChoice(K)
+    choice = F.CasualtyChoice(K, s.seat_of[K])
     assert choice.legal(s) == [Casualties("cheapest"), Casualties("weakest")]
     assert choice.is_legal(s, Casualties("cheapest")) and not choice.is_legal(s, Hit("footsoldier"))
     with pytest.raises(IllegalActionError, match="unknown action"):
@@ -159,7 +159,7 @@ def test_hits_beyond_a_sides_health_are_lost_once_it_is_wiped_out():
     F._start_battle(s, region(s, "Vmarch"))
     F._roll_step(s, Dice([3, 0]), False)
     assert F._place_hits(s) is False and s.battle.defs[0].health == 0 and s.battle.att.health == 3
-    assert type(s.frames[-1]) is not F.HitsToPlace
+    assert type(s.stack[-1]) is not F.HitsToPlace
 
 
 def test_the_expected_loss_of_a_side_stops_at_its_last_unit():
@@ -231,11 +231,11 @@ def test_a_casualty_order_is_asked_only_of_a_side_with_two_kinds_of_units():
     s = build_state(ALLY_ORDER, units={"Vmarch": {"karkoth": "2 footsoldier, fighter", "vailin": "monster",
                                                   "nerath": "footsoldier, siege_engine"}})
     F._start_battle(s, region(s, "Vmarch"))
-    choices = [f.realm for f in s.frames if type(f) is F.CasualtyChoice]
+    choices = [f.realm for f in s.stack if type(f) is F.CasualtyChoice]
     assert choices == [N, K]                  # pushed reversed: the attacker's on top
     s = build_state(ALLY, units={"Vmarch": {"karkoth": "2 footsoldier, fighter", "vailin": "monster"}})
     F._start_battle(s, region(s, "Vmarch"))
-    assert not any(type(f) is F.CasualtyChoice for f in s.frames)   # each_hit: no order to choose
+    assert not any(type(f) is F.CasualtyChoice for f in s.stack)   # each_hit: no order to choose
 
 
 def test_each_round_logs_its_rolls_with_the_battle_round_step_dice_and_hits():

@@ -1,4 +1,4 @@
-"""The one frame stack of the Nerath engine (`State.frames`): the turn's parts lie on it in
+"""The one frame stack of the Nerath engine (`State.stack`): the turn's parts lie on it in
 turn order with the decision at rest on top, what resumes after a frame is the frame beneath it (never a
 stored callback), the dispatcher routes only through the top frame, and a clone owns its own stack.
 Random games with the shipped cards and guardians on the small map, each casualty rule."""
@@ -10,6 +10,7 @@ import inspect
 
 import numpy as np
 
+import simcore.frames
 from nerathsim import engine as E
 from nerathsim.engine import dispatch
 from nerathsim.rules import Rules
@@ -58,7 +59,7 @@ def test_the_stack_holds_the_turns_parts_in_order_and_the_decision_at_rest_on_to
     seen = set()
     queued = set()
     for s, _rng in _rests():
-        fr = s.frames
+        fr = s.stack
         parts = [f for f in fr if type(f) in PARTS]
         n = len(parts)
         assert tuple(type(f) for f in parts) == PARTS[:n] and fr[:n] == parts, fr     # parts at the bottom, in order
@@ -98,17 +99,17 @@ def test_a_clone_owns_its_stack_and_its_changing_frames():
     checked = set()
     for s, _rng in _rests(GAMES[:3], 700):
         c = s.clone()
-        assert c.frames is not s.frames and [type(f) for f in c.frames] == [type(f) for f in s.frames]
-        for a, b in zip(s.frames, c.frames):
+        assert c.stack is not s.stack and [type(f) for f in c.stack] == [type(f) for f in s.stack]
+        for a, b in zip(s.stack, c.stack):
             if type(a) in (E.PendingCard, E.HitsToPlace, E.AmokFrame):
                 assert b is not a and repr(b) == repr(a)
                 checked.add(type(a).__name__)
             else:
                 assert b is a                            # never changed: shared
-        if type(s.frames[-1]) is E.HitsToPlace:
-            assert c.frames[-1] is c.battle.hits[0]
-        c.frames.pop()
-        assert E.current_frame(s) is s.frames[-1] and len(s.frames) == len(c.frames) + 1
+        if type(s.stack[-1]) is E.HitsToPlace:
+            assert c.stack[-1] is c.battle.hits[0]
+        c.stack.pop()
+        assert E.current_frame(s) is s.stack[-1] and len(s.stack) == len(c.stack) + 1
     assert {"PendingCard", "HitsToPlace"} <= checked, checked
 
 
@@ -118,10 +119,12 @@ def _names_read(fn) -> set:
 
 
 def test_the_dispatcher_routes_only_through_the_top_frame():
-    """legal_actions, legal_by_kind, is_legal, apply_legal and _advance ask the top frame and never
-    branch on the decision kind (`s.phase`) or on a table of decisions."""
+    """legal_actions, legal_by_kind, is_legal, apply_legal and the lab's driver (`simcore.frames.drive`,
+    the one loop after a choice) ask the top frame and never branch on the decision kind (`s.phase`) or
+    on a table of decisions."""
     for fn in (dispatch.legal_actions, dispatch.legal_by_kind, dispatch.is_legal, dispatch.apply_legal,
-               dispatch._advance, dispatch.current_frame):
+               simcore.frames.drive, dispatch.current_frame):
         read = _names_read(fn)
-        assert "phase" not in read and "frames" in read, fn.__name__
+        assert "phase" not in read and "stack" in read, fn.__name__
+    assert dispatch.drive is simcore.frames.drive and "drive" in inspect.getsource(dispatch.apply_legal)
     assert not hasattr(dispatch, "DECISIONS") and not hasattr(dispatch, "END_PHASE_NEXT")

@@ -1,7 +1,7 @@
 """The engine's named decision frames and the layout of the `nerathsim/engine/` package
 (item 3): every pending decision (the turn's parts, battle order, press or retreat, a card window, a
 pending card, a casualty choice, the hits a realm still places, running amok) is a small slotted class
-with named fields (who decides, what is legal, how it applies) on one stack, `State.frames`, where the
+with named fields (who decides, what is legal, how it applies) on one stack, `State.stack`, where the
 frame beneath resumes after it; a clone owns its own frames, and the engine's modules import downwards
 only. Positions are built on the small map with the shipped cards."""
 from __future__ import annotations
@@ -14,12 +14,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import simcore.frames
 from nerathsim import engine as E
 from nerathsim.battle.rules import BattleRules
 from nerathsim.game_actions import Hit, Pass, PlayCard
 from nerathsim.observation import observe
 from nerathsim.rules import Rules
 from nerathsim.scenario import act, build_state, card_id
+from simcore.frames import drive
 
 K, V, I, N = range(4)
 CARDS = Rules(map="small", mode="free_for_all")                 # the shipped event decks, treasures, guardians
@@ -39,7 +41,7 @@ def test_the_reinforcements_window_is_a_card_window_frame_that_resumes_with_buyi
     w = s.window
     assert isinstance(w, E.CardWindow) and s.phase == E.PH_EVENT
     assert (w.kind, w.realm, w.region, w.role, w.decider) == ("reinforcements", N, -1, None, N)
-    assert s.frames[-1] is w and isinstance(s.frames[-2], E.BuyUnits) and s.decider == N    # buying resumes after it
+    assert s.stack[-1] is w and isinstance(s.stack[-2], E.BuyUnits) and s.decider == N    # buying resumes after it
     assert E.legal_actions(s) == [PlayCard(card_id(s, "nerath_royal_treasury")), Pass()]
     act(s, "Pass")
     assert s.window is None and s.phase == E.PH_BUY and s.decider == N and s.gold[N] == 10
@@ -112,7 +114,7 @@ def test_every_decision_kind_has_one_owner_and_endphase_goes_on_to_the_next_part
     assert set(E.FRAMES) == kinds
     ends = {cls.phase for cls in E.FRAME_TYPES if cls.finish is not E.Frame.finish}
     assert ends == {E.PH_MOVE, E.PH_REGROUP, E.PH_BUY, E.PH_REINFORCE}
-    plan = E.turn_plan(K)                                           # the parts of a turn, the first on top
+    plan = E.turn_plan(K, 0)                                        # the parts of a turn, the first on top
     assert [type(f) for f in reversed(plan)] == [E.Movement, E.BattleOrder, E.Regroup, E.BuyUnits, E.Reinforcements,
                                                  E.Income]
 
@@ -133,7 +135,7 @@ def test_at_every_decision_of_random_games_the_frame_names_who_decides():
             if f is not None:
                 seen.add(type(f).__name__)
                 assert f.decider == s.decider and s.current_player == s.seat_of[f.decider]
-                assert f is s.frames[-1] and f.phase == s.phase
+                assert f is s.stack[-1] and f.phase == s.phase
             else:
                 assert s.phase in (E.PH_MOVE, E.PH_COMBAT, E.PH_PRESS, E.PH_REGROUP, E.PH_BUY, E.PH_REINFORCE)
             legal = E.legal_actions(s)
@@ -141,15 +143,43 @@ def test_at_every_decision_of_random_games_the_frame_names_who_decides():
     assert {"CardWindow", "PendingCard", "HitsToPlace", "CasualtyChoice"} <= seen, seen
 
 
+def test_every_resting_state_tops_its_stack_with_a_protocol_frame_naming_its_seat_and_decision():
+    """Random games with the shipped cards, four seats and two or three (a seat playing two realms): at
+    every state at rest the top of `State.stack` is a `simcore.frames.Frame` whose `seat` is the seat to
+    move (the seat of the realm it decides for, which differs from the realm's index when a seat plays
+    two realms) and whose `decision` is what the state and the deciding seat's observation name."""
+    kinds, two_realm_seats = set(), 0
+    for rules, seed in [(CARDS, 7), (CARDS_ORDER, 8), (dataclasses.replace(CARDS, mode="alliance", players=2), 9),
+                        (dataclasses.replace(CARDS_ORDER, mode="alliance", players=3), 10)]:
+        rng = np.random.default_rng(seed)
+        s = E.new_game(rules, seed)
+        for _ in range(700):
+            if s.is_terminal:
+                break
+            top = s.stack[-1]
+            assert isinstance(top, simcore.frames.Frame) and top is E.current_frame(s)
+            assert top.seat == s.current_player == s.seat_of[top.decider] and top.decider == s.decider, top
+            assert top.decision == s.decision == observe(s, s.current_player).decision, top
+            assert top.step(s, rng) is True                     # at rest: the driver's hook keeps it there
+            kinds.add(type(top).__name__)
+            two_realm_seats += top.seat != top.decider
+            legal = E.legal_actions(s)
+            E.apply_legal(s, legal[int(rng.integers(len(legal)))], rng)
+    assert {"Movement", "BattleOrder", "BuyUnits", "CardWindow", "HitsToPlace", "CasualtyChoice"} <= kinds, kinds
+    assert two_realm_seats > 0
+
+
 def test_a_frame_answers_legal_is_legal_and_apply_itself():
     """Random play with the shipped cards: at every frame the state rests at, the frame's `legal(s)` is
     the legal listing, `is_legal` accepts each listed action, and applying through the frame (then the
-    one `_advance`) leaves the same state as the dispatcher's `apply_legal` from a clone. Every decision
-    frame class answers with its own methods (no delegation to a table bound at import)."""
+    lab's driver, `simcore.frames.drive`) leaves the same state as the dispatcher's `apply_legal` from a
+    clone. Every decision frame class answers with its own methods (no delegation to a table bound at
+    import) and names its decision as the state does."""
     for cls in E.FRAME_TYPES:
         if cls.phase is not None:
             assert all(getattr(cls, m) is not getattr(E.Frame, m) for m in ("legal", "is_legal", "apply")), cls
-        assert not hasattr(cls, "decision") and all("__slots__" in vars(c) for c in cls.__mro__[:-1]), cls   # slotted
+        assert cls.decision == (None if cls.phase is None else E.DECISION_NAMES[cls.phase]), cls
+        assert all("__slots__" in vars(c) for c in cls.__mro__[:-1]), cls   # slotted
     seen = set()
     for rules, seed in [(CARDS, 5), (CARDS_ORDER, 6)]:
         rng = np.random.default_rng(seed)
@@ -168,7 +198,7 @@ def test_a_frame_answers_legal_is_legal_and_apply_itself():
                 d = s.clone()
                 f2 = E.current_frame(d)
                 f2.apply(d, a, np.random.default_rng(seed))
-                E.dispatch._advance(d, np.random.default_rng(seed))
+                drive(d, np.random.default_rng(seed))
                 assert (d.phase, d.decider, d.gold, d.vp, d.units) == (c.phase, c.decider, c.gold, c.vp, c.units)
             E.apply_legal(s, a, rng)
     assert {"CardWindow", "CasualtyChoice"} <= seen, seen
