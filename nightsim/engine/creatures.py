@@ -69,7 +69,7 @@ def _card_placements(s: State, p: int, cards, allow_seals: bool) -> list:
 
 def _can_place(s: State, p: int, cards, allow_seals: bool) -> bool:
     """Whether `_card_placements(s, p, cards, allow_seals)` lists anything, without the list: it stops
-    at the first placement (the question of a Herald's and a Mocker's `advance`)."""
+    at the first placement (the question of `HeraldPlacement.step` and of the Mocker's `_start_ability`)."""
     if not cards:
         return False
     table = s.table
@@ -214,13 +214,13 @@ def _play_seal(s: State, p: int, a: PlaySeal) -> None:
 
 
 class SealReactivation(Frame):
-    """Seat `player` may activate the parts in `queue` (legs first) of `owner`'s sealed `creature` again."""
+    """`seat` may activate the parts in `queue` (legs first) of `owner`'s sealed `creature` again."""
 
-    __slots__ = ("player", "creature", "queue", "owner")
+    __slots__ = ("seat", "creature", "queue", "owner")
     decision = "seal re-activation"
 
-    def __init__(self, player: int, creature: Creature, queue: list, owner: int):
-        self.player, self.creature, self.queue, self.owner = player, creature, queue, owner
+    def __init__(self, seat: int, creature: Creature, queue: list, owner: int):
+        self.seat, self.creature, self.queue, self.owner = seat, creature, queue, owner
 
     def legal(self, s):
         return [REACTIVATE, DECLINE]
@@ -228,9 +228,9 @@ class SealReactivation(Frame):
     def apply(self, s, a, rng):
         s.stack.pop()
         if type(a) is Reactivate:
-            s.stack.append(Activation(self.player, self.creature, self.queue, ACT_SEAL, self.owner))
+            s.stack.append(Activation(self.seat, self.creature, self.queue, ACT_SEAL, self.owner))
         else:
-            _event(s, "reactivation_declined", self.player, card=self.creature.seal, owner=self.owner,
+            _event(s, "reactivation_declined", self.seat, card=self.creature.seal, owner=self.owner,
                    creature=_index_of(s.creatures[self.owner], self.creature))
 
 
@@ -238,25 +238,25 @@ class SealReactivation(Frame):
 # Activation
 # ---------------------------------------------------------------------------------------
 class Activation(Frame):
-    """Seat `player` activates the abilities of `owner`'s `creature`, one card of `queue` at a time
+    """`seat` activates the abilities of `owner`'s `creature`, one card of `queue` at a time
     (popped from the end: head, torso, legs). `source` is ACT_COMPLETION or ACT_SEAL; `started`
     is set once the activation_start event is written. Never a decision: it runs until an
     ability pushes one, and pops itself when the queue is done."""
 
-    __slots__ = ("player", "creature", "queue", "source", "owner", "started")
+    __slots__ = ("seat", "creature", "queue", "source", "owner", "started")
 
-    def __init__(self, player: int, creature: Creature, queue: list, source: str, owner: int):
-        self.player, self.creature, self.queue, self.source, self.owner = player, creature, queue, source, owner
+    def __init__(self, seat: int, creature: Creature, queue: list, source: str, owner: int):
+        self.seat, self.creature, self.queue, self.source, self.owner = seat, creature, queue, source, owner
         self.started = False
 
-    def advance(self, s, rng) -> bool:
+    def step(self, s, rng) -> bool:
         """Activate the next ability of the creature (head, torso, legs in turn).
 
         Seed: "If it is not possible to activate an ability, this immediately stops the
         activation of the rest of the creature's abilities." A card that has left the creature
         meanwhile (a nested Devourer ate it) has no ability to activate and is skipped.
         """
-        p, cr, queue = self.player, self.creature, self.queue
+        p, cr, queue = self.seat, self.creature, self.queue
         ability = s.table.ability
         if not self.started:
             self.started = True
@@ -281,7 +281,7 @@ class Activation(Frame):
                     _event(s, "ability_failed", p, ability=ABILITIES[ab], card=card)
                 queue.clear()
                 stopped = True
-        if s.stack and s.stack[-1] is self:
+        if s.stack[-1] is self:
             s.stack.pop()
             if s.log is not None:
                 _event(s, "activation_end", p, owner=self.owner, creature=_index_of(s.creatures[self.owner], cr),
@@ -345,34 +345,34 @@ def _start_ability(s: State, p: int, cr: Creature, ab: int, rng) -> bool:
 # The decisions abilities ask for
 # ---------------------------------------------------------------------------------------
 class HeraldPlacement(Frame):
-    """Herald: seat `player` places the `revealed` cards one at a time; what cannot be placed is
+    """Herald: `seat` places the `revealed` cards one at a time; what cannot be placed is
     discarded when no placement is left."""
 
-    __slots__ = ("player", "revealed")
+    __slots__ = ("seat", "revealed")
     decision = "Herald placement"
 
-    def __init__(self, player: int, revealed: list):
-        self.player, self.revealed = player, revealed
+    def __init__(self, seat: int, revealed: list):
+        self.seat, self.revealed = seat, revealed
 
     def held_cards(self) -> list:
         return self.revealed
 
     def legal(self, s):
-        return _card_placements(s, self.player, self.revealed, True)
+        return _card_placements(s, self.seat, self.revealed, True)
 
-    def advance(self, s, rng) -> bool:
-        if _can_place(s, self.player, self.revealed, True):
-            s.current_player = self.player
+    def step(self, s, rng) -> bool:
+        if _can_place(s, self.seat, self.revealed, True):
+            s.current_player = self.seat
             return True
         s.stack.pop()
         if self.revealed:
             s.discard.extend(self.revealed)
             if s.log is not None:
-                _event(s, "herald_discard", self.player, cards=self.revealed[:])
+                _event(s, "herald_discard", self.seat, cards=self.revealed[:])
         return False
 
     def apply(self, s, a, rng):
-        p = self.player
+        p = self.seat
         self.revealed.remove(a.card)
         if type(a) is PlaySeal:
             if s.log is not None:
@@ -385,24 +385,24 @@ class HeraldPlacement(Frame):
 
 
 class MockerPlay(Frame):
-    """Mocker: seat `player` plays a card from its hand (seals with `Rules.mocker_plays_seals`)."""
+    """Mocker: `seat` plays a card from its hand (seals with `Rules.mocker_plays_seals`)."""
 
-    __slots__ = ("player",)
+    __slots__ = ("seat",)
     decision = "Mocker play"
 
-    def __init__(self, player: int):
-        self.player = player
+    def __init__(self, seat: int):
+        self.seat = seat
 
     def legal(self, s):
-        return _card_placements(s, self.player, s.hands[self.player], s.rules.mocker_plays_seals)
+        return _card_placements(s, self.seat, s.hands[self.seat], s.rules.mocker_plays_seals)
 
     def apply(self, s, a, rng):
         s.stack.pop()
         if type(a) is PlaySeal:
-            s.hands[self.player].remove(a.card)
-            _play_seal(s, self.player, a)
+            s.hands[self.seat].remove(a.card)
+            _play_seal(s, self.seat, a)
         else:
-            _play_from_hand(s, self.player, a)
+            _play_from_hand(s, self.seat, a)
 
 
 def _immune(s: State, target: Creature, target_owner: int, source_owner: int) -> bool:
@@ -483,20 +483,20 @@ def _drop_if_empty(s: State, crs: list, cr: Creature) -> None:
 
 
 class ExecutionerTarget(Frame):
-    """Executioner: seat `player` takes the top card of another seat's creature into its hand."""
+    """Executioner: `seat` takes the top card of another seat's creature into its hand."""
 
-    __slots__ = ("player",)
+    __slots__ = ("seat",)
     decision = "Executioner target"
 
-    def __init__(self, player: int):
-        self.player = player
+    def __init__(self, seat: int):
+        self.seat = seat
 
     def legal(self, s):
-        return _exec_targets(s, self.player)
+        return _exec_targets(s, self.seat)
 
     def apply(self, s, a, rng):
         s.stack.pop()
-        p = self.player
+        p = self.seat
         crs = s.creatures[a.owner]
         cr = crs[a.creature]
         card = cr.cards.pop()
@@ -508,23 +508,23 @@ class ExecutionerTarget(Frame):
 
 
 class ScavengerTarget(Frame):
-    """Scavenger: seat `player` discards an opponent's uncompleted creature (or declines, if optional)."""
+    """Scavenger: `seat` discards an opponent's uncompleted creature (or declines, if optional)."""
 
-    __slots__ = ("player",)
+    __slots__ = ("seat",)
     decision = "Scavenger target"
 
-    def __init__(self, player: int):
-        self.player = player
+    def __init__(self, seat: int):
+        self.seat = seat
 
     def legal(self, s):
-        out = _scav_targets(s, self.player)
+        out = _scav_targets(s, self.seat)
         if s.rules.scavenger_optional:
             out.append(DECLINE)
         return out
 
     def apply(self, s, a, rng):
         s.stack.pop()
-        p = self.player
+        p = self.seat
         if type(a) is Decline:
             _event(s, "scavenger_declined", p)
             return
@@ -540,20 +540,20 @@ class ScavengerTarget(Frame):
 
 
 class DevourerTarget(Frame):
-    """Devourer: seat `player` discards the top card of one of its creatures other than `source`."""
+    """Devourer: `seat` discards the top card of one of its creatures other than `source`."""
 
-    __slots__ = ("player", "source")
+    __slots__ = ("seat", "source")
     decision = "Devourer target"
 
-    def __init__(self, player: int, source: Creature):
-        self.player, self.source = player, source
+    def __init__(self, seat: int, source: Creature):
+        self.seat, self.source = seat, source
 
     def legal(self, s):
-        return _devour_targets(s, self.player, self.source)
+        return _devour_targets(s, self.seat, self.source)
 
     def apply(self, s, a, rng):
         s.stack.pop()
-        p = self.player
+        p = self.seat
         crs = s.creatures[p]
         cr = crs[a.creature]
         card = cr.cards.pop()

@@ -17,8 +17,8 @@ another seat drew from a known place) are not remembered.
 from __future__ import annotations
 
 from .observation import FRAME_TYPES, Observation
-from .state import Creature, State, blank_state
-from .turn import TURN, Discard
+from .state import Creature, State
+from .turn import Discard, blank_state
 
 __all__ = ["sample_state", "unseen_cards"]
 
@@ -76,8 +76,9 @@ def sample_state(observation: Observation, rng) -> State:
     pool = unseen_cards(obs)
     for _ in range(MAX_TRIES):
         s = _deal(obs, pool, rng)
-        top = s.stack[-1] if s.stack else TURN
-        if s.stack and (getattr(top, "player", None) != obs.current_player or not top.legal(s)):
+        top = s.stack[-1]
+        # (the turn frame alone rests with the turn player whatever the deal: a draw is always legal)
+        if len(s.stack) > 1 and (top.seat != obs.current_player or not top.legal(s)):
             continue
         s.current_player = obs.current_player
         return s
@@ -88,8 +89,8 @@ def sample_state(observation: Observation, rng) -> State:
 def _deal(obs: Observation, pool: list, rng) -> State:
     me, rules = obs.player, obs.rules
     n = obs.n_players
-    s = blank_state(rules, False)
-    s.turn_player, s.current_player = obs.turn_player, obs.current_player
+    s = blank_state(rules, False, obs.turn_player)
+    s.current_player = obs.current_player
     s.actions_left, s.turn_legion, s.turns = obs.actions_left, obs.turn_legion, obs.turns
     s.creatures = [[Creature(list(cards), seal) for cards, seal in crs] for crs in obs.creatures]
     s.creatures_changed()
@@ -106,7 +107,7 @@ def _deal(obs: Observation, pool: list, rng) -> State:
         raise ValueError(f"sample_state: {len(rest)} cards left for a deck of {obs.deck_size}: {obs!r}. "
                          "Reproduce with nightsim.observe(state, player) on that state")
     s.deck = rest
-    s.stack = [_frame(s, t, rng) for t in obs.frames]
+    s.stack += [_frame(s, t, rng) for t in obs.frames]
     return s
 
 
@@ -127,7 +128,7 @@ def _frame(s: State, t: tuple, rng):
     f = object.__new__(cls)
     for name, v in zip(_field_names(cls), t[1:]):
         if cls is Discard and name == "picked" and isinstance(v, tuple) and v and v[0] == "H":
-            hand = s.hands[f.player]  # another seat's picks: a random subset of its hand, in random order
+            hand = s.hands[f.seat]  # another seat's picks: a random subset of its hand, in random order
             v = [hand[int(i)] for i in rng.permutation(len(hand))[:v[1]]]
         setattr(f, name, _decode(s, v))
     return f

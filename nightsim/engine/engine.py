@@ -5,15 +5,18 @@ drawing, reshuffling, activating an ability without a choice, ending a turn) run
 `apply_action`; the state then rests at the next decision, whose owner is
 `state.current_player` — which may be a victim choosing a penalty discard out of turn.
 
-Pending work lives on `state.stack`, a list of `Frame` objects (`state.py`); an empty stack
-is the turn player's turn action (`turn.TURN`). Every frame answers the same three calls —
-`legal`, `apply`, `advance` — so this module only dispatches to the top frame. The rules
-themselves live in `turn.py` (the turn's actions), `creatures.py` (placing, completion,
-abilities, seals) and `penalty.py` (the pure-legion penalty).
+Pending work lives on `state.stack`, a list of `Frame` objects (`state.py`, the protocol of
+`simcore.frames`) whose bottom is the turn player's turn action (`turn.TurnActions`). Every
+frame answers the same calls — `legal`, `apply`, `step` — so this module only dispatches to
+the top frame, and `simcore.frames.drive` steps the stack to the next decision. The rules
+themselves live in `turn.py` (the deal and the turn's actions), `creatures.py` (placing,
+completion, abilities, seals) and `penalty.py` (the pure-legion penalty).
 """
 from __future__ import annotations
 
 from simcore.actions import shown
+from simcore.frames import drive
+from simcore.stream import chance_stream as as_stream
 
 from .actions import (
     Decline,
@@ -31,24 +34,24 @@ from .actions import (
 )
 from .cards import BODY_PARTS, LEGIONS
 from .creatures import SealReactivation
-from .state import STAT_NAMES, Creature, IllegalActionError, State, as_stream, new_game
-from .turn import TURN
+from .state import STAT_NAMES, Creature, IllegalActionError, State
+from .turn import new_game
 
 
 def top_frame(s: State):
-    """The frame whose decision is pending: the top of the stack, or `TURN` when it is empty."""
-    return s.stack[-1] if s.stack else TURN
+    """The frame whose decision is pending: the top of the stack."""
+    return s.stack[-1]
 
 
 def legal_actions(s: State) -> list:
     """Every legal action of the current decision (empty only when the game is over)."""
     if s.is_terminal:
         return []
-    return (s.stack[-1] if s.stack else TURN).legal(s)
+    return s.stack[-1].legal(s)
 
 
 def apply_action(s: State, action, rng) -> None:
-    """Validate `action` against the legal actions, apply it, and advance to the next decision."""
+    """Validate `action` against the legal actions, apply it, and drive on to the next decision."""
     legal = legal_actions(s)
     if action not in legal:
         raise IllegalActionError(
@@ -65,18 +68,8 @@ def apply_legal(s: State, a, rng) -> None:
                       "action": repr(a), "text": describe_action(s, a), "action_type": type(a).__name__,
                       "action_args": a._asdict()})
     s.decisions += 1
-    stack = s.stack
-    if (stack[-1] if stack else TURN).apply(s, a, rng):
-        return  # the same frame's decision, the same seat: nothing to advance
-    while not s.is_terminal and not (stack[-1] if stack else TURN).advance(s, rng):
-        pass
-
-
-def _advance(s: State, rng) -> None:
-    """Run everything that needs no decision; stop at the next decision or the game's end."""
-    stack = s.stack
-    while not s.is_terminal and not (stack[-1] if stack else TURN).advance(s, rng):
-        pass
+    if not s.stack[-1].apply(s, a, rng):  # True: it rests at a decision already (`state.Frame`)
+        drive(s, rng)
 
 
 def describe_action(s: State, a) -> str:

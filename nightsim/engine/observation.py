@@ -52,7 +52,7 @@ class Observation(NamedTuple):
     discard_pile: tuple             # face up, oldest first
     turns: int                      # completed turns
     rules: Rules
-    frames: tuple = ()              # the pending work, bottom first, as plain tuples (`public_frames`)
+    frames: tuple = ()              # the pending work above the turn frame, bottom first, as plain tuples (`public_frames`)
 
     @property
     def n_players(self) -> int:
@@ -87,11 +87,15 @@ def observe(state: State, player: int) -> Observation:
         discard = s._discard_view = (s.discard, len(s.discard), tuple(s.discard))
     picked = revealed = reactivation = ()
     penalty = -1
-    if s.stack:
-        f = s.stack[-1]
+    stack = s.stack
+    if len(stack) == 1:  # the common case: the turn frame alone
+        decision = "game over" if s.is_terminal else TURN_ACTION
+        frames = ()
+    else:
+        f = stack[-1]
         kind = type(f)
         if kind is Discard:
-            if f.player == player:
+            if f.seat == player:
                 picked = tuple(f.picked)
         elif kind is HeraldPlacement:
             revealed = tuple(f.revealed)
@@ -100,13 +104,12 @@ def observe(state: State, player: int) -> Observation:
         elif kind is SealReactivation:
             reactivation = tuple(f.queue[::-1])
         decision = "game over" if s.is_terminal else f.decision
-    else:
-        decision = "game over" if s.is_terminal else TURN_ACTION
+        frames = public_frames(s, player)
     return _new(Observation, (
         player, s.current_player, decision, s.turn_player, s.actions_left,
         s.turn_legion, picked, revealed, penalty, reactivation, tuple(s.hands[player]),
         tuple(map(len, s.hands)), view, len(s.deck), discard[2], s.turns, s.rules,
-        public_frames(s, player) if s.stack else (),
+        frames,
     ))
 
 
@@ -161,15 +164,16 @@ _FIELD_GETTERS = {t: (FRAME_CODES[t], _fields_getter(t)) for t in FRAME_TYPES}
 
 
 def public_frames(s: State, player: int) -> tuple:
-    """The stack, bottom first, as plain tuples: the kind code (index in FRAME_TYPES), then the
-    fields (`Frame.fields()` order). A creature is ("C", seat, index) on the table or ("K", cards,
+    """The stack above its bottom frame (the turn frame: `Observation.turn_player` says all it holds),
+    bottom first, as plain tuples: the kind code (index in FRAME_TYPES), then the fields
+    (`Frame.fields()` order). A creature is ("C", seat, index) on the table or ("K", cards,
     seal) off it; a list is ("L", items); the cards another seat has picked to discard so far are
     ("H", how many) — they are still in its hand, face down."""
     out = []
-    for f in s.stack:
+    for f in s.stack[1:]:
         t = type(f)
-        if t is Discard and f.player != player:
-            out.append((FRAME_CODES[t], f.player, ("H", len(f.picked))))
+        if t is Discard and f.seat != player:
+            out.append((FRAME_CODES[t], f.seat, ("H", len(f.picked))))
             continue
         code, get = _FIELD_GETTERS[t]
         row = [code]

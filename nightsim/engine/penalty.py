@@ -18,10 +18,11 @@ class Penalty(Frame):
         self.legion, self.victims, self.count, self.same_legion = legion, victims, 0, False
 
     @property
-    def player(self) -> int:
+    def seat(self) -> int:
+        """The victim deciding now."""
         return self.victims[0]
 
-    def advance(self, s: State, rng) -> bool:
+    def step(self, s: State, rng) -> bool:
         """Rest at the next victim who still owes cards; pop when every victim is done."""
         if self.count > 0:
             s.current_player = self.victims[0]

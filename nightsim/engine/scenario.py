@@ -50,7 +50,8 @@ from typing import Iterable, Mapping, Sequence
 
 from ..rules import Rules
 from .cards import ABILITIES, BODY_PARTS, LEGIONS, NO_ABILITY
-from .state import Creature, State, _log_start, blank_state
+from .state import Creature, State, _log_start
+from .turn import blank_state
 
 _UNUSED = ("bottom", "discard", "remove")
 
@@ -253,10 +254,9 @@ def build_state(
     if isinstance(turns, bool) or not isinstance(turns, int) or not 0 <= turns < rules.max_turns:
         raise ValueError(f"turns={turns!r} is not allowed; allowed: 0..{rules.max_turns - 1}")
 
-    s = blank_state(rules, record)
+    s = blank_state(rules, record, turn_player)
     s.deck, s.discard = new_deck, new_discard
     s.hands, s.creatures = new_hands, new_creatures
-    s.turn_player = s.current_player = turn_player
     s.actions_left = actions_left
     s.turn_legion = legion
     s.turns = turns

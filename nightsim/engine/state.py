@@ -1,19 +1,20 @@
-"""The game state, the pending-decision frames it stacks, the deal, the event log and the draws.
+"""The game state, the pending-decision frames it stacks, the event log and the draws.
 
-`State.stack` holds the pending work as `Frame` objects, the newest on top. Each frame class
-names who decides (`player`), what is legal (`legal`), how a choice applies (`apply`) and what
-it does when it reaches the top of the stack (`advance`: rest at its decision, or run what
-needs no choice and pop itself, so the frame below resumes). An empty stack means the turn
-player's turn action (`turn.TURN`). The frames live beside the rules they carry out:
-`turn.py` (the discard action), `creatures.py` (activations, abilities, seals) and
-`penalty.py` (the pure-legion penalty); `engine.py` dispatches to them.
+`State.stack` holds the pending work as `Frame` objects (`simcore.frames.Frame`), the newest on
+top. Each frame class names who decides (`seat`), what is legal (`legal`), how a choice applies
+(`apply`) and what it does when it reaches the top of the stack (`step`: rest at its decision,
+or run what needs no choice and pop itself, so the frame below resumes). The bottom frame is
+always the turn player's turn action (`turn.TurnActions`). The frames live beside the rules
+they carry out: `turn.py` (the turn actions, the discard action, the deal), `creatures.py`
+(activations, abilities, seals) and `penalty.py` (the pure-legion penalty); `engine.py`
+dispatches to them and `simcore.frames.drive` steps them.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
+from simcore import frames
 from simcore.actions import IllegalActionError  # noqa: F401  (the engine's error, exported here)
-from simcore.stream import chance_stream as as_stream
 
 from ..rules import Rules
 from .actions import (
@@ -29,7 +30,6 @@ from .actions import (
     StopDiscard,
     Take,
 )
-from .cards import ABILITIES, LEGIONS
 
 DRAW, START_DISCARD, STOP_DISCARD, DECLINE, REACTIVATE = Draw(), StartDiscard(), StopDiscard(), Decline(), Reactivate()
 STAT_NAMES = ("completed", "pure_creatures", "cards_drawn", "cards_discarded", "seals_played")
@@ -61,31 +61,21 @@ class Creature:
         return f"Creature({self.cards}{', seal=%d' % self.seal if self.seal >= 0 else ''})"
 
 
-class Frame:
-    """One pending piece of work on `State.stack`.
+class Frame(frames.Frame):
+    """One pending piece of work on `State.stack` (the protocol of `simcore.frames.Frame`).
 
-    `player` is the seat that decides at this frame. `decision` names the decision in the
-    rulebook's words (None: the frame never rests, it only runs). `advance(s, rng)` is called
+    `seat` is the seat that decides at this frame. `decision` names the decision in the
+    rulebook's words (None: the frame never rests, it only runs). `step(s, rng)` is called
     while the frame is on top: it returns True to rest at its decision (having set
     `s.current_player`), or runs what needs no choice and returns False (popping itself when
     it is done, so the frame below resumes). `legal(s)` lists the actions of its decision and
     `apply(s, a, rng)` carries one out; it returns True only when the game rests at a decision
-    afterwards (`s.current_player` set), so that nothing needs advancing: the same frame's decision
-    of the same seat, or (`TurnActions`) the next turn player's first action.
+    afterwards (`s.current_player` set), so that `engine.apply_legal` need not drive: the same
+    seat's next choice (a discard pick, the discard action's first), or after a turn action that
+    stacked nothing, the turn player's next action or the next turn player's first.
     """
 
     __slots__ = ()
-    decision: str | None = None
-
-    def advance(self, s: "State", rng) -> bool:
-        s.current_player = self.player
-        return True
-
-    def legal(self, s: "State") -> list:
-        raise AssertionError(f"no decision at frame {self!r}")
-
-    def apply(self, s: "State", a, rng) -> None:
-        raise AssertionError(f"no decision at frame {self!r}")
 
     def held_cards(self) -> list:
         """Cards that are held by this frame and nowhere else (a Herald's turned-over cards)."""
@@ -178,7 +168,7 @@ class State:
         """What the current decision is about, in the rulebook's words ("game over" at the end)."""
         if self.is_terminal:
             return "game over"
-        return self.stack[-1].decision if self.stack else TURN_ACTION
+        return self.stack[-1].decision
 
     def card(self, card_id: int):
         return self.table.cards[card_id]
@@ -253,56 +243,8 @@ def action_table(rules: Rules) -> ActionTable:
 
 
 # ---------------------------------------------------------------------------------------
-# Setup
+# The event log
 # ---------------------------------------------------------------------------------------
-
-
-def blank_state(rules: Rules, record: bool) -> State:
-    """A state with every field set and nothing dealt: no cards anywhere, seat 0 to act."""
-    s = State.__new__(State)
-    s.rules, s.table, s.n = rules, rules.table, rules.players
-    s._acts = action_table(rules)
-    s.deck, s.discard = [], []
-    s.hands = [[] for _ in range(s.n)]
-    s.creatures = [[] for _ in range(s.n)]
-    s.creatures_view = s._discard_view = None
-    s._seat_views = [None] * s.n
-    s._open = [None] * s.n
-    s.turn_player = s.current_player = 0
-    s.actions_left = rules.actions_per_turn
-    s.turn_legion = -1
-    s.stack = []
-    s.winner = None
-    s.is_terminal = s.timed_out = False
-    s.turns = s.decisions = 0
-    s.stats = {k: [0] * s.n for k in STAT_NAMES}
-    s.abilities = [[0] * len(ABILITIES) for _ in range(s.n)]
-    s.legion_played = [[0] * len(LEGIONS) for _ in range(s.n)]
-    s.log = [] if record else None
-    return s
-
-
-def new_game(rules: Rules, seed, record: bool = False) -> State:
-    """Seed: "Shuffle all the Night Terror cards and deal five cards to each player."
-
-    `seed` is an int or a SeedSequence (its chance stream, `as_stream`), a `simcore.stream.Stream` or a
-    numpy Generator; the deck is `range(cards)` shuffled by it; seat 0 is the starting player.
-    """
-    rng = as_stream(seed)
-    s = blank_state(rules, record)
-    deck = s.deck = list(range(len(s.table.cards)))
-    rng.shuffle(deck)
-    for hand in s.hands:
-        for _ in range(rules.hand_size):
-            hand.append(deck.pop())
-    for _ in range(rules.last_seat_extra_cards):        # design variant: compensate the last seat
-        s.hands[s.n - 1].append(deck.pop())
-    s.actions_left = rules.actions_per_turn - rules.first_turn_fewer_actions   # design variant: reduced first turn
-    s.actions_left -= rules.reduced_first_turn_seats > 0                       # design variant: reduced first round
-    _log_start(s)
-    return s
-
-
 def _event(s: State, kind: str, player: int | None = None, **data) -> None:
     """Append an event; `player` is the seat that acts (default: the current player)."""
     if s.log is not None:

@@ -90,25 +90,25 @@ def load_state(s: engine.State, seed: int = 0) -> KernelState:
     st[core.DECK:core.DECK + len(s.deck)] = s.deck
     st[core.DISC:core.DISC + len(s.discard)] = s.discard
     gone = -1  # identity of a creature no longer in play (never matches)
-    for i, f in enumerate(s.stack):
+    for i, f in enumerate(s.stack[1:]):  # the kernel's stack holds the frames above the turn frame
         row = core.FR + i * core.FW
         if isinstance(f, Discard):
-            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_DISCARD, f.player
+            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_DISCARD, f.seat
             st[core.PICKED:core.PICKED + len(f.picked)] = f.picked
             st[core.G_PICK_N] = len(f.picked)
         elif isinstance(f, Activation):
             if f.source != ACT_COMPLETION:
                 raise ValueError("nightsim.kernel.bridge: seal re-activations are not in the kernel")
-            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_ACT, f.player
+            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_ACT, f.seat
             st[row + core.ACT_ID] = ids.get(id(f.creature), gone)
             st[row + core.ACT_Q:row + core.ACT_Q + len(f.queue)] = f.queue
             st[row + core.ACT_QN] = len(f.queue)
         elif isinstance(f, HeraldPlacement):
-            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_HERALD, f.player
+            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_HERALD, f.seat
             st[row + core.HER_R:row + core.HER_R + len(f.revealed)] = f.revealed
             st[row + core.HER_N] = len(f.revealed)
         elif isinstance(f, DevourerTarget):
-            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_DEVOUR, f.player
+            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = core.F_DEVOUR, f.seat
             st[row + core.DEV_SRC] = ids.get(id(f.source), gone)
         elif isinstance(f, Penalty):
             victims = f.victims
@@ -119,14 +119,14 @@ def load_state(s: engine.State, seed: int = 0) -> KernelState:
             st[row + core.PEN_VN] = len(victims)
             st[row + core.PEN_V:row + core.PEN_V + len(victims)] = victims
         elif type(f) in SIMPLE_FRAMES:
-            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = SIMPLE_FRAMES[type(f)](core), f.player
+            st[row + core.FR_KIND], st[row + core.FR_PLAYER] = SIMPLE_FRAMES[type(f)](core), f.seat
         else:
             raise ValueError(f"nightsim.kernel.bridge: frame {f!r} is not in the kernel")
     scalars = {core.G_TP: s.turn_player, core.G_CP: s.current_player, core.G_AL: s.actions_left,
                core.G_TL: s.turn_legion, core.G_WINNER: -1 if s.winner is None else s.winner,
                core.G_TERM: s.is_terminal, core.G_TIMEOUT: s.timed_out, core.G_TURNS: s.turns,
                core.G_DEC: s.decisions, core.G_DECK_N: len(s.deck), core.G_DISC_N: len(s.discard),
-               core.G_FR_N: len(s.stack), core.G_NEXT_ID: len(ids)}
+               core.G_FR_N: len(s.stack) - 1, core.G_NEXT_ID: len(ids)}
     for index, value in scalars.items():
         st[index] = int(value)
     for p in range(n):
@@ -214,7 +214,7 @@ def engine_view(s: engine.State) -> dict:
         "creatures": [[list(c.cards) for c in crs] for crs in s.creatures],
         "turn_player": s.turn_player, "current_player": s.current_player, "actions_left": s.actions_left,
         "turn_legion": s.turn_legion, "winner": s.winner, "is_terminal": s.is_terminal, "timed_out": s.timed_out,
-        "turns": s.turns, "decisions": s.decisions, "stack_depth": len(s.stack),
+        "turns": s.turns, "decisions": s.decisions, "stack_depth": len(s.stack) - 1,
         "stats": [dict(zip(STAT_COLUMNS, _engine_stats(s, p))) for p in range(s.n)],
     }
 

@@ -42,14 +42,14 @@ def test_a_discard_under_way_of_another_seat_is_a_subset_of_its_hand():
     rng = np.random.default_rng(3)
     for seed in range(40):
         for s in _positions(seed, "random", players=2):
-            top = s.stack[-1] if s.stack else None
+            top = s.stack[-1]
             if type(top).__name__ == "Discard" and top.picked:
-                other = 1 - top.player
+                other = 1 - top.seat
                 obs = observe(s, other)
                 assert obs.frames[-1][-1] == ("H", len(top.picked))
                 t = sample_state(obs, rng)
                 picked = t.stack[-1].picked
-                assert len(picked) == len(top.picked) and set(picked) <= set(t.hands[top.player])
+                assert len(picked) == len(top.picked) and set(picked) <= set(t.hands[top.seat])
                 assert observe(t, other) == obs
                 return
     raise AssertionError("no discard under way in 40 games")

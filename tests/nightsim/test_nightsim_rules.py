@@ -127,7 +127,7 @@ def check(s, *, hands, creatures, deck, discard, player, actions_left, decision=
         assert s.decision == decision
     expected_seals = seals if seals is not None else [[-1] * len(crs) for crs in creatures]
     assert [[cr.seal for cr in crs] for crs in s.creatures] == expected_seals
-    assert s.stack == [] or decision != "turn action"
+    assert len(s.stack) == 1 or decision != "turn action"   # the turn frame alone
 
 
 def reactivate(s):
@@ -194,7 +194,8 @@ def test_scenario_unused_cards_go_to_the_bottom_of_the_deck():
     assert s2.deck == [D[0]] and s2.discard == [x for x in range(108) if x != D[0]]
     s3 = build_state(R2, deck=[D[0]], unused="remove")
     assert s3.deck == [D[0]] and s3.discard == [] and s3.all_cards() == [D[0]]
-    assert (s.turn_player, s.current_player, s.actions_left, s.stack, s.winner) == (0, 0, 2, [], None)
+    assert (s.turn_player, s.current_player, s.actions_left, s.winner) == (0, 0, 2, None)
+    assert [type(f).__name__ for f in s.stack] == ["TurnActions"] and s.stack[0].seat == 0
 
 
 def test_scenario_rejects_a_card_used_twice_and_invalid_creatures():
