@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
 import sys
 import types
 
@@ -144,8 +145,19 @@ def test_the_report_starts_compiling_in_the_background_only_when_a_kernel_is_col
     note = bc.background_compile(**start)
     (command, options), = FakePopen.calls
     assert command[-3:] == ["balancelab", "compile", "dreamsim"] and command[0] == sys.executable
-    assert options["preexec_fn"] is bc._lowest_priority and options["start_new_session"]
+    assert options["preexec_fn"] is bc._lowest_priority and not options.get("start_new_session")
     assert "process 424242" in note and str(tmp_path / bc.LOG_NAME) in note
     assert (tmp_path / bc.PID_NAME).read_text() == "424242"
     (tmp_path / bc.PID_NAME).write_text(str(os.getpid()))     # one still running: no second one
     assert bc.background_compile(**start) is None and len(FakePopen.calls) == 1
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX priorities")
+def test_the_background_process_takes_only_idle_cpu_and_its_own_process_group():
+    probe = ("import os; print(os.nice(0), os.getpgrp() == os.getpid(), os.getsid(0) == os.getsid(os.getppid()), "
+             "getattr(os, 'sched_getscheduler', lambda pid: -1)(0))")
+    out = subprocess.run([sys.executable, "-c", probe], preexec_fn=bc._lowest_priority,  # noqa: PLW1509
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert out[:3] == ["19", "True", "True"]       # nice 19, its own group, the report's session
+    if hasattr(os, "SCHED_IDLE"):
+        assert int(out[3]) == os.SCHED_IDLE            # any process may lower itself to the idle class
