@@ -26,34 +26,32 @@ def kernel_games(games=None) -> list[str]:
     return out
 
 
-def cold_kernels(games=None) -> list[tuple[str, tuple]]:
-    """(game, line-up) for each compiled game loop of a kernel that numba's cache does not hold yet."""
-    cold = []
+def _loops(games):
+    """(game name, its kernel, line-up, compiled?) for each compiled game loop of each kernel."""
     for name in kernel_games(games):
         module = load_game(name)
         kernel = module.KERNEL
         for lineup in kernel.warm_lineups:
-            if not kernel.compiled(module.Rules(players=len(lineup)), lineup):
-                cold.append((name, tuple(lineup)))
-    return cold
+            lineup = tuple(lineup)
+            yield name, kernel, lineup, kernel.compiled(module.Rules(players=len(lineup)), lineup)
+
+
+def cold_kernels(games=None) -> list[tuple[str, tuple]]:
+    """(game, line-up) for each compiled game loop of a kernel that numba's cache does not hold yet."""
+    return [(name, lineup) for name, _, lineup, cached in _loops(games) if not cached]
 
 
 def compile_kernels(games=None, say: Callable[[str], None] = print) -> list[dict]:
     """Compile every kernel loop numba's cache does not hold yet (the others load in a second or two);
     one row per loop: game, lineup, was_cached, seconds."""
     rows = []
-    for name in kernel_games(games):
-        module = load_game(name)
-        kernel = module.KERNEL
-        for lineup in kernel.warm_lineups:
-            lineup = tuple(lineup)
-            cached = kernel.compiled(module.Rules(players=len(lineup)), lineup)
-            if not cached:
-                say(f"compiling the {name} kernel's loop for {', '.join(dict.fromkeys(lineup))} seats ...")
-            started = time.perf_counter()
-            kernel.warm_up(lineup)
-            seconds = time.perf_counter() - started
-            rows.append({"game": name, "lineup": lineup, "was_cached": cached, "seconds": seconds})
-            say(f"{name} kernel ({', '.join(dict.fromkeys(lineup))} seats): "
-                + ("already compiled" if cached else f"compiled in {seconds:.0f} s"))
+    for name, kernel, lineup, cached in _loops(games):
+        seats = ", ".join(dict.fromkeys(lineup))
+        if not cached:
+            say(f"compiling the {name} kernel's loop for {seats} seats ...")
+        started = time.perf_counter()
+        kernel.warm_up(lineup)
+        seconds = time.perf_counter() - started
+        rows.append({"game": name, "lineup": lineup, "was_cached": cached, "seconds": seconds})
+        say(f"{name} kernel ({seats} seats): " + ("already compiled" if cached else f"compiled in {seconds:.0f} s"))
     return rows

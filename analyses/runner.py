@@ -336,7 +336,7 @@ class Executor:
             self._stack.enter_context(parallel_config(backend="dask"))
             self.n_jobs = -1
         else:
-            self.workers = self.n_jobs if self.n_jobs > 0 else max(1, (os.cpu_count() or 1) + 1 + self.n_jobs)
+            self.workers = planned_workers(self.n_jobs)
         return self
 
     def __exit__(self, *exc) -> None:
