@@ -114,7 +114,6 @@ class PlayCard(NamedTuple):
     source: int = -1
 
 
-Action = EndPhase | Move | Embark | Sail | Unload | Fight | Casualties | Hit | PressOn | RetreatTo | Amok | Pass | Buy | PlayCard
 ACTION_TYPES = (EndPhase, Move, Embark, Sail, Unload, Fight, Casualties, Hit, PressOn, RetreatTo, Amok, Pass, Buy, PlayCard)
 
 

@@ -196,9 +196,6 @@ class Count(NamedTuple):
     n: int
 
 
-Action = (Walk | Vertigo | VertigoOp | Star | SetTrap | TrapPartner | DutchExtra | DutchReduce | Steal | Pass
-          | Cancel | Intercept | Allow | Spring | Hold | Target | To | Take | StopTaking | Discard | Give | Mix | Count)
-
 ACTION_TYPES = (Walk, Vertigo, VertigoOp, Star, SetTrap, TrapPartner, DutchExtra, DutchReduce, Steal, Pass,
                 Cancel, Intercept, Allow, Spring, Hold, Target, To, Take, StopTaking, Discard, Give, Mix, Count)
 

@@ -22,10 +22,6 @@ KIND_NAMES = (
     "Red Nightmare", "Blue Nightmare", "Purple Nightmare", "Black Nightmare",
     "Multicoloured Nightmare", "Colourless Nightmare",
 )
-#: short names used in stats keys (seat{i}_played_<name>)
-KIND_KEYS = ("dreamwalk", "vertigo", "star", "dutch", "catcher",
-             "su_forest", "su_square", "su_motel", "su_restaurant", "su_town_hall", "su_bridge",
-             "red", "blue", "purple", "black", "multi", "colourless")
 
 SUSPENSE_KINDS = frozenset(range(SU_FOREST, SU_BRIDGE + 1))
 NIGHTMARES = (RED, BLUE, PURPLE, BLACK, MULTI, COLOURLESS)

@@ -158,11 +158,6 @@ _ENCODERS = {t: _make_encoder(t) for t in FRAME_CODES}
 _HIDDEN_ENCODERS = {t: _make_encoder(t, SECRET_FIELDS[t]) for t in SECRET_FIELDS}
 
 
-def _frame_tuple(f: Frame, stack: list, hidden: bool = False) -> tuple:
-    """One frame's public tuple (`public_frames`); hidden: with its SECRET_FIELDS as None."""
-    return (_HIDDEN_ENCODERS if hidden else _ENCODERS)[type(f)](f, stack)
-
-
 def public_frames(s: State, player: int) -> tuple:
     """The stack, bottom first, as plain tuples (kind code = engine.FRAME_CODES, then the fields
     in `__slots__` order; a list field as ("L", items); a field pointing at a frame on the stack

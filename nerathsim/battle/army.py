@@ -71,10 +71,6 @@ class Army:
     def size(self) -> int:
         return sum(c for _, _, c in self.groups)
 
-    def healed(self) -> Army:
-        """Seed (dragons): "Ved kampens slutning heler den og rejses op igen"; castles are repaired too."""
-        return Army(tuple((n, 0, c) for n, _, c in self.groups))
-
     def without(self, names) -> Army:
         return Army(tuple(g for g in self.groups if g[0] not in names))
 

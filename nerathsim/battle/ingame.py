@@ -454,13 +454,9 @@ def _pool_items(sides, first: bool) -> tuple:
     return tuple((key[1], total[key]) for key in sorted(total))
 
 
-def pmf_of(t: SideTable, armies: list, first: bool) -> np.ndarray:
-    """Distribution of the hits one side (one or several allied armies) scores in a step."""
-    return pool_pmf(_pool_items([(t, army) for army in armies], first))
-
-
 def pmf_sides(sides: list, first: bool) -> np.ndarray:
-    """Like `pmf_of` for armies that may each have their own table: [(SideTable, army), ...]."""
+    """Distribution of the hits one side scores in a step: its armies (one or several allies), each
+    with its own table: [(SideTable, army), ...]."""
     return pool_pmf(_pool_items(sides, first))
 
 

@@ -102,10 +102,6 @@ class PenaltyDiscard(NamedTuple):
     card: int
 
 
-Action = (Draw | StartDiscard | DiscardCard | StopDiscard | Play | PlaySeal | Take | Scavenge | Devour | Decline
-          | PenaltyDiscard | Reactivate)
-
-
 ACTION_TYPES = (Draw, StartDiscard, DiscardCard, StopDiscard, Play, PlaySeal, Take, Scavenge, Devour, Decline, PenaltyDiscard,
                 Reactivate)
 kinds_apart(ACTION_TYPES)   # actions of different kinds never compare equal

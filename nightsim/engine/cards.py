@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
-from functools import cached_property
 from importlib import resources
 from typing import Iterable, NamedTuple
 
@@ -149,12 +148,3 @@ class CardTable:
             fits=tuple(tuple(s in c.slots for s in range(3)) for c in cards),
             number=tuple(c.number for c in cards),
         )
-
-    @cached_property
-    def fit_masks(self) -> tuple[tuple[int, ...], ...]:
-        """The body parts each card fits as bits (1 legs, 2 torso, 4 head; 0 for a seal), indexed
-        `[turn legion + 1][card]`: row 0 for no legion yet, row l + 1 with every card of another
-        legion at 0 ("the two cards you play must both belong to the same legion")."""
-        bits = tuple(sum(1 << slot for slot in c.slots) for c in self.cards)
-        return (bits,) + tuple(tuple(b if lg == legion else 0 for b, lg in zip(bits, self.legion))
-                               for legion in range(len(LEGIONS)))

@@ -67,10 +67,6 @@ class Observation(NamedTuple):
     def complete_counts(self) -> tuple[int, ...]:
         return tuple([[len(cards) for cards, _ in crs].count(3) for crs in self.creatures])
 
-    def my_creatures(self) -> list:
-        """This player's creatures as (cards, seal) pairs (a fresh list of lists)."""
-        return [(list(cards), seal) for cards, seal in self.creatures[self.player]]
-
     def __repr__(self):
         return (f"Observation(player={self.player}, decision={self.decision!r}, hand={self.hand}, "
                 f"creatures={self.creatures}, deck={self.deck_size})")

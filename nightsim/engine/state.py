@@ -50,10 +50,6 @@ class Creature:
     def complete(self) -> bool:
         return len(self.cards) == 3
 
-    @property
-    def incarnated(self) -> bool:
-        return self.seal >= 0
-
     def copy(self) -> "Creature":
         return Creature(self.cards[:], self.seal)
 
