@@ -26,8 +26,6 @@ from .findings_format import (
     ALPHA,
     COLUMNS,
     CONFIRMED_STATUS,
-    FORMATS,
-    KINDS,
     NO_CONFIRMATION,
     NOT_CONFIRMED,
     ci,
@@ -43,9 +41,9 @@ from .multiplicity import p_label, p_text
 
 #: the names other modules read from here; the formats and the confirmation live in `findings_format`
 #: and `findings_confirm`
-__all__ = ["ALPHA", "COLUMNS", "CONFIRMED", "CONFIRMED_STATUS", "FORMATS", "KINDS", "NO_CONFIRMATION", "NOT_CONFIRMED",
-           "ci", "confirm", "formatted_numbers", "game_findings", "n_", "p_column", "p_text", "pct", "pts",
-           "sort_findings", "source_table", "study_findings", "verdict", "words"]
+__all__ = ["ALPHA", "COLUMNS", "CONFIRMED", "CONFIRMED_STATUS", "NO_CONFIRMATION", "NOT_CONFIRMED", "ci", "confirm",
+           "formatted_numbers", "game_findings", "n_", "p_column", "p_text", "pct", "pts", "sort_findings",
+           "source_table", "study_findings", "verdict", "words"]
 
 # --- one game ----------------------------------------------------------------------------------
 

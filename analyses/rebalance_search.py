@@ -63,21 +63,18 @@ from .objectives import (
 )
 from .rebalance_confirm import (
     CONFIRM_DIR,
-    CONFIRM_MAX,
     CONFIRM_PRECISION,
     before_after,
-    before_after_many,
     confirm,
     confirmation_size,
 )
-from .rebalance_games import CONFIRM_CHUNK, FRAMES_DIR, _concat, _json, _Runner, _tag, fresh_seed
+from .rebalance_games import FRAMES_DIR, _Runner, _tag
 from .rebalance_study import (
     CONFIRM_FILE,
     MOVED,
     SPEC_FILE,
     STUDY_FILE,
     _optuna,
-    load_stored,
     open_study,
     save_confirmation,
     suggested_fixes,
@@ -86,10 +83,9 @@ from .rebalance_study import (
 from .tables import format_table
 
 __all__ = [
-    "BIAS_NOTE", "CONFIRM_CHUNK", "CONFIRM_DIR", "CONFIRM_FILE", "CONFIRM_MAX", "CONFIRM_PRECISION", "FRAMES_DIR",
-    "GRID_LIMIT", "SPEC_FILE", "STUDY_FILE", "Rebalance", "before_after", "before_after_many", "confirmation_size",
-    "fresh_seed", "load_stored", "open_study", "parse_budget", "rebalance", "rung_sizes", "small_grid",
-    "suggested_fixes", "trials_frame", "_Runner", "_concat", "_json", "_optuna", "_tag",
+    "BIAS_NOTE", "CONFIRM_DIR", "CONFIRM_FILE", "CONFIRM_PRECISION", "FRAMES_DIR", "GRID_LIMIT", "SPEC_FILE",
+    "STUDY_FILE", "Rebalance", "before_after", "confirmation_size", "open_study", "parse_budget", "rebalance",
+    "rung_sizes", "small_grid", "suggested_fixes", "trials_frame", "_Runner", "_optuna", "_tag",
 ]
 
 BIAS_NOTE = ("search estimates are biased by selection (the best of many noisy candidates looks better than it "

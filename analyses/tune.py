@@ -59,9 +59,7 @@ from .tables import format_table
 from .tune_space import (
     Param,
     _label,
-    _param,
     apply_params,
-    default_pool,
     param_value,
     parse_space,
     resolve_pool,
@@ -69,9 +67,6 @@ from .tune_space import (
     warm_points,
 )
 from .tune_study import (
-    CONFIRM_KEYS,
-    PROVENANCE_KEYS,
-    SEARCH_KEYS,
     _command_text,
     _open_study,
     _plain,
@@ -81,10 +76,9 @@ from .tune_study import (
 )
 
 __all__ = [
-    "CONFIDENCE", "CONFIRM_KEYS", "NOTE", "PROVENANCE_KEYS", "SEARCH_KEYS", "TARGET", "TARGET_LOW", "Arena", "Param",
-    "Tuned", "apply_params", "check_provenance", "confirm", "default_pool", "param_value", "parse_space",
-    "resolve_pool", "resolve_start", "summary", "tune_policy", "warm_points", "_label", "_open_study", "_param",
-    "_plain", "_trials_frame",
+    "CONFIDENCE", "NOTE", "TARGET", "TARGET_LOW", "Arena", "Param", "Tuned", "apply_params", "check_provenance",
+    "confirm", "param_value", "parse_space", "resolve_pool", "resolve_start", "summary", "tune_policy", "warm_points",
+    "_label", "_open_study", "_plain", "_trials_frame",
 ]
 
 TARGET, TARGET_LOW = 0.55, 0.50

@@ -36,27 +36,12 @@ from .activations import (
     StarTrapWindow,
     Surplus,
     TownHallDiscard,
-    near_bridge,
 )
 from .cards import DIRECTION_NAMES, LOCATION_NAMES, director_cards, nightmare_cards
 from .nightmares import NightmareWindow, Placement
 from .reactions import ReactionWindow
 from .refill import PlayDone, Refill
 from .state import (
-    CANCELLED,
-    INTERCEPTED,
-    P_DEXTRA,
-    P_DREDUCE,
-    P_STAR,
-    P_STEAL,
-    P_TRAP,
-    P_VERT,
-    P_WALK,
-    PLAY_NAMES,
-    RESOLVES,
-    S_ANY,
-    S_GIVE,
-    S_PLAIN,
     STAT_NAMES,
     Frame,
     IllegalActionError,
@@ -67,9 +52,7 @@ from .state import (
     _names,
     _shuffle_in_nightmares,
     as_generator,
-    hand_limit,
     has_nightmare,
-    seats_from,
     shuffled,
 )
 from .traps import DutchTrap, TrapWindow, VertigoTrap, WalkTrapDestination, WalkTrapTarget
@@ -245,10 +228,8 @@ def describe_action(s: State, a) -> str:
 
 __all__ = [
     "State", "Frame", "IllegalActionError", "new_game", "legal_actions", "find_legal", "apply_action", "apply_legal",
-    "describe_action", "log_decision", "STAT_NAMES", "has_nightmare", "hand_limit", "near_bridge", "seats_from",
-    "as_generator", "FRAME_TYPES", "DECISION_NAMES", "FRAME_CODES", "frame_as_list", "PLAY_NAMES",
-    "P_WALK", "P_VERT", "P_STAR", "P_TRAP", "P_DEXTRA", "P_DREDUCE", "P_STEAL", "S_ANY", "S_GIVE", "S_PLAIN",
-    "RESOLVES", "CANCELLED", "INTERCEPTED",
+    "describe_action", "log_decision", "STAT_NAMES", "has_nightmare",
+    "as_generator", "FRAME_TYPES", "DECISION_NAMES", "FRAME_CODES", "frame_as_list",
     "Turn", "VertigoChoice", "PartnerChoice", "ReactionWindow", "StarTrapWindow", "ForestChoice", "SquareTake",
     "MotelTarget", "MotelTake", "Surplus", "RestaurantOption", "RestaurantCount", "TownHallDiscard", "TrapWindow",
     "WalkTrapTarget", "WalkTrapDestination", "VertigoTrap", "DutchTrap", "NightmareWindow", "Placement",

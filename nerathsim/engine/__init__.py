@@ -35,7 +35,6 @@ terrain < windows < fight < dungeons < movement < combat < reinforce < turn < di
   setup      new_game, deal
 """
 from .combat import AmokFrame, BattleOrder, PressOrRetreat, amok_targets, retreat_options
-from .common import ships_view
 from .dispatch import (
     FRAME_TYPES,
     FRAMES,
@@ -48,21 +47,17 @@ from .dispatch import (
     legal_by_kind,
 )
 from .fight import CasualtyChoice, HitsToPlace, hit_actions
-from .movement import MoveList, Movement, Regroup, Reinforcements
+from .movement import Movement, Regroup, Reinforcements
 from .reinforce import BuyUnits, placement_spots
 from .setup import deal, new_game
 from .state import (
     C_FLY,
-    C_FLY_SEA,
-    C_HERO,
     C_LAND,
     C_SHIP,
     DECISION_NAMES,
     END_PHASE,
     M_MOVE,
     M_REGROUP,
-    M_REINFORCE,
-    PASS,
     PH_AMOK,
     PH_BUY,
     PH_CASUALTY,
@@ -78,7 +73,6 @@ from .state import (
     REALM_STATS,
     ArmyChain,
     Battle,
-    CombatWindow,
     Frame,
     IllegalActionError,
     LuckBase,
@@ -86,23 +80,22 @@ from .state import (
     State,
     Tables,
     WindowView,
-    as_generator,
     copy_stack,
     tables,
 )
-from .terrain import destinations, friendly_sea, ship_reach, turn_reach
+from .terrain import destinations, ship_reach, turn_reach
 from .turn import Income, group_vp, income, turn_plan
 from .windows import CardWindow, PendingCard
 
 __all__ = [
     "new_game", "deal", "legal_actions", "legal_by_kind", "is_legal", "apply_action", "apply_legal",
     "describe_action", "current_frame", "State", "IllegalActionError", "Tables", "tables", "Ship", "ArmyChain", "Battle",
-    "Frame", "CardWindow", "PendingCard", "CombatWindow", "CasualtyChoice", "HitsToPlace",
+    "Frame", "CardWindow", "PendingCard", "CasualtyChoice", "HitsToPlace",
     "LuckBase", "AmokFrame", "WindowView", "Movement", "BattleOrder", "PressOrRetreat", "Regroup", "BuyUnits",
-    "Reinforcements", "Income", "turn_plan", "copy_stack", "FRAMES", "FRAME_TYPES", "DECISION_NAMES", "REALM_STATS", "MoveList",
-    "as_generator", "destinations", "friendly_sea", "ship_reach", "turn_reach", "income", "group_vp", "placement_spots", "retreat_options",
-    "amok_targets", "hit_actions", "ships_view",
+    "Reinforcements", "Income", "turn_plan", "copy_stack", "FRAMES", "FRAME_TYPES", "DECISION_NAMES", "REALM_STATS",
+    "destinations", "ship_reach", "turn_reach", "income", "group_vp", "placement_spots", "retreat_options",
+    "amok_targets", "hit_actions",
     "PH_MOVE", "PH_COMBAT", "PH_CASUALTY", "PH_PRESS", "PH_AMOK", "PH_REGROUP", "PH_BUY", "PH_REINFORCE",
-    "PH_OVER", "PH_EVENT", "PH_HIT", "M_MOVE", "M_REGROUP", "M_REINFORCE",
-    "C_LAND", "C_HERO", "C_FLY", "C_FLY_SEA", "C_SHIP", "END_PHASE", "PRESS_ON", "PASS",
+    "PH_OVER", "PH_EVENT", "PH_HIT", "M_MOVE", "M_REGROUP",
+    "C_LAND", "C_FLY", "C_SHIP", "END_PHASE", "PRESS_ON",
 ]

@@ -103,11 +103,6 @@ def _terrain_at(s: State, r: int) -> None:
     _reach_cache(s)
 
 
-def friendly_sea(s: State, r: int) -> bool:
-    """Seed "venligt havfelt": a sea holding no units of the realm's enemies (seas have no owner)."""
-    return s.board.is_sea[r] and not s.hostile[r]
-
-
 def _reach(s: State, src: int, cls: int, budget: int, mode: int) -> tuple:
     """((dst, cost, stops), ...) reachable from `src` by a unit of movement class `cls` with `budget` moves."""
     key = (src, cls, budget, mode, s.rules.dungeon_entry)

@@ -35,8 +35,8 @@ the same arguments whatever was asked before, so they change no decision.
 """
 from __future__ import annotations
 
-from .decisions import hit_cost, take_hit
-from .estimates import OddsCache, exact_odds, quick_odds, win_odds
+from .decisions import take_hit
+from .estimates import OddsCache, exact_odds, quick_odds
 from .purchase import Purchase
 from .random_policy import RandomPolicy
 from .tuning import TUNED_FILE, TUNING, load_tuned, param_value, with_params, with_realm_params
@@ -72,6 +72,6 @@ SEARCH_DEFAULT = "ismcts:16:base=tuned" if "tuned" in POLICIES else "ismcts:16:b
 
 __all__ = [
     "POLICIES", "RANDOM", "BALANCED", "AGGRESSIVE", "DEFENSIVE", "WarPolicy", "Purchase", "RandomPolicy",
-    "OddsCache", "quick_odds", "exact_odds", "win_odds", "take_hit", "hit_cost", "TUNING", "with_params", "with_realm_params",
+    "OddsCache", "quick_odds", "exact_odds", "take_hit", "TUNING", "with_params", "with_realm_params",
     "param_value", "SEARCH_DEFAULT",
 ]
