@@ -23,8 +23,6 @@ import numpy as np
 from .games import load_game
 from .plan import RunSpec, deal_seeds
 
-INDEX_COLUMNS = ("game", "deal", "game_seed")
-
 
 def play_chunk(spec: RunSpec, start: int, stop: int) -> dict[str, list]:
     """Play games `start` .. `stop - 1` of a run and return their rows as columns: the index

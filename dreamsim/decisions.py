@@ -40,6 +40,3 @@ DECISIONS = (
     Decision("D-town-hall-discards", "town_hall_discards", ("all",),
              "the Town Hall gets rid of one nightmare card"),
 )
-
-#: decision id -> Decision
-BY_ID = {d.id: d for d in DECISIONS}

@@ -36,23 +36,9 @@ from simcore.policies import weight_tuning
 
 from ..engine import board
 from .belief import ReactionBelief
-from .context import _P_DRAW, Weights
+from .context import Weights
 from .heuristic import BALANCED, HORROR, RUNNER, TRICKSTER, HeuristicPolicy
-from .plan import (
-    _BLOCKED,
-    _INF,
-    Memo,
-    key_add,
-    key_free,
-    key_id,
-    key_strict,
-    lead_cost,
-    plan_cost,
-    public_cost,
-    route,
-)
 from .random import RandomPolicy
-from .scoring import _CYCLES, _SCORE, _Context, play_threat
 from .value import PlanValue
 
 
@@ -136,8 +122,5 @@ _SEARCH = "ismcts:200:paired=1:z=0:topk=3:rollout={}:cutoff=6:value=plan:gamecap
 SEARCH_DEFAULT = _SEARCH.format("tuned" if "tuned" in POLICIES else "heuristic")
 
 __all__ = ["RandomPolicy", "HeuristicPolicy", "Weights", "RUNNER", "TRICKSTER", "HORROR", "BALANCED", "POLICIES",
-           "clear_caches", "route", "plan_cost", "public_cost", "lead_cost", "play_threat", "key_id", "key_add",
-           "key_strict", "key_free", "Memo", "TUNING", "with_params", "load_tuned", "SEARCH_DEFAULT", "SEARCH_VALUES", "SEARCH_BELIEFS",
+           "clear_caches", "TUNING", "with_params", "load_tuned", "SEARCH_DEFAULT", "SEARCH_VALUES", "SEARCH_BELIEFS",
            "PlanValue"]
-# the heuristic's internals, importable from here as before the split (tests and tools reach them)
-_INTERNALS = (_P_DRAW, _Context, _CYCLES, _SCORE, _BLOCKED, _INF)

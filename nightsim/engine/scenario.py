@@ -55,7 +55,7 @@ from .turn import blank_state
 
 _UNUSED = ("bottom", "discard", "remove")
 
-__all__ = ["build_state", "card_id", "find_cards", "describe_cards"]
+__all__ = ["build_state", "card_id", "find_cards"]
 
 
 def _index(value, names: Sequence[str], what: str) -> int:
@@ -125,11 +125,6 @@ def find_cards(rules: Rules, legion=None, slot=None, ability=..., seal: bool | N
             continue
         out.append(i)
     return out
-
-
-def describe_cards(rules: Rules, ids: Iterable[int]) -> list[str]:
-    """Readable names of card ids, e.g. ['#31 Homunculi head Mocker']."""
-    return [repr(rules.table.cards[i]) for i in ids]
 
 
 def build_state(
