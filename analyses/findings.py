@@ -34,6 +34,7 @@ from .findings_format import (
     p_column,
     pct,
     pts,
+    rate_of,
     source_table,
     words,
 )
@@ -120,16 +121,15 @@ def _seats(c: _Collector) -> None:
     significant = seats[seats[pcol] < ALPHA]
     for i, r in significant.iterrows():
         side = "advantaged" if r["effect_pp"] > 0 else "disadvantaged"
-        c.add("seat", f"{_seat_name(int(r['seat']), players)} wins {pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} "
-                      f"of {n_(r['games'])} games against a fair {pct(r['expected'])} — {side} by "
-                      f"{abs(r['effect_pp']):.1f} points ({c.p(r, pcol)}).",
+        c.add("seat", f"{_seat_name(int(r['seat']), players)} wins {rate_of(r)} games against a fair "
+                      f"{pct(r['expected'])} — {side} by {abs(r['effect_pp']):.1f} points ({c.p(r, pcol)}).",
               r["effect_pp"], "fpa_seats", i, spec, True, {"lineup": lineup, "seat": int(r["seat"])})
     if not len(significant):
         i = seats["effect_pp"].abs().idxmax()
         r = seats.loc[i]
         c.add("not_found", f"No seat is favoured: every seat wins within {abs(r['effect_pp']):.1f} points of the fair "
-                           f"{pct(r['expected'])} (largest gap: seat {int(r['seat']) + 1}, {pct(r['win_rate'])} "
-                           f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games, {c.p(r, pcol)}).",
+                           f"{pct(r['expected'])} (largest gap: seat {int(r['seat']) + 1}, {rate_of(r)} games, "
+                           f"{c.p(r, pcol)}).",
               r["effect_pp"], "fpa_seats", i, spec)
 
 
@@ -143,13 +143,12 @@ def _teams(c: _Collector) -> None:
     spec = f"win_rate:pct,ci_low+ci_high:ci,games:n,expected:pct,effect_pp:abs_pts,{pcol}:p"
     other = " and ".join(words(x) for x in t.loc[t.index != i, "team"])
     if r[pcol] < ALPHA:
-        c.add("team", f"The alliances are unbalanced: {words(r['team'])} wins {pct(r['win_rate'])} "
-                      f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair {pct(r['expected'])} "
-                      f"— {abs(r['effect_pp']):.1f} points short ({c.p(r, pcol)}); {other} wins the rest.",
+        c.add("team", f"The alliances are unbalanced: {words(r['team'])} wins {rate_of(r)} games against a fair "
+                      f"{pct(r['expected'])} — {abs(r['effect_pp']):.1f} points short ({c.p(r, pcol)}); {other} "
+                      f"wins the rest.",
               r["effect_pp"], "teams", i, spec, True, {"team": r["team"]})
     else:
-        c.add("not_found", f"Neither alliance is favoured: {words(r['team'])} wins {pct(r['win_rate'])} "
-                           f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair "
+        c.add("not_found", f"Neither alliance is favoured: {words(r['team'])} wins {rate_of(r)} games against a fair "
                            f"{pct(r['expected'])} ({abs(r['effect_pp']):.1f} points short, {c.p(r, pcol)}).",
               r["effect_pp"], "teams", i, spec)
 
@@ -168,8 +167,8 @@ def _policies(c: _Collector) -> None:
         if len(tied) > 1:       # a tie names no winner
             names = " and ".join(words(x) for x in tied["policy"])
             c.add("policy", f"At the mixed table{partners} no single policy is strongest: {names} are tied, each "
-                            f"winning {pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games "
-                            f"against a fair {pct(r['expected'])} ({pts(r['effect_pp'])}, {c.p(r, pcol)}).",
+                            f"winning {rate_of(r)} games against a fair {pct(r['expected'])} ({pts(r['effect_pp'])}, "
+                            f"{c.p(r, pcol)}).",
                   r["effect_pp"], "by_policy", i, spec)
         else:
             runner = bp.loc[order.index[1]] if len(order) > 1 else None
@@ -178,8 +177,8 @@ def _policies(c: _Collector) -> None:
             rival = (f"; {words(runner['policy'])} wins {pct(runner['win_rate'])}, inside that interval, so the two are "
                      f"not separable" if close else "")
             c.add("policy", f"At the mixed table{partners} the {words(r['policy'])} policy {lead}: it wins "
-                            f"{pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair "
-                            f"{pct(r['expected'])} ({pts(r['effect_pp'])}, {c.p(r, pcol)}){rival}.",
+                            f"{rate_of(r)} games against a fair {pct(r['expected'])} ({pts(r['effect_pp'])}, "
+                            f"{c.p(r, pcol)}){rival}.",
                   r["effect_pp"], "by_policy", i, spec, r[pcol] < ALPHA, {"policy": r["policy"]})
     m = g.matrix
     if len(m) and len(g.ratings):
@@ -194,16 +193,14 @@ def _policies(c: _Collector) -> None:
             r = m.loc[i]
             worst = rows.loc[rows[pcol].idxmax()] if pcol in rows else r
             c.add("policy", f"The {words(best)} policy is dominant: it beats every other policy in two-player duels, "
-                            f"even its closest rival {words(r['opponent'])} ({pct(r['win_rate'])} "
-                            f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games; largest of its duels' "
+                            f"even its closest rival {words(r['opponent'])} ({rate_of(r)} games; largest of its duels' "
                             f"{c.p(worst, pcol)}).",
                   100 * (r["win_rate"] - 0.5), "matrix", i, spec, True, {"policy": best})
         elif len(rows):
             i = rows["win_rate"].idxmin()
             r = m.loc[i]
             c.add("not_found", f"No policy is dominant: the top-rated {words(best)} does not clearly beat "
-                               f"{words(r['opponent'])} in two-player duels ({pct(r['win_rate'])} "
-                               f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games).",
+                               f"{words(r['opponent'])} in two-player duels ({rate_of(r)} games).",
                   100 * (r["win_rate"] - 0.5), "matrix", i, spec)
 
 
@@ -335,8 +332,7 @@ def _sweep(c: _Collector) -> None:
         r = sw.loc[i]
         who = words(r["metric"][:-len("_win_rate")].replace("+", " + "))
         setting = f"{r['value']} players" if g.sweep_field == "players" else f"{words(g.sweep_field)} = {r['value']}"
-        c.add("sweep", f"With {setting}, {who} wins {pct(r['estimate'])} "
-                       f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['n'])} games (a rate, not a test).",
+        c.add("sweep", f"With {setting}, {who} wins {rate_of(r, 'estimate', 'n')} games (a rate, not a test).",
               100 * (r["estimate"] - 0.5), "sweep", i, "estimate:pct,ci_low+ci_high:ci,n:n")
         return
     seats = g.sweep_seats
@@ -349,9 +345,9 @@ def _sweep(c: _Collector) -> None:
         return
     i = sig["effect_pp"].abs().idxmax()
     r = seats.loc[i]
-    c.add("sweep", f"With {int(r['players'])} players, seat {int(r['seat']) + 1} wins {pct(r['win_rate'])} "
-                   f"{ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} games against a fair {pct(r['expected'])} "
-                   f"({pts(r['effect_pp'])}, {c.p(r, pcol)}).", r["effect_pp"], "sweep_seats", i,
+    c.add("sweep", f"With {int(r['players'])} players, seat {int(r['seat']) + 1} wins {rate_of(r)} games against a "
+                   f"fair {pct(r['expected'])} ({pts(r['effect_pp'])}, {c.p(r, pcol)}).", r["effect_pp"],
+          "sweep_seats", i,
           f"win_rate:pct,ci_low+ci_high:ci,games:n,expected:pct,effect_pp:pts,{pcol}:p", True,
           {"players": int(r["players"]), "seat": int(r["seat"])})
 
@@ -362,8 +358,8 @@ def _events(c: _Collector) -> None:
     if events is None:
         return
     for i, r in events.iterrows():
-        c.add("event", f"“{words(r['event'])}” happens in {pct(r['rate'])} {ci(r['ci_low'], r['ci_high'])} of "
-                       f"{n_(r['n'])} games.", np.nan, f"extra:{title}", i, "rate:pct,ci_low+ci_high:ci,n:n")
+        c.add("event", f"“{words(r['event'])}” happens in {rate_of(r, 'rate', 'n')} games.", np.nan,
+              f"extra:{title}", i, "rate:pct,ci_low+ci_high:ci,n:n")
 
 
 def _units(c: _Collector) -> None:
@@ -421,9 +417,9 @@ def _trust(c: _Collector) -> None:
         i = rows.index[0]
         r = m.loc[i]
         c.add("trust", f"How far to trust this: the findings rest on the {words(main)} policy in every seat. It beats "
-                       f"random play in {pct(r['win_rate'])} {ci(r['ci_low'], r['ci_high'])} of {n_(r['games'])} "
-                       f"two-player duels{rank}; expert players may find lines it misses, so treat small effects as "
-                       f"properties of this policy.", np.nan, "matrix", i, "win_rate:pct,ci_low+ci_high:ci,games:n")
+                       f"random play in {rate_of(r)} two-player duels{rank}; expert players may find lines it misses, "
+                       f"so treat small effects as properties of this policy.", np.nan, "matrix", i,
+              "win_rate:pct,ci_low+ci_high:ci,games:n")
     else:
         c.add("trust", f"How far to trust this: the findings rest on the {words(main)} policy in every seat"
                        f"{rank}; expert players may find lines it misses.")

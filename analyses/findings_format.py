@@ -42,6 +42,11 @@ def n_(x) -> str:
     return f"{int(x):,}"
 
 
+def rate_of(r: pd.Series, rate: str = "win_rate", n: str = "games") -> str:
+    """A rate of a table's row with its interval and its count: '20.9% [19.5, 22.4] of 3,000'."""
+    return f"{pct(r[rate])} {ci(r['ci_low'], r['ci_high'])} of {n_(r[n])}"
+
+
 def words(name) -> str:
     """A name or value as words: 'iron_circle' -> 'iron circle'; a tuple or list, or its Python text
     "('karkoth', 'nerath')", -> 'karkoth, nerath' (never a raw Python literal)."""
