@@ -112,13 +112,13 @@ def convert_field(obj, name: str, value):
         raise ValueError(f"unknown {kind} field {name!r}{did_you_mean(name, fields)}; fields: {', '.join(fields)}")
     if not isinstance(value, str):
         return value
-    hint = _type_hints(type(obj)).get(name, type(getattr(obj, name)))
+    hint = type_hints(type(obj)).get(name, type(getattr(obj, name)))
     return parse_value(hint, value, f"{type(obj).__name__}.{name}")
 
 
 def parse_value(hint, text: str, label: str):
     """Parse command-line text as a value of type `hint` (bool, int, float, str, Optional, tuple...)."""
-    options = typing.get_args(hint) if _is_union(hint) else (hint,)
+    options = typing.get_args(hint) if is_union(hint) else (hint,)
     if type(None) in options and text.strip().lower() in ("none", "null", ""):
         return None
     for option in (o for o in options if o is not type(None)):
@@ -162,11 +162,12 @@ def _literal_or_text(text: str):
         return text
 
 
-def _is_union(hint) -> bool:
+def is_union(hint) -> bool:
     return typing.get_origin(hint) in (typing.Union, types.UnionType)
 
 
-def _type_hints(cls) -> dict:
+def type_hints(cls) -> dict:
+    """typing.get_type_hints(cls), or {} when a forward reference does not resolve."""
     try:
         return typing.get_type_hints(cls)
     except Exception:  # unresolved forward references: fall back to the defaults' types
@@ -259,7 +260,7 @@ def with_parameter(policy, path: str, value):
         value = with_parameter(getattr(policy, head), rest, value)
     elif isinstance(value, str) and not isinstance(getattr(policy, head), str):
         current = getattr(policy, head)
-        hint = _type_hints(type(policy)).get(head, type(current))
+        hint = type_hints(type(policy)).get(head, type(current))
         value = parse_value(hint, value, f"{type(policy).__name__}.{head}")
     if dataclasses.is_dataclass(policy):
         return dataclasses.replace(policy, **{head: value})

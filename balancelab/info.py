@@ -16,10 +16,9 @@ import dataclasses
 import inspect
 import re
 import textwrap
-import types
 import typing
 
-from analyses.games import KNOWN_GAMES, has_macro_search, load_game
+from analyses.games import KNOWN_GAMES, has_macro_search, is_union, load_game, type_hints
 from analyses.search.ismcts import DEFAULT_ITERATIONS, default_spec
 from analyses.search.macro import DEFAULT_ROLLOUTS
 from analyses.study import DEFAULT_GAMES, PLANS, run_sizes
@@ -160,8 +159,8 @@ BOGUS_INT = -(10 ** 9)
 def allowed_values(module, name: str) -> str:
     """What field `name` of `module.Rules` accepts, in words, as the game's validator says it."""
     base = module.Rules()
-    hint = _hints(module.Rules).get(name)
-    options = typing.get_args(hint) if _is_union(hint) else (hint,)
+    hint = type_hints(module.Rules).get(name)
+    options = typing.get_args(hint) if is_union(hint) else (hint,)
     kinds = {typing.get_origin(o) or o for o in options}
     default = getattr(base, name)
     if bool in kinds or isinstance(default, bool):
@@ -194,10 +193,10 @@ def _type_words(kinds) -> str:
 
 def python_only(module, name: str) -> bool:
     """A field no --rule text can set (its type is a class of the game, e.g. a list of cards)."""
-    hint = _hints(module.Rules).get(name)
+    hint = type_hints(module.Rules).get(name)
     if hint is None:
         return dataclasses.is_dataclass(getattr(module.Rules(), name))
-    options = typing.get_args(hint) if _is_union(hint) else (hint,)
+    options = typing.get_args(hint) if is_union(hint) else (hint,)
     return not any(_settable(o) for o in options if o is not type(None))
 
 
@@ -276,14 +275,3 @@ def _value(value) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return cli_text(value)
-
-
-def _hints(cls) -> dict:
-    try:
-        return typing.get_type_hints(cls)
-    except Exception:  # noqa: BLE001 - unresolved forward references: no hints
-        return {}
-
-
-def _is_union(hint) -> bool:
-    return typing.get_origin(hint) in (typing.Union, types.UnionType)
