@@ -30,6 +30,7 @@ TUNING = MappingProxyType({   # read-only: the policy modules hold no mutable mo
         {"name": "castle_hold", "low": 0.0, "high": 0.95, "step": 0.05},
         {"name": "explore_threshold", "low": 0.3, "high": 0.9, "step": 0.05},
         {"name": "flee_below", "low": 0.0, "high": 0.6, "step": 0.05},
+        {"name": "hold_regions", "choices": (True, False)},
         {"name": "amphibious", "choices": (True, False)},
         {"name": "naval", "choices": (True, False)},
         {"name": "explore", "choices": (True, False)},

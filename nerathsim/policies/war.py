@@ -12,7 +12,7 @@ the module.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from ..battle import ingame as gb
 from ..game_actions import Casualties, EndPhase
@@ -100,10 +100,15 @@ class WarPolicy:
         return legal[0]
 
     def __repr__(self):
-        fields_ = ", ".join(f"{k}={getattr(self, k)!r}" for k in ("name", "attack_threshold", "retreat_below",
-                                                                   "garrison", "defend", "amphibious", "naval"))
+        # the main numbers always, then every other field that differs from its default: two policies that
+        # play differently never print alike (stored results name their policies by this repr)
+        shown = ("name", "attack_threshold", "retreat_below", "garrison", "defend", "amphibious", "naval")
+        fields_ = ", ".join(f"{k}={getattr(self, k)!r}" for k in shown)
+        others = "".join(f", {f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                         if f.name not in shown and f.name not in ("purchase", "by_realm")
+                         and getattr(self, f.name) != f.default)
         realms = f", by_realm={self.by_realm!r}" if self.by_realm else ""
-        return f"WarPolicy({fields_}, purchase={self.purchase!r}{realms})"
+        return f"WarPolicy({fields_}{others}, purchase={self.purchase!r}{realms})"
 
     # --- plans --------------------------------------------------------------------------------
     def plan_key(self, obs) -> tuple:

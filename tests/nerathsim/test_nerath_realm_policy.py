@@ -55,3 +55,22 @@ def test_a_tuned_file_with_realm_weights_loads_them(tmp_path):
     assert tuned.name == "tuned" and tuned.garrison == 2 and tuned.naval is True
     assert tuned.for_realm(3).naval is False and tuned.for_realm(3).garrison == 2
     assert "by_realm" in repr(tuned)
+
+
+@pytest.mark.parametrize("param, value", [("hold_regions", False), ("capital_hold", 0.5), ("max_attackers", 9),
+                                          ("explore", False), ("flee_below", 0.1), ("castle_hold", 0.4)])
+def test_policies_that_play_differently_never_print_alike(param, value):
+    """Stored results name their policies by repr (a changed `tuned` marks them stale), so a change to any
+    field shows in it, while a default stays out of it."""
+    base = POLICIES["balanced"]
+    changed = with_params(base, {param: value})
+    assert repr(changed) != repr(base)
+    assert f"{param}={value!r}" in repr(changed)
+    assert param not in repr(base)
+
+
+def test_hold_regions_is_a_tunable_parameter_and_tuned_leaves_regions_free():
+    names = {p["name"] for p in nerathsim.TUNING["space"]}
+    assert "hold_regions" in names
+    tuned = POLICIES["tuned"]
+    assert tuned.hold_regions is False and tuned.for_realm(1).hold_regions is False
