@@ -11,7 +11,7 @@ from simcore.stream_kernel import below, seed_streams
 from ..engine import cards as C
 from ..engine.cards import COMPOSITION as _COMPOSITION
 from . import layout as K
-from .cache import INLINE  # (also registers the numba cache locator before any @njit)
+from .cache import RANDOM_LOOP  # (also registers the numba cache locator before any @njit)
 from .core import (
     apply_vop,
     hand_add,
@@ -71,7 +71,7 @@ SEAT_FIELDS = OUT_BRIDGE + 1
 TC_FROZEN, TC_PARALYSED, TC_BLUE, TC_NIGHTMARE, TC_NO_DIRECTOR, TC_OTHER = 1, 2, 3, 4, 5, 6
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=RANDOM_LOOP)
 def legal(M, f, k):
     """The legal actions of decision frame `f` (kind k) into the buffer; their number."""
     if k == K.F_TURN:
@@ -161,7 +161,7 @@ def legal(M, f, k):
     return n
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=RANDOM_LOOP)
 def apply(M, rs, f, k, code, a, b):
     """Apply legal action (code, a, b) at decision frame `f` (the engine's APPLY table)."""
     if k == K.F_TURN:
@@ -274,7 +274,7 @@ def apply(M, rs, f, k, code, a, b):
             M[K.G_SP] -= 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=RANDOM_LOOP)
 def finish(M, rs, f, k):
     """A decision frame with no legal action left (the engine's FINISH table)."""
     if k == K.F_TURN:
@@ -288,7 +288,7 @@ def finish(M, rs, f, k):
         M[K.G_SP] -= 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=RANDOM_LOOP)
 def auto(M, rs, f, k):
     """Frames that need no decision (the engine's AUTO table)."""
     if k == K.F_NEXT:
