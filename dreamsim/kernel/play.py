@@ -358,7 +358,10 @@ def deal(M, rs):
         M[K.O_GRID + c] = loc
         if loc >= 0:
             M[K.O_CELL_OF + loc] = c
-    M[K.O_ROT:K.O_ROT + K.N_LOC] = M[K.O_INIT_ROT:K.O_INIT_ROT + K.N_LOC]
+    # element by element (and the deck below): numba compiles an array-to-slice copy with its shape-mismatch
+    # error message, about 2 CPU s of every first compilation
+    for loc in range(K.N_LOC):
+        M[K.O_ROT + loc] = M[K.O_INIT_ROT + loc]
     for q in range(K.MAX_SEATS):
         M[K.O_WHERE + q] = M[K.R_START_LOC + q] if q < n else -1
     M[K.O_HAND:K.O_HAND + K.MAX_SEATS * K.N_KINDS] = 0
@@ -369,7 +372,8 @@ def deal(M, rs):
     M[K.O_OWED:K.O_OWED + K.MAX_SEATS] = 0
     M[K.O_STATS:K.O_STATS + K.N_STATS * K.MAX_SEATS] = 0
     nd = len(DIRECTORS)
-    M[K.O_DECK:K.O_DECK + nd] = DIRECTORS
+    for i in range(nd):
+        M[K.O_DECK + i] = DIRECTORS[i]
     shuffle(M, rs, K.O_DECK, nd)
     top_ = nd
     for _ in range(M[K.R_HAND]):
