@@ -25,7 +25,7 @@ KERNEL_FILES = OWN_FILES + (os.path.abspath(__file__), STREAM_KERNEL)
 #: inlining large functions does not (the heuristic's `score` or `scores` inlined into its loop took
 #: ~40% more CPU s). First batch in a fresh process (benchmarks/speed/bench_kernels.py), 2-core machine
 #: at load ~7, paired runs: heuristic 36-38 CPU s against 40-43 with the decision functions compiled
-#: on their own, random ~20 against 25-33. The "always" build (every `inline=INLINE` function inlined
+#: on their own, random 20-21 against 24. The "always" build (every `inline=INLINE` function inlined
 #: wherever it is called) took over 135 s for the heuristic on a quiet machine.
 DEFAULT_INLINE = "never"
 INLINE = inline_setting(DEFAULT_INLINE)
