@@ -34,8 +34,10 @@ try:
     import numba as _numba
     from numba.core import caching as _caching
     from numba.core import types as _types
+    from numba.core.registry import CPUDispatcher as _CPUDispatcher
 except ImportError:  # pragma: no cover - numba is a dependency; keep the kernels importable anyway
     _numba = _caching = _types = None
+    _CPUDispatcher = object
 
 #: this package's folder: the shared kernel files a game's kernel compiles in live here
 SIMCORE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -61,6 +63,15 @@ def inline_setting(default: str) -> str:
     return value
 
 
+class CompiledOnly(_CPUDispatcher):
+    """A function compiled by `njit` (``python_calls=False``) without numba's CPython wrapper: compiled
+    code calls it, a call from Python raises (numba would jump to the missing wrapper and crash)."""
+
+    def __call__(self, *args, **kws):
+        raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is compiled for calls from "
+                        "compiled code only (simcore.kernel_cache.njit(python_calls=False))")
+
+
 def njit(*args, **options):
     """``numba.njit`` for the kernels' functions, compiling each once per argument *types*, not once
     per constant a caller passes. numba types a literal argument of a call between compiled functions
@@ -72,11 +83,19 @@ def njit(*args, **options):
     LLVM optimises where it inlines a callee; no operation changes, so the games are the same (the
     kernel equality tests play them record for record). No C function wrapper is built
     (``no_cfunc_wrapper``): it serves only a function passed as a first-class value, which no kernel
-    does, and cost about 3 s of the heuristic kernel's compilation."""
+    does, and cost about 3 s of the heuristic kernel's compilation.
+
+    ``python_calls=False``: a function that only compiled code calls is built without numba's CPython
+    wrapper (``no_cpython_wrapper``: the unboxing of its arguments, compiled and optimised with each
+    function), about 2 CPU s of the Midnighters heuristic kernel's compilation; called from Python it
+    raises TypeError (`CompiledOnly`) instead of jumping to the wrapper it lacks."""
     if len(args) > 1 or (args and not callable(args[0])):
         raise TypeError("simcore.kernel_cache.njit takes the function alone (@njit) or options only "
                         "(@njit(cache=True, ...)); no signatures")
     options.setdefault("no_cfunc_wrapper", True)
+    python_calls = options.pop("python_calls", True)
+    if not python_calls:
+        options["no_cpython_wrapper"] = True
 
     def decorate(func):
         dispatcher = _numba.njit(**options)(func)
@@ -87,6 +106,8 @@ def njit(*args, **options):
                             {k: _types.unliteral(v) for k, v in kws.items()})
 
         dispatcher.get_call_template = get_call_template
+        if not python_calls:
+            dispatcher.__class__ = CompiledOnly
         return dispatcher
 
     return decorate(args[0]) if args else decorate

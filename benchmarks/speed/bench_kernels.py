@@ -13,10 +13,14 @@ measured in the same run, interleaved (target: >= 20x). The build is the environ
 (BALANCELAB_KERNEL_INLINE, `simcore.kernel_cache.INLINE`; the shipped one when unset).
 
 Measured on a quiet 2-core machine, fresh compile in CPU seconds of the shipped builds (every kernel
-function compiled once per argument types, `simcore.kernel_cache.njit`): dreamsim heuristic 60-65,
-random 36-41; nightsim random 40, greedy 45 (numba's versions per constant took the dreamsim
-heuristic to 157). "never" vs "always" build (BALANCELAB_KERNEL_INLINE): dreamsim heuristic over 135
-with "always"; nightsim ships "always". A second process on the cache: 1-2 CPU s.
+function compiled once per argument types, `simcore.kernel_cache.njit`): nightsim random 40, greedy 45
+(numba's versions per constant took the dreamsim heuristic to 157); dreamsim heuristic 60-65 and random
+36-41 for the kernel whose decision functions are compiled on their own. dreamsim ships its "never"
+build with them inlined into its game loops (`dreamsim/kernel/cache.py`); on a 2-core machine at load
+~7, paired runs against that kernel: heuristic 36-38 CPU s against 40-43, random 20-21 against 24, and
+4 x random 21.4x hearts against 16.4x in back-to-back runs (1.2-1.3x the decisions/s interleaved). The
+"always" build (BALANCELAB_KERNEL_INLINE) took over 135 for the heuristic; nightsim ships "always". A
+second process on the cache: 1-2 CPU s.
 """
 from __future__ import annotations
 

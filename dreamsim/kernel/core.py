@@ -5,13 +5,12 @@ the modules beside it); the state is the int64 array `M` laid out in `layout`.
 """
 from __future__ import annotations
 
-from simcore.kernel_cache import njit
 from simcore.stream_kernel import below
 from simcore.stream_kernel import shuffle as stream_shuffle
 
 from ..engine import cards as C
 from . import layout as K
-from .cache import INLINE  # (also registers the numba cache locator before any @njit)
+from .cache import INLINE, njit  # (also registers the numba cache locator before any @njit)
 
 
 # --- random draws: simcore's SplitMix64 streams (rs[0] chance, rs[1 + i] seat i's policy) --------

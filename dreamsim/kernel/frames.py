@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.kernel_cache import njit
-
 from ..engine import cards as C
 from . import layout as K
-from .cache import INLINE  # (also registers the numba cache locator before any @njit)
+from .cache import GAME_LOOPS, njit  # (also registers the numba cache locator before any @njit)
 from .core import (
     apply_nightmare,
     blind_card,
@@ -52,7 +50,7 @@ def add(M, n, code, a, b):
 
 
 # --- the turn -----------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def turn_legal(M, f):
     """engine._turn_legal."""
     al = M[K.G_AL]
@@ -110,7 +108,7 @@ def turn_legal(M, f):
     return add(M, n, K.A_PASS, 0, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def turn_apply(M, rs, f, code, a):
     """engine._turn_apply."""
     p = M[K.G_TP]
@@ -188,7 +186,7 @@ def partner_legal(M, f):
 
 
 # --- reactions ----------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def react_legal(M, f):
     """engine._react_legal (intercept_own_turn=False)."""
     ask_n = M[f + K.FR_ASK_N]
@@ -221,7 +219,7 @@ def react_legal(M, f):
     return 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def react_apply(M, f, code):
     if code == K.A_ALLOW:
         M[f + K.REACT_POS] += 1
@@ -248,7 +246,7 @@ def react_apply(M, f, code):
     M[f + K.REACT_POS] = 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def react_finish(M):
     """engine._react_finish (intercept_takes="played"): resolve the chain from its top."""
     M[K.G_SP] -= 1
@@ -390,7 +388,7 @@ def mix(M, rs):
                 i += 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def surplus_legal(M, f):
     """engine._surplus_legal."""
     p = M[f + K.FR_SEAT]
@@ -410,7 +408,7 @@ def surplus_legal(M, f):
 
 
 # --- traps --------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def springable(M, q, turnstart):
     """engine._springable (dreamwalk_trap_self="corridor"), written to the buffer; the count."""
     if (M[K.G_RED] >> q) & 1 and q != M[K.G_HORROR]:
@@ -436,7 +434,7 @@ def springable(M, q, turnstart):
     return n
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def traps_legal(M, f):
     """engine._traps_legal: the owners are listed when the window opens."""
     players = M[K.G_N]

@@ -12,11 +12,9 @@ Functions called from one place only are `inline="always"` (compile time: cache.
 """
 from __future__ import annotations
 
-from simcore.kernel_cache import njit
-
 from ..engine import cards as C
-from . import cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from . import layout as K
+from .cache import njit  # (also registers the numba cache locator before any @njit)
 from .heur_board import (
     BD_NOW,
     BD_OP,

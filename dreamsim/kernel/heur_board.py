@@ -28,11 +28,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.kernel_cache import njit
-
 from ..engine import cards as C
-from . import cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from . import layout as K
+from .cache import njit  # (also registers the numba cache locator before any @njit)
 
 #: ARROWS_NP[loc, rot] -> bit set of the arrow directions (cards.ARROW_MASK)
 ARROWS_NP = np.array(C.ARROW_MASK, dtype=np.int64)

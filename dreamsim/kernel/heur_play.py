@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.kernel_cache import njit
 from simcore.stream_kernel import below, seed_streams
 
-from . import cache  # noqa: F401  (registers the numba cache locator before any @njit)
 from . import layout as K
+from .cache import njit  # (also registers the numba cache locator before any @njit)
 from .core import top
 from .heur import (
     X_ACTOR,
@@ -191,7 +190,7 @@ def run_policies(M, rs, BD, X, XF, best, sc, kinds, WT, rows, max_decisions):
         apply(M, rs, f, k, M[base + K.AC_CODE], M[base + K.AC_A], M[base + K.AC_B])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", python_calls=True)
 def play_games_policies(M, seeds, kinds, WT, lineups, out_game, out_seat):
     """play.play_games with game g's seats playing policy rows lineups[g]."""
     rs = np.zeros(1 + K.MAX_SEATS, dtype=np.uint64)
@@ -203,7 +202,7 @@ def play_games_policies(M, seeds, kinds, WT, lineups, out_game, out_seat):
         record_game(M, g, out_game, out_seat)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", python_calls=True)
 def heur_scores_top(M, W, out):
     """Tests: the scores of the legal actions of the decision on top (into the buffer and out);
     (their number, the forced index or -1)."""

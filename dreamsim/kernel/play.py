@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.kernel_cache import njit
 from simcore.stream_kernel import below, seed_streams
 
 from ..engine import cards as C
 from ..engine.cards import COMPOSITION as _COMPOSITION
 from . import layout as K
-from .cache import INLINE  # (also registers the numba cache locator before any @njit)
+from .cache import GAME_LOOPS, njit  # (also registers the numba cache locator before any @njit)
 from .core import (
     apply_vop,
     hand_add,
@@ -71,7 +70,7 @@ SEAT_FIELDS = OUT_BRIDGE + 1
 TC_FROZEN, TC_PARALYSED, TC_BLUE, TC_NIGHTMARE, TC_NO_DIRECTOR, TC_OTHER = 1, 2, 3, 4, 5, 6
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def legal(M, f, k):
     """The legal actions of decision frame `f` (kind k) into the buffer; their number."""
     if k == K.F_TURN:
@@ -161,7 +160,7 @@ def legal(M, f, k):
     return n
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def apply(M, rs, f, k, code, a, b):
     """Apply legal action (code, a, b) at decision frame `f` (the engine's APPLY table)."""
     if k == K.F_TURN:
@@ -274,7 +273,7 @@ def apply(M, rs, f, k, code, a, b):
             M[K.G_SP] -= 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def finish(M, rs, f, k):
     """A decision frame with no legal action left (the engine's FINISH table)."""
     if k == K.F_TURN:
@@ -288,7 +287,7 @@ def finish(M, rs, f, k):
         M[K.G_SP] -= 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline=INLINE)
+@njit(cache=True, error_model="numpy", _nrt=False, inline=GAME_LOOPS)
 def auto(M, rs, f, k):
     """Frames that need no decision (the engine's AUTO table)."""
     if k == K.F_NEXT:
@@ -311,7 +310,7 @@ def auto(M, rs, f, k):
 
 
 # --- the game loop ------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, python_calls=True)
 def run(M, rs, max_decisions):
     """Advance to the end of the game with the random policy in every seat: at each decision a
     uniform choice among the distinct legal actions (policies.RandomPolicy). Stops early after
@@ -336,7 +335,7 @@ def run(M, rs, max_decisions):
         apply(M, rs, f, k, M[base + K.AC_CODE], M[base + K.AC_A], M[base + K.AC_B])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", python_calls=True)
 def deal(M, rs):
     """engine.new_game for the supported rules: the layout, everyone in the start Corridor, hands
     of K.R_HAND director cards, then the six nightmares shuffled into the deck (after_deal)."""
@@ -358,7 +357,10 @@ def deal(M, rs):
         M[K.O_GRID + c] = loc
         if loc >= 0:
             M[K.O_CELL_OF + loc] = c
-    M[K.O_ROT:K.O_ROT + K.N_LOC] = M[K.O_INIT_ROT:K.O_INIT_ROT + K.N_LOC]
+    # element by element (and the deck below): numba compiles an array-to-slice copy with its shape-mismatch
+    # error message, about 2 CPU s of every first compilation
+    for loc in range(K.N_LOC):
+        M[K.O_ROT + loc] = M[K.O_INIT_ROT + loc]
     for q in range(K.MAX_SEATS):
         M[K.O_WHERE + q] = M[K.R_START_LOC + q] if q < n else -1
     M[K.O_HAND:K.O_HAND + K.MAX_SEATS * K.N_KINDS] = 0
@@ -369,7 +371,8 @@ def deal(M, rs):
     M[K.O_OWED:K.O_OWED + K.MAX_SEATS] = 0
     M[K.O_STATS:K.O_STATS + K.N_STATS * K.MAX_SEATS] = 0
     nd = len(DIRECTORS)
-    M[K.O_DECK:K.O_DECK + nd] = DIRECTORS
+    for i in range(nd):
+        M[K.O_DECK + i] = DIRECTORS[i]
     shuffle(M, rs, K.O_DECK, nd)
     top_ = nd
     for _ in range(M[K.R_HAND]):
@@ -468,7 +471,7 @@ def record_game(M, g, out_game, out_seat):
         out_seat[g, q, OUT_BRIDGE] = bridge_distance(M, M[K.O_WHERE + q])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", python_calls=True)
 def play_games(M, seeds, out_game, out_seat):
     """Play one game per seed (M holds the rules); per-game and per-seat results into the outputs."""
     rs = np.zeros(1 + K.MAX_SEATS, dtype=np.uint64)
@@ -480,14 +483,14 @@ def play_games(M, seeds, out_game, out_seat):
 
 
 # --- single steps (tests: the kernel against the engine at the same position) -------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", python_calls=True)
 def legal_top(M):
     """The legal actions of the decision on top of the stack (into the buffer); their number."""
     f = top(M)
     return legal(M, f, M[f + K.FR_KIND])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", python_calls=True)
 def apply_top(M, rs, code, a, b):
     """Apply one legal action at the decision on top, then advance to the next decision."""
     f = top(M)

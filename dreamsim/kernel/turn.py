@@ -5,11 +5,9 @@ cards, refill, nightmares) are `core`'s.
 """
 from __future__ import annotations
 
-from simcore.kernel_cache import njit
-
 from ..engine import cards as C
 from . import layout as K
-from .cache import INLINE  # (also registers the numba cache locator before any @njit)
+from .cache import INLINE, njit  # (also registers the numba cache locator before any @njit)
 from .core import (
     apply_vop,
     blind_card,
