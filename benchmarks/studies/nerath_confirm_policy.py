@@ -16,18 +16,14 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 import nerathsim
 from analyses.tune import Arena, confirm
 from nerathsim.policies import POLICIES, with_params
 
-
-def _params(text: str) -> dict:
-    out = {}
-    for item in filter(None, (x.strip() for x in text.split(","))):
-        name, _, value = item.partition("=")
-        out[name] = json.loads(value.lower()) if value.lower() in ("true", "false") else float(value)
-    return out
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from nerath_policy_by_realm import _params  # noqa: E402
 
 
 def main(argv=None) -> None:
