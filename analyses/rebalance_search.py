@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from . import limits
-from .games import load_game, make_rules, resolve_policies
+from .games import load_game, make_rules, policy_repr, resolve_policies
 from .knobs import Knob, resolve_knobs, set_values
 from .objectives import (
     apply_condition,
@@ -227,7 +227,8 @@ def rebalance(game, objective="seat_balance", knobs=None, budget="30m", rules=No
     sizes = rung_sizes(first_games, reduction_factor, rungs, per_deal) if obj.needs_games else [0]
     spec = {"game": module.__name__, "objective": obj.label(), "knobs": [k.spec() for k in knob_list],
             "policies": [str(p) for p in lineup], "seed": seed, "seat_order": seat_order, "rungs": sizes,
-            "cost_weight": cost_weight, "max_knobs": max_knobs, "base_rules": repr(base), "engine": engine}
+            "cost_weight": cost_weight, "max_knobs": max_knobs, "base_rules": repr(base), "engine": engine,
+            "policy_reprs": [policy_repr(module, p) for p in lineup]}
     optuna = _optuna()
     study = open_study(store, resume, spec, seed, reduction_factor, sizes)
     published = {k.path: k.published for k in knob_list}

@@ -62,6 +62,8 @@ def open_study(store, resume: bool, spec: dict, seed: int, reduction_factor: int
             raise ValueError(f"store {str(folder)!r} already holds a study; add --resume (resume=True) to continue it, "
                              f"or give another folder")
         stored = limits.load_json(spec_path, "stored study")
+        if "policy_reprs" not in stored:      # stored before the spec named its policies' parameters
+            plain = {k: v for k, v in plain.items() if k != "policy_reprs"}
         if stored != plain:
             diff = sorted(k for k in set(stored) | set(plain) if stored.get(k) != plain.get(k))
             raise ValueError(f"store {str(folder)!r} holds a study with other settings ({', '.join(diff)}); "

@@ -58,12 +58,14 @@ class Shipped:
 
     def changes(self, rungs=(), policy_reprs=None) -> list[str]:
         """What differs between the installed game and the one this was measured on: the rules version,
-        and (given a ladder's rung labels and its stored policy reprs) every rung whose policy resolves to
-        other parameters now."""
+        and (given a ladder's rung labels and its stored policy reprs; for a re-balancing study, read from its
+        spec.json) every policy that resolves to other parameters now."""
         out = []
         if self.rules_version != self.current_version:
             out.append(f"the installed game is rules version {self.current_version}")
         module = importlib.import_module(self.game)
+        if self.kind == "rebalance" and not rungs:
+            rungs, policy_reprs = self._study_policies()
         stored = set((policy_reprs or {}).values())
         for label in rungs:
             try:
@@ -74,9 +76,23 @@ class Shipped:
                 out.append(f"policy {label!r} " + ("no longer exists" if now is None else "has other parameters now"))
         return out
 
+    def _study_policies(self) -> tuple:
+        """(the policy names of a re-balancing study's line-up, their reprs when it was run) from its spec.json;
+        ((), None) for a study stored without the reprs (its policies cannot be checked)."""
+        try:
+            spec = json.loads((self.path / SPEC_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return (), None
+        reprs = spec.get("policy_reprs")
+        if not isinstance(reprs, list):
+            return (), None
+        names = [p for p in dict.fromkeys(spec.get("policies", ())) if isinstance(p, str)]
+        return names, dict(enumerate(reprs))
+
     @property
     def stale(self) -> bool:
-        """Measured under another rules version than the installed game's."""
+        """Measured under another rules version than the installed game's, or with policies that have other
+        parameters now."""
         return bool(self.changes())
 
     @property

@@ -91,7 +91,24 @@ def test_a_ladder_whose_policy_has_other_parameters_now_is_marked_stale(made, tm
     section = html[html.index('id="nightsim-ladder"'):]
     assert 'data-stale="yes"' in section
     assert "STALE: policy &#39;greedy&#39; has other parameters now; re-run the command" in section
-    assert "Suggested fixes" in html and html.count("STALE:") == 1      # the study's policies are not compared
+    assert "Suggested fixes" in html and html.count("STALE:") == 1      # the study's own greedy is unchanged
+
+
+def test_a_study_whose_policy_has_other_parameters_now_is_marked_stale(made, tmp_path, monkeypatch):
+    results = ship(tmp_path, made, monkeypatch)
+    spec_path = results / "studies" / "nightsim" / "rebalance-seats" / "spec.json"
+    spec = json.loads(spec_path.read_text(encoding="utf-8"))
+    assert spec["policies"] == ["greedy"] * 4 and spec["policy_reprs"] == [policy_repr(nightsim, "greedy")] * 4
+    (study,) = shipped.shipped_studies("nightsim")
+    assert study.changes() == [] and not study.stale
+    spec["policy_reprs"] = ["HeuristicPolicy(name='greedy', weights=Weights(complete=1.0))"] * 4
+    spec_path.write_text(json.dumps(spec), encoding="utf-8")
+    assert study.changes() == ["policy 'greedy' has other parameters now"] and study.stale
+    html = report(made, tmp_path)
+    assert "STALE: policy &#39;greedy&#39; has other parameters now" in html and html.count("STALE:") == 1
+    del spec["policy_reprs"]                     # a study stored without them: its policies cannot be checked
+    spec_path.write_text(json.dumps(spec), encoding="utf-8")
+    assert study.changes() == []
 
 
 def test_no_stored_leaves_the_shipped_results_out(made, tmp_path, monkeypatch):
