@@ -69,15 +69,20 @@ def _play_on(s, policies, rng):
 
 
 def test_the_default_search_finds_the_one_winning_plan_in_the_last_round():
-    """Karkoth at 12 VP beside empty Seagate (1 VP) in the last round: the heuristics hold Dreadgate and the
-    game times out; only walking in wins. The default search (over `tuned`'s plans) takes it."""
+    """Karkoth at 12 VP beside empty Seagate (1 VP) in the last round: a heuristic that keeps a unit in every
+    region without a castle (`balanced`, hold_regions) holds Dreadgate and the game times out; only walking
+    in wins. The default search over `balanced`'s plans takes it, and so does `tuned`, which leaves such
+    regions free."""
     s = build_state(LAST_ROUND, units={"Dreadgate": {"karkoth": "1 footsoldier"}}, vp={"karkoth": 12},
                     realm="karkoth")
-    tuned = nerathsim.POLICIES["tuned"]
-    assert _play_on(s.clone(), [tuned] * 4, np.random.default_rng(0)).timed_out
-    search = parse_macro(nerathsim, "ismcts:default")
+    balanced, tuned = nerathsim.BALANCED, nerathsim.POLICIES["tuned"]
+    assert balanced.hold_regions and not tuned.hold_regions
+    assert _play_on(s.clone(), [balanced] * 4, np.random.default_rng(0)).timed_out
+    walked = _play_on(s.clone(), [tuned] + [balanced] * 3, np.random.default_rng(0))
+    assert walked.winner == 0 and walked.vp[0] == 13
+    search = parse_macro(nerathsim, "ismcts:default:base=balanced")
     probe = observe(s.clone(), 0)
     a = search(probe, LegalActions.of(probe), np.random.default_rng(2))
     assert a == nerathsim.Move(region(s, "Dreadgate"), region(s, "Seagate"), "footsoldier", 1)
-    end = _play_on(s, [search] + [nerathsim.BALANCED] * 3, np.random.default_rng(3))
+    end = _play_on(s, [search] + [balanced] * 3, np.random.default_rng(3))
     assert end.winner == 0 and end.vp[0] == 13
