@@ -78,7 +78,8 @@ class Shipped:
 
     def _study_policies(self) -> tuple:
         """(the policy names of a re-balancing study's line-up, their reprs when it was run) from its spec.json;
-        ((), None) for a study stored without the reprs (its policies cannot be checked)."""
+        ((), None) for a study stored without the reprs (its policies cannot be checked). A line-up entry that
+        is no policy name or spec (a policy object, stored as its repr) is left out: it cannot be re-resolved."""
         try:
             spec = json.loads((self.path / SPEC_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -86,7 +87,14 @@ class Shipped:
         reprs = spec.get("policy_reprs")
         if not isinstance(reprs, list):
             return (), None
-        names = [p for p in dict.fromkeys(spec.get("policies", ())) if isinstance(p, str)]
+        module = importlib.import_module(self.game)
+        names = []
+        for p in dict.fromkeys(spec.get("policies", ())):
+            try:                          # a policy object given by value is stored as its repr: not a name
+                resolve_policies(module, [p], 1)
+            except (TypeError, ValueError):
+                continue
+            names.append(p)
         return names, dict(enumerate(reprs))
 
     @property
