@@ -88,6 +88,9 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         hint = did_you_mean(wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2))) if wrong else ""
+        # the message quotes what was typed: a line break or other control character in it is shown
+        # escaped, so the error stays one line
+        message = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in message)
         self.exit(2, f"{self.prog}: error: {message}{hint} (see --help)\n")
 
 

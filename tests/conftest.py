@@ -12,12 +12,22 @@ compiling is tested with it unset), and `balancelab report` starts no background
 
 The numba kernels are each game's shipped build (BALANCELAB_KERNEL_INLINE unset: its kernel cache
 module's DEFAULT_INLINE); tests/nightsim/test_nightsim_kernel_cache.py compares Nightmarium's two.
+
+Hypothesis draws the same examples on every run (profile "fixed": derandomize), so a test run, CI's
+included, passes or fails by the code alone; HYPOTHESIS_PROFILE=explore draws new examples each run,
+to search for failures (add any it finds as an @example).
 """
 from __future__ import annotations
 
 import os
 import sys
 from pathlib import Path
+
+from hypothesis import settings
+
+settings.register_profile("fixed", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fixed"))
 
 os.environ["BALANCELAB_AUTO_COMPILE"] = "always"
 os.environ["BALANCELAB_BACKGROUND_COMPILE"] = "0"

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from analyses import limits
@@ -101,6 +101,9 @@ def test_sizes_outside_their_limits_are_refused(tmp_path, flag, value, data):
 
 @settings(max_examples=40, deadline=None)
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+@example("-\r")                      # argparse quotes it back: the error must still be one line
+@example("x\ny")
+@example("--\u2028")
 def test_random_policy_and_game_texts_never_crash(text):
     for argv in (["fpa", "nightsim", "--games", "2", "--no-progress", "--policies", text],
                  ["rules", text or "x"], ["battle", text or "1", "vs", "1 footsoldier", "--method", "exact"]):
