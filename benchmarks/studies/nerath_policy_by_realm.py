@@ -63,12 +63,12 @@ def profile(realm: str, games: list) -> dict:
     """Per game, what `realm` did in `games` ((result, ParityStats) pairs): the PROFILE figures, gold spent
     per unit type and the share of its capture capacity taken (that game's captured / capacity)."""
     q = REALMS.index(realm)
-    out = {}
-    for label, keys in PROFILE:
-        out[label] = np.array([sum(r.to_record()[f"{realm}_{k}"] for k in keys) for r, _ in games], float)
-    rec0 = games[0][0].to_record()
-    for key in sorted(k for k in rec0 if k.startswith(f"{realm}_spent_")):
-        out[f"gold on {key[len(realm) + 7:]}"] = np.array([r.to_record()[key] for r, _ in games], float)
+    records = [r.to_record() for r, _ in games]
+    out = {label: np.array([sum(rec[f"{realm}_{k}"] for k in keys) for rec in records], float)
+           for label, keys in PROFILE}
+    spent = f"{realm}_spent_"
+    for key in sorted(k for k in records[0] if k.startswith(spent)):
+        out[f"gold on {key.removeprefix(spent)}"] = np.array([rec[key] for rec in records], float)
     out["capacity taken %"] = np.array([100 * st.captured[q] / st.capacity[q] if st.capacity[q] else np.nan
                                         for _, st in games], float)
     return out
@@ -148,19 +148,19 @@ def main(argv=None) -> None:
                 _show_profile(profile(realm, played), profile(realm, base_games), (args.policy[:10], args.reference[:10]))
         cols = [REALMS.index(r) for r in realms]
         if len(cols) < 2:
-            return finish(args, candidate, seeds, t0)
+            return finish(args, candidate, seeds, t0, realms)
         test = equality_tests(gains[:, cols], np.ones((len(gains), len(cols))))   # one game a realm per seed
         holm = ", ".join(f"{r} p={q:.3g}" for r, q in zip(realms, test["vs_rest_holm"]))
         print(f"  every realm the same gain? Wald chi2 = {test['chi2']:.2f} on {test['df']} df, p = {test['p']:.3g}; "
-              f"each against the rest (Holm): {holm} (clustered by seed: the four gains of a seed share its "
+              f"each against the rest (Holm): {holm} (clustered by seed: the gains of a seed share its "
               f"baseline game)")
-    return finish(args, candidate, seeds, t0)
+    return finish(args, candidate, seeds, t0, realms)
 
 
-def finish(args, candidate, seeds, t0: float) -> None:
+def finish(args, candidate, seeds, t0: float, realms: list) -> None:
     """The evil alliance's rate with the candidate in every seat (unless --realms limits the seats), and the
     CPU time."""
-    if args.realms != ",".join(REALMS) and not args.only_selfplay:
+    if set(realms) != set(REALMS) and not args.only_selfplay:
         print(f"CPU {time.process_time() - t0:.0f} s")
         return
     evil = [_won(r, EVIL[0]) for r in _games([candidate] * 4, seeds, args.jobs)]
