@@ -88,13 +88,10 @@ class HitsToPlace(ChangingFrame):
     def apply(self, s: State, a, rng) -> None:
         if type(a) is not Hit:
             raise IllegalActionError(f"unknown action {a!r}")
-        if _do_hit(s, self, a):
-            # this realm's hits are placed: the next realm's hits, or (the last) the step's luck figure and the
-            # battle goes on. (Before nerath-game-1.7 the luck of a step whose last hit was chosen was lost.)
-            s.stack.pop()
-            _go_on_placing(s, rng)
-        else:
-            _go_on_placing(s, rng)
+        _do_hit(s, self, a)
+        # when this realm's hits are all placed, `_place_hits` pops this frame and goes on: the next realm's
+        # hits, or (the last) the step's luck figure and the battle goes on
+        _go_on_placing(s, rng)
 
     def resume(self, s: State, rng) -> None:
         _go_on_placing(s, rng)
