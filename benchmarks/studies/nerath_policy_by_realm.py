@@ -5,12 +5,17 @@ For each realm, the candidate plays that realm's seat and the reference the othe
 Prints per realm: the candidate's win rate in that seat, the reference's on the same seeds and the gain
 (points, with a 95% paired interval over the seeds) and a Wald test that every realm gains the same; then
 the evil alliance's win rate when the candidate plays every seat. `--profile` also prints, per realm, how
-the candidate plays it differently from the reference on the same seeds (`profile`): attacks, captures,
-the share of its capture capacity taken (`nerathsim.parity`), losses and what it buys, per game, with
-the paired difference and its 95% interval. `--realms` limits the seats played. `--params` changes the candidate's parameters (`nerathsim.with_params`), e.g.
-`naval=true,purchase.ships=1,purchase.warship=0.5` for `tuned` with its fleets. The candidate may be a
-search spec (`ismcts:4:base=tuned:steps=0:margin=1e-9`, the ladder's search rung): if one realm's
-heuristic were weaker than the others', the search would gain most in that realm's seat.
+the candidate plays it differently from the reference on the same seeds (`profile`): attacks, captures, the
+share of its capture capacity taken (`nerathsim.parity`), losses and what it buys, per game, with the paired
+difference and its 95% interval; and whether the difference in capacity share is the same in every realm
+(the Wald test, clustered by seed). With a stronger candidate (a search spec) that is the test of whether
+the reference takes less of what it could capture in one realm than in the others, measured against what a
+stronger player takes from the same seat. `--realms` limits the seats played (`--no-selfplay`: all four,
+without the candidate in every seat). `--params` changes the candidate's parameters
+(`nerathsim.with_params`), e.g. `naval=true,purchase.ships=1,purchase.warship=0.5` for `tuned` with its
+fleets. The candidate may be a search spec (`ismcts:4:base=tuned:steps=0:margin=1e-9`, the ladder's search
+rung): if one realm's heuristic were weaker than the others', the search would gain most in that realm's
+seat.
 
     nice -n 5 env PYTHONPATH=$PWD python benchmarks/studies/nerath_policy_by_realm.py --games 80 --seed 1000
     nice -n 5 env PYTHONPATH=$PWD python benchmarks/studies/nerath_policy_by_realm.py --games 200 --seed 6000 \\
@@ -101,6 +106,7 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=80, help="seeds per realm (default 80)")
     ap.add_argument("--seed", type=int, default=1000, help="first seed (default 1000)")
     ap.add_argument("--only-selfplay", action="store_true", help="only the candidate in every seat")
+    ap.add_argument("--no-selfplay", action="store_true", help="leave out the candidate in every seat")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--realms", default=",".join(REALMS), help="the seats to play, comma-separated (default all)")
     ap.add_argument("--profile", action="store_true", help="how the candidate plays each realm differently")
@@ -133,6 +139,7 @@ def main(argv=None) -> None:
         base_results = [g[0] for g in base_games] if args.profile else base_games
         base = np.array([[_won(r, q) for q in range(4)] for r in base_results], float)
         gains = np.full_like(base, np.nan)
+        shares = np.full_like(base, np.nan)     # with --profile: capacity taken %, candidate minus reference
         for seat, realm in enumerate(REALMS):
             if realm not in realms:
                 continue
@@ -145,7 +152,9 @@ def main(argv=None) -> None:
             print(f"  {realm:<12} {100 * won.mean():5.1f}%  ({args.reference} {100 * base[:, seat].mean():5.1f}%)  gain "
                   f"{100 * d.mean():+5.1f} points [{100 * (d.mean() - half):+.1f}, {100 * (d.mean() + half):+.1f}]")
             if args.profile:
-                _show_profile(profile(realm, played), profile(realm, base_games), (args.policy[:10], args.reference[:10]))
+                mine, theirs = profile(realm, played), profile(realm, base_games)
+                shares[:, seat] = mine["capacity taken %"] - theirs["capacity taken %"]
+                _show_profile(mine, theirs, (args.policy[:10], args.reference[:10]))
         cols = [REALMS.index(r) for r in realms]
         if len(cols) < 2:
             return finish(args, candidate, seeds, t0, realms)
@@ -154,13 +163,20 @@ def main(argv=None) -> None:
         print(f"  every realm the same gain? Wald chi2 = {test['chi2']:.2f} on {test['df']} df, p = {test['p']:.3g}; "
               f"each against the rest (Holm): {holm} (clustered by seed: the gains of a seed share its "
               f"baseline game)")
+        if args.profile:
+            # a seed without capture capacity in a realm's game (either arm) carries no share: weight 0
+            d, w = shares[:, cols], (~np.isnan(shares[:, cols])).astype(float)
+            test = equality_tests(np.nan_to_num(d), w)
+            holm = ", ".join(f"{r} p={q:.3g}" for r, q in zip(realms, test["vs_rest_holm"]))
+            print(f"  the candidate's capacity share minus the reference's, the same in every realm? Wald chi2 = "
+                  f"{test['chi2']:.2f} on {test['df']} df, p = {test['p']:.3g}; each against the rest (Holm): {holm}")
     return finish(args, candidate, seeds, t0, realms)
 
 
 def finish(args, candidate, seeds, t0: float, realms: list) -> None:
-    """The evil alliance's rate with the candidate in every seat (unless --realms limits the seats), and the
-    CPU time."""
-    if set(realms) != set(REALMS) and not args.only_selfplay:
+    """The evil alliance's rate with the candidate in every seat (unless --realms limits the seats or
+    --no-selfplay leaves it out), and the CPU time."""
+    if (set(realms) != set(REALMS) or args.no_selfplay) and not args.only_selfplay:
         print(f"CPU {time.process_time() - t0:.0f} s")
         return
     evil = [_won(r, EVIL[0]) for r in _games([candidate] * 4, seeds, args.jobs)]
