@@ -362,6 +362,13 @@ def equality_tests(y: np.ndarray, n: np.ndarray) -> dict:
     return out
 
 
+def equal_differences(d: np.ndarray) -> dict:
+    """`equality_tests` of the realms' mean paired differences (seeds x realms, e.g. a candidate's capture share
+    minus the reference's on the same seed); NaN where a seed has no difference for a realm (weight 0)."""
+    ok = ~np.isnan(d)
+    return equality_tests(np.where(ok, d, 0.0), ok.astype(float))
+
+
 def parity_table(games, confidence: float = 0.95) -> dict:
     """Per realm over a list of `ParityStats` (one per game): turns, possible captures per game, the share
     captured, battles as attacker, mean pre-battle odds, the observed win rate and observed minus expected (each

@@ -38,7 +38,7 @@ import nerathsim
 from analyses.games import resolve_policies
 from nerathsim import Rules, play_game
 from nerathsim.maps import REALMS
-from nerathsim.parity import equality_tests, play_parity
+from nerathsim.parity import equal_differences, equality_tests, play_parity
 from nerathsim.policies import POLICIES, with_params
 
 EVIL = (0, 2)   # Karkoth and Iron Circle sit in seats 1 and 3 of the published order
@@ -165,9 +165,8 @@ def main(argv=None) -> None:
               f"each against the rest (Holm): {holm} (clustered by seed: the gains of a seed share its "
               f"baseline game)")
         if args.profile:
-            # a seed without capture capacity in a realm's game (either arm) carries no share: weight 0
-            d, w = shares[:, cols], (~np.isnan(shares[:, cols])).astype(float)
-            test = equality_tests(np.nan_to_num(d), w)
+            # a seed without capture capacity in a realm's game (either arm) carries no share (NaN)
+            test = equal_differences(shares[:, cols])
             holm = ", ".join(f"{r} p={q:.3g}" for r, q in zip(realms, test["vs_rest_holm"]))
             print(f"  the candidate's capacity share minus the reference's, the same in every realm? Wald chi2 = "
                   f"{test['chi2']:.2f} on {test['df']} df, p = {test['p']:.3g}; each against the rest (Holm): {holm}")
