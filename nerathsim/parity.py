@@ -18,7 +18,8 @@ owner neither the realm nor its ally) that
 
 It is the count of regions each attackable with better-than-even odds if the realm sent everything there; the
 realm cannot take all of them at once (a unit attacks once), so the share taken is below 1 by design. **Capacity**
-(`capture_capacity`): how many of them it could take together, each unit attacking once; the share of that
+(`capture_capacity`): how many of them it could take together, each unit attacking once and each warship
+landing once; the share of that
 taken compares realms of different reach. What a
 realm **captured**: the possible regions it (or, in its ally's start area, its ally by the hand-over) owns at
 the end of that turn; `captures` also counts every enemy region taken on the turn, possible or not.
@@ -139,7 +140,9 @@ def capture_capacity(s: E.State, realm: int) -> int:
     denominator of the share of capacity taken): a greedy lower bound of that maximum. Targets go in ascending order of their defenders' cost
     (empty regions first). An empty one takes the cheapest free unit able to take it; a defended one the free
     units that could reach it, dearest first, until the army takes it (`_takes`); those units are then spent,
-    and a unit boarding a warship takes one of its free places. A target no free army takes spends nothing."""
+    and a unit boarding a warship takes one of its free places. A warship lands once a turn (an unloaded ship
+    moves no more), so a ship used for a target is spent with its cargo and places. A target no free army
+    takes spends nothing."""
     t = s.tab
     by_land, landings = E.turn_reach(s, realm, {})
     free: dict = {}
@@ -189,8 +192,12 @@ def capture_capacity(s: E.State, realm: int) -> int:
             taken += 1
             for key, n in spent.items():
                 free[key] -= n
-            for sid, n in rooms.items():
-                room[sid] -= n
+            ships = set(rooms) | {key[1] for key in spent if key[0] == "ship"}
+            for sid in ships:               # a ship lands once a turn: its cargo and places are spent
+                room[sid] = 0
+                for key in free:
+                    if key[0] == "ship" and key[1] == sid:
+                        free[key] = 0
     return taken
 
 

@@ -101,6 +101,13 @@ def test_a_warships_cargo_lands_once():
     assert "Isle" in _names(s, possible_captures(s, K))
     assert capture_capacity(s, K) == 1
     assert capture_capacity(_state({}), K) == 0
+    # a ship puts its whole load ashore on one coast, however many empty coasts its two places could reach
+    two = _state({}, ships=[("karkoth", "Inner Sea", ["footsoldier", "footsoldier"])])
+    assert len(possible_captures(two, K)) >= 2
+    assert capture_capacity(two, K) == 1
+    # three footsoldiers on Karkoth's coast: one walks into Ncoast, one ship carries the others to one coast
+    s2 = _state({"Kcoast": {"karkoth": "3 footsoldier"}}, ships=[("karkoth", "Inner Sea", [])])
+    assert capture_capacity(s2, K) == 2
 
 
 def _drive(s, scripted, rng):
