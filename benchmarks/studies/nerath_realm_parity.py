@@ -4,7 +4,7 @@ Plays the published alliance game with one policy in every seat (seeds `--seed` 
 prints per realm (`nerathsim.parity`): possible captures per game (enemy regions its reachable force could
 take with P >= 0.5 at the start of its turn) and the share of them it took, with a 95% interval clustered by
 game, and every enemy region it took per game (possible or not); how many possible captures it could take together per
-game, each unit attacking once (`capture_capacity`), and the share of that it took; battles it started as attacker per game, their mean exact pre-battle odds, the observed win rate and
+game, each unit attacking once and each warship landing once (`capture_capacity`), and the share of that it took; battles it started as attacker per game, their mean exact pre-battle odds, the observed win rate and
 observed minus expected in points with a 95% interval clustered by game; then for each of the two figures the
 joint Wald chi-square of equality across the four realms (clustered by game) and each realm against the other
 three pooled (Holm-adjusted p). `--out FILE` also writes the table as JSON.
