@@ -25,8 +25,13 @@ successive-halving pruner, storage that lets a stopped search resume):
 4. The best trial that finished the last rung is biased upwards by selection, so a confirmation
    run on fresh seeds (`rebalance_search.fresh_seed`) plays it against the start policy
    (1-vs-(players-1), seats rotated) with the Python engine, and reports the win rate with its 95%
-   interval, the deal as the unit (cluster-robust: the rotations of a deal share its luck). The
-   target: win rate >= 55% and the interval's lower bound > 50%.
+   interval, the deal as the unit (cluster-robust: the rotations of a deal share its luck), beside
+   the start policy's own score in the same seats on the same deals (the start in every seat). The
+   target: the gain over the start >= 5 points and its interval's lower bound > 0 (paired by deal).
+   With every seat rotated in a two-sided game the start's score is exactly 1/2, so this is a win
+   rate >= 55% with the lower bound > 50%; with `seats` a subset, or three or more sides, the start's
+   score is whatever that seat or that line-up gives it (a seat that wins 72% of self-play games
+   does not make a candidate that plays like the start meet the target).
 
 `Tuned.to_data()` is the data file a game package loads as its `tuned` policy (the parameters and
 their provenance); `balancelab tune-policy GAME --out FILE` writes it.
@@ -81,7 +86,8 @@ __all__ = [
     "_label", "_open_study", "_plain", "_trials_frame",
 ]
 
-TARGET, TARGET_LOW = 0.55, 0.50
+TARGET, TARGET_LOW = 0.55, 0.50            # two-sided, every seat rotated: the start scores exactly 1/2, so ...
+TARGET_GAIN, TARGET_GAIN_LOW = TARGET - 0.5, TARGET_LOW - 0.5    # ... the gain over the start it must reach
 CONFIDENCE = 0.95
 NOTE = ("the search score of the best trial is biased by selection (the best of many noisy estimates looks "
         "better than it is); only the confirmation run on fresh seeds decides")
@@ -153,16 +159,27 @@ def _segment_seed(seed: int, k: int) -> int:
 
 def confirm(arena: Arena, tuned, opponent, label: str, games: int, seed: int) -> tuple[dict, pd.DataFrame]:
     """The confirmation run: `tuned` against `opponent` (named `label`) on about `games` games of
-    fresh deals (`seed`: a stream no search rung uses), one tuned seat rotated over every seat of
-    each deal, with the Python engine; its win rate with the 95% interval, the deal as the unit
-    (`summary`). Returns (the summary row with the verdict, the one-row confirmation table)."""
+    fresh deals (`seed`: a stream no search rung uses), one tuned seat rotated over the arena's seats
+    of each deal, with the Python engine; its win rate with the 95% interval, the deal as the unit
+    (`summary`); and `opponent`'s own score in the same seats on the same deals (`baseline`), the
+    gain over it paired by deal (`gain`, `gain_low`, `gain_high`, `p_value`: the deal as the unit).
+    The verdict: gain >= TARGET_GAIN and gain_low > TARGET_GAIN_LOW. Returns (the summary row with
+    the verdict, the one-row confirmation table)."""
     deals = max(1, math.ceil(games / len(arena.seats)))
     scores = arena.scores(tuned, [opponent], deals, seed, engine="python")
+    base = arena.scores(opponent, [opponent], deals, seed, engine="python")
+    key = ["seat", "deal"]
+    pairs = scores[key + ["score"]].merge(base[key + ["score"]], on=key, suffixes=("", "_base"), validate="1:1")
+    gain = clusters.paired_difference(pairs["score"].to_numpy(), pairs["score_base"].to_numpy(),
+                                      pairs["deal"].to_numpy())
     row = summary(scores)
-    row.update({"opponent": label, "target": TARGET,
-                "meets_target": row["win_rate"] >= TARGET and row["ci_low"] > TARGET_LOW})
+    row.update({"opponent": label, "baseline": float(base["score"].mean()), "gain": gain["diff"],
+                "gain_low": gain["ci_low"], "gain_high": gain["ci_high"], "p_value": gain["p_value"],
+                "target_gain": TARGET_GAIN,
+                "meets_target": bool(gain["diff"] >= TARGET_GAIN - 1e-12 and gain["ci_low"] > TARGET_GAIN_LOW)})
     table = pd.DataFrame([row])[["opponent", "games", "deals", "wins", "losses", "no_winner", "win_rate",
-                                 "ci_low", "ci_high", "target", "meets_target"]]
+                                 "ci_low", "ci_high", "baseline", "gain", "gain_low", "gain_high", "p_value",
+                                 "target_gain", "meets_target"]]
     return row, table
 
 
@@ -227,7 +244,9 @@ class Tuned:
             f"confirmation: tuned vs {self.start} on fresh seeds (seed {self.provenance['confirmation']['seed']}), "
             f"{self.provenance['design']}; {int(CONFIDENCE * 100)}% interval, the deal as the unit:",
             format_table(conf), "",
-            f"verdict: tuned {verdict} the target (win rate >= {TARGET:.0%} and lower bound > {TARGET_LOW:.0%})"])
+            f"verdict: tuned {verdict} the target (a gain over {self.start} in the same seats on the same deals "
+            f">= {100 * TARGET_GAIN:.0f} points, its lower bound > {100 * TARGET_GAIN_LOW:.0f}; 'baseline' is "
+            f"{self.start}'s own score there)"])
 
     def __str__(self) -> str:
         return self.to_text()
@@ -361,7 +380,10 @@ def tune_policy(game, start=None, pool=None, budget=40, games_per_trial: int = 2
         "confirmation": {"opponent": start_label, "seed": confirm_seed, "games": row["games"], "deals": row["deals"],
                          "engine": "python", "wins": row["wins"], "losses": row["losses"],
                          "no_winner": row["no_winner"], "win_rate": row["win_rate"], "ci_low": row["ci_low"],
-                         "ci_high": row["ci_high"], "confidence": CONFIDENCE, "unit": "deal", "target": TARGET,
+                         "ci_high": row["ci_high"], "confidence": CONFIDENCE, "unit": "deal",
+                         "baseline": row["baseline"], "gain": row["gain"], "gain_low": row["gain_low"],
+                         "gain_high": row["gain_high"], "p_value": row["p_value"],
+                         "target": f"gain over the start in the same seats >= {TARGET_GAIN:.2f}, lower bound > {TARGET_GAIN_LOW:.2f}",
                          "meets_target": bool(row["meets_target"])},
         "optuna_version": optuna.__version__,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),

@@ -66,8 +66,15 @@ def test_the_search_finds_the_toy_policys_known_best_parameter_and_the_confirmat
     conf = result.confirmation.iloc[0]
     assert conf["games"] == 6000 and conf["deals"] == 3000
     assert conf["ci_low"] <= truth <= conf["ci_high"]
+    # two sides, every seat rotated: the start scores exactly 1/2 against itself, so the gain is the win rate
+    # less 1/2 and the target is the win rate >= 55% with the lower bound > 50%
+    assert conf["baseline"] == pytest.approx(0.5, abs=1e-12)
+    assert conf["gain"] == pytest.approx(conf["win_rate"] - 0.5, abs=1e-12)
+    assert conf["gain_low"] == pytest.approx(conf["ci_low"] - 0.5, abs=1e-9)
+    assert conf["meets_target"] == (conf["gain"] >= 0.05 and conf["gain_low"] > 0.0)
     assert conf["meets_target"] == (conf["win_rate"] >= 0.55 and conf["ci_low"] > 0.5)
     assert truth > 0.55 and result.meets                                    # a real improvement, and it shows
+    assert result.provenance["confirmation"]["gain"] == pytest.approx(conf["gain"])
     trials = result.trials
     assert trials.loc[trials["trial"] == 0, "aim"].item() == 0.2            # the start is the first trial
     assert set(trials["state"]) <= {"complete", "pruned"} and (trials["state"] == "pruned").any()
@@ -172,7 +179,10 @@ def test_each_tuned_policys_provenance_is_complete_and_consistent(module):
     assert prov["command"].startswith(f"balancelab tune-policy {module.__name__}") or \
         prov["command"].startswith("balancelab tune-policy")
     assert conf["ci_low"] <= conf["win_rate"] <= conf["ci_high"]
-    assert conf["meets_target"] == (conf["win_rate"] >= 0.55 and conf["ci_low"] > 0.5)
+    if "gain" in conf:      # the gain over the start in the same seats on the same deals
+        assert conf["meets_target"] == (conf["gain"] >= 0.05 and conf["gain_low"] > 0.0)
+    else:                   # written before the gain was kept: two sides, every seat rotated
+        assert conf["meets_target"] == (conf["win_rate"] >= 0.55 and conf["ci_low"] > 0.5)
     assert conf["games"] == conf["deals"] * prov["players"] and conf["unit"] == "deal"
     assert conf["seed"] != prov["search"]["seed"] and conf["engine"] == "python"
     assert prov["rules_version"] == module.RULES_VERSION
@@ -253,6 +263,24 @@ def test_seats_tune_one_seat_only_in_the_search_and_the_confirmation(toy):
     every = tune_policy(toy, start=AimPolicy(aim=0.2), space=AIM_SPACE, rules=TOY_RULES, budget=1,
                         games_per_trial=40, rungs=1, confirm_games=30, seed=4)
     assert every.provenance["seats"] == [0, 1] and every.confirmation.iloc[0]["games"] == 30
+
+
+def test_one_seat_is_confirmed_against_the_starts_own_score_in_that_seat(toy):
+    # seat 1 wins most games whoever plays it: the start itself there scores far above 55%, yet gains nothing
+    rules = toy.Rules(players=2, edge=1.0, bias=-0.8)
+    arena = tune.Arena(toy, rules, 2, seats=(1,))
+    start, best = AimPolicy(aim=0.2), AimPolicy(aim=BEST_AIM)
+    row, table = tune.confirm(arena, start, start, "aim", games=400, seed=5)
+    assert row["win_rate"] > 0.55 and row["ci_low"] > 0.5                  # what the win-rate target would pass
+    assert row["baseline"] == pytest.approx(row["win_rate"], abs=1e-12)    # the same games
+    assert row["gain"] == pytest.approx(0.0, abs=1e-12) and not row["meets_target"]
+    assert list(table.columns[-8:]) == ["ci_high", "baseline", "gain", "gain_low", "gain_high", "p_value",
+                                        "target_gain", "meets_target"]
+    # a real improvement in that seat: its exact gain lies in the interval, and it meets the target
+    row, _ = tune.confirm(arena, best, start, "aim", games=4000, seed=6)
+    truth = toy.win_probabilities(rules, [start, best])[0][1] - toy.win_probabilities(rules, [start, start])[0][1]
+    assert truth > 0.05 and row["gain_low"] <= truth <= row["gain_high"] and row["meets_target"]
+    assert row["p_value"] < 1e-6
 
 
 def test_an_arena_with_seats_plays_the_candidate_only_there():
