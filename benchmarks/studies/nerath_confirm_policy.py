@@ -2,7 +2,8 @@
 
 The candidate plays one seat and the opponent the other three (the opponent is also its ally), rotated over
 the four realms on the same deals (`analyses.tune.Arena`); the win rate has its 95% interval with the deal as
-the unit (`analyses.tune.confirm`, its target: >= 55% with the lower bound above 50%). Used to check a change
+the unit (`analyses.tune.confirm`, its target: a gain of >= 5 points over the opponent's own score in the same
+seats, its lower bound above 0; with every seat rotated, >= 55% with the lower bound above 50%). Used to check a change
 to a shipped policy by hand, e.g. `tuned` against `balanced` and against the previous `tuned`:
 
     nice -n 5 env PYTHONPATH=$PWD python benchmarks/studies/nerath_confirm_policy.py --candidate tuned \\
