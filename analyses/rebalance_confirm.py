@@ -16,6 +16,7 @@ import pandas as pd
 from .objectives import apply_condition, condition_label, restrict, side_effect_objectives
 from .options import CONFIRM_PRECISION
 from .rebalance_games import _tag, fresh_seed
+from .tables import stack
 from .teams import is_team_game
 
 CONFIRM_DIR = "confirm"
@@ -47,7 +48,7 @@ def confirm(module, obj, runs: dict, conds: list, base_at: dict, after_rules, pr
                  and (s.name != "alliance_balance" or is_team_game(before_df))]
         side_tables.append(before_after_many(watch, before_df, after_df, base_at[c], after_at[c]))
         confirm_sizes[condition_label(c)] = n_c
-    return _stack(tables), _stack(side_tables), confirm_seed, max(confirm_sizes.values()), confirm_sizes
+    return stack(tables), stack(side_tables), confirm_seed, max(confirm_sizes.values()), confirm_sizes
 
 
 def confirmation_size(obj, df: pd.DataFrame, rules, precision: float = CONFIRM_PRECISION, per_deal: int = 1,
@@ -86,11 +87,4 @@ def before_after(obj, before_df, after_df, before_rules, after_rules) -> pd.Data
 
 
 def before_after_many(objs, before_df, after_df, before_rules, after_rules) -> pd.DataFrame:
-    tables = [before_after(o, before_df, after_df, before_rules, after_rules) for o in objs]
-    tables = [t for t in tables if len(t)]
-    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
-
-
-def _stack(tables: list) -> pd.DataFrame:
-    tables = [t for t in tables if len(t)]
-    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    return stack([before_after(o, before_df, after_df, before_rules, after_rules) for o in objs])

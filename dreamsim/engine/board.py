@@ -305,7 +305,7 @@ class Boards:
         self.graphs.clear()
 
 
-#: the table `walk_graph` reads (tests, `policies.plan.route`); the policies use their own. Engine-side
+#: the table `walk_graph` reads (tests); the policies use their own. Engine-side
 #: and bounded (GRAPH_CACHE_SIZE): a WalkGraph's distances are a pure function of the immutable board,
 #: and no policy writes in the memos of these boards.
 _GRAPHS = Boards()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from itertools import count
 
-from ..engine.board import Boards, walk_graph
+from ..engine.board import Boards
 from ..engine.cards import (
     BLACK,
     BRIDGE,
@@ -35,25 +35,6 @@ TABLE_LIMIT = 20_000
 
 _BLOCKED = 40.0  # plan cost when no route leads to the goal (above any reachable plan)
 _INF = 99
-
-
-def route(grid, cell_of, rot, nb, goal: int, ret: bool) -> list[int]:
-    """Actions from each location to stand on `goal`: walking, or walking to the Forest + 1 Star."""
-    rows, cols = _shape(nb)
-    g = walk_graph(rows, cols, tuple(grid), tuple(rot), ret)
-    d = g.dist_to(goal)
-    if goal == FOREST:
-        return list(d)
-    f = g.dist_to(FOREST)
-    return [min(a, b + 1) for a, b in zip(d, f)]
-
-
-def _shape(nb) -> tuple[int, int]:
-    """(rows, cols) of a neighbours table."""
-    cols = 1
-    while cols < len(nb) and nb[cols - 1][1] >= 0:
-        cols += 1
-    return len(nb) // cols, cols
 
 
 # -------------------------------------------------------------------------------------------
