@@ -91,38 +91,47 @@ def rebalance_runs(runs: int, seed: int = 0, seat_luck: float = 0.4, die_luck: f
     return _covered(pd.DataFrame(rows))
 
 
-def tune_truth(rules: toy.Rules, tuned, start, players: int) -> float:
-    """Exact mean score of `tuned` against `start`: one tuned seat, rotated over every seat; a game
-    without a winner scores 1/players."""
+def tune_truth(rules: toy.Rules, tuned, start, players: int, seats=None) -> float:
+    """Exact mean score of `tuned` against `start`: one tuned seat, rotated over `seats` (every seat by
+    default); a game without a winner scores 1/players."""
+    seats = range(players) if seats is None else seats
     total = 0.0
-    for seat in range(players):
+    for seat in seats:
         lineup = [start] * players
         lineup[seat] = tuned
         p, timeout = toy.win_probabilities(rules, lineup)
         total += p[seat] + timeout / players
-    return total / players
+    return total / len(seats)
 
 
 def tune_runs(runs: int, seed: int = 0, players: int = 2, seat_luck: float = 0.0, die_luck: float = 0.6,
               edge: float = 1.0, confirm_games: int = 400, games_per_trial: int = 40,
-              choices: tuple = (0.8, 1.0), budget: int = 2) -> pd.DataFrame:
-    """One row per run: truth, the confirmation's interval (deal as the unit), naive interval."""
-    rules = {"edge": edge, "seat_luck": seat_luck, "die_luck": die_luck}
+              choices: tuple = (0.8, 1.0), budget: int = 2, bias: float = 0.0, seats=None) -> pd.DataFrame:
+    """One row per run: truth, the confirmation's interval (deal as the unit), naive interval; and the
+    gain over the start in the same seats: its truth and the confirmation's interval (paired by deal)."""
+    rules = {"edge": edge, "seat_luck": seat_luck, "die_luck": die_luck, "bias": bias}
     rows = []
     for run in range(runs):
         result = tune_policy(toy, start=START, pool=[START], space=[{"name": "lucky", "choices": list(choices)}],
                              rules=rules, players=players, budget=budget, games_per_trial=games_per_trial,
-                             rungs=1, confirm_games=confirm_games, seed=seed + run)
+                             rungs=1, confirm_games=confirm_games, seed=seed + run, seats=seats)
         conf = result.confirmation.iloc[0]
-        truth = tune_truth(toy.Rules(players=players, **rules), result.policy, START, players)
+        exact_rules = toy.Rules(players=players, **rules)
+        truth = tune_truth(exact_rules, result.policy, START, players, seats)
+        gain_truth = truth - tune_truth(exact_rules, START, START, players, seats)
         n, mean = int(conf["games"]), float(conf["win_rate"])
         second = (int(conf["wins"]) + int(conf["no_winner"]) / players ** 2) / n     # mean of the squared scores
         sd = math.sqrt(max(second - mean ** 2, 0.0) * n / max(n - 1, 1))
         half = float(stats.t.ppf(0.975, max(n - 1, 1))) * sd / math.sqrt(n)
         rows.append({"run": run, "measure": "tuned win rate", "lucky": result.params["lucky"], "truth": truth,
                      "value": mean, "ci_low": float(conf["ci_low"]), "ci_high": float(conf["ci_high"]), "n": n,
-                     "deals": int(conf["deals"]), "naive_low": mean - half, "naive_high": mean + half})
-    return _covered(pd.DataFrame(rows))
+                     "deals": int(conf["deals"]), "naive_low": mean - half, "naive_high": mean + half,
+                     "gain_truth": gain_truth, "gain": float(conf["gain"]), "gain_low": float(conf["gain_low"]),
+                     "gain_high": float(conf["gain_high"]), "baseline": float(conf["baseline"])})
+    table = _covered(pd.DataFrame(rows))
+    table["gain_covered"] = (table["gain_low"] - EXACT <= table["gain_truth"]) & (
+        table["gain_truth"] <= table["gain_high"] + EXACT)
+    return table
 
 
 def _covered(table: pd.DataFrame) -> pd.DataFrame:

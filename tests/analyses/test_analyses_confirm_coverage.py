@@ -54,11 +54,25 @@ def test_tune_policy_confirmation_with_rotated_seats_and_common_deals_covers_the
     assert (table["deals"] * case["players"] == table["n"]).all()        # every deal played in every seat
     assert (table["lucky"] != cc.START.lucky).all()
     assert low <= table["covered"].mean() <= high
+    assert low <= table["gain_covered"].mean() <= high                 # the gain over the start's own 1/2
     ratio = (table["width_ratio"] ** 2).mean()
     if case["die_luck"]:
         assert ratio > 1.5 and table["naive_covered"].mean() < low      # a per-game interval fails the test
     else:
         assert ratio < 0.5 and table["naive_covered"].mean() > 0.97     # a per-game interval is far too wide
+
+
+def test_one_seats_gain_over_the_starts_own_score_there_covers_the_truth():
+    # seat 2 of 3 wins far more than its share whoever plays it (seat 1 is handicapped), and the deal's luck
+    # repeats in the candidate's game and the start's self-play game of that deal: the pair is the unit
+    runs = 40
+    table = cc.tune_runs(runs, seed=4000, players=3, die_luck=0.5, bias=-0.8, seats=(1,), budget=1)
+    low, high = band(runs)
+    assert (table["deals"] == table["n"]).all()                          # one game a deal: the candidate's seat
+    assert (table["baseline"] > 0.4).all() and (table["gain_truth"] > 0.02).all()
+    assert low <= table["gain_covered"].mean() <= high
+    # the win rate alone, judged against a fixed bar, would mistake the seat for the player
+    assert (table["truth"] - table["gain_truth"] > 0.4).all()
 
 
 def test_a_tuned_policy_equal_to_its_opponent_plays_each_deal_once_and_its_interval_is_the_exact_share():
