@@ -24,6 +24,11 @@ taken compares realms of different reach. What a
 realm **captured**: the possible regions it (or, in its ally's start area, its ally by the hand-over) owns at
 the end of that turn; `captures` also counts every enemy region taken on the turn, possible or not.
 
+**Routes** (`capture_routes`): how each possible capture is open, `(held, route)`: held 'empty' or 'defended';
+route 'land' when the units that walk or fly there take it with a land unit among them, 'flyers' when they take
+it with flyers alone (`Rules.flyers_capture`), 'sea' when it needs what warships could land. The share taken
+per route says whether a realm leaves its landings, say, rather than its marches.
+
 **Battles as attacker** (every battle a realm starts on its turn, dungeon fights excluded): the armies at the
 start of the battle (the engine's `battle` event: the attacker's units, the defenders' summed over the
 defending realms, cargo at sea included, as `engine._army_counts` counts them) and the exact P(attacker wins)
@@ -127,6 +132,33 @@ def possible_captures(s: E.State, realm: int) -> list:
     return [r for r, att in reach_forces(s, realm).items() if _takes(s, att, defenders(s, r, realm))]
 
 
+ROUTES = tuple((held, route) for held in ("empty", "defended") for route in ("land", "flyers", "sea"))
+
+
+def capture_routes(s: E.State, realm: int, regions) -> dict:
+    """{region: (held, route)} for `realm`'s possible captures `regions` (module docstring, "Routes")."""
+    t = s.tab
+    by_land, _landings = E.turn_reach(s, realm, {})
+    out = {}
+    for r in regions:
+        counts = [0] * t.U
+        used: dict = {}
+        for src, u, c in by_land.get(r, ()):
+            take = c - used.get((src, u), 0)
+            if take > 0:
+                counts[u] += take
+                used[(src, u)] = c
+        dfd = defenders(s, r, realm)
+        if not _takes(s, counts, dfd):
+            route = "sea"
+        elif any(c and t.land[u] for u, c in enumerate(counts)):
+            route = "land"
+        else:
+            route = "flyers"
+        out[r] = ("defended" if any(dfd) else "empty", route)
+    return out
+
+
 def _takes(s: E.State, att, dfd) -> bool:
     """The army can take the region: a unit able to take it, and P(attacker wins) >= 0.5 (as `possible_captures`)."""
     if not can_take(s, att):
@@ -216,7 +248,9 @@ class ParityStats:
 
     turns: turns played; measured: turns whose start was seen (a turn with no decision at all is not);
     possible / captured: possible captures and those taken (module docstring); capacity: how many of them it
-    could take together (`capture_capacity`, summed over its turns); captures: enemy regions taken on its turns; turn_log: (realm, turn number, possible regions, captured regions) per measured turn;
+    could take together (`capture_capacity`, summed over its turns); captures: enemy regions taken on its turns;
+    routes: {(realm, (held, route)): [possible, captured]} (`capture_routes`); turn_log: (realm, turn number,
+    possible regions, captured regions) per measured turn;
     battles: (realm, P(attacker wins) at the start, won, exact, at sea) per battle a realm started."""
 
     turns: list = field(default_factory=lambda: [0] * 4)
@@ -225,6 +259,7 @@ class ParityStats:
     captured: list = field(default_factory=lambda: [0] * 4)
     capacity: list = field(default_factory=lambda: [0] * 4)
     captures: list = field(default_factory=lambda: [0] * 4)
+    routes: dict = field(default_factory=dict)
     turn_log: list = field(default_factory=list)
     battles: list = field(default_factory=list)
 
@@ -243,7 +278,7 @@ class ParityWatch:
     def __init__(self, order):
         self.stats = ParityStats()
         self.order = list(order)
-        self.turn = None            # (s.turns, realm, owners at the start, possible regions, capacity) of the open turn
+        self.turn = None            # (s.turns, realm, owners at the start, possible regions, capacity, routes): open turn
         self.own_log = False
         self.pending = None         # (realm, region, odds, exact, at sea) of the battle under way
 
@@ -252,7 +287,9 @@ class ParityWatch:
             s.log, self.own_log = [], True
         seen = len(s.log)
         if self.turn is None or self.turn[0] != s.turns:
-            self.turn = (s.turns, s.realm, s.owner[:], possible_captures(s, s.realm), capture_capacity(s, s.realm))
+            possible = possible_captures(s, s.realm)
+            self.turn = (s.turns, s.realm, s.owner[:], possible, capture_capacity(s, s.realm),
+                         capture_routes(s, s.realm, possible))
         turns = s.turns
         apply()
         self._read(s, s.log[seen:])
@@ -279,7 +316,7 @@ class ParityWatch:
 
     def _close(self, s: E.State, turns: int) -> None:
         st = self.stats
-        n0, realm, owner0, possible, capacity = self.turn
+        n0, realm, owner0, possible, capacity, routes = self.turn
         i = self.order.index(realm)
         for k in range(s.turns - turns):
             st.turns[self.order[(i + k) % len(self.order)]] += 1
@@ -291,6 +328,10 @@ class ParityWatch:
         st.captured[realm] += len(got)
         st.capacity[realm] += capacity
         st.captures[realm] += len(taken)
+        for r in possible:
+            tally = st.routes.setdefault((realm, routes[r]), [0, 0])
+            tally[0] += 1
+            tally[1] += s.owner[r] in friends
         st.turn_log.append((realm, n0 + 1, tuple(possible), tuple(got)))
         self.turn = None
 
@@ -378,7 +419,8 @@ def equal_differences(d: np.ndarray) -> dict:
 
 def parity_table(games, confidence: float = 0.95) -> dict:
     """Per realm over a list of `ParityStats` (one per game): turns, possible captures per game, the share
-    captured, battles as attacker, mean pre-battle odds, the observed win rate and observed minus expected (each
+    captured (and per route: `routes`, one row per `ROUTES` entry), battles as attacker, mean pre-battle odds,
+    the observed win rate and observed minus expected (each
     ratio over games with its interval, normal at the CR1 standard error clustered by game), and the equality
     tests of the share and of observed minus expected (`equality_tests`)."""
     games = list(games)
@@ -403,8 +445,16 @@ def parity_table(games, confidence: float = 0.95) -> dict:
     def interval(R, se):
         return (R - z * se, R + z * se) if not math.isnan(se) else (math.nan, math.nan)
 
+    by_route = np.array([[g.routes.get((q, key), (0, 0)) for q in range(4) for key in ROUTES] for g in games],
+                        dtype=float).reshape(G, 4, len(ROUTES), 2)
     realms = []
     for q in range(4):
+        routes = []
+        for k, (held, route) in enumerate(ROUTES):
+            r_share, r_se, _u = _ratio(by_route[:, q, k, 1], by_route[:, q, k, 0])
+            routes.append({"held": held, "route": route, "possible": int(by_route[:, q, k, 0].sum()),
+                           "captured": int(by_route[:, q, k, 1].sum()), "share": r_share,
+                           "share_ci": interval(r_share, r_se)})
         share, se_s, _u = _ratio(capt[:, q], poss[:, q])
         of_capacity, se_c, _u = _ratio(capt[:, q], cap[:, q])
         rate, se_w, _u = _ratio(wins[:, q], nb[:, q])
@@ -421,7 +471,7 @@ def parity_table(games, confidence: float = 0.95) -> dict:
             "battles": int(nb[:, q].sum()), "battles_per_game": float(nb[:, q].sum()) / G,
             "inexact_odds": inexact[q], "mean_odds": mean_odds, "wins": int(wins[:, q].sum()),
             "win_rate": rate, "win_rate_ci": interval(rate, se_w),
-            "obs_minus_exp": diff, "obs_minus_exp_ci": interval(diff, se_d),
+            "obs_minus_exp": diff, "obs_minus_exp_ci": interval(diff, se_d), "routes": routes,
         })
     return {"games": G, "confidence": confidence, "realms": realms,
             "share_test": equality_tests(capt, poss), "capacity_test": equality_tests(capt, cap),

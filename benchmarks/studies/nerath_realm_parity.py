@@ -7,7 +7,9 @@ game, and every enemy region it took per game (possible or not); how many possib
 game, each unit attacking once and each warship landing once (`capture_capacity`), and the share of that it took; battles it started as attacker per game, their mean exact pre-battle odds, the observed win rate and
 observed minus expected in points with a 95% interval clustered by game; then for each of the two figures the
 joint Wald chi-square of equality across the four realms (clustered by game) and each realm against the other
-three pooled (Holm-adjusted p). `--out FILE` also writes the table as JSON.
+three pooled (Holm-adjusted p); and per realm its possible captures by how they are open (empty or defended; by
+land, by flyers alone, or only by sea: `capture_routes`) with the share of each taken. `--out FILE` also writes the
+table as JSON.
 
     nice -n 5 env PYTHONPATH=$PWD python benchmarks/studies/nerath_realm_parity.py --games 200 --policy tuned --jobs 1
 """
@@ -21,7 +23,7 @@ import time
 
 from joblib import Parallel, delayed
 
-from nerathsim.parity import parity_table, play_parity
+from nerathsim.parity import ROUTES, parity_table, play_parity
 from nerathsim.policies import POLICIES
 from nerathsim.rules import Rules
 
@@ -65,6 +67,16 @@ def show(tb: dict) -> str:
                         for r, d, p in zip(tb["realms"], t["vs_rest"], t["vs_rest_holm"]))
         lines.append(f"equal across realms, {label}: Wald chi2 = {t['chi2']:.2f} on {t['df']} df, p = {_p(t['p'])}; "
                      f"each vs the rest (Holm): {per}")
+    lines.append("possible captures by how they are open (nerathsim.parity.capture_routes), each cell: possible per "
+                 "game: share taken % [95%]")
+    routes = [f"{held} by {route}" for held, route in ROUTES]
+    lines.append(f"{'realm':12s} " + " ".join(f"{name:>27s}" for name in routes))
+    for r in tb["realms"]:
+        cells = []
+        for x in r["routes"]:
+            share = f"{_pct(x['share'])} {_ci(x['share_ci'])}" if x["possible"] else "-"
+            cells.append(f"{x['possible'] / tb['games']:5.1f}: {share:>20s}")
+        lines.append(f"{r['realm']:12s} " + " ".join(f"{c:>27s}" for c in cells))
     inexact = sum(r["inexact_odds"] for r in tb["realms"])
     lines.append(f"battles whose odds the exact solver refused (calibrated estimate used): {inexact}")
     return "\n".join(lines)

@@ -15,9 +15,11 @@ from nerathsim import engine as E
 from nerathsim.game import LegalActions, play_game
 from nerathsim.observation import observe
 from nerathsim.parity import (
+    ROUTES,
     ParityStats,
     ParityWatch,
     capture_capacity,
+    capture_routes,
     equal_differences,
     equality_tests,
     holm,
@@ -108,6 +110,37 @@ def test_a_warships_cargo_lands_once():
     # three footsoldiers on Karkoth's coast: one walks into Ncoast, one ship carries the others to one coast
     s2 = _state({"Kcoast": {"karkoth": "3 footsoldier"}}, ships=[("karkoth", "Inner Sea", [])])
     assert capture_capacity(s2, K) == 2
+
+
+def test_each_possible_capture_is_open_by_land_by_flyers_alone_or_only_by_sea():
+    s = _state({"Kcoast": {"karkoth": "footsoldier"}, "Kmarch": {"karkoth": "3 footsoldier, dragon"},
+                "Vmarch": {"vailin": "footsoldier"}}, ships=[("karkoth", "Inner Sea", ["footsoldier"])])
+    possible = possible_captures(s, K)
+    routes = capture_routes(s, K, possible)
+    assert set(routes) == set(possible)
+    assert routes[region(s, "Ncoast")] == ("empty", "land")          # the coast's footsoldier walks in
+    assert routes[region(s, "Vmarch")] == ("defended", "land")       # three against one, on foot
+    assert routes[region(s, "Vale")] == ("empty", "flyers")          # only the dragon flies that far
+    assert routes[region(s, "Isle")] == ("empty", "sea")             # only the ship's cargo lands there
+    assert set(routes.values()) <= set(ROUTES)
+    # without the dragon nothing flies to Vale; with flyers unable to take a region it is no capture at all
+    grounded = Rules(map="small", mode="free_for_all", events=False, dungeons=False, flyers_capture=False)
+    s2 = _state({"Kmarch": {"karkoth": "dragon"}}, rules=grounded, ships=[("karkoth", "Inner Sea", ["footsoldier"])])
+    by_sea = capture_routes(s2, K, possible_captures(s2, K))
+    assert region(s2, "Isle") in by_sea and all(route == "sea" for _held, route in by_sea.values())
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_games_captures_by_route_add_up_to_its_possible_and_captured(seed):
+    _result, st = play_parity(Rules(map="small", events=False), ["balanced"] * 4, seed)
+    assert st.routes and all(key in ROUTES for _q, key in st.routes)
+    for q in range(4):
+        tallies = [v for (realm, _key), v in st.routes.items() if realm == q]
+        assert sum(n for n, _k in tallies) == st.possible[q]
+        assert sum(k for _n, k in tallies) == st.captured[q]
+    table = parity_table([st, st])
+    for q, row in enumerate(table["realms"]):
+        assert [x["possible"] for x in row["routes"]] == [2 * st.routes.get((q, key), [0, 0])[0] for key in ROUTES]
 
 
 def _drive(s, scripted, rng):
