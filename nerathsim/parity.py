@@ -77,6 +77,19 @@ def enemy_region(s: E.State, r: int, realm: int) -> bool:
     return not b.is_sea[r] and not b.is_dungeon[r] and o >= 0 and o not in s.friends[realm]
 
 
+def _walkers(t, entries) -> tuple[list, dict]:
+    """(unit counts, {(src, unit): count used}) of the units that walk or fly to a region (`turn_reach`'s
+    `by_land` entries), each unit counted once."""
+    counts = [0] * t.U
+    used: dict = {}
+    for src, u, c in entries:
+        take = c - used.get((src, u), 0)
+        if take > 0:
+            counts[u] += take
+            used[(src, u)] = c
+    return counts, used
+
+
 def reach_forces(s: E.State, realm: int) -> dict:
     """{enemy region: unit counts (table order)} of `realm`'s units that could attack it this turn
     (`engine.turn_reach`): every unit walking or flying there, the cargo of its warships that can land there,
@@ -88,13 +101,7 @@ def reach_forces(s: E.State, realm: int) -> dict:
     for r in sorted(set(by_land) | set(landings)):
         if not enemy_region(s, r, realm):
             continue
-        counts = [0] * t.U
-        used: dict = {}
-        for src, u, c in by_land.get(r, ()):
-            take = c - used.get((src, u), 0)
-            if take > 0:
-                counts[u] += take
-                used[(src, u)] = c
+        counts, used = _walkers(t, by_land.get(r, ()))
         for _sid, room, cargo, boarders in landings.get(r, ()):
             for u in cargo:
                 counts[u] += 1
@@ -141,13 +148,7 @@ def capture_routes(s: E.State, realm: int, regions) -> dict:
     by_land, _landings = E.turn_reach(s, realm, {})
     out = {}
     for r in regions:
-        counts = [0] * t.U
-        used: dict = {}
-        for src, u, c in by_land.get(r, ()):
-            take = c - used.get((src, u), 0)
-            if take > 0:
-                counts[u] += take
-                used[(src, u)] = c
+        counts, _used = _walkers(t, by_land.get(r, ()))
         dfd = defenders(s, r, realm)
         if not _takes(s, counts, dfd):
             route = "sea"
