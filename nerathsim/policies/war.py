@@ -48,6 +48,9 @@ class WarPolicy:
     defend: float = 0.35              # share of idle units sent to threatened regions (rest go to the front)
     max_attackers: int = 14           # largest stack sent against one region
     amphibious: bool = True           # use warships to land troops on enemy coasts
+    landing_gain: bool = False        # value a landing by what it adds to the attack planned there: one unit
+                                      # for an empty coast, none where a land unit already goes, the odds
+                                      # gained elsewhere (False: the whole attack's odds, the ship's whole load)
     naval: bool = True                # attack enemy fleets when the odds are good
     amok: bool = True                 # let monsters run amok
     hold_regions: bool = True         # never leave an owned region without a castle empty (no free walk-ins)

@@ -155,3 +155,24 @@ def test_a_warship_sails_to_idle_troops_and_lands_them_on_a_weak_enemy_coast():
         if type(a).__name__ in ("Sail", "Embark", "Unload"):
             assert E.is_legal(s, a)
             E.apply_action(s, a, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("gain, embarked", [(False, 2), (True, 1)])
+def test_landing_gain_puts_one_unit_ashore_on_an_empty_coast_and_a_whole_load_on_a_held_one(gain, embarked):
+    units = {"Iron": {"iron_circle": "castle"}, "Icoast": {"iron_circle": "3 monster"},
+             "Nmarch": {"nerath": "5 footsoldier"}, "Nera": {"nerath": "castle, 4 footsoldier"},
+             **{x: {"vailin": "5 footsoldier"} for x in ("Vcoast", "Vmarch", "Isle")},
+             **{x: {"karkoth": "5 footsoldier"} for x in ("Kmarch", "Kcoast")}}
+    pol = dataclasses.replace(BALANCED, landing_gain=gain)
+
+    def landing(units):
+        s = build_state(FFA, units=units, ships=[("iron_circle", "South Sea", [])], realm="iron_circle")
+        plan = MovementPlanner(pol, observe(s, s.current_player), np.random.default_rng(0)).movement()
+        return [(type(a).__name__, getattr(a, "dst", None)) for a in plan
+                if type(a).__name__ in ("Sail", "Embark", "Unload")], s
+
+    kinds, s = landing(units)                                   # Ncoast is Nerath's and empty: one monster takes it
+    inner, ncoast = region(s, "Inner Sea"), region(s, "Ncoast")
+    assert kinds == [("Sail", inner)] + [("Embark", None)] * embarked + [("Unload", ncoast)]
+    kinds, _s = landing({**units, "Ncoast": {"nerath": "footsoldier"}})   # held: the whole load either way
+    assert kinds == [("Sail", inner), ("Embark", None), ("Embark", None), ("Unload", ncoast)]
