@@ -71,6 +71,7 @@ TARGETS: dict[str, list[str]] = {
     "simcore/rules.py": ["tests/simcore/test_simcore_rules.py", "tests/test_protocol.py"],
     "simcore/stream.py": ["tests/simcore/test_simcore_stream.py", "tests/simcore/test_simcore_chance_stream.py"],
     "simcore/deal.py": ["tests/simcore/test_simcore_deal.py"],
+    "nerathsim/parity.py": ["tests/nerathsim/test_nerath_parity.py"],
     "nerathsim/policies/war.py": ["tests/nerathsim/test_nerath_realm_policy.py", "tests/nerathsim/test_nerath_policy_boundary.py",
                                   "tests/nerathsim/test_nerath_defence.py"],
     "analyses/search/macro.py": ["tests/analyses/test_analyses_macro_skip.py", "tests/analyses/test_analyses_macro_search.py",

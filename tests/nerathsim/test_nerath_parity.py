@@ -20,6 +20,7 @@ from nerathsim.parity import (
     ParityWatch,
     capture_capacity,
     capture_routes,
+    enemy_region,
     equal_differences,
     equality_tests,
     holm,
@@ -43,6 +44,12 @@ def _state(units, rules=FFA, ships=()):
 
 def _names(s, regions):
     return sorted(s.board.names[r] for r in regions)
+
+
+def test_an_enemy_region_is_land_another_alliance_owns():
+    s = _state({})
+    assert enemy_region(s, region(s, "Kmarch"), V) and enemy_region(s, region(s, "Vmarch"), K)   # realm 0 too
+    assert not enemy_region(s, region(s, "Kmarch"), K) and not enemy_region(s, region(s, "Inner Sea"), K)
 
 
 def test_possible_captures_are_the_enemy_regions_the_reachable_force_takes_at_even_odds_or_better():
@@ -101,12 +108,31 @@ def test_capacity_counts_the_captures_open_together_each_unit_attacking_once():
 def test_a_warships_cargo_lands_once():
     s = _state({}, ships=[("karkoth", "Inner Sea", ["footsoldier"])])
     assert "Isle" in _names(s, possible_captures(s, K))
+    assert reach_forces(s, K)[region(s, "Isle")] == [int(u == s.tab.idx["footsoldier"]) for u in range(s.tab.U)]
     assert capture_capacity(s, K) == 1
     assert capture_capacity(_state({}), K) == 0
     # a ship puts its whole load ashore on one coast, however many empty coasts its two places could reach
     two = _state({}, ships=[("karkoth", "Inner Sea", ["footsoldier", "footsoldier"])])
     assert len(possible_captures(two, K)) >= 2
     assert capture_capacity(two, K) == 1
+    # one footsoldier on the coast, a ship with two places: one boards (a unit counts once)
+    one = _state({"Kcoast": {"karkoth": "footsoldier"}}, ships=[("karkoth", "Inner Sea", [])])
+    assert reach_forces(one, K)[region(one, "Isle")][one.tab.idx["footsoldier"]] == 1
+    assert reach_forces(one, K)[region(one, "Ncoast")][one.tab.idx["footsoldier"]] == 1     # by land or by ship
+    # Isle held by one: one boarder loses (odds below even), so both board, each taking one place
+    assert battle_odds({"footsoldier": 1}, {"footsoldier": 1}).attacker_wins < 0.5
+    strong = {x: {owner: "5 footsoldier"} for owner, xs in (("vailin", ("Vmarch", "Vcoast", "Vale")),
+              ("iron_circle", ("Imarch", "Icoast", "Iron")), ("nerath", ("Nmarch", "Ncoast", "Nera"))) for x in xs}
+    held = _state({**strong, "Kcoast": {"karkoth": "2 footsoldier"}, "Isle": {"vailin": "footsoldier"}},
+                  ships=[("karkoth", "Inner Sea", [])])
+    assert _names(held, possible_captures(held, K)) == ["Isle"]
+    assert capture_capacity(held, K) == 1
+    # Isle held by two: three would win (0.79), but a ship takes two and two lose (0.48)
+    assert battle_odds({"footsoldier": 2}, {"footsoldier": 2}).attacker_wins < 0.5
+    assert battle_odds({"footsoldier": 3}, {"footsoldier": 2}).attacker_wins >= 0.5
+    two_held = _state({**strong, "Kcoast": {"karkoth": "3 footsoldier"}, "Isle": {"vailin": "2 footsoldier"}},
+                      ships=[("karkoth", "Inner Sea", [])])
+    assert capture_capacity(two_held, K) == 0
     # three footsoldiers on Karkoth's coast: one walks into Ncoast, one ship carries the others to one coast
     s2 = _state({"Kcoast": {"karkoth": "3 footsoldier"}}, ships=[("karkoth", "Inner Sea", [])])
     assert capture_capacity(s2, K) == 2
@@ -155,18 +181,20 @@ def _drive(s, scripted, rng):
     return w.stats
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_a_turn_counts_its_possible_captures_what_it_took_and_its_battle_at_the_exact_odds(seed):
+@pytest.mark.parametrize("seed, rounds", [(0, 0), (1, 0), (0, 2)])
+def test_a_turn_counts_its_possible_captures_what_it_took_and_its_battle_at_the_exact_odds(seed, rounds):
     s = _state({"Kmarch": {"karkoth": "3 footsoldier"}, "Kcoast": {"karkoth": "4 footsoldier"},
                 "Ncoast": {"nerath": "footsoldier"}, "Nera": {"nerath": "castle, 3 footsoldier"},
                 "Vale": {"vailin": "castle, 3 footsoldier"}})
+    s.turns += 4 * rounds            # Karkoth's turn in a later round: the turn counter is not the realm
     rng = np.random.default_rng(seed)
     moves = [action(s, "Move", "Kmarch", "Vmarch", "footsoldier", 3),      # empty: walked in
              action(s, "Move", "Kcoast", "Ncoast", "footsoldier", 4)]      # a battle, 4 against 1
     st = _drive(s, moves, rng)
     assert st.measured[K] == st.turns[K] == 1 and sum(st.turns) == 1
     vmarch, ncoast = region(s, "Vmarch"), region(s, "Ncoast")
-    assert st.possible[K] == 2 and st.turn_log[0][2] == (vmarch, ncoast)
+    assert st.possible[K] == 2 and st.turn_log[0][2] == (vmarch, ncoast)   # as at the turn's first decision
+    assert st.turn_log[0][1] == 4 * rounds + 1
     assert len(st.battles) == 1
     q, p, won, exact, at_sea = st.battles[0]
     assert q == K and exact and not at_sea
@@ -234,6 +262,8 @@ def test_the_table_sums_per_realm_with_intervals_clustered_by_game():
     assert math.isnan(i["share"]) and i["battles"] == 0 and math.isnan(i["win_rate"])
     assert n["share"] == pytest.approx(0.75) and n["captures"] == 4
     assert tb["share_test"]["df"] == 2                          # iron_circle had nothing to take
+    # games stored without routes: every route row is empty, not a made-up count
+    assert all(x["possible"] == 0 == x["captured"] and math.isnan(x["share"]) for r in tb["realms"] for x in r["routes"])
     with pytest.raises(ValueError, match="at least one game"):
         parity_table([])
 
@@ -251,7 +281,15 @@ def test_each_realm_against_the_rest_is_the_clustered_ratio_difference_of_analys
         se = (ref["ci_high"] - ref["diff"]) / sps.t.ppf(0.975, 29)
         assert abs(out["vs_rest"][k] / out["vs_rest_z"][k]) == pytest.approx(se, rel=1e-9)
     assert out["vs_rest_holm"] == pytest.approx(clusters.holm(out["vs_rest_p"]).tolist())
+    assert out["vs_rest_p"] == pytest.approx([2 * sps.norm.sf(abs(z)) for z in out["vs_rest_z"]], rel=1e-12)
     assert out["df"] == 3 and out["chi2"] >= 0 and 0 <= out["p"] <= 1
+    # one game: no variance between games to estimate, so no test (NaN), and no error
+    assert math.isfinite(equality_tests(y[:2], n[:2])["chi2"])          # two games: a test
+    one = equality_tests(y[:1], n[:1])
+    assert math.isnan(one["p"]) and all(math.isnan(p) for p in one["vs_rest_holm"])
+    # one realm with data: nothing to compare it with
+    alone = equality_tests(y * [1, 0, 0, 0], n * [1, 0, 0, 0])
+    assert math.isnan(alone["chi2"]) and math.isnan(alone["p"]) and alone["df"] == 0
 
 
 def test_the_wald_test_sees_a_realm_that_takes_less_and_not_equal_realms():
@@ -267,6 +305,14 @@ def test_the_wald_test_sees_a_realm_that_takes_less_and_not_equal_realms():
 
 def test_holm_adjusts_step_down_and_keeps_nan():
     assert holm([0.01, 0.04, math.nan, 0.03]) == pytest.approx([0.03, 0.06, math.nan, 0.06], nan_ok=True)
+    assert holm([0.2, 0.6, 0.7]) == pytest.approx([0.6, 1.0, 1.0])         # an adjusted p stops at 1
+
+
+def test_equality_keeps_a_realm_with_one_possible_capture_and_calls_equal_constant_realms_equal():
+    n = np.array([[1, 2, 2, 2], [0, 2, 2, 2], [0, 2, 2, 2]], dtype=float)
+    out = equality_tests(n.copy(), n)                     # every realm took all it could: ratios all 1
+    assert out["df"] == 3 and out["vs_rest"] == pytest.approx([0.0] * 4)
+    assert out["vs_rest_z"] == pytest.approx([0.0] * 4) and out["vs_rest_p"] == pytest.approx([1.0] * 4)
 
 
 def test_equal_gains_over_a_shared_baseline_are_rejected_at_the_nominal_rate():
