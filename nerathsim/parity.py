@@ -90,13 +90,14 @@ def _walkers(t, entries) -> tuple[list, dict]:
     return counts, used
 
 
-def reach_forces(s: E.State, realm: int) -> dict:
+def reach_forces(s: E.State, realm: int, reach=None) -> dict:
     """{enemy region: unit counts (table order)} of `realm`'s units that could attack it this turn
     (`engine.turn_reach`): every unit walking or flying there, the cargo of its warships that can land there,
     and carriable units on its coasts those warships could pick up (up to the room aboard; a unit counted
-    once per region even when it could come by land and by ship)."""
+    once per region even when it could come by land and by ship). `reach`, here and in `possible_captures`,
+    `capture_capacity` and `capture_routes`: `engine.turn_reach(s, realm, {})` when the caller has it already."""
     t = s.tab
-    by_land, landings = E.turn_reach(s, realm, {})
+    by_land, landings = reach or E.turn_reach(s, realm, {})
     out = {}
     for r in sorted(set(by_land) | set(landings)):
         if not enemy_region(s, r, realm):
@@ -134,18 +135,18 @@ def can_take(s: E.State, counts) -> bool:
     return any(c and (t.land[u] or (t.flyer[u] and s.rules.flyers_capture)) for u, c in enumerate(counts))
 
 
-def possible_captures(s: E.State, realm: int) -> list:
+def possible_captures(s: E.State, realm: int, reach=None) -> list:
     """The enemy regions `realm` could take this turn (module docstring), in region order."""
-    return [r for r, att in reach_forces(s, realm).items() if _takes(s, att, defenders(s, r, realm))]
+    return [r for r, att in reach_forces(s, realm, reach).items() if _takes(s, att, defenders(s, r, realm))]
 
 
 ROUTES = tuple((held, route) for held in ("empty", "defended") for route in ("land", "flyers", "sea"))
 
 
-def capture_routes(s: E.State, realm: int, regions) -> dict:
+def capture_routes(s: E.State, realm: int, regions, reach=None) -> dict:
     """{region: (held, route)} for `realm`'s possible captures `regions` (module docstring, "Routes")."""
     t = s.tab
-    by_land, _landings = E.turn_reach(s, realm, {})
+    by_land, _landings = reach or E.turn_reach(s, realm, {})
     out = {}
     for r in regions:
         counts, _used = _walkers(t, by_land.get(r, ()))
@@ -168,7 +169,7 @@ def _takes(s: E.State, att, dfd) -> bool:
                                      max_units=ODDS_MAX_UNITS) >= 0.5
 
 
-def capture_capacity(s: E.State, realm: int) -> int:
+def capture_capacity(s: E.State, realm: int, reach=None) -> int:
     """How many enemy regions `realm` could take together this turn, each unit attacking once (the
     denominator of the share of capacity taken): a greedy lower bound of that maximum. Targets go in ascending order of their defenders' cost
     (empty regions first). An empty one takes the cheapest free unit able to take it; a defended one the free
@@ -177,7 +178,7 @@ def capture_capacity(s: E.State, realm: int) -> int:
     moves no more), so a ship used for a target is spent with its cargo and places. A target no free army
     takes spends nothing."""
     t = s.tab
-    by_land, landings = E.turn_reach(s, realm, {})
+    by_land, landings = reach or E.turn_reach(s, realm, {})
     free: dict = {}
     room: dict = {}
     for entries in by_land.values():
@@ -288,9 +289,10 @@ class ParityWatch:
             s.log, self.own_log = [], True
         seen = len(s.log)
         if self.turn is None or self.turn[0] != s.turns:
-            possible = possible_captures(s, s.realm)
-            self.turn = (s.turns, s.realm, s.owner[:], possible, capture_capacity(s, s.realm),
-                         capture_routes(s, s.realm, possible))
+            reach = E.turn_reach(s, s.realm, {})      # read by all three: this turn's reach, computed once
+            possible = possible_captures(s, s.realm, reach)
+            self.turn = (s.turns, s.realm, s.owner[:], possible, capture_capacity(s, s.realm, reach),
+                         capture_routes(s, s.realm, possible, reach))
         turns = s.turns
         apply()
         self._read(s, s.log[seen:])

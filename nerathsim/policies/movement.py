@@ -370,16 +370,9 @@ class MovementPlanner(Planner):
                     for x in b.adj[sea]:
                         if not self.enemy_land(x):
                             continue
-                        if pol.landing_gain:
-                            entry = self._landing_gain(x, committed, sh.id, pickup, sea, coast, carried)
-                            if entry is None:
-                                continue
-                        else:
-                            att = committed.get(x, [0] * t.U)[:]
-                            for u in carried:
-                                att[u] += 1
-                            p = quick_odds(self.br, att, self.enemy_army(x), False)
-                            entry = (self.target_value(x) * p, p, sh.id, pickup, sea, coast, carried, x)
+                        entry = self._landing(x, committed, sh.id, pickup, sea, coast, carried, pol.landing_gain)
+                        if entry is None:
+                            continue
                         v = entry[0]
                         if best is None or v > best[0]:
                             best = entry
@@ -416,27 +409,29 @@ class MovementPlanner(Planner):
                     break
         return out
 
-    def _landing_gain(self, x: int, committed: dict, sid: int, pickup: int, sea: int, coast, carried: list):
-        """`_amphibious`'s entry for a landing on coast x valued by what it adds (`WarPolicy.landing_gain`): an
-        empty coast takes one unit (the cheapest aboard a ship that loads here; a loaded ship lands its whole
-        cargo) and is worth nothing where a committed land unit already takes it; a defended one is worth the
-        odds its load adds to the committed attack. None: nothing to add."""
+    def _landing(self, x: int, committed: dict, sid: int, pickup: int, sea: int, coast, carried: list, gain: bool):
+        """`_amphibious`'s entry (value, odds, ship, pickup sea, landing sea, coast, units carried, target) for a
+        landing on coast x: worth the coast's value times the attack's odds there. With `gain`
+        (`WarPolicy.landing_gain`) worth what it adds instead: an empty coast takes one unit (the cheapest aboard
+        a ship that loads here; a loaded ship lands its whole cargo) and is worth nothing where a committed land
+        unit already takes it (None); a defended one is worth the odds its load adds to the committed attack."""
         t = self.t
         base = committed.get(x, [0] * t.U)
         dfd = self.enemy_army(x)
-        carry = carried
-        if not any(dfd):
+        carry, p0 = carried, 0.0
+        if gain and not any(dfd):
             if any(base[u] and t.land[u] for u in range(t.U)):
                 return None
             if coast is not None:
                 carry = [min(carried, key=lambda u: t.cost[u])]
-            p, p0 = 1.0, 0.0
+            p = 1.0
         else:
             att = base[:]
             for u in carry:
                 att[u] += 1
             p = quick_odds(self.br, att, dfd, False)
-            p0 = quick_odds(self.br, base, dfd, False) if any(base) else 0.0
+            if gain and any(base):
+                p0 = quick_odds(self.br, base, dfd, False)
         return (self.target_value(x) * (p - p0), p, sid, pickup, sea, coast, carry, x)
 
     def _load(self, sea: int, cap: int, avail: dict):
